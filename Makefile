@@ -1,0 +1,48 @@
+# The two commands a newcomer needs: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+SITE_URL ?= http://127.0.0.1:$(PORT)
+export PORT SITE_URL
+
+# The first Python >= 3.12 found: .python-version via pyenv, then PATH, then any pyenv install.
+define find_python
+for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null)/bin/python" \
+         "$$HOME/.pyenv/versions/$$(cat .python-version 2>/dev/null)/bin/python" \
+         python3.14 python3.13 python3.12 python3 \
+         $$(ls -d $$HOME/.pyenv/versions/3.1[2-9]*/bin/python 2>/dev/null); do \
+  p=$$(command -v "$$c" 2>/dev/null) || continue; \
+  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo "$$p"; exit 0; }; \
+done; exit 1
+endef
+
+.PHONY: run test lint install browser-check clean
+
+$(VENV)/.installed: requirements.lock pyproject.toml
+	@if [ ! -x $(PY) ]; then \
+	  python=$$($(find_python)) || { echo "error: no Python >= 3.12 found (tried .python-version, PATH and ~/.pyenv/versions); install one and retry." >&2; exit 1; }; \
+	  echo "Creating $(VENV) with $$python"; \
+	  "$$python" -m venv $(VENV); \
+	fi
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py serve --port $(PORT)
+
+test: install
+	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	TESTING=1 $(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,83 @@
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import PasswordResetForm
+from django.template.loader import render_to_string
+
+from .emails import queue_email
+from .models import Role, User
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(
+        label="E-mail address", max_length=254, help_text="The person's work address."
+    )
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices)
+
+
+class TeamCreateForm(forms.Form):
+    name = forms.CharField(label="Team name", max_length=120)
+    organisation = forms.CharField(max_length=160, required=False)
+    admin_email = forms.EmailField(
+        label="First admin's e-mail", help_text="They get an invitation to set a password."
+    )
+
+
+class AcceptInvitationForm(forms.Form):
+    """For a person with no account yet: a name and a new password."""
+
+    full_name = forms.CharField(label="Your name", max_length=150, required=False)
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, email, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.email = email
+
+    def clean(self):
+        cleaned = super().clean()
+        p1, p2 = cleaned.get("password1"), cleaned.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", "The two passwords differ.")
+        elif p1:
+            try:
+                password_validation.validate_password(
+                    p1, User(email=self.email, full_name=cleaned.get("full_name", ""))
+                )
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, but the e-mail goes through the after-commit queue."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        subject = " ".join(render_to_string(subject_template_name, context).split())
+        queue_email(
+            key=f"password-reset:{context['uid']}:{context['token']}",
+            to=to_email,
+            subject=subject,
+            template=email_template_name,
+            context=context,
+        )

@@ -1,0 +1,77 @@
+"""Team-scoped reads. Every view that shows partner data goes through these, so an
+outsider gets a 404 and never learns whether the object exists."""
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from .models import Invitation, Membership, Role, Team, User
+
+
+def teams_for(user):
+    """Teams whose data this user may read: staff see all, partners their own."""
+    if not user.is_authenticated:
+        return Team.objects.none()
+    if user.is_staff:
+        return Team.objects.all()
+    return Team.objects.filter(memberships__user=user)
+
+
+def get_team_for_user(user, slug):
+    return get_object_or_404(teams_for(user), slug=slug)
+
+
+def membership_of(user, team):
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(team=team, user=user).first()
+
+
+def can_manage_team(user, team):
+    """Team admins and staff may invite, change roles and remove members."""
+    if user.is_staff:
+        return True
+    membership = membership_of(user, team)
+    return membership is not None and membership.role == Role.ADMIN
+
+
+def team_members(team):
+    return team.memberships.select_related("user").order_by("-role", "user__email")
+
+
+def open_invitations(team):
+    return team.invitations.filter(
+        accepted_at__isnull=True, revoked_at__isnull=True
+    ).select_related("invited_by")
+
+
+def get_member_for_team(team, membership_id):
+    return get_object_or_404(Membership.objects.select_related("user"), team=team, pk=membership_id)
+
+
+def get_open_invitation_for_team(team, invitation_id):
+    return get_object_or_404(open_invitations(team), pk=invitation_id)
+
+
+def get_invitation_by_key(key):
+    invitation = Invitation.objects.select_related("team").filter(key=key).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return invitation
+
+
+def memberships_for(user):
+    """The user's own teams, for navigation and the home page."""
+    if not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(user=user).select_related("team").order_by("team__name")
+
+
+def staff_team_list():
+    return Team.objects.prefetch_related(
+        Prefetch("memberships", queryset=Membership.objects.select_related("user"))
+    ).order_by("name")
+
+
+def account_exists(email):
+    return User.objects.filter(email__iexact=email).exists()

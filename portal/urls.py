@@ -1,0 +1,69 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from . import views
+from .forms import QueuedPasswordResetForm
+
+account_patterns = [
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
+    ),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/", include(account_patterns)),
+    path("invitations/<uuid:key>/", views.accept_invitation, name="accept_invitation"),
+    path("teams/<slug:slug>/", views.team_detail, name="team_detail"),
+    path("teams/<slug:slug>/invite/", views.team_invite, name="team_invite"),
+    path(
+        "teams/<slug:slug>/invitations/<int:invitation_id>/resend/",
+        views.invitation_resend,
+        name="invitation_resend",
+    ),
+    path(
+        "teams/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path(
+        "teams/<slug:slug>/members/<int:membership_id>/role/",
+        views.member_role,
+        name="member_role",
+    ),
+    path(
+        "teams/<slug:slug>/members/<int:membership_id>/remove/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path("staff/teams/", views.staff_teams, name="staff_teams"),
+    path("admin/", admin.site.urls),
+]
+
+handler403 = "portal.errors_views.permission_denied"
+handler404 = "portal.errors_views.page_not_found"
+handler500 = "portal.errors_views.server_error"

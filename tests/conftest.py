@@ -1,0 +1,69 @@
+import pytest
+
+from portal.celery import app as celery_app
+from portal.models import Membership, Role, Team, User
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def _fast_and_eager(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.SITE_URL = "http://testserver"
+    # Tasks run in-process unless a test starts a real worker.
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+def make_user(email, *, staff=False, team=None, role=Role.MEMBER):
+    user = User.objects.create_user(
+        email, PASSWORD, is_staff=staff, is_superuser=staff, full_name=email.split("@")[0]
+    )
+    if team is not None:
+        Membership.objects.create(team=team, user=user, role=role)
+    return user
+
+
+@pytest.fixture
+def team_a(db):
+    return Team.objects.create(name="Team A", slug="team-a", organisation="A Corp")
+
+
+@pytest.fixture
+def team_b(db):
+    return Team.objects.create(name="Team B", slug="team-b", organisation="B Corp")
+
+
+@pytest.fixture
+def a_admin(team_a):
+    return make_user("admin@a.example", team=team_a, role=Role.ADMIN)
+
+
+@pytest.fixture
+def a_member(team_a):
+    return make_user("member@a.example", team=team_a)
+
+
+@pytest.fixture
+def b_member(team_b):
+    return make_user("member@b.example", team=team_b, role=Role.ADMIN)
+
+
+@pytest.fixture
+def staff(db):
+    return make_user("staff@e31.example", staff=True)
+
+
+@pytest.fixture
+def client_for(client):
+    """Log a client in as someone (force_login skips the throttled backend)."""
+
+    def login_as(user):
+        client.logout()
+        if user is not None:
+            client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+        return client
+
+    return login_as

@@ -1,0 +1,56 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_production_settings_pass_the_deploy_check(tmp_path):
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "TESTING", "HTTPS", "SECRET_KEY", "ALLOWED_HOSTS"}
+    }
+    env.update(
+        DEBUG="0",
+        HTTPS="1",
+        SECRET_KEY="q8Zr-" + "x7Kp2-vN4m9-Lw3e8-Tb6y1-Hs5d0-Jf2g7-Rc9k4-Ua1o6-Zi3q8" * 2,
+        ALLOWED_HOSTS="partners.e31.example",
+        CSRF_TRUSTED_ORIGINS="https://partners.e31.example",
+        EMAIL_HOST="smtp.e31.example",
+        VAR_DIR=str(tmp_path),
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+def test_strict_csp_header_and_no_inline_script(client):
+    response = client.get(reverse("home"))
+    policy = response["Content-Security-Policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "script-src 'self' 'nonce-" in policy
+    html = response.content.decode()
+    # Every <script> loads a file; none carries code of its own.
+    assert "<script>" not in html
+    for tag in html.split("<script")[1:]:
+        assert "src=" in tag.split(">")[0]
+    assert 'name="htmx-config"' in html and '"includeIndicatorStyles": false' in html
+
+
+@pytest.mark.django_db
+def test_custom_error_pages(client):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert b"Page not found" in response.content

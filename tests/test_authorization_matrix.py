@@ -1,0 +1,137 @@
+"""Every URL the project has, for every kind of user.
+
+The URL list comes from the resolver, not from a hand-kept list: a new URL that
+is not in MATRIX fails `test_every_url_is_in_the_matrix`, and a URL argument that
+`fill` does not know fails too. Extend both when you add a view.
+"""
+
+import pytest
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from portal import services
+from portal.models import Membership
+
+ROLES = ("anonymous", "a_member", "a_admin", "b_member", "staff")
+LOGIN = "login"
+
+# name: (method, {role: expected}) — LOGIN means a redirect to the login page.
+_partner_page = {"anonymous": LOGIN, "a_member": 200, "a_admin": 200, "b_member": 404, "staff": 200}
+_admin_action = {"anonymous": LOGIN, "a_member": 403, "a_admin": 302, "b_member": 404, "staff": 302}
+_logged_in = {"anonymous": LOGIN, "a_member": 200, "a_admin": 200, "b_member": 200, "staff": 200}
+_public = dict.fromkeys(ROLES, 200)
+
+MATRIX = {
+    "home": ("get", _public),
+    "login": (
+        "get",
+        {"anonymous": 200, "a_member": 302, "a_admin": 302, "b_member": 302, "staff": 302},
+    ),
+    "logout": ("post", dict.fromkeys(ROLES, 302)),
+    "password_change": ("get", _logged_in),
+    "password_change_done": ("get", _logged_in),
+    "password_reset": ("get", _public),
+    "password_reset_done": ("get", _public),
+    "password_reset_confirm": ("get", _public),
+    "password_reset_complete": ("get", _public),
+    "accept_invitation": ("get", _public),
+    "team_detail": ("get", _partner_page),
+    "team_invite": ("post", {**_admin_action, "a_admin": 400, "staff": 400}),
+    "invitation_resend": ("post", _admin_action),
+    "invitation_revoke": ("post", _admin_action),
+    "member_role": ("post", _admin_action),
+    "member_remove": ("get", {**_admin_action, "a_admin": 200, "staff": 200}),
+    "staff_teams": (
+        "get",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
+    ),
+}
+
+
+def walk(patterns, namespace=""):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
+            yield from walk(p.url_patterns, ns)
+        elif isinstance(p, URLPattern) and p.name:
+            yield f"{namespace}{p.name}", p
+
+
+def project_urls():
+    """Every named URL outside Django's admin (which checks is_staff itself; see below)."""
+    return {
+        name: p for name, p in walk(get_resolver().url_patterns) if not name.startswith("admin:")
+    }
+
+
+@pytest.fixture
+def world(team_a, team_b, a_admin, a_member, b_member, staff):
+    invitation = services.invite(
+        team=team_a, email="pending@a.example", role="member", invited_by=a_admin
+    )
+    return {
+        "users": {
+            "anonymous": None,
+            "a_member": a_member,
+            "a_admin": a_admin,
+            "b_member": b_member,
+            "staff": staff,
+        },
+        "slug": team_a.slug,
+        "invitation_id": invitation.pk,
+        "key": invitation.key,
+        "membership_id": Membership.objects.get(user=a_member).pk,
+        "uidb64": "MQ",
+        "token": "set-password",
+    }
+
+
+def fill(pattern, world):
+    kwargs = {}
+    for arg in pattern.pattern.regex.groupindex:
+        if arg not in world:
+            pytest.fail(
+                f"the authorization matrix does not know how to fill <{arg}>: add it to world()"
+            )
+        kwargs[arg] = world[arg]
+    return kwargs
+
+
+def test_every_url_is_in_the_matrix():
+    missing = sorted(set(project_urls()) - set(MATRIX))
+    stale = sorted(set(MATRIX) - set(project_urls()))
+    assert not missing, f"URLs with no expectations in the authorization matrix: {missing}"
+    assert not stale, f"matrix rows for URLs that no longer exist: {stale}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(MATRIX))
+@pytest.mark.parametrize("role", ROLES)
+def test_matrix(client_for, world, name, role):
+    method, expected_by_role = MATRIX[name]
+    pattern = project_urls()[name]
+    url = reverse(name, kwargs=fill(pattern, world))
+    client = client_for(world["users"][role])
+    response = getattr(client, method)(url)
+    expected = expected_by_role[role]
+    if expected == LOGIN:
+        assert response.status_code == 302, f"{role} {method.upper()} {url}"
+        assert response["Location"].startswith(reverse("login")), response["Location"]
+    else:
+        assert response.status_code == expected, f"{role} {method.upper()} {url}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_admin_is_staff_only(client_for, world, role):
+    client = client_for(world["users"][role])
+    urls = [reverse("admin:index")] + [
+        reverse(f"admin:{m._meta.app_label}_{m._meta.model_name}_changelist")
+        for m in admin.site._registry
+    ]
+    for url in urls:
+        response = client.get(url)
+        if role == "staff":
+            assert response.status_code == 200, url
+        else:
+            assert response.status_code == 302 and "/admin/login/" in response["Location"], url
