@@ -63,7 +63,10 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         exit_code = 0
+        parent = os.getppid()
         while not stopping:
+            if os.getppid() != parent:
+                stopping = True  # `make` was killed without Ctrl-C reaching us: don't linger
             for name, child in children.items():
                 if child.poll() is not None:
                     self.stderr.write(f"{name} exited with {child.returncode}; stopping the rest.")
