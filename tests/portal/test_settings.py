@@ -13,7 +13,15 @@ def test_production_settings_pass_the_deploy_check(tmp_path):
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "TESTING", "HTTPS", "SECRET_KEY", "ALLOWED_HOSTS"}
+        if k
+        not in {
+            "DEBUG",
+            "TESTING",
+            "HTTPS",
+            "SECRET_KEY",
+            "ALLOWED_HOSTS",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
     }
     env.update(
         DEBUG="0",
