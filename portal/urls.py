@@ -2,6 +2,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from jobs.api import api
+from jobs.views import spec_schema
+
 from . import views
 from .forms import QueuedPasswordResetForm
 
@@ -61,6 +64,8 @@ urlpatterns = [
         name="member_remove",
     ),
     path("staff/teams/", views.staff_teams, name="staff_teams"),
+    path("spec/v1/schema.json", spec_schema, name="spec_schema"),
+    path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
 ]
 

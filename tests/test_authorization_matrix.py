@@ -41,6 +41,12 @@ MATRIX = {
     "invitation_revoke": ("post", _admin_action),
     "member_role": ("post", _admin_action),
     "member_remove": ("get", {**_admin_action, "a_admin": 200, "staff": 200}),
+    # The format's schema and stateless lint API are public on purpose (partners' CI uses them).
+    "spec_schema": ("get", _public),
+    "api:openapi-json": ("get", _public),
+    "api:api-root": ("get", dict.fromkeys(ROLES, 404)),
+    "api:spec_validate": ("post_json", _public),
+    "api:spec_import": ("post_json", dict.fromkeys(ROLES, 422)),
     "staff_teams": (
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
@@ -112,7 +118,10 @@ def test_matrix(client_for, world, name, role):
     pattern = project_urls()[name]
     url = reverse(name, kwargs=fill(pattern, world))
     client = client_for(world["users"][role])
-    response = getattr(client, method)(url)
+    if method == "post_json":
+        response = client.post(url, {}, content_type="application/json")
+    else:
+        response = getattr(client, method)(url)
     expected = expected_by_role[role]
     if expected == LOGIN:
         assert response.status_code == 302, f"{role} {method.upper()} {url}"

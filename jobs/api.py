@@ -1,0 +1,83 @@
+"""HTTP API for the job-description format: validate a description, import a file.
+
+Both are stateless and need no login, so a partner's CI can lint job files
+against the portal; nothing sent is stored."""
+
+from typing import Any
+
+from ninja import Body, NinjaAPI, Schema
+from ninja.errors import HttpError
+
+from . import spec
+from .spec.textio import SpecReadError
+
+api = NinjaAPI(
+    title="E31 design-partner portal API",
+    version="1",
+    urls_namespace="api",
+    docs_url=None,  # the interactive docs load scripts from a CDN, which the CSP forbids
+    description="Job-description format, version 1. JSON Schema: /spec/v1/schema.json",
+)
+
+
+class IssueOut(Schema):
+    field: str
+    level: str
+    code: str
+    message: str
+    problem: str
+
+
+class ValidateOut(Schema):
+    description: dict[str, Any]
+    issues: list[IssueOut]
+    errors: int
+    warnings: int
+
+
+class ImportIn(Schema):
+    text: str
+    format: str = "auto"
+    filename: str | None = None
+
+
+class ImportResultOut(ValidateOut):
+    notes: list[str]
+    source_format: str
+    filled: list[str]
+
+
+class ImportOut(Schema):
+    results: list[ImportResultOut]
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+def _counts(issues):
+    errors = sum(1 for i in issues if i.level == spec.Level.ERROR)
+    return {"errors": errors, "warnings": len(issues) - errors}
+
+
+@api.post("/spec/validate", response={200: ValidateOut, 400: ErrorOut}, url_name="spec_validate")
+def spec_validate(request, payload: dict[str, Any] = Body(...)):  # noqa: B008
+    """Run the precision check on a description (complete or draft)."""
+    description, issues = spec.lint(payload)
+    return {
+        "description": description.to_data(),
+        "issues": [i.as_dict() for i in issues],
+        **_counts(issues),
+    }
+
+
+@api.post("/spec/import", response={200: ImportOut, 400: ErrorOut}, url_name="spec_import")
+def spec_import(request, payload: ImportIn):
+    """Import a SkyPilot task YAML, an sbatch script, or a description in YAML/JSON."""
+    if payload.format not in ("auto", "native", "skypilot", "sbatch"):
+        raise HttpError(400, "format is one of auto, native, skypilot, sbatch.")
+    try:
+        results = spec.import_text(payload.text, payload.format, filename=payload.filename)
+    except SpecReadError as error:
+        raise HttpError(400, str(error)) from None
+    return {"results": [{**r.as_dict(), **_counts(r.issues)} for r in results]}

@@ -1,0 +1,158 @@
+"""The job-description format (version 1): model, units, precision check,
+real-time screen, import and export. No UI here; see jobs/ views for that."""
+
+from dataclasses import dataclass, field
+
+from . import sbatch, skypilot
+from .issues import Issue, Level, Problem
+from .loading import load
+from .model import FORMAT_VERSION, PARTS, Description, SourceFormat
+from .precision import check, has_errors, requested_accelerator_hours
+from .textio import SpecReadError, decode, load_json, load_yaml_documents, to_json, to_yaml
+
+__all__ = [
+    "FORMAT_VERSION",
+    "PARTS",
+    "Description",
+    "ImportResult",
+    "Issue",
+    "Level",
+    "Problem",
+    "SpecReadError",
+    "check",
+    "has_errors",
+    "import_text",
+    "json_schema",
+    "lint",
+    "load",
+    "requested_accelerator_hours",
+    "to_json",
+    "to_yaml",
+]
+
+NATIVE_KEYS = set(Description.model_fields)
+SCHEMA_ID = "/spec/v1/schema.json"
+
+
+def lint(data):
+    """Plain data -> (Description, issues): what could not be read, then the precision check."""
+    description, read_issues = load(data)
+    issues = check(description)
+    unreadable = {i.field for i in read_issues}
+    # A field whose value was refused is reported once, as refused, not also as missing.
+    issues = [i for i in issues if i.field not in unreadable]
+    return description, read_issues + issues
+
+
+@dataclass
+class ImportResult:
+    description: Description
+    issues: list[Issue]
+    notes: list[str] = field(default_factory=list)
+    source_format: str = SourceFormat.NATIVE
+
+    def filled(self):
+        """Dotted paths of the fields the file filled in."""
+        return sorted(_paths(self.description.to_data(), skip={"source", "version"}))
+
+    def as_dict(self):
+        return {
+            "description": self.description.to_data(),
+            "issues": [i.as_dict() for i in self.issues],
+            "notes": self.notes,
+            "source_format": str(self.source_format),
+            "filled": self.filled(),
+        }
+
+
+def _paths(data, prefix="", skip=()):
+    for key, value in data.items():
+        if key in skip:
+            continue
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _paths(value, path + ".")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            for i, item in enumerate(value):
+                yield from _paths(item, f"{path}.{i}.")
+        else:
+            yield path
+
+
+def detect_format(text, documents=None):
+    if sbatch.looks_like_sbatch(text):
+        return SourceFormat.SBATCH
+    if documents is None:
+        documents = _documents(text)
+    if any(
+        isinstance(d, dict) and {"work", "data", "request", "output"} & set(d) for d in documents
+    ):
+        return SourceFormat.NATIVE
+    if skypilot.looks_like_skypilot(documents):
+        return SourceFormat.SKYPILOT
+    raise SpecReadError(
+        "This is not a job description, a SkyPilot task or an sbatch script that the portal can read."
+    )
+
+
+def _documents(text):
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        value = load_json(text)
+        return value if isinstance(value, list) else [value]
+    return load_yaml_documents(text)
+
+
+def import_text(raw, source_format="auto", filename=None):
+    """Text or bytes of a file -> [ImportResult] (a pipeline gives one per stage).
+
+    Raises SpecReadError, with a one-line message, when the input cannot be read."""
+    text = decode(raw)
+    if not text.strip():
+        raise SpecReadError("The file is empty.")
+    fmt = source_format
+    documents = None
+    if fmt in (None, "", "auto"):
+        if not sbatch.looks_like_sbatch(text):
+            documents = _documents(text)
+        fmt = detect_format(text, documents)
+    fmt = SourceFormat(fmt)
+    if fmt == SourceFormat.SBATCH:
+        if not sbatch.looks_like_sbatch(text):
+            raise SpecReadError("This has no #SBATCH lines, so it is not an sbatch script.")
+        pairs = [sbatch.import_text(text)]
+    else:
+        documents = documents if documents is not None else _documents(text)
+        if fmt == SourceFormat.SKYPILOT:
+            if not skypilot.looks_like_skypilot(documents):
+                raise SpecReadError(
+                    "This is not a SkyPilot task: it has no run, setup or resources."
+                )
+            pairs = skypilot.import_documents(documents)
+        else:
+            pairs = [(d, []) for d in documents]
+    results = []
+    source = {"format": str(fmt), "filename": (filename or "")[:300] or None, "text": text}
+    for data, notes in pairs:
+        if not isinstance(data, dict):
+            raise SpecReadError("A job description is a mapping of work, data, request and output.")
+        data = {k: v for k, v in data.items() if k != "source"}
+        data["source"] = source if fmt != SourceFormat.NATIVE else None
+        description, issues = lint(data)
+        results.append(ImportResult(description, issues, notes, fmt))
+    return results
+
+
+def json_schema():
+    schema = Description.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = SCHEMA_ID
+    schema["title"] = f"E31 job description, format version {FORMAT_VERSION}"
+    return schema
+
+
+def example_data():
+    """The shipped example: a complete, exact description (jobs/spec/example.yaml)."""
+    from pathlib import Path
+
+    return load_yaml_documents((Path(__file__).parent / "example.yaml").read_text())[0]

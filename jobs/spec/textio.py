@@ -1,0 +1,119 @@
+"""Reading untrusted text safely, and the format's YAML/JSON form.
+
+Limits keep hostile input harmless: size, binary content, YAML aliases (the
+"billion laughs"), nesting depth and the number of values."""
+
+import json
+
+import yaml
+
+from .model import Description
+
+MAX_TEXT_BYTES = 1_000_000
+MAX_NODES = 50_000
+MAX_DEPTH = 40
+MAX_ALIASES = 100
+
+
+class SpecReadError(ValueError):
+    """The input cannot be read at all; the message is one line for the person."""
+
+
+def decode(raw):
+    data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else bytes(raw)
+    if len(data) > MAX_TEXT_BYTES:
+        raise SpecReadError(
+            f"The file is {len(data) / 1e6:.1f} MB; job files are at most {MAX_TEXT_BYTES // 1000} KB."
+        )
+    if b"\x00" in data:
+        raise SpecReadError("This is a binary file, not a YAML, JSON or sbatch text file.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SpecReadError("The file is not UTF-8 text.") from None
+    return text.replace("\r\n", "\n")
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses documents that would expand beyond sane limits."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._aliases = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise SpecReadError("The YAML uses too many aliases (&anchors / *references).")
+        return super().compose_node(parent, index)
+
+
+def _check_size(value):
+    """Walk the loaded value counting every node, references included."""
+    count = 0
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise SpecReadError("The file holds too many values to be a job description.")
+        if depth > MAX_DEPTH:
+            raise SpecReadError("The file is nested too deeply to be a job description.")
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+            stack.extend((k, depth + 1) for k in node if isinstance(k, tuple | dict | list))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+
+
+def load_yaml_documents(text):
+    try:
+        documents = [d for d in yaml.load_all(text, Loader=_BoundedLoader) if d is not None]
+    except SpecReadError:
+        raise
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or "it is not valid YAML"
+        raise SpecReadError(f"The YAML cannot be read{where}: {problem}.") from None
+    except RecursionError:
+        raise SpecReadError("The file is nested too deeply to be a job description.") from None
+    for document in documents:
+        _check_size(document)
+    return documents
+
+
+def load_json(text):
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SpecReadError(
+            f"The JSON cannot be read at line {error.lineno}, column {error.colno}: {error.msg}."
+        ) from None
+    except RecursionError:
+        raise SpecReadError("The file is nested too deeply to be a job description.") from None
+    _check_size(value)
+    return value
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str_representer(dumper, value):
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def to_yaml(description: Description):
+    return yaml.dump(
+        description.to_data(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100
+    )
+
+
+def to_json(description: Description, indent=2):
+    return json.dumps(description.to_data(), indent=indent, ensure_ascii=False)

@@ -1,0 +1,254 @@
+"""Parse human quantities ("2.5 TiB", "36h", "90 min", "2027-03-01T09:00Z") into
+canonical units (bytes, seconds, aware datetimes) and print them back exactly.
+
+Printing is exact: parse(format(x)) == x for every value this module produces,
+which is what lets YAML and JSON round-trip without loss."""
+
+import math
+import re
+from datetime import UTC, date, datetime, time
+from decimal import Decimal, InvalidOperation
+
+NUMBER = r"[0-9][0-9_,]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+"
+
+SIZE_UNITS = {
+    "b": 1,
+    "byte": 1,
+    "bytes": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "pb": 10**15,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+    "pib": 2**50,
+    # Slurm and Kubernetes spellings are binary.
+    "k": 2**10,
+    "m": 2**20,
+    "g": 2**30,
+    "t": 2**40,
+    "p": 2**50,
+    "ki": 2**10,
+    "mi": 2**20,
+    "gi": 2**30,
+    "ti": 2**40,
+    "pi": 2**50,
+}
+_SIZE_PRINT = [
+    ("PiB", 2**50),
+    ("TiB", 2**40),
+    ("GiB", 2**30),
+    ("MiB", 2**20),
+    ("KiB", 2**10),
+    ("PB", 10**15),
+    ("TB", 10**12),
+    ("GB", 10**9),
+    ("MB", 10**6),
+    ("KB", 10**3),
+]
+
+DURATION_UNITS = {
+    "s": 1,
+    "sec": 1,
+    "secs": 1,
+    "second": 1,
+    "seconds": 1,
+    "m": 60,
+    "min": 60,
+    "mins": 60,
+    "minute": 60,
+    "minutes": 60,
+    "h": 3600,
+    "hr": 3600,
+    "hrs": 3600,
+    "hour": 3600,
+    "hours": 3600,
+    "d": 86400,
+    "day": 86400,
+    "days": 86400,
+    "w": 604800,
+    "week": 604800,
+    "weeks": 604800,
+}
+
+MAX_BYTES = 10**21  # a zettabyte: beyond any job, and keeps numbers sane
+MAX_SECONDS = 10 * 366 * 86400  # ten years
+
+
+class UnitError(ValueError):
+    """The text is not an exact quantity; the message says what would be."""
+
+
+def _number(text):
+    try:
+        value = Decimal(text.replace(",", "").replace("_", ""))
+    except InvalidOperation:
+        raise UnitError(f"{text!r} is not a number.") from None
+    if not value.is_finite():
+        raise UnitError(f"{text!r} is not a finite number.")
+    return value
+
+
+def parse_size(text):
+    """'2.5 TiB' -> 2748779069440 (bytes). A bare number is refused: say the unit."""
+    if isinstance(text, bool):
+        raise UnitError("A size needs a number and a unit, e.g. '2.5 TiB' or '800 GB'.")
+    if isinstance(text, int | float):
+        raise UnitError(f"{text} has no unit: write e.g. '{text} GB' or '{text} GiB'.")
+    match = re.fullmatch(rf"\s*({NUMBER})\s*([A-Za-z]+)\s*", str(text))
+    if not match:
+        raise UnitError(
+            f"{str(text)[:60]!r} is not a size: write a number and a unit, e.g. '2.5 TiB' or '800 GB'."
+        )
+    unit = match.group(2).lower()
+    if unit not in SIZE_UNITS:
+        raise UnitError(
+            f"Unknown size unit {match.group(2)!r}: use B, KB, MB, GB, TB, PB or KiB…PiB."
+        )
+    value = _number(match.group(1)) * SIZE_UNITS[unit]
+    if value > MAX_BYTES:
+        raise UnitError("That size is beyond any job (more than a zettabyte).")
+    if value != value.to_integral_value():
+        raise UnitError(f"{text!r} is not a whole number of bytes.")
+    return int(value)
+
+
+def format_size(nbytes):
+    """Exact and short: 2748779069440 -> '2.5 TiB', 500000000000 -> '500 GB'."""
+    candidates = []
+    for unit, factor in _SIZE_PRINT:
+        if nbytes >= factor:
+            for places in range(0, 4):
+                scaled = Decimal(nbytes) / factor
+                rounded = round(scaled, places)
+                if rounded * factor == nbytes:
+                    candidates.append(f"{_plain(rounded)} {unit}")
+                    break
+    candidates.append(f"{nbytes} B")
+    return min(candidates, key=len)
+
+
+def parse_duration(text):
+    """'36h', '90 min', '1d 4h', '2.5 hours', '01:30:00', '2-00:00:00' -> seconds."""
+    if isinstance(text, bool):
+        raise UnitError("A duration needs a number and a unit, e.g. '36h' or '90 min'.")
+    if isinstance(text, int | float):
+        raise UnitError(f"{text} has no unit: write e.g. '{text}h' or '{text} min'.")
+    raw = str(text).strip().lower()
+    clock = re.fullmatch(r"(?:(\d+)-)?(\d+):(\d{1,2})(?::(\d{1,2}))?", raw)
+    if clock:
+        days, hours, minutes, seconds = (int(g or 0) for g in clock.groups())
+        if minutes > 59 or seconds > 59:
+            raise UnitError(f"{text!r} is not a valid clock duration (HH:MM:SS).")
+        total = days * 86400 + hours * 3600 + minutes * 60 + seconds
+    else:
+        parts = re.findall(rf"({NUMBER})\s*([a-z]+)", raw)
+        leftover = re.sub(rf"({NUMBER})\s*([a-z]+)", "", raw).replace("and", "")
+        if not parts or leftover.strip(" ,"):
+            raise UnitError(
+                f"{str(text)[:60]!r} is not a duration: write e.g. '36h', '90 min' or '1d 4h'."
+            )
+        total = Decimal(0)
+        for number, unit in parts:
+            if unit not in DURATION_UNITS:
+                raise UnitError(f"Unknown time unit {unit!r}: use s, min, h, d or w.")
+            total += _number(number) * DURATION_UNITS[unit]
+        if total != total.to_integral_value():
+            raise UnitError(f"{text!r} is not a whole number of seconds.")
+        total = int(total)
+    if total > MAX_SECONDS:
+        raise UnitError("That duration is longer than ten years.")
+    return total
+
+
+def format_duration(seconds):
+    """Exact: 129600 -> '36h', 5400 -> '1h 30min', 172800 -> '2d'."""
+    if seconds == 0:
+        return "0s"
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+        return f"{seconds // 86400}d"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = []
+    if hours:
+        parts.append(f"{hours}h")
+    if minutes:
+        parts.append(f"{minutes}min")
+    if secs:
+        parts.append(f"{secs}s")
+    return " ".join(parts)
+
+
+def parse_when(text):
+    """ISO 8601 date or date-time -> aware UTC datetime; a date alone means 00:00 UTC."""
+    if isinstance(text, datetime):
+        value = text
+    elif isinstance(text, date):
+        value = datetime.combine(text, time.min)
+    else:
+        raw = str(text).strip()
+        if raw.endswith(("Z", "z")):
+            raw = raw[:-1] + "+00:00"
+        raw = re.sub(r"\s*UTC$", "+00:00", raw, flags=re.IGNORECASE)
+        try:
+            value = datetime.fromisoformat(raw)
+        except ValueError:
+            raise UnitError(
+                f"{str(text)[:60]!r} is not a date: write ISO 8601, e.g. '2027-03-01T09:00Z'."
+            ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise UnitError(f"{str(text)[:60]!r} is outside the calendar.") from None
+
+
+def format_when(value):
+    if value.second or value.microsecond:
+        return (
+            value.strftime("%Y-%m-%dT%H:%M:%S")
+            + (f".{value.microsecond:06d}" if value.microsecond else "")
+            + "Z"
+        )
+    return value.strftime("%Y-%m-%dT%H:%MZ")
+
+
+def parse_amount(text):
+    """'12,000 video-hours' -> (Decimal('12000'), 'video-hours'). The unit is the team's own."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        raise UnitError(f"{text} has no unit: say what it counts, e.g. '{text} video-hours'.")
+    match = re.fullmatch(rf"\s*({NUMBER})\s*([^\d\s].{{0,60}}?)\s*", str(text))
+    if not match:
+        raise UnitError(
+            f"{str(text)[:60]!r} is not an amount: a number and what it counts, "
+            "e.g. '12,000 video-hours' or '1.2e12 tokens'."
+        )
+    value = _number(match.group(1))
+    if value <= 0 or value > Decimal("1e30"):
+        raise UnitError("An amount of work is a positive number.")
+    return value, match.group(2)
+
+
+def format_amount(value, unit):
+    return f"{_plain(value)} {unit}"
+
+
+def _plain(value):
+    """Decimal without exponent or trailing zeros: 2.50 -> '2.5', 1.2E+12 -> '1200000000000'."""
+    value = Decimal(value)
+    if value == value.to_integral_value() and abs(value) < Decimal("1e21"):
+        return str(int(value))
+    text = format(value.normalize(), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def hours(seconds):
+    return seconds / 3600 if seconds is not None else None
+
+
+def is_close(a, b, rel):
+    return math.isclose(a, b, rel_tol=rel)
