@@ -1,0 +1,53 @@
+"""Unreadable or hostile input gets a clear one-line error: never a crash or a hang."""
+
+import pytest
+
+from jobs import spec
+from jobs.spec import SpecReadError
+
+BILLION_LAUGHS = """
+a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+run: echo
+"""
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("resources: [unclosed", "YAML cannot be read at line"),
+        (BILLION_LAUGHS, "too many"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+        (b"\xff\xfe\xfd not utf-8", "not UTF-8"),
+        ("x" * 50_000_000, "at most"),
+        ("", "empty"),
+        ("just a sentence", "not a job description"),
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        ("{" + ",".join(f'"k{i}": {i}' for i in range(60000)) + "}", "too many values"),
+        ("!!python/object/apply:os.system ['echo pwned']", "YAML cannot be read"),
+        ('{"work": ', "JSON cannot be read"),
+    ],
+)
+def test_unreadable_input_is_refused_clearly(raw, message):
+    with pytest.raises(SpecReadError, match=message) as error:
+        spec.import_text(raw)
+    assert "\n" not in str(error.value)
+
+
+def test_forced_format_that_does_not_fit():
+    with pytest.raises(SpecReadError, match="no #SBATCH"):
+        spec.import_text("run: echo hi", "sbatch")
+    with pytest.raises(SpecReadError, match="not a SkyPilot task"):
+        spec.import_text("name: only", "skypilot")
+
+
+def test_a_native_file_of_the_wrong_shape_is_read_with_issues():
+    [result] = spec.import_text("work: 5\nrequest: {nodes: -3}\n", "native")
+    codes = {(i.field, i.code) for i in result.issues}
+    assert ("work", "invalid") in codes and ("request.nodes", "invalid") in codes
