@@ -35,7 +35,6 @@ def real_worker(tmp_path):
         }
     # Earlier tests may have built the app's connection pool and queue table with the old
     # settings: drop both so the producer and the worker see the ones above.
-    celery_app.pool.force_close_all()
     celery_app._pool = None
     celery_app.amqp.__dict__.pop("queues", None)
     celery_app.amqp._producer_pool = None
