@@ -3,7 +3,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from jobs.api import api
-from jobs.views import spec_schema
 
 from . import views
 from .forms import QueuedPasswordResetForm
@@ -64,7 +63,8 @@ urlpatterns = [
         name="member_remove",
     ),
     path("staff/teams/", views.staff_teams, name="staff_teams"),
-    path("spec/v1/schema.json", spec_schema, name="spec_schema"),
+    # Each app's pages; portal's own (teams, accounts, intake) are listed above.
+    path("", include("jobs.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
 ]
