@@ -1,8 +1,23 @@
-from django.http import JsonResponse
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import spec
+from portal import selectors as portal_selectors
+from portal.errors import DomainError
+
+from . import selectors, services, spec
+from .forms import CommentForm, NewJobForm
+from .models import JobStatus
+from .presenters import StepPage, diff_rows, grouped_issues
+from .staff_views import review_paths
+from .steps import STEP_NAMES, STEP_PARTS, values_from_post
+
+CONFLICT_KEY = "jobs:conflict:{}"
+PENDING_KEY = "jobs:pending-post"
 
 
 @require_GET
@@ -11,4 +26,362 @@ def spec_schema(request):
     """The published JSON Schema of the job-description format, version 1."""
     response = JsonResponse(spec.json_schema(), json_dumps_params={"indent": 2})
     response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def login_keeping_post(view):
+    """Like login_required, but a form posted after the session expired is kept: it is
+    stashed in the session, and the step applies it once the person has logged in again."""
+
+    def wrapper(request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.method == "POST":
+            request.session[PENDING_KEY] = {
+                "path": request.path,
+                "post": {
+                    k: request.POST.get(k) for k in request.POST if k != "csrfmiddlewaretoken"
+                },
+            }
+        login_url = f"{reverse('login')}?next={request.path}"
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = login_url
+            return response
+        messages.warning(request, "Your session expired. Log in again: what you typed is kept.")
+        return redirect(login_url)
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+@login_required
+def job_list(request):
+    team = None
+    if request.GET.get("team"):
+        team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
+    return render(
+        request,
+        "jobs/list.html",
+        {"groups": selectors.dashboard(request.user, team), "team": team},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def job_new(request):
+    teams = portal_selectors.teams_for(request.user).order_by("name")
+    form = NewJobForm(request.POST or None, request.FILES or None, teams=teams)
+    if request.method == "POST" and form.is_valid():
+        team = form.cleaned_data["team"]
+        text = form.source_text()
+        if text:
+            try:
+                job, result, stages = services.import_draft(
+                    team=team,
+                    user=request.user,
+                    text=text,
+                    filename=form.source_filename(),
+                    source_format=form.cleaned_data["source_format"],
+                )
+            except spec.SpecReadError as error:
+                form.add_error("file" if form.cleaned_data.get("file") else "text", str(error))
+            else:
+                request.session[f"jobs:imported:{job.pk}"] = {
+                    "filled": result.filled(),
+                    "notes": result.notes,
+                    "stages": stages,
+                }
+                messages.success(request, f"Imported {len(result.filled())} fields from the file.")
+                return redirect("job_imported", pk=job.pk)
+        else:
+            job = services.create_draft(team=team, user=request.user)
+            return redirect("job_step", pk=job.pk, step="work")
+    return render(request, "jobs/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def job_imported(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    report = request.session.get(f"jobs:imported:{job.pk}") or {
+        "filled": [],
+        "notes": [],
+        "stages": 1,
+    }
+    _, issues = job.lint()
+    return render(
+        request,
+        "jobs/imported.html",
+        {"job": job, "report": report, "groups": grouped_issues(issues, job)},
+    )
+
+
+def _apply_pending_post(request, job, step):
+    """After a re-login, save what was posted when the session had expired."""
+    pending = request.session.get(PENDING_KEY)
+    if not pending or pending.get("path") != request.path:
+        return
+    del request.session[PENDING_KEY]
+    _save_from_post(request, job, step, pending["post"], recovered=True)
+
+
+def _save_from_post(request, job, step, post, recovered=False):
+    parts = values_from_post(post, STEP_PARTS[step])
+    try:
+        version = int(post.get("version") or 0)
+    except ValueError:
+        version = 0
+    name = post.get("name") if step == "work" else None
+    try:
+        job = services.save_draft(
+            job=job, user=request.user, parts=parts, version=version, name=name
+        )
+    except services.DraftConflict:
+        request.session[CONFLICT_KEY.format(job.pk)] = {"step": step, "parts": parts, "name": name}
+        return None
+    except DomainError as error:
+        messages.error(request, str(error))
+        return job
+    if recovered:
+        messages.success(request, "What you typed before your session expired has been saved.")
+    return job
+
+
+@login_keeping_post
+@require_http_methods(["GET", "POST"])
+def job_step(request, pk, step):
+    if step not in STEP_NAMES:
+        raise Http404("No such step.")
+    job = selectors.get_job_for_user(request.user, pk)
+    if step == "review":
+        return _review_step(request, job)
+    if request.method == "GET":
+        _apply_pending_post(request, job, step)
+        job.refresh_from_db()
+        if request.session.get(CONFLICT_KEY.format(job.pk)):
+            return redirect("job_conflict", pk=job.pk)
+    if request.method == "POST" and job.editable:
+        saved = _save_from_post(request, job, step, request.POST)
+        if saved is None:
+            if request.htmx:
+                return render(request, "jobs/step.html#save-conflict", {"job": job})
+            return redirect("job_conflict", pk=job.pk)
+        job = saved
+        action = request.POST.get("action", "")
+        if action.startswith(("add:", "remove:")):
+            job = _add_or_remove(request, job, step, action)
+            if not request.htmx:
+                return redirect(
+                    reverse("job_step", args=[job.pk, step]) + "#" + _group_anchor(action)
+                )
+        elif not request.htmx:
+            target = _target_step(step, action)
+            return redirect(
+                reverse("job_step", args=[job.pk, target]) + request.POST.get("anchor", "")
+            )
+    page = StepPage(job, step, request.user)
+    template = "jobs/step.html#step-form" if request.htmx else "jobs/step.html"
+    return render(request, template, page.context())
+
+
+def _target_step(step, action):
+    index = STEP_NAMES.index(step)
+    if action == "previous":
+        return STEP_NAMES[max(0, index - 1)]
+    if action.startswith("goto:") and action[5:] in STEP_NAMES:
+        return action[5:]
+    if action == "save":
+        return step
+    return STEP_NAMES[min(len(STEP_NAMES) - 1, index + 1)]
+
+
+def _group_anchor(action):
+    path = action.partition(":")[2].split(".")
+    return "f-" + "-".join(path[:2]).replace("_", "-")
+
+
+def _add_or_remove(request, job, step, action):
+    """Add an empty item to a repeated group, or remove one ('remove:data.inputs.2')."""
+    verb, _, path = action.partition(":")
+    bits = path.split(".")
+    if len(bits) < 2 or bits[0] not in STEP_PARTS[step]:
+        return job
+    part_data = dict(job.data.get(bits[0]) or {})
+    items = list(part_data.get(bits[1]) or [])
+    if verb == "add" and len(items) < 50:
+        items.append({})
+    elif verb == "remove" and len(bits) == 3 and bits[2].isdigit() and int(bits[2]) < len(items):
+        items.pop(int(bits[2]))
+    part_data[bits[1]] = items
+    return services.save_draft(
+        job=job, user=request.user, parts={bits[0]: part_data}, version=job.version
+    )
+
+
+@login_keeping_post
+@require_POST
+def job_autosave(request, pk, step):
+    """Save on field change (htmx) and answer with each field's precision issues."""
+    if step not in STEP_PARTS:
+        raise Http404("No such step.")
+    job = selectors.get_job_for_user(request.user, pk)
+    if not job.editable:
+        return render(request, "jobs/step.html#save-status", {"job": job, "state": "locked"})
+    saved = _save_from_post(request, job, step, request.POST)
+    if saved is None:
+        return render(request, "jobs/step.html#save-conflict", {"job": job})
+    page = StepPage(saved, step, request.user)
+    return render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
+
+
+def _review_step(request, job):
+    page = StepPage(job, "review", request.user)
+    return render(request, "jobs/step.html", page.context())
+
+
+@login_required
+@require_POST
+def job_submit(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    try:
+        revision = services.submit(
+            job=job, user=request.user, acknowledge_warnings=bool(request.POST.get("acknowledge"))
+        )
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("job_step", pk=job.pk, step="review")
+    messages.success(request, f"Revision {revision.number} was submitted. Staff will review it.")
+    return redirect("job_detail", pk=job.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def job_conflict(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    key = CONFLICT_KEY.format(job.pk)
+    stash = request.session.get(key)
+    if stash is None:
+        return redirect("job_step", pk=job.pk, step="work")
+    if request.method == "POST":
+        if request.POST.get("keep") == "mine":
+            services.save_draft(
+                job=job,
+                user=request.user,
+                parts=stash["parts"],
+                version=job.version,
+                name=stash.get("name"),
+                force=True,
+            )
+            messages.success(request, "Your version was saved over the other one.")
+        else:
+            messages.info(request, "Kept the saved version; your other changes were discarded.")
+        del request.session[key]
+        return redirect("job_step", pk=job.pk, step=stash["step"])
+    mine = {**job.data, **dict(stash["parts"].items())}
+    if stash.get("name") is not None:
+        mine["name"] = stash["name"]
+    rows = diff_rows(job.data, mine, parts=[*STEP_PARTS[stash["step"]], "name"])
+    return render(request, "jobs/conflict.html", {"job": job, "rows": rows, "stash": stash})
+
+
+@login_required
+def job_detail(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    threads, comments = selectors.discussion(job)
+    revisions = list(
+        job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
+    )
+    services.mark_read(job=job, user=request.user)
+    return render(
+        request,
+        "jobs/detail.html",
+        {
+            "job": job,
+            "revisions": revisions,
+            "threads": threads,
+            "comment_form": CommentForm(job=job),
+            "statuses": JobStatus,
+            "review_paths": review_paths(revisions[0])
+            if revisions and request.user.is_staff
+            else [],
+        },
+    )
+
+
+@login_required
+@require_POST
+def comment_create(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    form = CommentForm(request.POST, job=job)
+    if form.is_valid():
+        try:
+            services.add_comment(
+                job=job,
+                author=request.user,
+                body=form.cleaned_data["body"],
+                anchor=form.cleaned_data["anchor"],
+                parent=form.cleaned_data["parent"],
+            )
+        except DomainError as error:
+            form.add_error("body", str(error))
+        else:
+            form = CommentForm(job=job)
+            if not request.htmx:
+                return redirect(reverse("job_detail", args=[job.pk]) + "#discussion")
+    threads, _ = selectors.discussion(job)
+    context = {"job": job, "threads": threads, "comment_form": form}
+    if request.htmx:
+        return render(request, "jobs/detail.html#discussion", context)
+    return render(
+        request, "jobs/detail.html", {**context, "revisions": job.revisions.all()}, status=400
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def job_delete(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    if request.method == "POST":
+        try:
+            services.delete_draft(job=job)
+        except DomainError as error:
+            messages.error(request, str(error))
+            return redirect("job_detail", pk=job.pk)
+        messages.success(request, f"The draft {job} was deleted.")
+        return redirect("job_list")
+    return render(request, "jobs/delete.html", {"job": job})
+
+
+@login_required
+def revision_detail(request, pk, number):
+    revision = selectors.get_revision_for_user(request.user, pk, number)
+    previous = revision.job.revisions.filter(number__lt=number).order_by("-number").first()
+    working = revision.job.data if revision.job.editable else None
+    return render(
+        request,
+        "jobs/revision.html",
+        {
+            "job": revision.job,
+            "revision": revision,
+            "previous": previous,
+            "rows": diff_rows(previous.data if previous else {}, revision.data),
+            "working_rows": diff_rows(revision.data, working) if working is not None else None,
+            "reviews": revision.reviews.select_related("reviewer"),
+        },
+    )
+
+
+@login_required
+def revision_export(request, pk, number, fmt):
+    if fmt not in ("yaml", "json"):
+        raise Http404("Export as yaml or json.")
+    revision = selectors.get_revision_for_user(request.user, pk, number)
+    description = revision.as_description()
+    filename = f"{revision.job.name or 'job'}-r{revision.number}.{fmt}".replace(" ", "-")
+    if fmt == "json":
+        response = HttpResponse(spec.to_json(description), content_type="application/json")
+    else:
+        response = HttpResponse(spec.to_yaml(description), content_type="application/yaml")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -47,6 +47,27 @@ MATRIX = {
     "api:api-root": ("get", dict.fromkeys(ROLES, 404)),
     "api:spec_validate": ("post_json", _public),
     "api:spec_import": ("post_json", dict.fromkeys(ROLES, 422)),
+    # jobs: descriptions, steps, revisions, discussion, staff review
+    "job_list": ("get", _logged_in),
+    "job_new": ("get", _logged_in),
+    "job_detail": ("get", _partner_page),
+    "job_imported": ("get", _partner_page),
+    "job_step": ("get", _partner_page),
+    "job_autosave": ("post", _partner_page),
+    "job_conflict": ("get", {**_partner_page, "a_member": 302, "a_admin": 302, "staff": 302}),
+    "job_submit": ("post", {**_partner_page, "a_member": 302, "a_admin": 302, "staff": 302}),
+    "job_delete": ("get", _partner_page),
+    "comment_create": ("post", {**_partner_page, "a_member": 400, "a_admin": 400, "staff": 400}),
+    "revision_detail": ("get", _partner_page),
+    "revision_export": ("get", _partner_page),
+    "revision_review": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+    ),
+    "review_queue": (
+        "get",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
+    ),
     "staff_teams": (
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
@@ -72,6 +93,11 @@ def project_urls():
 
 @pytest.fixture
 def world(team_a, team_b, a_admin, a_member, b_member, staff):
+    from jobs import services as job_services
+    from jobs import spec
+
+    job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    revision = job_services.submit(job=job, user=a_member)
     invitation = services.invite(
         team=team_a, email="pending@a.example", role="member", invited_by=a_admin
     )
@@ -87,6 +113,10 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
         "invitation_id": invitation.pk,
         "key": invitation.key,
         "membership_id": Membership.objects.get(user=a_member).pk,
+        "pk": job.pk,
+        "number": revision.number,
+        "step": "work",
+        "fmt": "yaml",
         "uidb64": "MQ",
         "token": "set-password",
     }

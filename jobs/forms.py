@@ -1,0 +1,107 @@
+from django import forms
+
+from .models import Comment, ReviewOutcome
+from .spec.textio import MAX_TEXT_BYTES
+from .steps import PART_TITLES, all_field_paths
+
+
+class NewJobForm(forms.Form):
+    team = forms.ModelChoiceField(queryset=None, empty_label=None)
+    file = forms.FileField(
+        required=False,
+        label="Start from a file",
+        help_text="A SkyPilot task YAML, an sbatch script, or a description in YAML or JSON (at most 1 MB).",
+    )
+    text = forms.CharField(
+        required=False,
+        label="…or paste its text",
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        max_length=MAX_TEXT_BYTES,
+    )
+    source_format = forms.ChoiceField(
+        label="File format",
+        choices=[
+            ("auto", "Detect"),
+            ("skypilot", "SkyPilot task"),
+            ("sbatch", "Slurm sbatch"),
+            ("native", "E31 description"),
+        ],
+        initial="auto",
+    )
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams
+        if teams.count() == 1:
+            self.fields["team"].initial = teams.first()
+        self.fields["team"].help_text = "The team that owns this job."
+
+    def clean_file(self):
+        upload = self.cleaned_data.get("file")
+        if upload and upload.size > MAX_TEXT_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size / 1e6:.1f} MB; job files are at most 1 MB."
+            )
+        return upload
+
+    def source_text(self):
+        upload = self.cleaned_data.get("file")
+        if upload:
+            return upload.read(MAX_TEXT_BYTES + 1)
+        return self.cleaned_data.get("text") or ""
+
+    def source_filename(self):
+        upload = self.cleaned_data.get("file")
+        return upload.name if upload else None
+
+
+def anchor_choices():
+    choices = [("", "The whole description")]
+    for path in all_field_paths():
+        part = path.split(".", 1)[0]
+        label = (
+            PART_TITLES[part] if path == part else f"{PART_TITLES[part]} › {path.split('.', 1)[1]}"
+        )
+        choices.append((path, label))
+    return choices
+
+
+class CommentForm(forms.Form):
+    body = forms.CharField(
+        label="Comment",
+        max_length=10_000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Markdown works: **bold**, `code`, lists, links.",
+    )
+    anchor = forms.ChoiceField(label="About", required=False)
+    parent = forms.ModelChoiceField(
+        queryset=Comment.objects.none(), required=False, widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args, job, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["anchor"].choices = anchor_choices()
+        self.fields["parent"].queryset = job.comments.all()
+
+    def clean_anchor(self):
+        anchor = self.cleaned_data.get("anchor") or ""
+        return anchor
+
+
+class ReviewForm(forms.Form):
+    outcome = forms.ChoiceField(choices=ReviewOutcome.choices, widget=forms.RadioSelect)
+    fields = forms.MultipleChoiceField(
+        required=False,
+        label="Fields to clarify",
+        help_text="They are highlighted for the team.",
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+    )
+    note = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Required to ask for clarification or to decline. For real-time work, say what to keep on the team's own systems.",
+    )
+
+    def __init__(self, *args, field_choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["fields"].choices = field_choices

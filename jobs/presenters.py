@@ -1,0 +1,184 @@
+"""Shape job data for the templates: step pages, grouped issues and diffs."""
+
+from . import spec
+from .selectors import comments_by_anchor, discussion
+from .steps import (
+    PART_SPECS,
+    PART_TITLES,
+    STEP_NAMES,
+    STEP_PARTS,
+    STEPS,
+    anchor_id,
+    display_value,
+    step_of_field,
+)
+
+
+class FieldView:
+    def __init__(self, spec_, path, value, issues, clarify, comments):
+        self.spec = spec_
+        self.path = path
+        self.id = anchor_id(path)
+        self.value = display_value(value, spec_)
+        self.issues = issues.get(path, [])
+        self.errors = [i for i in self.issues if i.level == spec.Level.ERROR]
+        self.clarify = path in clarify
+        self.comments = comments.get(path, [])
+        self.items = []
+
+    @property
+    def described_by(self):
+        ids = [f"{self.id}-help", f"{self.id}-issues"]
+        return " ".join(ids)
+
+
+def _fields(specs, prefix, data, issues, clarify, comments):
+    views = []
+    data = data if isinstance(data, dict) else {}
+    for s in specs:
+        path = s.path(prefix)
+        view = FieldView(s, path, data.get(s.name), issues, clarify, comments)
+        if s.kind == "group":
+            items = data.get(s.name) if isinstance(data.get(s.name), list) else []
+            view.items = [
+                (
+                    i,
+                    f"{path}.{i}",
+                    _fields(s.children, f"{path}.{i}", item, issues, clarify, comments),
+                )
+                for i, item in enumerate(items)
+            ]
+            view.value = ""
+        views.append(view)
+    return views
+
+
+def issues_by_field(issues):
+    by_field = {}
+    for issue in issues:
+        # A group-level issue ("data.inputs") shows on the group; others on their field.
+        by_field.setdefault(issue.field, []).append(issue)
+    return by_field
+
+
+def grouped_issues(issues, job):
+    """Issues grouped by part, each with a link to the field on its step."""
+    groups = {}
+    for issue in issues:
+        part = issue.part or "work"
+        step = step_of_field(issue.field) if issue.field else "work"
+        link = f"/jobs/{job.pk}/edit/{step}/#{anchor_id(issue.field)}" if issue.field else ""
+        groups.setdefault(part, []).append((issue, link))
+    order = ["realtime", "work", "data", "request", "output"]
+    return [(PART_TITLES.get(p, p.title()), groups[p]) for p in order if p in groups] + [
+        (p, groups[p]) for p in groups if p not in order
+    ]
+
+
+class StepPage:
+    def __init__(self, job, step, user):
+        self.job = job
+        self.step = step
+        self.user = user
+
+    def context(self):
+        job, step = self.job, self.step
+        description, issues = job.lint()
+        by_field = issues_by_field(issues)
+        _, comments = discussion(job)
+        anchored = comments_by_anchor(comments)
+        clarify = set(job.clarify_fields or [])
+        parts = []
+        for part in STEP_PARTS.get(step, []):
+            fields = _fields(
+                PART_SPECS[part], part, job.data.get(part), by_field, clarify, anchored
+            )
+            part_issues = list(by_field.get(part, []))
+            parts.append(
+                {"name": part, "title": PART_TITLES[part], "fields": fields, "issues": part_issues}
+            )
+        index = STEP_NAMES.index(step)
+        errors = [i for i in issues if i.level == spec.Level.ERROR]
+        warnings = [i for i in issues if i.level == spec.Level.WARNING]
+        return {
+            "job": job,
+            "step": step,
+            "steps": [
+                {
+                    "name": n,
+                    "title": t,
+                    "intro": intro,
+                    "number": i + 1,
+                    "current": n == step,
+                    "count": sum(
+                        1
+                        for x in issues
+                        if x.level == spec.Level.ERROR and step_of_field(x.field) == n
+                    ),
+                }
+                for i, (n, t, intro) in enumerate(STEPS)
+            ],  # fmt: skip
+            "step_title": STEPS[index][1],
+            "step_intro": STEPS[index][2],
+            "step_number": index + 1,
+            "step_count": len(STEPS),
+            "previous_step": STEP_NAMES[index - 1] if index else None,
+            "next_step": STEP_NAMES[index + 1] if index + 1 < len(STEPS) else None,
+            "parts": parts,
+            "issues": issues,
+            "errors": errors,
+            "warnings": warnings,
+            "groups": grouped_issues(issues, job),
+            "not_a_network_job": next((i for i in issues if i.code == "not_a_network_job"), None),
+            "requested_hours": spec.requested_accelerator_hours(description),
+            "name_anchor": anchor_id("name"),
+            "clarify": sorted(clarify),
+            "anchored": anchored,
+        }
+
+
+def _flatten(data, prefix=""):
+    flat = {}
+    if isinstance(data, dict):
+        for key, value in data.items():
+            flat.update(_flatten(value, f"{prefix}{key}."))
+    elif isinstance(data, list):
+        if all(not isinstance(v, dict | list) for v in data):
+            flat[prefix[:-1]] = ", ".join(map(str, data))
+        else:
+            for i, value in enumerate(data):
+                flat.update(_flatten(value, f"{prefix}{i}."))
+    else:
+        flat[prefix[:-1]] = data
+    return flat
+
+
+def diff_rows(before, after, parts=None):
+    """Side-by-side rows (field, before, after, change) for the fields that differ."""
+    before = {k: v for k, v in (before or {}).items() if k != "source"}
+    after = {k: v for k, v in (after or {}).items() if k != "source"}
+    if parts is not None:
+        before = {k: v for k, v in before.items() if k in parts}
+        after = {k: v for k, v in after.items() if k in parts}
+    old, new = _flatten(before), _flatten(after)
+    rows = []
+    for key in sorted(set(old) | set(new), key=_order):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        change = "added" if a is None else "removed" if b is None else "changed"
+        rows.append(
+            {
+                "field": key,
+                "before": "" if a is None else a,
+                "after": "" if b is None else b,
+                "change": change,
+            }
+        )
+    return rows
+
+
+def _order(key):
+    part = key.split(".", 1)[0]
+    order = ["name", "work", "realtime", "data", "request", "output", "version"]
+    return (order.index(part) if part in order else 99, key)

@@ -1,0 +1,212 @@
+"""Writes on job descriptions: drafts, submissions, reviews and the discussion."""
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from portal.emails import absolute_url, queue_email
+from portal.errors import DomainError
+from portal.models import User
+
+from . import spec
+from .models import (
+    Comment,
+    JobDescription,
+    JobStatus,
+    ReadMark,
+    Review,
+    ReviewOutcome,
+    Revision,
+)
+
+
+class DraftConflict(DomainError):
+    """The draft changed since the form was loaded (another tab or a teammate)."""
+
+    def __init__(self, job):
+        super().__init__("This draft was changed elsewhere since you opened it.")
+        self.job = job
+
+
+def _touch(job, user, fields):
+    now = timezone.now()
+    job.updated_at = now
+    job.last_activity_at = now
+    job.updated_by = user
+    job.save(update_fields=[*fields, "updated_at", "last_activity_at", "updated_by"])
+
+
+@transaction.atomic
+def create_draft(*, team, user, data=None) -> JobDescription:
+    data = data or {}
+    job = JobDescription.objects.create(
+        team=team,
+        name=str(data.get("name") or "")[:300],
+        data=data,
+        created_by=user,
+        updated_by=user,
+    )
+    return job
+
+
+@transaction.atomic
+def save_draft(*, job, user, parts: dict, version: int, name=None, force=False) -> JobDescription:
+    """Replace the given parts of the working copy. A stale version is refused, not merged."""
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if not job.editable:
+        raise DomainError(
+            f"This job is {job.get_status_display().lower()}: it cannot be edited now."
+        )
+    if version != job.version and not force:
+        raise DraftConflict(job)
+    data = dict(job.data)
+    for part, value in parts.items():
+        if value:
+            data[part] = value
+        else:
+            data.pop(part, None)
+    if name is not None:
+        name = name.strip()[:300]
+        if name:
+            data["name"] = name
+        else:
+            data.pop("name", None)
+        job.name = name
+    job.data = data
+    job.version += 1
+    _touch(job, user, ["data", "name", "version"])
+    return job
+
+
+@transaction.atomic
+def import_draft(*, team, user, text, filename=None, source_format="auto") -> tuple:
+    """A new draft from a SkyPilot task, an sbatch script or a description (first stage only)."""
+    results = spec.import_text(text, source_format, filename=filename)
+    result = results[0]
+    data = result.description.to_data()
+    job = create_draft(team=team, user=user, data=data)
+    return job, result, len(results)
+
+
+@transaction.atomic
+def delete_draft(*, job) -> None:
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if job.status != JobStatus.DRAFT or job.revisions.exists():
+        raise DomainError("Only a draft that was never submitted can be deleted.")
+    job.delete()
+
+
+@transaction.atomic
+def submit(*, job, user, acknowledge_warnings=False) -> Revision:
+    """Freeze the working copy as revision N+1 and send it to staff for review."""
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if not job.editable:
+        raise DomainError(
+            f"This job is {job.get_status_display().lower()}: it cannot be submitted."
+        )
+    description, issues = spec.lint(job.data)
+    errors = [i for i in issues if i.level == spec.Level.ERROR]
+    if errors:
+        raise DomainError(f"Fix the {len(errors)} errors first: the review step lists them.")
+    warnings = [i for i in issues if i.level == spec.Level.WARNING]
+    if warnings and not acknowledge_warnings:
+        raise DomainError("Confirm that you have read the warnings, or fix them, then submit.")
+    number = (job.revisions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    revision = Revision.objects.create(
+        job=job,
+        number=number,
+        data=description.to_data(),
+        warnings_acknowledged=[f"{w.field}:{w.code}" for w in warnings],
+        submitted_by=user,
+    )
+    job.status = JobStatus.IN_REVIEW
+    job.clarify_fields = []
+    _touch(job, user, ["status", "clarify_fields"])
+    url = absolute_url(reverse("job_detail", args=[job.pk]))
+    for staff in User.objects.filter(is_staff=True, is_active=True):
+        queue_email(
+            key=f"submitted:{revision.pk}:{staff.pk}",
+            to=staff.email,
+            subject=f"{job.team.name} submitted {job} (revision {number}) for review",
+            template="emails/job_submitted.txt",
+            context={"job": job, "revision": revision, "url": url, "warnings": warnings},
+        )
+    return revision
+
+
+@transaction.atomic
+def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
+    """Staff decide on the latest submitted revision; the team is told by e-mail."""
+    job = JobDescription.objects.select_for_update().get(pk=revision.job_id)
+    latest = job.revisions.order_by("-number").first()
+    if job.status != JobStatus.IN_REVIEW or latest is None or latest.pk != revision.pk:
+        raise DomainError("Only the latest revision of a job in review can be reviewed.")
+    outcome = ReviewOutcome(outcome)
+    fields = [f for f in fields if f]
+    if outcome == ReviewOutcome.CLARIFY and not fields:
+        raise DomainError("Name at least one field that needs clarifying.")
+    if outcome != ReviewOutcome.ACCEPTED and not note.strip():
+        raise DomainError("Write a note: the team needs to know why.")
+    result = Review.objects.create(
+        revision=revision, outcome=outcome, note=note.strip(), fields=fields, reviewer=reviewer
+    )
+    job.status = {
+        ReviewOutcome.ACCEPTED: JobStatus.ACCEPTED,
+        ReviewOutcome.CLARIFY: JobStatus.NEEDS_CLARIFICATION,
+        ReviewOutcome.DECLINED: JobStatus.DECLINED,
+    }[outcome]
+    job.clarify_fields = fields if outcome == ReviewOutcome.CLARIFY else []
+    _touch(job, reviewer, ["status", "clarify_fields"])
+    url = absolute_url(reverse("job_detail", args=[job.pk]))
+    for member in job.team.memberships.select_related("user"):
+        queue_email(
+            key=f"review:{result.pk}:{member.user_id}",
+            to=member.user.email,
+            subject=f"{job}: {result.get_outcome_display().lower()}",
+            template="emails/job_reviewed.txt",
+            context={"job": job, "review": result, "revision": revision, "url": url},
+        )
+    return result
+
+
+@transaction.atomic
+def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
+    body = (body or "").strip()
+    if not body:
+        raise DomainError("Write something first.")
+    if len(body) > 10_000:
+        raise DomainError("A comment is at most 10,000 characters.")
+    if parent is not None and parent.job_id != job.pk:
+        raise DomainError("You can only reply to a comment on the same job.")
+    if parent is not None and parent.parent_id:
+        parent = parent.parent  # one level of threading keeps discussions readable
+    comment = Comment.objects.create(
+        job=job,
+        parent=parent,
+        anchor=anchor[:120],
+        body=body,
+        author=author,
+        by_staff=author.is_staff,
+    )
+    JobDescription.objects.filter(pk=job.pk).update(last_activity_at=comment.created_at)
+    mark_read(job=job, user=author)
+    if author.is_staff:
+        recipients = [m.user for m in job.team.memberships.select_related("user")]
+    else:
+        recipients = list(User.objects.filter(is_staff=True, is_active=True))
+    url = absolute_url(reverse("job_detail", args=[job.pk])) + f"#comment-{comment.pk}"
+    for person in recipients:
+        if person.pk == author.pk:
+            continue
+        queue_email(
+            key=f"comment:{comment.pk}:{person.pk}",
+            to=person.email,
+            subject=f"New comment on {job} from {author}",
+            template="emails/job_comment.txt",
+            context={"job": job, "comment": comment, "url": url},
+        )
+    return comment
+
+
+def mark_read(*, job, user) -> None:
+    ReadMark.objects.update_or_create(job=job, user=user, defaults={"read_at": timezone.now()})

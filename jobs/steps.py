@@ -1,0 +1,249 @@
+"""The guided steps, derived from the format's one definition (jobs/spec/model.py).
+
+Each step lists the fields of one part; labels, help, examples, units and input
+kinds all come from the pydantic models, so the form never re-declares a field."""
+
+import types
+import typing
+from dataclasses import dataclass, field
+from enum import Enum
+
+from pydantic import BaseModel
+
+from .spec import model as m
+from .spec.quantities import Amount, Duration, Quantity, Size, When
+
+STEPS = [
+    ("work", "Work", "What runs, and whether it is a batch job at all."),
+    ("data", "Data", "What the job reads, how large it is and how it reaches compute."),
+    ("request", "Request", "How much compute, for how long, by when, and what happens with less."),
+    ("output", "Output", "What comes back, where it lands and when."),
+    ("review", "Review", "Everything the precision check found, then submit."),
+]
+STEP_NAMES = [s[0] for s in STEPS]
+# The real-time screen is asked with the work: it decides whether the job belongs here at all.
+STEP_PARTS = {
+    "work": ["work", "realtime"],
+    "data": ["data"],
+    "request": ["request"],
+    "output": ["output"],
+}
+
+LABELS = {
+    "cpus_per_node": "CPU cores per node",
+    "min_nodes": "Minimum nodes",
+    "no_inputs": "The job reads no data",
+    "no_deadline": "There is no deadline",
+    "stage_before_rent": "Data can be staged before compute is rented",
+    "expected_accelerator_hours": "Expected accelerator-hours",
+    "on_deadline_missed": "If the deadline is missed",
+    "less_compute": "With less compute than asked",
+    "depends_on": "Depends on jobs",
+    "read_only": "Read-only",
+    "partial_useful": "Partial output is useful",
+    "finishes_on_its_own": "Finishes on its own",
+    "serves_requests": "Serves inbound requests",
+    "latency_bound": "Per-request latency it must meet",
+    "start_delay": "Start delay it tolerates",
+    "until_done": "Runs until done",
+    "image": "Container image or entry point",
+}
+UNITS = {
+    Size: "a size with its unit (GB, TiB…)",
+    Duration: "a duration with its unit (min, h, d)",
+    When: "ISO 8601 date or date-time, UTC unless an offset is given",
+    Amount: "a number and what it counts",
+}
+LONG_TEXT = {"summary", "setup", "command", "downstream"}
+
+
+@dataclass
+class FieldSpec:
+    name: str
+    label: str
+    help: str
+    example: str
+    kind: str  # choice, bool, int, float, text, textarea, quantity, lines, group
+    choices: list = field(default_factory=list)
+    unit: str = ""
+    children: list = field(default_factory=list)  # for groups: FieldSpecs of one item
+    item_label: str = ""
+
+    @property
+    def choice_values(self):
+        return [value for value, _ in self.choices]
+
+    def path(self, prefix):
+        return f"{prefix}.{self.name}" if prefix else self.name
+
+
+def _unwrap(annotation):
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        annotation = args[0]
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return annotation
+
+
+def _example(info):
+    examples = info.examples or []
+    if not examples:
+        return ""
+    value = examples[0]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def specs_for(model_cls):
+    specs = []
+    for name, info in model_cls.model_fields.items():
+        annotation = _unwrap(info.annotation)
+        label = LABELS.get(name, name.replace("_", " ").capitalize())
+        common = {
+            "name": name,
+            "label": label,
+            "help": info.description or "",
+            "example": _example(info),
+        }
+        origin = typing.get_origin(annotation)
+        if origin is list:
+            inner = _unwrap(typing.get_args(annotation)[0])
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                item = {"inputs": "Input", "accelerators": "Accelerator", "artifacts": "Artifact"}
+                specs.append(
+                    FieldSpec(
+                        **common,
+                        kind="group",
+                        children=specs_for(inner),
+                        item_label=item.get(name, "Item"),
+                    )
+                )
+            else:
+                specs.append(FieldSpec(**common, kind="lines"))
+        elif isinstance(annotation, type) and issubclass(annotation, Quantity):
+            specs.append(FieldSpec(**common, kind="quantity", unit=UNITS.get(annotation, "")))
+        elif isinstance(annotation, type) and issubclass(annotation, Enum):
+            choices = [(c.value, c.value.replace("_", " ")) for c in annotation]
+            specs.append(FieldSpec(**common, kind="choice", choices=choices))
+        elif annotation is bool:
+            specs.append(FieldSpec(**common, kind="bool"))
+        elif annotation is int:
+            specs.append(FieldSpec(**common, kind="int"))
+        elif annotation is float:
+            specs.append(FieldSpec(**common, kind="float"))
+        else:
+            specs.append(FieldSpec(**common, kind="textarea" if name in LONG_TEXT else "text"))
+    return specs
+
+
+PART_MODELS = {
+    "work": m.Work,
+    "data": m.Data,
+    "request": m.Request,
+    "output": m.Output,
+    "realtime": m.Realtime,
+}
+PART_SPECS = {part: specs_for(model) for part, model in PART_MODELS.items()}
+PART_TITLES = {
+    "work": "Work",
+    "data": "Data",
+    "request": "Request",
+    "output": "Output",
+    "realtime": "Real-time screen",
+}
+
+
+def step_of_field(path):
+    """The step a dotted field path is edited on ('realtime.x' is on the work step)."""
+    part = path.split(".", 1)[0]
+    for step, parts in STEP_PARTS.items():
+        if part in parts:
+            return step
+    return "review"
+
+
+def anchor_id(path):
+    """An HTML id for a field path: 'data.inputs.0.size' -> 'f-data-inputs-0-size'."""
+    return "f-" + path.replace(".", "-").replace("_", "-")
+
+
+def all_field_paths():
+    """Every anchorable field path (lists shown with an index placeholder 'N'), for pickers."""
+    paths = []
+    for part, specs in PART_SPECS.items():
+        paths.append(part)
+        for spec in specs:
+            paths.append(f"{part}.{spec.name}")
+            for child in spec.children:
+                paths.append(f"{part}.{spec.name}.N.{child.name}")
+    return paths
+
+
+# --- Form values <-> stored draft data -------------------------------------------------
+
+
+def values_from_post(post, parts):
+    """Collect the posted values of some parts into nested plain data.
+
+    Empty inputs mean "not declared", numbers stay as typed (the loader converts them
+    and reports what it cannot), and repeated groups are renumbered in order."""
+    data = {}
+    for part in parts:
+        data[part] = _collect(post, part, PART_SPECS[part])
+    return data
+
+
+def _collect(post, prefix, specs):
+    result = {}
+    for spec in specs:
+        path = spec.path(prefix)
+        if spec.kind == "group":
+            indices = sorted(
+                {
+                    int(key[len(path) + 1 :].split(".", 1)[0])
+                    for key in post
+                    if key.startswith(path + ".")
+                    and key[len(path) + 1 :].split(".", 1)[0].isdigit()
+                }
+            )
+            items = [_collect(post, f"{path}.{i}", spec.children) for i in indices[:50]]
+            if items:
+                result[spec.name] = items
+            continue
+        raw = post.get(path)
+        if raw is None:
+            continue
+        raw = raw.strip()
+        if raw == "":
+            continue
+        if spec.kind == "bool":
+            result[spec.name] = {"true": True, "false": False}.get(raw, raw)
+        elif spec.kind == "lines":
+            result[spec.name] = [line.strip() for line in raw.splitlines() if line.strip()]
+        elif spec.kind == "int" and raw.lstrip("-").isdigit() and len(raw) < 12:
+            result[spec.name] = int(raw)
+        elif spec.kind == "float":
+            try:
+                result[spec.name] = float(raw) if len(raw) < 30 else raw
+            except ValueError:
+                result[spec.name] = raw
+        else:
+            result[spec.name] = raw[:200_000]
+    return result
+
+
+def display_value(value, spec):
+    """Stored value -> the text shown in an input."""
+    if value is None:
+        return ""
+    if spec.kind == "bool":
+        return "true" if value is True else "false" if value is False else str(value)
+    if spec.kind == "lines" and isinstance(value, list):
+        return "\n".join(map(str, value))
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

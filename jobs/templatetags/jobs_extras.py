@@ -1,0 +1,24 @@
+from django import template
+
+from portal.markdown import render_markdown
+
+from ..steps import anchor_id
+
+register = template.Library()
+
+
+@register.filter
+def field_id(path):
+    return anchor_id(path)
+
+
+@register.filter
+def markdown(text):
+    return render_markdown(text)
+
+
+@register.filter
+def step_for(path):
+    from ..steps import step_of_field
+
+    return step_of_field(path)

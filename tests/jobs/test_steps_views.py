@@ -1,0 +1,264 @@
+"""The guided steps: saving, precision as you go, repeated groups, conflicts, expiry."""
+
+import pytest
+from django.urls import reverse
+
+from jobs import services, spec
+from jobs.models import JobDescription, JobStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def draft(team_a, a_member):
+    return services.create_draft(team=team_a, user=a_member)
+
+
+def step_url(job, step):
+    return reverse("job_step", args=[job.pk, step])
+
+
+def test_every_step_renders_with_help_examples_and_units(client_for, draft, a_member):
+    client = client_for(a_member)
+    for step in ("work", "data", "request", "output", "review"):
+        page = client.get(step_url(draft, step))
+        assert page.status_code == 200, step
+    page = client.get(step_url(draft, "request")).content.decode()
+    assert "Unit: a duration with its unit" in page and "Example: <code>36h</code>" in page
+    assert 'aria-current="step"' in page
+
+
+def test_next_saves_and_moves_on_and_bad_values_stay_with_their_message(
+    client_for, draft, a_member
+):
+    client = client_for(a_member)
+    response = client.post(
+        step_url(draft, "request"),
+        {
+            "version": draft.version,
+            "request.nodes": "eight",
+            "request.estimate": "about 36h",
+            "action": "next",
+        },
+    )
+    assert response.status_code == 302 and response["Location"].endswith("/edit/output/")
+    draft.refresh_from_db()
+    assert draft.data["request"] == {"nodes": "eight", "estimate": "about 36h"}
+    page = client.get(step_url(draft, "request")).content.decode()
+    assert 'value="eight"' in page and 'value="about 36h"' in page
+    assert "is not valid here" in page and "approximate number" in page
+    assert 'aria-invalid="true"' in page
+
+
+def test_autosave_answers_with_the_fields_issues_out_of_band(client_for, draft, a_member):
+    client = client_for(a_member)
+    response = client.post(
+        reverse("job_autosave", args=[draft.pk, "data"]),
+        {
+            "version": draft.version,
+            "data.inputs.0.size": "a few TB",
+            "data.inputs.0.location": "s3://x/",
+        },
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="f-data-inputs-0-size-issues"' in html and 'hx-swap-oob="true"' in html
+    assert "a vague count" in html
+    assert f'value="{draft.version + 1}"' in html  # the new version goes back to the form
+    assert "Saved at" in html
+
+
+def test_real_time_work_shows_the_explanation(client_for, draft, a_member):
+    client = client_for(a_member)
+    client.post(
+        step_url(draft, "work"),
+        {"version": draft.version, "realtime.serves_requests": "true", "action": "save"},
+    )
+    page = client.get(step_url(draft, "work")).content.decode()
+    assert "Not a network job." in page and "your own systems" in page
+
+
+def test_groups_can_be_added_and_removed_in_place(client_for, draft, a_member):
+    client = client_for(a_member)
+    url = step_url(draft, "data")
+    response = client.post(
+        url, {"version": draft.version, "action": "add:data.inputs"}, headers={"HX-Request": "true"}
+    )
+    assert 'id="f-data-inputs-0"' in response.content.decode()
+    draft.refresh_from_db()
+    response = client.post(
+        url,
+        {
+            "version": draft.version,
+            "data.inputs.0.location": "s3://a/",
+            "action": "add:data.inputs",
+        },
+        headers={"HX-Request": "true"},
+    )
+    draft.refresh_from_db()
+    assert draft.data["data"]["inputs"] == [{"location": "s3://a/"}, {}]
+    client.post(
+        url,
+        {
+            "version": draft.version,
+            "data.inputs.0.location": "s3://a/",
+            "data.inputs.1.location": "s3://b/",
+            "action": "remove:data.inputs.0",
+        },
+    )
+    draft.refresh_from_db()
+    assert draft.data["data"]["inputs"] == [{"location": "s3://b/"}]
+
+
+def test_a_second_tab_is_told_and_nothing_is_overwritten(client_for, draft, a_member):
+    client = client_for(a_member)
+    stale = draft.version
+    client.post(
+        step_url(draft, "work"), {"version": stale, "work.summary": "First tab", "action": "save"}
+    )
+    response = client.post(
+        step_url(draft, "work"), {"version": stale, "work.summary": "Second tab", "action": "save"}
+    )
+    assert response.status_code == 302 and response["Location"].endswith("/conflict/")
+    draft.refresh_from_db()
+    assert draft.data["work"]["summary"] == "First tab"
+    page = client.get(response["Location"]).content.decode()
+    assert "First tab" in page and "Second tab" in page
+    client.post(response["Location"], {"keep": "mine"})
+    draft.refresh_from_db()
+    assert draft.data["work"]["summary"] == "Second tab"
+
+
+def test_autosave_conflict_in_htmx_points_to_the_comparison(client_for, draft, a_member):
+    client = client_for(a_member)
+    client.post(
+        step_url(draft, "work"), {"version": draft.version, "work.summary": "A", "action": "save"}
+    )
+    response = client.post(
+        reverse("job_autosave", args=[draft.pk, "work"]),
+        {"version": draft.version, "work.summary": "B"},
+        headers={"HX-Request": "true"},
+    )
+    assert "changed elsewhere" in response.content.decode()
+
+
+def test_a_post_after_the_session_expired_is_saved_after_login(client, client_for, draft, a_member):
+    url = step_url(draft, "work")
+    response = client.post(
+        url, {"version": draft.version, "work.summary": "Typed while logged out", "action": "next"}
+    )
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    client_for_session = client  # same browser: the session carries the stash through login
+    client_for_session.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    page = client_for_session.get(url)
+    assert "Typed while logged out" in page.content.decode()
+    draft.refresh_from_db()
+    assert draft.data["work"]["summary"] == "Typed while logged out"
+
+
+def test_an_expired_session_on_autosave_redirects_htmx_to_login(client, draft):
+    response = client.post(
+        reverse("job_autosave", args=[draft.pk, "work"]),
+        {"version": 1},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 204 and reverse("login") in response["HX-Redirect"]
+
+
+def test_unknown_step_is_404(client_for, draft, a_member):
+    assert client_for(a_member).get(step_url(draft, "sideways")).status_code == 404
+
+
+def test_another_teams_draft_is_404_on_every_endpoint(client_for, draft, b_member):
+    client = client_for(b_member)
+    for url in (
+        step_url(draft, "work"),
+        reverse("job_autosave", args=[draft.pk, "work"]),
+        reverse("job_conflict", args=[draft.pk]),
+        reverse("job_delete", args=[draft.pk]),
+    ):
+        assert (
+            client.post(
+                url, {"version": 1, "work.summary": "x"}, headers={"HX-Request": "true"}
+            ).status_code
+            == 404
+        )
+    draft.refresh_from_db()
+    assert draft.data == {}
+
+
+def test_huge_and_hostile_values_are_refused_safely(client_for, draft, a_member):
+    client = client_for(a_member)
+    response = client.post(
+        step_url(draft, "request"),
+        {
+            "version": "x",
+            "request.nodes": "9" * 5000,
+            "request.expected_accelerator_hours": "nan",
+            "action": "save",
+        },
+    )
+    assert response.status_code in (200, 302)
+    response = client.post(
+        step_url(draft, "data"), {"version": draft.version, "action": "remove:data.inputs.999"}
+    )
+    assert response.status_code == 302
+
+
+def test_import_from_a_pasted_sbatch_script(client_for, team_a, a_member):
+    client = client_for(a_member)
+    text = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:a100:8\n#SBATCH --time=12:00:00\npython train.py\n"
+    response = client.post(
+        reverse("job_new"), {"team": team_a.pk, "text": text, "source_format": "auto"}
+    )
+    job = JobDescription.objects.get()
+    assert response["Location"] == reverse("job_imported", args=[job.pk])
+    page = client.get(response["Location"]).content.decode()
+    assert "request.nodes" in page and "missing_deadline" not in page and "Give a deadline" in page
+    assert job.data["request"]["maximum"] == "12h"
+
+
+def test_import_of_unreadable_text_keeps_it_and_explains(client_for, team_a, a_member):
+    response = client_for(a_member).post(
+        reverse("job_new"), {"team": team_a.pk, "text": "run: [", "source_format": "auto"}
+    )
+    assert response.status_code == 400
+    assert (
+        "YAML cannot be read" in response.content.decode() and "run: [" in response.content.decode()
+    )
+    assert not JobDescription.objects.exists()
+
+
+def test_import_refuses_another_teams_id(client_for, team_b, a_member):
+    response = client_for(a_member).post(reverse("job_new"), {"team": team_b.pk, "text": ""})
+    assert response.status_code == 400
+    assert not JobDescription.objects.exists()
+
+
+def test_delete_draft_asks_first(client_for, draft, a_member):
+    client = client_for(a_member)
+    url = reverse("job_delete", args=[draft.pk])
+    assert "cannot be undone" in client.get(url).content.decode()
+    client.post(url)
+    assert not JobDescription.objects.filter(pk=draft.pk).exists()
+
+
+def test_dashboard_groups_by_status_with_constant_queries(
+    client_for, team_a, a_member, django_assert_num_queries
+):
+    client = client_for(a_member)
+    services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    client.get(reverse("job_list"))
+    with django_assert_num_queries(5) as first:
+        client.get(reverse("job_list"))
+    for i in range(10):
+        job = services.create_draft(
+            team=team_a, user=a_member, data={**spec.example_data(), "name": f"j{i}"}
+        )
+        services.submit(job=job, user=a_member)
+        services.add_comment(job=job, author=a_member, body="hello")
+    with django_assert_num_queries(len(first)):
+        response = client.get(reverse("job_list"))
+    assert response.content.decode().count("j9") == 1
+    assert JobStatus.IN_REVIEW.label in response.content.decode()
