@@ -218,6 +218,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "portal.tasks.resend_stuck_emails",
         "schedule": 600.0,
     },
+    "close-due-intake-windows": {
+        "task": "portal.tasks.close_due_intake_windows",
+        "schedule": 60.0,
+    },
 }
 
 LOGGING = {

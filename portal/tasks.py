@@ -49,3 +49,15 @@ def resend_stuck_emails():
     if ids:
         log.info("re-enqueued %d undelivered e-mails", len(ids))
     return len(ids)
+
+
+@shared_task
+def close_due_intake_windows():
+    """Beat, every minute: record the close of an intake window whose closing time passed.
+    The page already shows it closed (the state is computed); this records who/what closed it."""
+    from .intake_services import close_due_windows
+
+    closed = close_due_windows()
+    if closed:
+        log.info("closed intake windows %s at their closing time", closed)
+    return closed
