@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from .models import Invitation, Membership, OutboundEmail, Team, User
+from . import intake
+from .models import (
+    IntakeApplication,
+    IntakeDecision,
+    IntakeWindow,
+    Invitation,
+    Membership,
+    OutboundEmail,
+    Team,
+    User,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -49,3 +59,46 @@ class OutboundEmailAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+# Design-partner intake. Staff manage windows here too; the state column is computed.
+
+
+@admin.register(IntakeWindow)
+class IntakeWindowAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "places", "state", "closed_at", "close_reason", "closed_by"]
+    list_filter = ["close_reason"]
+    readonly_fields = ["created_at", "created_by", "closed_at", "closed_by", "close_reason"]
+
+    @admin.display(description="State now")
+    def state(self, window):
+        return intake.status_of(window).state.label
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+class IntakeDecisionInline(admin.TabularInline):
+    model = IntakeDecision
+    extra = 0
+    can_delete = False
+    readonly_fields = [
+        "from_status", "to_status", "reason", "decided_by", "released_by", "created_at"
+    ]  # fmt: skip
+
+    def has_add_permission(self, request, obj=None):
+        return False  # decisions are recorded by the release, not typed in
+
+
+@admin.register(IntakeApplication)
+class IntakeApplicationAdmin(admin.ModelAdmin):
+    list_display = [
+        "team_name", "organisation", "status", "staged_decision", "typical_accelerators",
+        "peak_accelerators", "has_real_time", "submitted_at",
+    ]  # fmt: skip
+    list_filter = ["status", "staged_decision", "has_real_time", "window"]
+    search_fields = ["team_name", "organisation", "contact_email", "contact_name"]
+    readonly_fields = ["submission_token", "status_token_hash", "team", "submitted_at"]
+    inlines = [IntakeDecisionInline]

@@ -20,6 +20,7 @@ _partner_page = {"anonymous": LOGIN, "a_member": 200, "a_admin": 200, "b_member"
 _admin_action = {"anonymous": LOGIN, "a_member": 403, "a_admin": 302, "b_member": 404, "staff": 302}
 _logged_in = {"anonymous": LOGIN, "a_member": 200, "a_admin": 200, "b_member": 200, "staff": 200}
 _public = dict.fromkeys(ROLES, 200)
+_staff_only = {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403}
 
 MATRIX = {
     "home": ("get", _public),
@@ -72,6 +73,18 @@ MATRIX = {
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
     ),
+    # intake: world() holds a window closed by staff, so applying is refused to everyone.
+    "design_partners": ("get", _public),
+    "intake_apply": ("post", dict.fromkeys(ROLES, 403)),
+    "intake_status": ("get", _public),
+    "staff_intake": ("get", {**_staff_only, "staff": 200}),
+    "staff_intake_window": ("get", {**_staff_only, "staff": 200}),
+    "staff_intake_window_close": ("post", {**_staff_only, "staff": 302}),
+    "staff_intake_applications": ("get", {**_staff_only, "staff": 200}),
+    "staff_intake_release": ("post", {**_staff_only, "staff": 302}),
+    "staff_intake_application": ("get", {**_staff_only, "staff": 200}),
+    "staff_intake_application_review": ("post", {**_staff_only, "staff": 302}),
+    "staff_intake_application_unstage": ("post", {**_staff_only, "staff": 302}),
 }
 
 
@@ -101,6 +114,13 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
     invitation = services.invite(
         team=team_a, email="pending@a.example", role="member", invited_by=a_admin
     )
+    # intake: one application (its private status link) in a window staff have closed.
+    from portal import intake_services
+    from tests.portal.intake_helpers import make_window, submit
+
+    window = make_window()
+    submitted = submit()
+    intake_services.close_window(window=window, closed_by=staff)
     return {
         "users": {
             "anonymous": None,
@@ -119,6 +139,9 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
         "fmt": "yaml",
         "uidb64": "MQ",
         "token": "set-password",
+        "status_token": submitted.status_token,
+        "window_id": window.pk,
+        "application_id": submitted.application.pk,
     }
 
 

@@ -15,7 +15,9 @@ def make_window(*, opens_in=timedelta(days=-1), closes_in=timedelta(days=14), pl
         opens_at=now + opens_in,
         closes_at=now + closes_in,
         places=places,
-        announcement=extra.pop("announcement", "We take **three** teams. <script>alert(1)</script>"),
+        announcement=extra.pop(
+            "announcement", "We take **three** teams. <script>alert(1)</script>"
+        ),
         **extra,
     )
 

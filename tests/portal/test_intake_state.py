@@ -87,7 +87,11 @@ def test_create_window_refuses_while_another_is_current(staff):
     make_window()
     with pytest.raises(DomainError, match="close it"):
         intake_services.create_window(
-            opens_at=now, closes_at=now + timedelta(days=1), places=2, announcement="", created_by=staff
+            opens_at=now,
+            closes_at=now + timedelta(days=1),
+            places=2,
+            announcement="",
+            created_by=staff,
         )
 
 
@@ -96,7 +100,11 @@ def test_create_window_first_records_the_close_of_an_overdue_one(staff):
     old = make_window(opens_in=timedelta(days=-10), closes_in=timedelta(days=-1))
     now = datetime.now(UTC)
     new = intake_services.create_window(
-        opens_at=now, closes_at=now + timedelta(days=1), places=2, announcement=" hi ", created_by=staff
+        opens_at=now,
+        closes_at=now + timedelta(days=1),
+        places=2,
+        announcement=" hi ",
+        created_by=staff,
     )
     old.refresh_from_db()
     assert old.close_reason == CloseReason.SCHEDULE and old.closed_at == old.closes_at

@@ -1,0 +1,59 @@
+"""Reads for the intake pages. Staff lists are built with select_related and one
+annotated query each, so their query count does not grow with the rows."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from . import intake
+from .models import IntakeApplication, IntakeWindow
+
+
+def windows_for_staff():
+    return intake.with_accepted_count(IntakeWindow.objects.select_related("closed_by"))
+
+
+def get_window(window_id):
+    return get_object_or_404(windows_for_staff(), pk=window_id)
+
+
+def applications_for_review(*, window, status="", real_time=""):
+    applications = IntakeApplication.objects.filter(window=window).select_related(
+        "staged_by", "team"
+    )
+    if status:
+        applications = applications.filter(status=status)
+    if real_time in ("yes", "no"):
+        applications = applications.filter(has_real_time=real_time == "yes")
+    return applications.order_by("submitted_at", "pk")
+
+
+def staged_counts(window):
+    staged = IntakeApplication.objects.filter(window=window).exclude(staged_decision="")
+    return {
+        "total": staged.count(),
+        "accepts": staged.filter(staged_decision="accepted").count(),
+    }
+
+
+def get_application(application_id):
+    return get_object_or_404(
+        IntakeApplication.objects.select_related("window", "staged_by", "team"),
+        pk=application_id,
+    )
+
+
+def decisions_of(application):
+    return application.decisions.select_related("decided_by", "released_by")
+
+
+def get_application_by_status_token(token):
+    if not token or len(token) > 200:
+        raise Http404("No such application.")
+    application = (
+        IntakeApplication.objects.select_related("window", "team")
+        .filter(status_token_hash=intake.hash_status_token(token))
+        .first()
+    )
+    if application is None:
+        raise Http404("No such application.")
+    return application

@@ -1,0 +1,259 @@
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import intake, intake_selectors, intake_services
+from .decorators import staff_required
+from .errors import DomainError
+from .intake_forms import ApplicationFilterForm, ApplicationForm, DecisionForm, WindowForm
+from .markdown import render_markdown
+from .models import ApplicationStatus, IntakeState, StagedDecision
+
+# ---------------------------------------------------------------------------
+# Public
+
+
+def _design_partners_page(request, *, status, form=None, http_status=200):
+    context = {
+        "intake": status,
+        "states": IntakeState,
+        "announcement": render_markdown(status.window.announcement) if status.is_open else "",
+        "form": form if status.is_open else None,
+    }
+    response = render(request, "portal/intake/design_partners.html", context, status=http_status)
+    # The page tells the truth about intake, so no cache may keep a stale state for long.
+    # With a form (a CSRF token and a one-off submission token) or a logged-in nav it is
+    # personal: browsers revalidate and shared caches keep nothing. Otherwise a shared cache
+    # may keep it briefly, never past the next opening or closing time.
+    if status.is_open or request.user.is_authenticated or http_status != 200:
+        patch_cache_control(response, private=True, no_cache=True, max_age=0)
+    else:
+        patch_cache_control(response, public=True, max_age=status.public_max_age())
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+@require_GET
+def design_partners(request):
+    status = intake.current_status()
+    form = ApplicationForm() if status.is_open else None
+    return _design_partners_page(request, status=status, form=form)
+
+
+@require_POST
+def intake_apply(request):
+    status = intake.current_status()
+    if not status.is_open:
+        # Nothing is accepted, kept or queued while intake is not open.
+        return _design_partners_page(request, status=status, http_status=403)
+    form = ApplicationForm(request.POST)
+    if form.is_valid():
+        try:
+            submitted = intake_services.submit_application(
+                submission_token=form.cleaned_data["submission_token"],
+                data=form.application_data(),
+            )
+        except DomainError as error:
+            form.add_error("contact_email", str(error))
+        else:
+            if submitted.status_token is None:
+                messages.info(
+                    request,
+                    "We already have this application. Its private status link was sent to "
+                    f"{submitted.application.contact_email}.",
+                )
+                return redirect("design_partners")
+            messages.success(request, "Thank you: your application was received.")
+            return redirect("intake_status", status_token=submitted.status_token)
+        status = intake.current_status()  # it may have closed meanwhile
+    return _design_partners_page(request, status=status, form=form, http_status=400)
+
+
+@require_GET
+def intake_status(request, status_token):
+    application = intake_selectors.get_application_by_status_token(status_token)
+    response = render(
+        request,
+        "portal/intake/status.html",
+        {"application": application, "statuses": ApplicationStatus},
+    )
+    # A private page reached by a secret link: never stored, never indexed.
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# ---------------------------------------------------------------------------
+# Staff: windows
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_intake(request):
+    form = WindowForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            intake_services.create_window(**form.cleaned_data, created_by=request.user)
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "The intake window is scheduled.")
+            return redirect("staff_intake")
+    windows = [intake.status_of(w) for w in intake_selectors.windows_for_staff()]
+    return render(
+        request,
+        "portal/intake/staff_windows.html",
+        {"windows": windows, "form": form, "states": IntakeState},
+        status=400 if form.errors else 200,
+    )
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_intake_window(request, window_id):
+    window = intake_selectors.get_window(window_id)
+    initial = {f: getattr(window, f) for f in ("opens_at", "closes_at", "places", "announcement")}
+    form = WindowForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            intake_services.update_window(
+                window=window, **form.cleaned_data, updated_by=request.user
+            )
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "The intake window is saved.")
+            return redirect("staff_intake_window", window_id=window.pk)
+    return render(
+        request,
+        "portal/intake/staff_window.html",
+        {
+            "intake": intake.status_of(window),
+            "form": form,
+            "states": IntakeState,
+            "announcement": render_markdown(window.announcement),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@staff_required
+@require_POST
+def staff_intake_window_close(request, window_id):
+    window = intake_selectors.get_window(window_id)
+    intake_services.close_window(window=window, closed_by=request.user)
+    messages.success(request, "The intake window is closed: the public page says so now.")
+    return redirect("staff_intake_window", window_id=window.pk)
+
+
+# ---------------------------------------------------------------------------
+# Staff: applications and decisions
+
+
+@staff_required
+@require_GET
+def staff_intake_applications(request, window_id):
+    window = intake_selectors.get_window(window_id)
+    filters = ApplicationFilterForm(request.GET or None)
+    status = real_time = ""
+    if filters.is_valid():
+        status, real_time = filters.cleaned_data["status"], filters.cleaned_data["real_time"]
+    return render(
+        request,
+        "portal/intake/staff_applications.html",
+        {
+            "intake": intake.status_of(window),
+            "filters": filters,
+            "applications": intake_selectors.applications_for_review(
+                window=window, status=status, real_time=real_time
+            ),
+            "staged": intake_selectors.staged_counts(window),
+        },
+    )
+
+
+@staff_required
+@require_POST
+def staff_intake_release(request, window_id):
+    window = intake_selectors.get_window(window_id)
+    try:
+        released = intake_services.release_decisions(window=window, released_by=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"{len(released)} decisions released: each applicant is told by e-mail."
+        )
+    return redirect("staff_intake_applications", window_id=window.pk)
+
+
+def _application_page(request, application, form=None, http_status=200):
+    return render(
+        request,
+        "portal/intake/staff_application.html",
+        {
+            "application": application,
+            "decisions": intake_selectors.decisions_of(application),
+            "form": form
+            or DecisionForm(
+                initial={
+                    "decision": application.staged_decision or None,
+                    "reason": application.staged_reason,
+                }
+            ),
+            "decided": application.status in intake_services.DECIDED,
+            "statuses": ApplicationStatus,
+            "staged_label": StagedDecision(application.staged_decision).label
+            if application.staged_decision
+            else "",
+        },
+        status=http_status,
+    )
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_intake_application(request, application_id):
+    application = intake_selectors.get_application(application_id)
+    if request.method == "GET":
+        return _application_page(request, application)
+    form = DecisionForm(request.POST)
+    if form.is_valid():
+        try:
+            intake_services.stage_decision(
+                application=application,
+                decision=form.cleaned_data["decision"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(
+                request, "Decision staged. The applicant hears when you release decisions."
+            )
+            return redirect("staff_intake_application", application_id=application.pk)
+    return _application_page(request, application, form=form, http_status=400)
+
+
+@staff_required
+@require_POST
+def staff_intake_application_review(request, application_id):
+    application = intake_selectors.get_application(application_id)
+    intake_services.start_review(application=application, by=request.user)
+    messages.success(request, "Marked as under review: the applicant's status page says so.")
+    return redirect("staff_intake_application", application_id=application.pk)
+
+
+@staff_required
+@require_POST
+def staff_intake_application_unstage(request, application_id):
+    application = intake_selectors.get_application(application_id)
+    intake_services.unstage_decision(application=application)
+    messages.success(request, "The staged decision was withdrawn.")
+    return redirect(
+        reverse("staff_intake_applications", kwargs={"window_id": application.window_id})
+    )
