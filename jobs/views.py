@@ -227,7 +227,9 @@ def job_autosave(request, pk, step):
         raise Http404("No such step.")
     job = selectors.get_job_for_user(request.user, pk)
     if not job.editable:
-        return render(request, "jobs/step.html#save-status", {"job": job, "state": "locked"})
+        return render(
+            request, "jobs/step.html#save-status", {"job": job, "state": "locked", "oob": True}
+        )
     saved = _save_from_post(request, job, step, request.POST)
     if saved is None:
         return render(request, "jobs/step.html#save-conflict", {"job": job})

@@ -1,0 +1,229 @@
+"""Submit → review (clarify / decline / accept) → revise, with the discussion and e-mails."""
+
+import copy
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from jobs import services, spec
+from jobs.models import JobStatus, Review
+from portal.errors import DomainError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def complete(team_a, a_member):
+    return services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+
+
+def test_submit_is_blocked_by_errors(client_for, team_a, a_member):
+    job = services.create_draft(team=team_a, user=a_member, data={"work": {"kind": "training"}})
+    response = client_for(a_member).post(reverse("job_submit", args=[job.pk]), follow=True)
+    assert "Fix the" in response.content.decode()
+    job.refresh_from_db()
+    assert job.status == JobStatus.DRAFT and not job.revisions.exists()
+
+
+def test_warnings_must_be_acknowledged(client_for, team_a, a_member, staff):
+    data = copy.deepcopy(spec.example_data())
+    del data["work"]["amount"]  # a warning, not an error
+    job = services.create_draft(team=team_a, user=a_member, data=data)
+    client = client_for(a_member)
+    page = client.get(reverse("job_step", args=[job.pk, "review"])).content.decode()
+    assert "I have read the 1 warning" in page
+    client.post(reverse("job_submit", args=[job.pk]))
+    job.refresh_from_db()
+    assert job.status == JobStatus.DRAFT
+    client.post(reverse("job_submit", args=[job.pk]), {"acknowledge": "1"})
+    job.refresh_from_db()
+    assert job.status == JobStatus.IN_REVIEW
+    assert job.revisions.get().warnings_acknowledged == ["work.amount:missing_amount"]
+    assert [m.to for m in mail.outbox] == [[staff.email]]
+
+
+def test_clarify_then_revise_then_accept(client_for, complete, a_member, a_admin, staff):
+    client = client_for(a_member)
+    client.post(reverse("job_submit", args=[complete.pk]))
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.IN_REVIEW
+    # While in review the description is read-only.
+    response = client.post(
+        reverse("job_step", args=[complete.pk, "work"]),
+        {"version": complete.version, "work.summary": "changed", "action": "save"},
+    )
+    complete.refresh_from_db()
+    assert complete.data["work"]["summary"] != "changed"
+
+    staff_client = client_for(staff)
+    response = staff_client.post(
+        reverse("revision_review", args=[complete.pk, 1]),
+        {
+            "outcome": "clarify",
+            "fields": ["data.inputs.0.size"],
+            "note": "Is that compressed or raw?",
+        },
+    )
+    assert response.status_code == 302
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.NEEDS_CLARIFICATION and complete.clarify_fields == [
+        "data.inputs.0.size"
+    ]
+    assert {m.to[0] for m in mail.outbox} >= {a_member.email, a_admin.email}
+
+    client = client_for(a_member)
+    page = client.get(reverse("job_step", args=[complete.pk, "data"])).content.decode()
+    assert "staff asked to clarify" in page
+    client.post(
+        reverse("job_step", args=[complete.pk, "data"]),
+        {
+            "version": complete.version,
+            "data.inputs.0.name": "footage",
+            "data.inputs.0.location": "s3://northwind-footage/2027-q1/",
+            "data.inputs.0.size": "2.75 TiB",
+            "data.inputs.0.objects": "48000",
+            "data.inputs.0.format": "MP4 (H.264), 1080p, 15 fps",
+            "data.inputs.0.access": "copy_before_start",
+            "data.inputs.0.read_only": "true",
+            "data.inputs.0.region": "eu-west-1",
+            "data.scratch": "3 TiB",
+            "data.stage_before_rent": "true",
+            "action": "next",
+        },
+    )
+    client.post(reverse("job_submit", args=[complete.pk]))
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.IN_REVIEW and complete.revisions.count() == 2
+    diff = client.get(reverse("revision_detail", args=[complete.pk, 2])).content.decode()
+    assert "data.inputs.0.size" in diff and "2.5 TiB" in diff and "2.75 TiB" in diff
+
+    # Reviewing the older revision is refused; the latest is accepted.
+    with pytest.raises(DomainError):
+        services.review(
+            revision=complete.revisions.get(number=1), reviewer=staff, outcome="accepted"
+        )
+    client_for(staff).post(
+        reverse("revision_review", args=[complete.pk, 2]), {"outcome": "accepted"}
+    )
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.ACCEPTED
+    assert Review.objects.filter(revision__job=complete).count() == 2
+
+
+def test_decline_needs_a_note_and_is_recorded(client_for, complete, a_member, staff):
+    services.submit(job=complete, user=a_member)
+    client = client_for(staff)
+    response = client.post(
+        reverse("revision_review", args=[complete.pk, 1]), {"outcome": "declined"}, follow=True
+    )
+    assert "Write a note" in response.content.decode()
+    client.post(
+        reverse("revision_review", args=[complete.pk, 1]),
+        {
+            "outcome": "declined",
+            "note": "The inference API is real-time: keep it on your own cluster.",
+        },
+    )
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.DECLINED
+    page = client_for(a_member).get(reverse("job_detail", args=[complete.pk])).content.decode()
+    assert "keep it on your own cluster" in page
+
+
+def test_partners_cannot_review(client_for, complete, a_admin):
+    services.submit(job=complete, user=a_admin)
+    response = client_for(a_admin).post(
+        reverse("revision_review", args=[complete.pk, 1]), {"outcome": "accepted"}
+    )
+    assert response.status_code == 403
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.IN_REVIEW
+
+
+def test_export_any_revision(client_for, complete, a_member):
+    services.submit(job=complete, user=a_member)
+    client = client_for(a_member)
+    response = client.get(reverse("revision_export", args=[complete.pk, 1, "yaml"]))
+    assert response["Content-Disposition"].endswith('-r1.yaml"')
+    [result] = spec.import_text(response.content)
+    assert result.issues == []
+    response = client.get(reverse("revision_export", args=[complete.pk, 1, "json"]))
+    assert response.json()["name"] == "masks-v7-2027q1"
+    assert client.get(f"/jobs/{complete.pk}/revisions/1/export.exe").status_code == 404
+
+
+def test_discussion_notifies_the_other_side_and_counts_unread(
+    client_for, complete, a_member, a_admin, staff
+):
+    client = client_for(a_member)
+    client.post(
+        reverse("comment_create", args=[complete.pk]),
+        {"body": "Is **2.5 TiB** before or after compression?", "anchor": "data.inputs.N.size"},
+    )
+    assert [m.to for m in mail.outbox] == [[staff.email]]
+    staff_client = client_for(staff)
+    assert staff_client.get(reverse("job_list")).content.decode().count("1 unread") == 1
+    page = staff_client.get(reverse("job_detail", args=[complete.pk])).content.decode()
+    assert "<strong>2.5 TiB</strong>" in page
+    assert "1 unread" not in staff_client.get(reverse("job_list")).content.decode()  # read now
+    comment = complete.comments.get()
+    mail.outbox.clear()
+    staff_client.post(
+        reverse("comment_create", args=[complete.pk]), {"body": "After.", "parent": comment.pk}
+    )
+    assert {m.to[0] for m in mail.outbox} == {a_member.email, a_admin.email}
+    assert comment.replies.count() == 1
+
+
+def test_comment_markdown_is_sanitised_and_empty_is_refused(client_for, complete, a_member):
+    client = client_for(a_member)
+    response = client.post(reverse("comment_create", args=[complete.pk]), {"body": "   "})
+    assert response.status_code == 400
+    client.post(
+        reverse("comment_create", args=[complete.pk]), {"body": "<script>alert(1)</script>hi"}
+    )
+    page = client.get(reverse("job_detail", args=[complete.pk])).content.decode()
+    assert "<script>alert(1)" not in page
+
+
+def test_reply_to_another_jobs_comment_is_refused(client_for, complete, team_a, a_member):
+    other = services.create_draft(team=team_a, user=a_member)
+    foreign = services.add_comment(job=other, author=a_member, body="elsewhere")
+    response = client_for(a_member).post(
+        reverse("comment_create", args=[complete.pk]), {"body": "x", "parent": foreign.pk}
+    )
+    assert response.status_code == 400
+    assert not complete.comments.exists()
+
+
+def test_staff_review_queue_lists_latest_revisions_with_constant_queries(
+    client_for, team_a, a_member, staff, django_assert_num_queries
+):
+    client = client_for(staff)
+    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    services.submit(job=job, user=a_member)
+    client.get(reverse("review_queue"))
+    with django_assert_num_queries(5) as first:
+        client.get(reverse("review_queue"))
+    for _ in range(8):
+        job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+        services.submit(job=job, user=a_member)
+    with django_assert_num_queries(len(first)):
+        response = client.get(reverse("review_queue"))
+    assert response.content.decode().count("masks-v7-2027q1") == 9
+
+
+def test_job_page_query_count_is_constant(
+    client_for, complete, a_member, staff, django_assert_num_queries
+):
+    services.submit(job=complete, user=a_member)
+    client = client_for(staff)
+    url = reverse("job_detail", args=[complete.pk])
+    client.get(url)
+    with django_assert_num_queries(13) as first:
+        client.get(url)
+    for i in range(6):
+        services.add_comment(job=complete, author=a_member, body=f"c{i}")
+    with django_assert_num_queries(len(first)):
+        client.get(url)
