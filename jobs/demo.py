@@ -1,13 +1,123 @@
-"""Demo job descriptions for `load_demo`."""
+"""Demo job descriptions for `load_demo`: one job in each state of the review flow."""
 
-from . import spec
+import copy
+
+from . import services, spec
 from .models import JobDescription
+
+NIGHTLY_SBATCH = """#!/bin/bash
+#SBATCH --job-name=nightly-reindex
+#SBATCH --nodes=2
+#SBATCH --gres=gpu:a100:8
+#SBATCH --time=06:00:00
+#SBATCH --requeue
+srun python reindex.py --since yesterday
+"""
+
+
+def _example(**changes):
+    data = copy.deepcopy(spec.example_data())
+    for path, value in changes.items():
+        node = data
+        *parents, last = path.split("__")
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        node[last] = value
+    return data
 
 
 def load_jobs(*, teams, users):
-    team = teams["northwind-vision"]
-    if not JobDescription.objects.filter(team=team).exists():
-        data = spec.example_data()
-        JobDescription.objects.create(
-            team=team, name=data["name"], data=data, created_by=users["ada@northwind.example"]
-        )
+    northwind, helio = teams["northwind-vision"], teams["helio-sims"]
+    ada, ben, cy = (
+        users["ada@northwind.example"],
+        users["ben@northwind.example"],
+        users["cy@heliosims.example"],
+    )
+    staff = users["staff@e31.example"]
+    if JobDescription.objects.filter(team__in=[northwind, helio]).exists():
+        return
+
+    # Accepted after one round of clarification, with a discussion anchored to a field.
+    masks = services.create_draft(team=northwind, user=ada, data=_example())
+    first = services.submit(job=masks, user=ada)
+    question = services.add_comment(
+        job=masks, author=staff, anchor="data.inputs.N.size",
+        body="Is **2.5 TiB** the compressed size in the bucket, or what lands on disk?",
+    )  # fmt: skip
+    services.add_comment(
+        job=masks, author=ada, parent=question, body="Compressed. On disk it is 2.75 TiB."
+    )
+    services.review(
+        revision=first, reviewer=staff, outcome="clarify", fields=["data.inputs.0.size"],
+        note="Please declare the size as it lands on scratch disk.",
+    )  # fmt: skip
+    masks.refresh_from_db()
+    services.save_draft(
+        job=masks, user=ada, version=masks.version,
+        parts={"data": {**masks.data["data"], "inputs": [{**masks.data["data"]["inputs"][0], "size": "2.75 TiB"}]}},
+    )  # fmt: skip
+    second = services.submit(job=masks, user=ada)
+    services.review(revision=second, reviewer=staff, outcome="accepted")
+
+    # A draft imported from an sbatch script: the precision check lists what it leaves out.
+    services.import_draft(team=northwind, user=ben, text=NIGHTLY_SBATCH, filename="nightly.sbatch")
+
+    # Waiting for review.
+    vectors = services.create_draft(
+        team=northwind,
+        user=ben,
+        data=_example(
+            name="embedding-refresh", work__kind="batch_inference", work__amount="1.2e12 tokens"
+        ),
+    )
+    services.submit(job=vectors, user=ben)
+
+    # Helio Sims: a sweep staff asked to clarify, and a real-time API declined.
+    sweep = services.create_draft(
+        team=helio,
+        user=cy,
+        data=_example(
+            name="climate-sweep-2027", work__kind="simulation_sweep", work__amount="4096 simulations",
+            request__less_compute="fewer_shards",
+        ),
+    )  # fmt: skip
+    revision = services.submit(job=sweep, user=cy)
+    services.review(
+        revision=revision, reviewer=staff, outcome="clarify", fields=["request.less_compute"],
+        note="If shards are dropped, which ones, and is the sweep still useful?",
+    )  # fmt: skip
+    api = services.create_draft(
+        team=helio,
+        user=cy,
+        data=_example(
+            name="forecast-api", realtime__serves_requests=True, realtime__finishes_on_its_own=False
+        ),
+    )
+    services.add_comment(
+        job=api,
+        author=cy,
+        body="The forecast endpoint must answer within 200 ms. Can the network host it?",
+    )
+    services.add_comment(
+        job=api, author=staff,
+        body="No: that is real-time work and stays on your own systems. The nightly retraining behind it is a "
+        "network job; describe that part alone.",
+    )  # fmt: skip
+    # Declared as batch, but staff saw that it keeps a model server answering users.
+    ranker = services.create_draft(
+        team=helio,
+        user=cy,
+        data=_example(
+            name="ranker-online-refresh",
+            work__kind="batch_inference",
+            work__summary="Refresh the ranking model and keep serving it to the app while it retrains.",
+        ),
+    )
+    revision = services.submit(job=ranker, user=cy)
+    services.review(
+        revision=revision,
+        reviewer=staff,
+        outcome="declined",
+        note="Serving the ranker to the app is real-time work: keep it on your own systems. "
+        "The retraining is a network job: describe it alone and submit it again.",
+    )

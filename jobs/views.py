@@ -13,7 +13,7 @@ from . import selectors, services, spec
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import StepPage, diff_rows, grouped_issues
-from .staff_views import review_paths
+from .reviewing import review_paths
 from .steps import STEP_NAMES, STEP_PARTS, values_from_post
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -287,28 +287,27 @@ def job_conflict(request, pk):
     return render(request, "jobs/conflict.html", {"job": job, "rows": rows, "stash": stash})
 
 
-@login_required
-def job_detail(request, pk):
-    job = selectors.get_job_for_user(request.user, pk)
-    threads, comments = selectors.discussion(job)
+def detail_context(request, job, review_values=None):
+    threads, _ = selectors.discussion(job)
     revisions = list(
         job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
     )
+    return {
+        "job": job,
+        "revisions": revisions,
+        "threads": threads,
+        "comment_form": CommentForm(job=job),
+        "statuses": JobStatus,
+        "review_paths": review_paths(revisions[0]) if revisions and request.user.is_staff else [],
+        "review_values": review_values or {},
+    }
+
+
+@login_required
+def job_detail(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
     services.mark_read(job=job, user=request.user)
-    return render(
-        request,
-        "jobs/detail.html",
-        {
-            "job": job,
-            "revisions": revisions,
-            "threads": threads,
-            "comment_form": CommentForm(job=job),
-            "statuses": JobStatus,
-            "review_paths": review_paths(revisions[0])
-            if revisions and request.user.is_staff
-            else [],
-        },
-    )
+    return render(request, "jobs/detail.html", detail_context(request, job))
 
 
 @login_required

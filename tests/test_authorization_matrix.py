@@ -63,7 +63,7 @@ MATRIX = {
     "revision_export": ("get", _partner_page),
     "revision_review": (
         "post",
-        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 400},
     ),
     "review_queue": (
         "get",

@@ -1,0 +1,30 @@
+"""Which fields staff can name in a review, and the review form built from them."""
+
+from .forms import ReviewForm
+from .steps import all_field_paths
+
+
+def review_paths(revision):
+    """Fields staff can name: every field of the format, with the list items present."""
+    paths = [p for p in all_field_paths() if ".N." not in p]
+    for path in _indexed_paths(revision.data):
+        if path not in paths:
+            paths.append(path)
+    return sorted(paths)
+
+
+def review_form(revision, data=None):
+    return ReviewForm(data, field_choices=[(p, p) for p in review_paths(revision)])
+
+
+def _indexed_paths(data, prefix=""):
+    """Paths of list items actually present, e.g. data.inputs.0.size."""
+    for key, value in (data or {}).items():
+        if key == "source":
+            continue
+        if isinstance(value, dict):
+            yield from _indexed_paths(value, f"{prefix}{key}.")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            for i, item in enumerate(value):
+                for sub in item:
+                    yield f"{prefix}{key}.{i}.{sub}"
