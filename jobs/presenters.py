@@ -1,5 +1,7 @@
 """Shape job data for the templates: step pages, grouped issues and diffs."""
 
+import re
+
 from . import spec
 from .selectors import comments_by_anchor, discussion
 from .steps import (
@@ -14,6 +16,11 @@ from .steps import (
 )
 
 
+def generic_path(path):
+    """'data.inputs.0.size' -> 'data.inputs.N.size', as comments on any item are anchored."""
+    return re.sub(r"\.\d+\.", ".N.", path)
+
+
 class FieldView:
     def __init__(self, spec_, path, value, issues, clarify, comments):
         self.spec = spec_
@@ -23,7 +30,7 @@ class FieldView:
         self.issues = issues.get(path, [])
         self.errors = [i for i in self.issues if i.level == spec.Level.ERROR]
         self.clarify = path in clarify
-        self.comments = comments.get(path, [])
+        self.comments = comments.get(path, []) + comments.get(generic_path(path), [])
         self.items = []
 
     @property

@@ -167,7 +167,10 @@ def step_of_field(path):
 
 
 def anchor_id(path):
-    """An HTML id for a field path: 'data.inputs.0.size' -> 'f-data-inputs-0-size'."""
+    """An HTML id for a field path: 'data.inputs.0.size' -> 'f-data-inputs-0-size'.
+    A path about any item ('data.inputs.N.size') points at the group."""
+    if ".N." in path:
+        path = path.split(".N.", 1)[0]
     return "f-" + path.replace(".", "-").replace("_", "-")
 
 
