@@ -3,6 +3,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from . import intake, intake_selectors, intake_services
 from .decorators import staff_required
@@ -46,7 +47,10 @@ def design_partners(request):
 def intake_apply(request):
     status = intake.current_status()
     if not status.is_open:
-        # Nothing is accepted, kept or queued while intake is not open.
+        # Nothing is accepted, kept or queued while intake is not open. A page that still
+        # shows the form (it closed meanwhile) reloads to the truth.
+        if request.htmx:
+            return HttpResponseClientRefresh()
         return _design_partners_page(request, status=status, http_status=403)
     form = ApplicationForm(request.POST)
     if form.is_valid():
@@ -64,11 +68,19 @@ def intake_apply(request):
                     "We already have this application. Its private status link was sent to "
                     f"{submitted.application.contact_email}.",
                 )
-                return redirect("design_partners")
+                return _redirect(request, reverse("design_partners"))
             messages.success(request, "Thank you: your application was received.")
-            return redirect("intake_status", status_token=submitted.status_token)
+            return _redirect(request, reverse("intake_status", args=[submitted.status_token]))
         status = intake.current_status()  # it may have closed meanwhile
+        if not status.is_open:
+            return _redirect(request, reverse("design_partners"))
+    if request.htmx:
+        return render(request, "portal/intake/design_partners.html#application", {"form": form})
     return _design_partners_page(request, status=status, form=form, http_status=400)
+
+
+def _redirect(request, url):
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_GET

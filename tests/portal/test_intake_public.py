@@ -259,3 +259,22 @@ def test_current_window_prefers_the_unclosed_one(staff):
     new = make_window(opens_in=timedelta(days=1), closes_in=timedelta(days=5))
     assert intake.current_window() == new
     assert old.pk != new.pk
+
+
+def test_with_htmx_a_mistake_swaps_the_form_and_success_redirects_the_browser(client):
+    make_window()
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    mistake = client.post(APPLY, form_data(duration="36"), **htmx)
+    html = mistake.content.decode()
+    assert mistake.status_code == 200 and html.lstrip().startswith("<form")
+    assert 'id="id_duration_error"' in html and 'value="Orbit Vision"' in html
+    done = client.post(APPLY, form_data(), **htmx)
+    assert done["HX-Redirect"].startswith("/design-partners/applications/")
+    assert IntakeApplication.objects.count() == 1
+
+
+def test_with_htmx_a_form_left_open_after_closing_reloads_the_page(client, staff):
+    window = make_window()
+    intake_services.close_window(window=window, closed_by=staff)
+    response = client.post(APPLY, form_data(), HTTP_HX_REQUEST="true")
+    assert response["HX-Refresh"] == "true" and not IntakeApplication.objects.exists()
