@@ -2,6 +2,7 @@ import uuid
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -258,6 +259,16 @@ class IntakeWindow(models.Model):
 
     def __str__(self):
         return f"Intake {self.opens_at:%Y-%m-%d %H:%M} → {self.closes_at:%Y-%m-%d %H:%M} UTC"
+
+    def clean(self):
+        # The database's one-current-window index is an expression Django cannot validate
+        # in a form, so the admin would meet it as an IntegrityError: say it here instead.
+        unclosed = IntakeWindow.objects.filter(closed_at__isnull=True).exclude(pk=self.pk)
+        if self.closed_at is None and unclosed.exists():
+            raise ValidationError(
+                "Another intake window is current: close it first (a window past its "
+                "closing time is closed by the scheduler within a minute)."
+            )
 
 
 class ApplicationStatus(models.TextChoices):

@@ -251,3 +251,22 @@ def test_admin_lists_windows_with_their_computed_state(client_for, staff):
     make_window()
     html = client_for(staff).get(reverse("admin:portal_intakewindow_changelist")).content.decode()
     assert "Open" in html
+
+
+def test_admin_refuses_a_second_current_window_with_a_message(client_for, staff):
+    make_window()
+    now = timezone.now()
+    response = client_for(staff).post(
+        reverse("admin:portal_intakewindow_add"),
+        {
+            "opens_at_0": now.strftime("%Y-%m-%d"),
+            "opens_at_1": "10:00",
+            "closes_at_0": (now + timedelta(days=3)).strftime("%Y-%m-%d"),
+            "closes_at_1": "10:00",
+            "places": "2",
+            "announcement": "",
+        },
+    )
+    assert response.status_code == 200
+    assert "Another intake window is current" in response.content.decode()
+    assert IntakeWindow.objects.count() == 1
