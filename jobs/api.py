@@ -9,6 +9,7 @@ from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
 from . import spec
+from .scheduler_api import router as scheduler_router
 from .spec.textio import SpecReadError
 
 api = NinjaAPI(
@@ -16,8 +17,10 @@ api = NinjaAPI(
     version="1",
     urls_namespace="api",
     docs_url=None,  # the interactive docs load scripts from a CDN, which the CSP forbids
-    description="Job-description format, version 1. JSON Schema: /spec/v1/schema.json",
+    description="Job-description format, version 1 (JSON Schema: /spec/v1/schema.json), and the "
+    "scheduler API (bearer token per scheduler client).",
 )
+api.add_router("/scheduler", scheduler_router)
 
 
 class IssueOut(Schema):

@@ -2,7 +2,7 @@
 
 import copy
 
-from . import services, spec
+from . import services, simulator, spec
 from .models import JobDescription
 
 NIGHTLY_SBATCH = """#!/bin/bash
@@ -58,11 +58,13 @@ def load_jobs(*, teams, users):
     )  # fmt: skip
     second = services.submit(job=masks, user=ada)
     services.review(revision=second, reviewer=staff, outcome="accepted")
+    masks.refresh_from_db()
+    simulator.play_now(masks.run)  # the whole lifecycle, with its ledger
 
     # A draft imported from an sbatch script: the precision check lists what it leaves out.
     services.import_draft(team=northwind, user=ben, text=NIGHTLY_SBATCH, filename="nightly.sbatch")
 
-    # Waiting for review.
+    # Accepted and on the network.
     vectors = services.create_draft(
         team=northwind,
         user=ben,
@@ -70,7 +72,24 @@ def load_jobs(*, teams, users):
             name="embedding-refresh", work__kind="batch_inference", work__amount="1.2e12 tokens"
         ),
     )
-    services.submit(job=vectors, user=ben)
+    revision = services.submit(job=vectors, user=ben)
+    services.review(revision=revision, reviewer=staff, outcome="accepted")
+    # Half way: rented and running, so the timeline and ledger are live (staff can simulate the rest).
+    vectors.refresh_from_db()
+    steps = simulator.plan(vectors.run)
+    base = simulator.base_time(steps)
+    for index, step in enumerate(steps):
+        if step.kind == "event" and step.data["kind"] == "output":
+            break
+        simulator.apply_step(vectors.run, steps, index, base)
+
+    # Waiting for review.
+    review = services.create_draft(
+        team=northwind,
+        user=ada,
+        data=_example(name="masks-v8-backfill", work__amount="3000 video-hours"),
+    )
+    services.submit(job=review, user=ada)
 
     # Helio Sims: a sweep staff asked to clarify, and a real-time API declined.
     sweep = services.create_draft(

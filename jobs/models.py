@@ -147,3 +147,191 @@ class ReadMark(models.Model):
 
     def __str__(self):
         return f"{self.user} read {self.job} at {self.read_at:%Y-%m-%d %H:%M}"
+
+
+# --- Lifecycle: submit → rent → run → output → release ------------------------------
+
+
+class RunState(models.TextChoices):
+    SUBMITTED = "submitted", "Submitted (queued)"
+    RENTED = "rented", "Rented (resources held, data staging)"
+    RUNNING = "running", "Running"
+    OUTPUT = "output", "Output (results being delivered)"
+    RELEASED = "released", "Released (done)"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+FINAL_STATES = {RunState.RELEASED, RunState.FAILED, RunState.CANCELLED}
+
+
+class FailureReason(models.TextChoices):
+    SETUP = "setup", "Setup"
+    DATA = "data", "Data"
+    OUT_OF_MEMORY = "out_of_memory", "Out of memory"
+    NODE_FAILURE = "node_failure", "Node failure"
+    DEADLINE_MISSED = "deadline_missed", "Deadline missed"
+    OTHER = "other", "Other"
+
+
+class SchedulerClient(models.Model):
+    """A scheduler of the network allowed to post events. The token is shown once and
+    stored only as a SHA-256 hash; revoking is immediate."""
+
+    name = models.CharField(max_length=120, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    token_prefix = models.CharField(max_length=12)
+    simulated = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Run(models.Model):
+    """The lifecycle of an accepted job on the network (one per accepted job)."""
+
+    job = models.OneToOneField(JobDescription, on_delete=models.CASCADE, related_name="run")
+    revision = models.ForeignKey(Revision, on_delete=models.PROTECT, related_name="+")
+    state = models.CharField(
+        max_length=12, choices=RunState.choices, default=RunState.SUBMITTED, db_index=True
+    )
+    state_since = models.DateTimeField(default=timezone.now)
+    restarts = models.PositiveIntegerField(default=0)
+    failure_reason = models.CharField(max_length=20, choices=FailureReason.choices, blank=True)
+    simulated = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Run of {self.job}"
+
+    @property
+    def is_final(self):
+        return self.state in FINAL_STATES
+
+
+class EventKind(models.TextChoices):
+    RENTED = "rented", "Rented"
+    RUNNING = "running", "Running"
+    OUTPUT = "output", "Output"
+    RELEASED = "released", "Released"
+    PREEMPTED = "preempted", "Preempted (requeued)"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class EventStatus(models.TextChoices):
+    APPLIED = "applied", "Applied"
+    REJECTED = "rejected", "Rejected"
+
+
+class Event(models.Model):
+    """One lifecycle event as received. The run's state is the replay of its events in
+    the order they happened; an event illegal at its place is kept, marked rejected."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=12, choices=EventKind.choices)
+    requeue_to = models.CharField(max_length=12, choices=RunState.choices, blank=True)
+    failure_reason = models.CharField(max_length=20, choices=FailureReason.choices, blank=True)
+    occurred_at = models.DateTimeField(db_index=True)
+    received_at = models.DateTimeField(default=timezone.now)
+    idempotency_key = models.CharField(max_length=200)
+    actor = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    client = models.ForeignKey(
+        SchedulerClient, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+    note = models.TextField(blank=True, max_length=2000)
+    simulated = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10, choices=EventStatus.choices, default=EventStatus.APPLIED, db_index=True
+    )
+    from_state = models.CharField(max_length=12, choices=RunState.choices, blank=True)
+    to_state = models.CharField(max_length=12, choices=RunState.choices, blank=True)
+    reject_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["occurred_at", "received_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "idempotency_key"], name="event_idempotency_key_unique_per_run"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} at {self.occurred_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def actor_label(self):
+        if self.client_id:
+            return f"scheduler {self.client}" + (" (simulated)" if self.simulated else "")
+        return f"staff {self.actor}" if self.actor else "—"
+
+
+class Phase(models.TextChoices):
+    STAGING = "staging", "Staging"
+    WAITING = "waiting", "Waiting"
+    RUNNING = "running", "Running"
+    OUTPUT = "output", "Output"
+    IDLE_TAIL = "idle_tail", "Idle tail"
+
+
+class Hold(models.Model):
+    """Accelerators the network held for a run, in one phase; open while ended_at is empty."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="holds")
+    accelerator_type = models.CharField(max_length=100)
+    count = models.PositiveIntegerField()
+    phase = models.CharField(max_length=12, choices=Phase.choices, db_index=True)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=200)
+    client = models.ForeignKey(
+        SchedulerClient, null=True, blank=True, on_delete=models.SET_NULL, related_name="holds"
+    )
+    simulated = models.BooleanField(default=False)
+    received_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["started_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "idempotency_key"], name="hold_idempotency_key_unique_per_run"
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="hold_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.count} × {self.accelerator_type} ({self.phase})"
+
+
+class Notification(models.Model):
+    """An in-portal notice of a key transition, beside the e-mail."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="job_notifications")
+    job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="notifications")
+    message = models.CharField(max_length=300)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread_idx")]
+
+    def __str__(self):
+        return self.message

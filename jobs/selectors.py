@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404
 
 from portal.selectors import teams_for
 
-from .models import JobDescription, JobStatus, ReadMark, Revision
+from .models import JobDescription, JobStatus, Notification, ReadMark, Revision
 
 
 def jobs_for(user):
@@ -45,7 +45,7 @@ def with_unread(queryset, user):
 
 def dashboard(user, team=None):
     """The user's jobs grouped by status, newest activity first (a fixed number of queries)."""
-    queryset = jobs_for(user).select_related("team", "updated_by")
+    queryset = jobs_for(user).select_related("team", "updated_by", "run")
     if team is not None:
         queryset = queryset.filter(team=team)
     jobs = list(with_unread(queryset, user).order_by("-last_activity_at"))
@@ -56,9 +56,19 @@ def dashboard(user, team=None):
 
 
 def unread_total(user):
+    """Unread comments plus unread lifecycle notices, for the badge in the navigation."""
     if not user.is_authenticated:
         return 0
-    return sum(j.unread for j in with_unread(jobs_for(user), user))
+    comments = sum(j.unread for j in with_unread(jobs_for(user), user))
+    return comments + Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def unread_notifications(user):
+    return list(
+        Notification.objects.filter(user=user, read_at__isnull=True, job__in=jobs_for(user))
+        .select_related("job")
+        .order_by("-created_at")[:20]
+    )
 
 
 def review_queue():

@@ -13,6 +13,7 @@ from .models import (
     Comment,
     JobDescription,
     JobStatus,
+    Notification,
     ReadMark,
     Review,
     ReviewOutcome,
@@ -157,6 +158,10 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     }[outcome]
     job.clarify_fields = fields if outcome == ReviewOutcome.CLARIFY else []
     _touch(job, reviewer, ["status", "clarify_fields"])
+    if outcome == ReviewOutcome.ACCEPTED:
+        from .run_services import start_run
+
+        start_run(job=job, revision=revision)
     url = absolute_url(reverse("job_detail", args=[job.pk]))
     for member in job.team.memberships.select_related("user"):
         queue_email(
@@ -210,3 +215,9 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
 
 def mark_read(*, job, user) -> None:
     ReadMark.objects.update_or_create(job=job, user=user, defaults={"read_at": timezone.now()})
+
+
+def mark_notifications_read(*, user, ids):
+    Notification.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )

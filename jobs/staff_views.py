@@ -1,12 +1,14 @@
 from django.contrib import messages
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
 
 from portal.decorators import staff_required
 from portal.errors import DomainError
 
 from . import selectors, services
+from .models import SchedulerClient
 from .reviewing import review_form
+from .run_services import create_client, revoke_client
 from .views import detail_context
 
 
@@ -44,3 +46,39 @@ def revision_review(request, pk, number):
     }
     context = detail_context(request, revision.job, review_values=values)
     return render(request, "jobs/detail.html", context, status=400)
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def scheduler_clients(request):
+    """Scheduler clients and their tokens: a new token is shown once, then only its prefix."""
+    token = None
+    error = ""
+    name = request.POST.get("name", "").strip() if request.method == "POST" else ""
+    if request.method == "POST":
+        if not name:
+            error = "Give the client a name, e.g. the scheduler's host or region."
+        elif SchedulerClient.objects.filter(name__iexact=name).exists():
+            error = f"A client called {name} already exists."
+        else:
+            client, token = create_client(name=name, created_by=request.user)
+            messages.success(
+                request, f"Client {client} created. Copy its token now: it is not shown again."
+            )
+            name = ""
+    clients = SchedulerClient.objects.select_related("created_by").order_by("revoked_at", "name")
+    return render(
+        request,
+        "jobs/staff_scheduler_clients.html",
+        {"clients": clients, "token": token, "error": error, "name": name},
+        status=400 if error else 200,
+    )
+
+
+@staff_required
+@require_POST
+def scheduler_client_revoke(request, client_id):
+    client = get_object_or_404(SchedulerClient, pk=client_id)
+    revoke_client(client=client)
+    messages.success(request, f"The token of {client} no longer works.")
+    return redirect("scheduler_clients")

@@ -61,11 +61,15 @@ def job_list(request):
     team = None
     if request.GET.get("team"):
         team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
-    return render(
+    notices = selectors.unread_notifications(request.user)
+    response = render(
         request,
         "jobs/list.html",
-        {"groups": selectors.dashboard(request.user, team), "team": team},
+        {"groups": selectors.dashboard(request.user, team), "team": team, "notices": notices},
     )
+    if notices:
+        services.mark_notifications_read(user=request.user, ids=[n.pk for n in notices])
+    return response
 
 
 @login_required
@@ -288,7 +292,11 @@ def job_conflict(request, pk):
 
 
 def detail_context(request, job, review_values=None):
+    from .models import Run
+    from .run_views import run_context
+
     threads, _ = selectors.discussion(job)
+    run = Run.objects.filter(job=job).select_related("revision").first()
     revisions = list(
         job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
     )
@@ -300,6 +308,7 @@ def detail_context(request, job, review_values=None):
         "statuses": JobStatus,
         "review_paths": review_paths(revisions[0]) if revisions and request.user.is_staff else [],
         "review_values": review_values or {},
+        **(run_context(run) if run else {}),
     }
 
 

@@ -65,6 +65,28 @@ MATRIX = {
         "post",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 400},
     ),
+    "run_panel": ("get", {**_partner_page, "anonymous": 404}),
+    "run_move": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+    ),
+    "run_simulate": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+    ),
+    "scheduler_clients": (
+        "get",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
+    ),
+    "scheduler_client_revoke": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+    ),
+    # The scheduler API takes bearer tokens only: a logged-in session is not enough.
+    "api:scheduler_event": ("post_json", dict.fromkeys(ROLES, 401)),
+    "api:scheduler_batch": ("post_json", dict.fromkeys(ROLES, 401)),
+    "api:scheduler_hold": ("post_json", dict.fromkeys(ROLES, 401)),
+    "api:scheduler_run": ("get", dict.fromkeys(ROLES, 401)),
     "review_queue": (
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
@@ -111,6 +133,11 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
 
     job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
     revision = job_services.submit(job=job, user=a_member)
+    # Accepted, so the job has a run for the lifecycle pages.
+    job_services.review(revision=revision, reviewer=staff, outcome="accepted")
+    from jobs.run_services import create_client
+
+    scheduler_client, _ = create_client(name="matrix scheduler")
     invitation = services.invite(
         team=team_a, email="pending@a.example", role="member", invited_by=a_admin
     )
@@ -134,6 +161,8 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
         "key": invitation.key,
         "membership_id": Membership.objects.get(user=a_member).pk,
         "pk": job.pk,
+        "client_id": scheduler_client.pk,
+        "job_id": job.pk,
         "number": revision.number,
         "step": "work",
         "fmt": "yaml",

@@ -22,3 +22,17 @@ def step_for(path):
     from ..steps import step_of_field
 
     return step_of_field(path)
+
+
+@register.filter
+def duration(seconds):
+    from ..spec.units import format_duration
+
+    return format_duration(int(seconds or 0))
+
+
+@register.filter
+def signed(value):
+    if value is None:
+        return ""
+    return f"{value:+.1f}"

@@ -14,7 +14,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def log_in(watcher, user):
     page = watcher.page
     page.goto("/accounts/login/")
-    page.keyboard.type(user.email)  # the address field has focus on arrival
+    page.locator("#id_username:focus").wait_for()  # the address field has focus on arrival
+    page.keyboard.type(user.email)
     page.keyboard.press("Tab")
     page.keyboard.type(PASSWORD)
     page.keyboard.press("Enter")

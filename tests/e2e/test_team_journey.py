@@ -72,7 +72,7 @@ def test_keyboard_only_login(new_page, a_member):
     page.get_by_role("link", name="Log in").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_url("**/accounts/login/")
-    # The address field has focus on arrival.
+    page.locator("#id_username:focus").wait_for()  # the address field has focus on arrival
     page.keyboard.type(a_member.email)
     page.keyboard.press("Tab")
     page.keyboard.type(PASSWORD)

@@ -1,0 +1,159 @@
+"""The ledger: accelerator-hours requested (declared), held (per phase) and expected,
+never money, with the difference explained in words and drawn as an SVG chart."""
+
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from . import spec
+from .models import Phase
+from .spec.units import format_duration
+
+# A gap between held and expected larger than both of these is worth a finding.
+GAP_RATIO = 0.10
+GAP_HOURS = 1.0
+WHAT = {
+    Phase.STAGING: "data staging",
+    Phase.WAITING: "waiting",
+    Phase.RUNNING: "the run",
+    Phase.OUTPUT: "output delivery",
+    Phase.IDLE_TAIL: "the idle tail before release",
+}
+
+
+@dataclass
+class PhaseLine:
+    phase: Phase
+    hours: float
+    seconds: int  # wall-clock span covered by the phase's holds (their union)
+    accelerators: int  # most accelerators held at once in the phase
+    open: bool
+
+
+@dataclass
+class Ledger:
+    requested: float | None
+    expected: float | None
+    phases: list = field(default_factory=list)
+    explanations: list = field(default_factory=list)
+
+    @property
+    def held(self):
+        return round(sum(p.hours for p in self.phases), 3)
+
+    @property
+    def gap(self):
+        return None if self.expected is None else round(self.held - self.expected, 3)
+
+    @property
+    def offer_finding(self):
+        if self.gap is None or not self.phases:
+            return False
+        return abs(self.gap) > GAP_HOURS and abs(self.gap) > GAP_RATIO * max(self.expected, 1e-9)
+
+    def figures(self):
+        """Plain numbers, for freezing as evidence in a finding."""
+        return {
+            "requested_hours": self.requested,
+            "expected_hours": self.expected,
+            "held_hours": self.held,
+            "gap_hours": self.gap,
+            "phases": {p.phase.value: round(p.hours, 3) for p in self.phases},
+            "explanations": self.explanations,
+        }
+
+
+def _union_seconds(intervals):
+    total, current_start, current_end = 0.0, None, None
+    for start, end in sorted(intervals):
+        if current_end is None or start > current_end:
+            if current_end is not None:
+                total += (current_end - current_start).total_seconds()
+            current_start, current_end = start, end
+        else:
+            current_end = max(current_end, end)
+    if current_end is not None:
+        total += (current_end - current_start).total_seconds()
+    return total
+
+
+def _peak(holds, now):
+    points = []
+    for h in holds:
+        points += [(h.started_at, h.count), (h.ended_at or now, -h.count)]
+    peak = level = 0
+    for _, delta in sorted(points, key=lambda p: (p[0], p[1])):
+        level += delta
+        peak = max(peak, level)
+    return peak
+
+
+def compute(run, holds=None, now=None):
+    now = now or timezone.now()
+    holds = list(run.holds.all()) if holds is None else holds
+    description = run.revision.as_description()
+    ledger = Ledger(
+        requested=spec.requested_accelerator_hours(description),
+        expected=description.request.expected_accelerator_hours,
+    )
+    for phase in Phase:
+        mine = [h for h in holds if h.phase == phase]
+        if not mine:
+            continue
+        hours = (
+            sum(h.count * ((h.ended_at or now) - h.started_at).total_seconds() for h in mine) / 3600
+        )
+        line = PhaseLine(
+            phase=phase,
+            hours=round(hours, 3),
+            seconds=int(_union_seconds([(h.started_at, h.ended_at or now) for h in mine])),
+            accelerators=_peak(mine, now),
+            open=any(h.ended_at is None for h in mine),
+        )
+        ledger.phases.append(line)
+        if phase != Phase.RUNNING and line.hours > 0:
+            ledger.explanations.append(
+                f"+{line.hours:.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
+                f"{format_duration(line.seconds)} on {line.accelerators} accelerator"
+                f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
+            )
+    running = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
+    if running and ledger.requested:
+        diff = running.hours - ledger.requested
+        word = "more" if diff > 0 else "less"
+        ledger.explanations.insert(
+            0,
+            f"The run itself held {running.hours:.1f} h against {ledger.requested:.1f} h requested "
+            f"({abs(diff):.1f} h {word}).",
+        )
+    return ledger
+
+
+def chart(ledger, width=640, bar=26):
+    """Geometry for the SVG bars: requested, expected and held (stacked by phase)."""
+    values = [v for v in (ledger.requested, ledger.expected, ledger.held) if v]
+    top = max(values) if values else 1
+    scale = (width - 170) / top if top else 0
+    rows = []
+    y = 10
+    for label, value in (("Requested", ledger.requested), ("Expected", ledger.expected)):
+        rows.append(
+            {"label": label, "y": y, "segments": [], "value": value, "width": (value or 0) * scale}
+        )
+        y += bar + 12
+    x = 0.0
+    segments = []
+    for line in ledger.phases:
+        w = line.hours * scale
+        segments.append(
+            {
+                "phase": line.phase.value,
+                "label": line.phase.label,
+                "x": x,
+                "width": w,
+                "hours": line.hours,
+            }
+        )
+        x += w
+    rows.append({"label": "Held", "y": y, "segments": segments, "value": ledger.held, "width": x})
+    return {"rows": rows, "height": y + bar + 10, "width": width, "bar": bar, "x0": 90}

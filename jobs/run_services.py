@@ -1,0 +1,212 @@
+"""Writes on runs: lifecycle events, holds, scheduler clients. Staff controls, the
+scheduler API and the simulator all come through here."""
+
+import hashlib
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from portal.emails import absolute_url, queue_email
+from portal.errors import DomainError
+
+from .lifecycle import replay
+from .models import (
+    Event,
+    EventKind,
+    FailureReason,
+    Hold,
+    Notification,
+    Phase,
+    Run,
+    RunState,
+    SchedulerClient,
+)
+
+NOTIFY_STATES = {
+    RunState.RENTED: "Resources are held for {job}: data staging has started.",
+    RunState.RUNNING: "{job} is running.",
+    RunState.OUTPUT: "Output of {job} is being delivered.",
+    RunState.RELEASED: "{job} is done: resources were released. Check the ledger.",
+    RunState.FAILED: "{job} failed ({reason}).",
+}
+MAX_CLOCK_SKEW = timedelta(minutes=5)
+
+
+def hash_token(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def create_client(*, name, created_by=None, simulated=False):
+    """A new scheduler client; returns (client, token). The token is not stored."""
+    token = "e31s_" + secrets.token_urlsafe(32)
+    client = SchedulerClient.objects.create(
+        name=name.strip()[:120],
+        token_hash=hash_token(token),
+        token_prefix=token[:12],
+        created_by=created_by,
+        simulated=simulated,
+    )
+    return client, token
+
+
+def client_for_token(token):
+    if not token or len(token) > 200:
+        return None
+    client = SchedulerClient.objects.filter(
+        token_hash=hash_token(token), revoked_at__isnull=True
+    ).first()
+    if client is not None:
+        SchedulerClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
+    return client
+
+
+@transaction.atomic
+def revoke_client(*, client):
+    SchedulerClient.objects.filter(pk=client.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def start_run(*, job, revision):
+    """The accepted job enters the lifecycle, queued."""
+    run, _ = Run.objects.get_or_create(job=job, defaults={"revision": revision})
+    return run
+
+
+@transaction.atomic
+def record_event(
+    *,
+    run,
+    kind,
+    occurred_at,
+    idempotency_key,
+    actor=None,
+    client=None,
+    note="",
+    requeue_to="",
+    failure_reason="",
+):
+    """Record one event. Returns (event, created). A repeated key changes nothing; an
+    event illegal at its place in time is kept as rejected, with the reason."""
+    run = Run.objects.select_for_update().select_related("job", "job__team").get(pk=run.pk)
+    existing = run.events.filter(idempotency_key=idempotency_key).first()
+    if existing is not None:
+        return existing, False
+    if occurred_at > timezone.now() + MAX_CLOCK_SKEW:
+        raise DomainError("occurred_at is in the future.")
+    kind = EventKind(kind)
+    if failure_reason and failure_reason not in FailureReason.values:
+        raise DomainError(f"failure_reason is one of {', '.join(FailureReason.values)}.")
+    before = run.state
+    event = Event.objects.create(
+        run=run,
+        kind=kind,
+        occurred_at=occurred_at,
+        idempotency_key=idempotency_key[:200],
+        actor=actor,
+        client=client,
+        note=(note or "")[:2000],
+        requeue_to=requeue_to or "",
+        failure_reason=failure_reason or "",
+        simulated=bool(client and client.simulated),
+    )
+    events = list(run.events.all())
+    result = replay(run, events)
+    Event.objects.bulk_update(events, ["status", "from_state", "to_state", "reject_reason"])
+    run.state, run.state_since, run.restarts = result.state, result.state_since, result.restarts
+    run.failure_reason = result.failure_reason
+    run.simulated = run.simulated or event.simulated
+    run.save(update_fields=["state", "state_since", "restarts", "failure_reason", "simulated"])
+    run.job.__class__.objects.filter(pk=run.job_id).update(last_activity_at=timezone.now())
+    event.refresh_from_db()
+    if run.state != before and run.state in NOTIFY_STATES:
+        _notify(run)
+    return event, True
+
+
+def _notify(run):
+    job = run.job
+    reason = run.get_failure_reason_display() if run.failure_reason else ""
+    message = NOTIFY_STATES[RunState(run.state)].format(job=job, reason=reason)
+    if run.simulated:
+        message = f"[simulated] {message}"
+    url = absolute_url(reverse("job_detail", args=[job.pk])) + "#run"
+    for membership in job.team.memberships.select_related("user"):
+        Notification.objects.create(user=membership.user, job=job, message=message[:300])
+        queue_email(
+            key=f"run:{run.pk}:{run.state}:{run.restarts}:{membership.user_id}",
+            to=membership.user.email,
+            subject=message[:200],
+            template="emails/run_transition.txt",
+            context={"job": job, "run": run, "message": message, "url": url},
+        )
+
+
+@transaction.atomic
+def move_by_hand(*, run, kind, actor, note, requeue_to="", failure_reason=""):
+    """Staff controls: the same rules as the API, with a note and the staff member as actor.
+    Unlike the API, a refused move is not kept: the person sees why and nothing changes."""
+    if not note.strip():
+        raise DomainError("Write a note saying why the run is moved by hand.")
+    event, _ = record_event(
+        run=run,
+        kind=kind,
+        occurred_at=timezone.now(),
+        idempotency_key=f"staff:{uuid.uuid4()}",
+        actor=actor,
+        note=note,
+        requeue_to=requeue_to,
+        failure_reason=failure_reason,
+    )
+    if event.status == "rejected":
+        raise DomainError(event.reject_reason)
+    return event
+
+
+@transaction.atomic
+def record_hold(
+    *, run, accelerator_type, count, phase, started_at, ended_at, idempotency_key, client=None
+):
+    """Record accelerators held. Returns (hold, outcome): created, closed, or duplicate.
+    Posting the same key again with an end time closes an open hold."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    phase = Phase(phase)
+    if count < 1 or count > 100_000:
+        raise DomainError("count is between 1 and 100,000.")
+    if ended_at is not None and ended_at < started_at:
+        raise DomainError("ended_at is before started_at.")
+    now = timezone.now() + MAX_CLOCK_SKEW
+    if started_at > now or (ended_at is not None and ended_at > now):
+        raise DomainError("A hold cannot start or end in the future.")
+    existing = run.holds.filter(idempotency_key=idempotency_key).first()
+    if existing is not None:
+        same = (
+            existing.accelerator_type == accelerator_type
+            and existing.count == count
+            and existing.phase == phase
+            and existing.started_at == started_at
+        )
+        if not same:
+            raise DomainError("This idempotency key was used for a different hold.")
+        if existing.ended_at is None and ended_at is not None:
+            existing.ended_at = ended_at
+            existing.save(update_fields=["ended_at"])
+            return existing, "closed"
+        return existing, "duplicate"
+    hold = Hold.objects.create(
+        run=run,
+        accelerator_type=accelerator_type[:100],
+        count=count,
+        phase=phase,
+        started_at=started_at,
+        ended_at=ended_at,
+        idempotency_key=idempotency_key[:200],
+        client=client,
+        simulated=bool(client and client.simulated),
+    )
+    return hold, "created"

@@ -1,0 +1,199 @@
+"""The scheduler API: the network posts lifecycle events and resource holds.
+
+Authenticated by a bearer token per scheduler client (stored hashed, revocable).
+Every write carries an idempotency key: a repeat is accepted and changes nothing."""
+
+from datetime import datetime
+from typing import Literal
+
+from django.db import IntegrityError
+from ninja import Field, Router, Schema
+from ninja.errors import HttpError
+from ninja.security import HttpBearer
+from pydantic import field_validator
+
+from portal.errors import DomainError
+
+from . import ledger as ledger_mod
+from . import run_services
+from .models import EventKind, FailureReason, Phase, Run
+
+MAX_BATCH = 500
+
+
+class SchedulerToken(HttpBearer):
+    def authenticate(self, request, token):
+        return run_services.client_for_token(token)
+
+
+router = Router(auth=SchedulerToken(), tags=["scheduler"])
+
+
+def _aware(value):
+    if value.tzinfo is None:
+        raise ValueError("give a time zone, e.g. 2027-03-01T09:00:00Z")
+    return value
+
+
+class EventIn(Schema):
+    kind: Literal[tuple(EventKind.values)]  # type: ignore[valid-type]
+    occurred_at: datetime
+    idempotency_key: str = Field(min_length=1, max_length=200)
+    note: str = Field(default="", max_length=2000)
+    requeue_to: Literal["", "submitted", "rented"] = ""
+    failure_reason: Literal[("", *FailureReason.values)] = ""  # type: ignore[valid-type]
+
+    _tz = field_validator("occurred_at")(_aware)
+
+
+class BatchEventIn(EventIn):
+    job_id: int
+
+
+class BatchIn(Schema):
+    events: list[BatchEventIn] = Field(max_length=MAX_BATCH)
+
+
+class EventOut(Schema):
+    job_id: int
+    idempotency_key: str
+    status: str
+    duplicate: bool
+    reject_reason: str
+    run_state: str
+
+
+class HoldIn(Schema):
+    accelerator_type: str = Field(min_length=1, max_length=100)
+    count: int = Field(ge=1, le=100_000)
+    phase: Literal[tuple(Phase.values)]  # type: ignore[valid-type]
+    started_at: datetime
+    ended_at: datetime | None = None
+    idempotency_key: str = Field(min_length=1, max_length=200)
+
+    _tz = field_validator("started_at", "ended_at")(lambda v: v if v is None else _aware(v))
+
+
+class HoldOut(Schema):
+    job_id: int
+    idempotency_key: str
+    outcome: str
+
+
+class RunOut(Schema):
+    job_id: int
+    state: str
+    restarts: int
+    failure_reason: str
+    ledger: dict
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+def _run(job_id):
+    run = Run.objects.select_related("revision", "job").filter(job_id=job_id).first()
+    if run is None:
+        raise HttpError(404, f"No accepted job has id {job_id}.")
+    return run
+
+
+def _record(run, payload, client):
+    try:
+        event, created = run_services.record_event(
+            run=run,
+            kind=payload.kind,
+            occurred_at=payload.occurred_at,
+            idempotency_key=payload.idempotency_key,
+            client=client,
+            note=payload.note,
+            requeue_to=payload.requeue_to,
+            failure_reason=payload.failure_reason,
+        )
+    except (DomainError, IntegrityError) as error:
+        raise HttpError(400, str(error)) from None
+    run.refresh_from_db(fields=["state"])
+    return {
+        "job_id": run.job_id,
+        "idempotency_key": event.idempotency_key,
+        "status": event.status,
+        "duplicate": not created,
+        "reject_reason": event.reject_reason,
+        "run_state": run.state,
+    }
+
+
+@router.post(
+    "/jobs/{job_id}/events",
+    response={200: EventOut, 400: ErrorOut, 404: ErrorOut},
+    url_name="scheduler_event",
+)
+def post_event(request, job_id: int, payload: EventIn):
+    """Post one lifecycle event. An event illegal at its place in time is kept as rejected."""
+    return _record(_run(job_id), payload, request.auth)
+
+
+@router.post("/events", response={200: dict, 400: ErrorOut}, url_name="scheduler_batch")
+def post_batch(request, payload: BatchIn):
+    """Post many events at once; each is answered on its own (a missing job does not stop the rest)."""
+    results = []
+    for item in payload.events:
+        run = Run.objects.filter(job_id=item.job_id).first()
+        if run is None:
+            results.append(
+                {
+                    "job_id": item.job_id,
+                    "idempotency_key": item.idempotency_key,
+                    "error": "no accepted job",
+                }
+            )
+            continue
+        try:
+            results.append(_record(run, item, request.auth))
+        except HttpError as error:
+            results.append(
+                {
+                    "job_id": item.job_id,
+                    "idempotency_key": item.idempotency_key,
+                    "error": str(error),
+                }
+            )
+    return {"results": results}
+
+
+@router.post(
+    "/jobs/{job_id}/holds",
+    response={200: HoldOut, 400: ErrorOut, 404: ErrorOut},
+    url_name="scheduler_hold",
+)
+def post_hold(request, job_id: int, payload: HoldIn):
+    """Record accelerators held in a phase; repeat the key with ended_at to close an open hold."""
+    run = _run(job_id)
+    try:
+        hold, outcome = run_services.record_hold(
+            run=run,
+            accelerator_type=payload.accelerator_type,
+            count=payload.count,
+            phase=payload.phase,
+            started_at=payload.started_at,
+            ended_at=payload.ended_at,
+            idempotency_key=payload.idempotency_key,
+            client=request.auth,
+        )
+    except DomainError as error:
+        raise HttpError(400, str(error)) from None
+    return {"job_id": job_id, "idempotency_key": hold.idempotency_key, "outcome": outcome}
+
+
+@router.get("/jobs/{job_id}", response={200: RunOut, 404: ErrorOut}, url_name="scheduler_run")
+def get_run(request, job_id: int):
+    """The run's state and its ledger figures."""
+    run = _run(job_id)
+    return {
+        "job_id": job_id,
+        "state": run.state,
+        "restarts": run.restarts,
+        "failure_reason": run.failure_reason,
+        "ledger": ledger_mod.compute(run).figures(),
+    }

@@ -1,0 +1,154 @@
+"""Plays the network for accepted jobs, through the same service path as a real
+scheduler (record_event / record_hold), so demos and tests exercise the real code.
+
+Durations come from the job's own description: staging from the data size over a
+bandwidth, the run from its estimate, output from its size; preemption happens
+now and then. Everything it writes is marked simulated."""
+
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.utils import timezone
+
+from . import run_services
+from .models import EventKind, Phase, Run, SchedulerClient
+
+SIMULATOR_NAME = "E31 simulator"
+DEFAULT_BANDWIDTH = 1.25e9  # bytes per second: a 10 Gbit/s link
+DEFAULT_PREEMPTION = 0.3
+
+
+@dataclass
+class Step:
+    offset: float  # seconds of job time after the run's virtual start
+    kind: str  # "event" or "hold"
+    data: dict
+
+
+def simulator_client():
+    client = SchedulerClient.objects.filter(name=SIMULATOR_NAME).first()
+    if client is None:
+        client, _ = run_services.create_client(name=SIMULATOR_NAME, simulated=True)
+    return client
+
+
+def plan(run, *, bandwidth=DEFAULT_BANDWIDTH, preemption=DEFAULT_PREEMPTION):
+    """The run's steps in job time, deterministic for a run (seeded by its id)."""
+    rng = random.Random(run.pk)  # noqa: S311 - a simulation, not security
+    d = run.revision.as_description()
+    first = (d.request.accelerators or [None])[0]
+    acc_type = first.type if first and first.type else "accelerator"
+    count = (first.count if first and first.count else 1) * (d.request.nodes or 1)
+    data_bytes = sum(i.size.bytes for i in d.data.inputs or [] if i.size and i.size.exact)
+    out_bytes = sum(a.size.bytes for a in d.output.artifacts or [] if a.size and a.size.exact)
+    estimate = (
+        d.request.estimate.seconds if d.request.estimate and d.request.estimate.exact else 3600
+    )
+    staging = max(60, int(data_bytes / bandwidth))
+    output = max(60, int(out_bytes / bandwidth))
+    steps = []
+    t = float(rng.randint(60, 900))  # queued before rent
+
+    def hold(phase, start, seconds, n=count):
+        steps.append(Step(start + seconds, "hold", {"phase": phase, "accelerator_type": acc_type, "count": n,
+                                                     "start": start, "seconds": seconds}))  # fmt: skip
+
+    steps.append(Step(t, "event", {"kind": EventKind.RENTED}))
+    hold(Phase.STAGING, t, staging)
+    t += staging
+    wait = rng.randint(60, 600)
+    hold(Phase.WAITING, t, wait)
+    t += wait
+    steps.append(Step(t, "event", {"kind": EventKind.RUNNING}))
+    remaining = estimate
+    if d.request.preemptible and rng.random() < preemption:
+        ran = int(estimate * rng.uniform(0.2, 0.7))
+        hold(Phase.RUNNING, t, ran)
+        t += ran
+        steps.append(Step(t, "event", {"kind": EventKind.PREEMPTED, "requeue_to": "rented",
+                                       "note": "Preempted by a higher-priority job; requeued with its nodes."}))  # fmt: skip
+        wait = rng.randint(300, 1800)
+        hold(Phase.WAITING, t, wait)
+        t += wait
+        steps.append(
+            Step(
+                t,
+                "event",
+                {"kind": EventKind.RUNNING, "note": "Restarted from the last checkpoint."},
+            )
+        )
+        interval = (
+            d.request.checkpoint_interval.seconds
+            if d.request.checkpoint_interval and d.request.checkpoint_interval.exact
+            else 1800
+        )
+        remaining = (
+            estimate - ran + rng.randint(0, interval)
+        )  # work since the last checkpoint is redone
+    hold(Phase.RUNNING, t, remaining)
+    t += remaining
+    steps.append(Step(t, "event", {"kind": EventKind.OUTPUT}))
+    hold(Phase.OUTPUT, t, output)
+    t += output
+    tail = rng.randint(60, 600)
+    hold(Phase.IDLE_TAIL, t, tail)
+    t += tail
+    steps.append(Step(t, "event", {"kind": EventKind.RELEASED}))
+    steps.sort(key=lambda s: s.offset)
+    return steps
+
+
+def total_seconds(steps):
+    return max((s.offset for s in steps), default=0)
+
+
+def base_time(steps, now=None, run=None):
+    """Job time is laid in the past so every timestamp is real and none in the future.
+    A run already (partly) simulated keeps its base, so playing it again changes nothing."""
+    if run is not None and steps and steps[0].kind == "event":
+        first = run.events.filter(idempotency_key=f"sim:{run.pk}:0").first()
+        if first is not None:
+            return first.occurred_at - timedelta(seconds=steps[0].offset)
+    now = now or timezone.now()
+    return now - timedelta(seconds=total_seconds(steps))
+
+
+def apply_step(run, steps, index, base, client=None):
+    """Post one step through the scheduler's service path. Idempotent (keyed by step)."""
+    client = client or simulator_client()
+    step = steps[index]
+    key = f"sim:{run.pk}:{index}"
+    if step.kind == "event":
+        data = dict(step.data)
+        return run_services.record_event(
+            run=run,
+            kind=data.pop("kind"),
+            occurred_at=base + timedelta(seconds=step.offset),
+            idempotency_key=key,
+            client=client,
+            note=data.pop("note", "") or "Simulated by the E31 simulator.",
+            **data,
+        )
+    data = step.data
+    start = base + timedelta(seconds=data["start"])
+    return run_services.record_hold(
+        run=run,
+        accelerator_type=data["accelerator_type"],
+        count=data["count"],
+        phase=data["phase"],
+        started_at=start,
+        ended_at=start + timedelta(seconds=data["seconds"]),
+        idempotency_key=key,
+        client=client,
+    )
+
+
+def play_now(run, **options):
+    """Play a whole run at once (command line, demo data, tests)."""
+    steps = plan(run, **options)
+    base = base_time(steps, run=run)
+    client = simulator_client()
+    for index in range(len(steps)):
+        apply_step(run, steps, index, base, client)
+    return Run.objects.get(pk=run.pk)

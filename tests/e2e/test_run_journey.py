@@ -1,0 +1,75 @@
+"""A partner watches a simulated job go through every phase, live, and reads the ledger."""
+
+import re
+import threading
+
+import pytest
+from django.db import connection
+
+from jobs import services, simulator, spec
+from jobs.models import Run
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, staff):
+    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    revision = services.submit(job=job, user=a_member)
+    services.review(revision=revision, reviewer=staff, outcome="accepted")
+    run = Run.objects.select_related("revision").get(job=job)
+    steps = simulator.plan(run)
+    base = simulator.base_time(steps)
+    seen = {state: threading.Event() for state in ("rented", "running", "output")}
+    failures = []
+
+    def network():
+        # Plays the run through the scheduler's service path, waiting at each phase until
+        # the page has shown it, so the test sees every phase whatever the machine's speed.
+        try:
+            for index, step in enumerate(steps):
+                simulator.apply_step(run, steps, index, base)
+                kind = step.data.get("kind") if step.kind == "event" else None
+                if kind in seen and not seen[kind].wait(timeout=30):
+                    failures.append(f"the page never showed {kind}")
+                    return
+        except Exception as error:  # noqa: BLE001 - reported by the test
+            failures.append(repr(error))
+        finally:
+            connection.close()
+
+    watcher = new_page()
+    page = watcher.page
+    page.goto("/accounts/login/")
+    page.get_by_label("E-mail address").fill(a_member.email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+    page.goto(f"/jobs/{job.pk}/")
+    page.get_by_role("heading", name=re.compile("On the network: submitted")).wait_for()
+    watcher.check_accessibility()
+
+    thread = threading.Thread(target=network)
+    thread.start()
+    for state in ("rented", "running", "output"):
+        page.get_by_role("heading", name=re.compile(f"On the network: {state}")).wait_for(
+            timeout=30_000
+        )
+        seen[state].set()
+    page.get_by_role("heading", name=re.compile("On the network: released")).wait_for(
+        timeout=30_000
+    )
+    thread.join(timeout=30)
+    assert failures == []
+
+    section = page.locator("#run-section")
+    assert section.get_attribute("hx-trigger") is None  # polling stopped: the run is final
+    assert "simulated" in section.inner_text()
+    held = page.get_by_role("row", name=re.compile("Held in all"))
+    assert re.search(r"\d+\.\d", held.inner_text())
+    assert (
+        page.locator("svg.ledger title").text_content().startswith("Requested, expected and held")
+    )
+    assert page.get_by_text(re.compile(r"held during staging: data staging took")).count() == 1
+    watcher.check_accessibility()
+    assert watcher.errors == []

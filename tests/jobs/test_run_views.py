@@ -1,0 +1,113 @@
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from jobs import run_services, services, simulator, spec
+from jobs.models import Phase, Run, SchedulerClient
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def run(team_a, a_member, staff):
+    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    revision = services.submit(job=job, user=a_member)
+    services.review(revision=revision, reviewer=staff, outcome="accepted")
+    return Run.objects.get(job=job)
+
+
+def test_active_run_polls_and_final_run_stops(client_for, run, a_member):
+    client = client_for(a_member)
+    page = client.get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert 'hx-trigger="every 3s"' in page and "Submitted (queued)" in page
+    simulator.play_now(run)
+    panel = client.get(
+        reverse("run_panel", args=[run.job_id]), headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "every 3s" not in panel and "<html" not in panel
+    assert "simulated" in panel and "Released (done)" in panel
+    assert '<title id="tl-title">' in panel and '<title id="lg-title">' in panel
+    assert "Held in all" in panel and "(restart)" in panel or "Restarted" in panel
+
+
+def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_member):
+    start = timezone.now() - timedelta(hours=60)
+    run_services.record_hold(
+        run=run, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
+        started_at=start, ended_at=start + timedelta(hours=50), idempotency_key="h",
+    )  # fmt: skip
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "+400.0 h against expected" in page
+
+
+def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
+    url = reverse("run_move", args=[run.job_id])
+    assert client_for(a_admin).post(url, {"kind": "cancelled", "note": "x"}).status_code == 403
+    client = client_for(staff)
+    page = client.post(url, {"kind": "output", "note": "try"}, follow=True).content.decode()
+    assert "Not moved" in page and "cannot follow" in page
+    client.post(url, {"kind": "rented", "note": "Nodes are ready."})
+    run.refresh_from_db()
+    assert run.state == "rented" and run.events.get().actor == staff
+
+
+def test_staff_start_the_simulator_from_the_page(
+    client_for, run, staff, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(staff).post(reverse("run_simulate", args=[run.job_id]))
+    run.refresh_from_db()
+    assert run.state == "released" and run.simulated  # eager Celery in tests plays every step
+
+
+def test_scheduler_clients_page_shows_a_token_once(client_for, staff):
+    client = client_for(staff)
+    page = client.post(reverse("scheduler_clients"), {"name": "us-east"}).content.decode()
+    assert "e31s_" in page and "not shown again" in page
+    assert "e31s_" + "x" not in client.get(reverse("scheduler_clients")).content.decode().replace(
+        SchedulerClient.objects.get().token_prefix, ""
+    )
+    assert client.post(reverse("scheduler_clients"), {"name": "US-EAST"}).status_code == 400
+    client.post(reverse("scheduler_client_revoke", args=[SchedulerClient.objects.get().pk]))
+    assert SchedulerClient.objects.get().revoked_at is not None
+
+
+def test_job_page_with_a_run_has_constant_queries(
+    client_for, run, a_member, django_assert_num_queries
+):
+    client = client_for(a_member)
+    url = reverse("job_detail", args=[run.job_id])
+    run_services.record_event(
+        run=run, kind="rented", occurred_at=timezone.now() - timedelta(days=3), idempotency_key="r"
+    )
+    client.get(url)
+    with django_assert_num_queries(18) as first:
+        client.get(url)
+    baseline = len(first)  # read now: the query log is a bounded deque
+    simulator.play_now(run)
+    with django_assert_num_queries(baseline):
+        client.get(url)
+
+
+def test_job_list_with_runs_has_constant_queries(
+    client_for, team_a, a_member, staff, django_assert_num_queries
+):
+    client = client_for(a_member)
+    client.get(reverse("job_list"))
+    with django_assert_num_queries(7) as first:
+        client.get(reverse("job_list"))
+    baseline = len(first)  # read now: the query log is a bounded deque
+    for i in range(5):
+        job = services.create_draft(
+            team=team_a, user=a_member, data={**spec.example_data(), "name": f"r{i}"}
+        )
+        revision = services.submit(job=job, user=a_member)
+        services.review(revision=revision, reviewer=staff, outcome="accepted")
+        simulator.play_now(job.run)
+    client.get(reverse("job_list"))  # shows (and marks read) the notices, 20 at a time
+    client.get(reverse("job_list"))
+    with django_assert_num_queries(baseline):
+        page = client.get(reverse("job_list")).content.decode()
+    assert page.count("Released (done)") == 5
