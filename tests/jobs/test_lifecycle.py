@@ -17,14 +17,6 @@ S, K = RunState, EventKind
 T0 = timezone.now() - timedelta(days=5)
 
 
-@pytest.fixture
-def run(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
-    revision = services.submit(job=job, user=a_member)
-    services.review(revision=revision, reviewer=staff, outcome="accepted")
-    return Run.objects.get(job=job)
-
-
 def at(minutes):
     return T0 + timedelta(minutes=minutes)
 

@@ -5,17 +5,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import run_services, services, simulator, spec
-from jobs.models import Phase, Run, SchedulerClient
+from jobs.models import Phase, SchedulerClient
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def run(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
-    revision = services.submit(job=job, user=a_member)
-    services.review(revision=revision, reviewer=staff, outcome="accepted")
-    return Run.objects.get(job=job)
 
 
 def test_active_run_polls_and_final_run_stops(client_for, run, a_member):

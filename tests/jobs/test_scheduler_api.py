@@ -13,14 +13,6 @@ WHEN = (timezone.now() - timedelta(hours=3)).isoformat()
 
 
 @pytest.fixture
-def accepted(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
-    revision = services.submit(job=job, user=a_member)
-    services.review(revision=revision, reviewer=staff, outcome="accepted")
-    return job
-
-
-@pytest.fixture
 def token(db):
     _, token = run_services.create_client(name="eu-west scheduler")
     return token

@@ -1,0 +1,144 @@
+"""Inconsistent declarations: parts of a description that cannot all be true."""
+
+from .. import units
+from ..issues import Issue
+from ..model import Access, LessCompute, Shape
+from .common import DATA, SCHED, E, W, _exact
+
+
+def _inconsistent(d):
+    out = []
+    w, data, r = d.work, d.data, d.request
+    if r.nodes and r.min_nodes and r.min_nodes > r.nodes:
+        out.append(
+            Issue(
+                "request.min_nodes",
+                E,
+                "min_nodes_above_nodes",
+                f"The minimum ({r.min_nodes} nodes) is above the nodes you want ({r.nodes}).",
+                SCHED,
+            )
+        )
+    start, deadline = _exact(r.earliest_start), _exact(r.deadline)
+    if start and deadline and deadline <= start:
+        out.append(
+            Issue(
+                "request.deadline",
+                E,
+                "deadline_before_start",
+                "The deadline is not after the earliest start.",
+                SCHED,
+            )
+        )
+    elif start and deadline:
+        window = (deadline - start).total_seconds()
+        est, mx = _exact(r.estimate), _exact(r.maximum)
+        if est and est > window:
+            out.append(
+                Issue(
+                    "request.estimate",
+                    E,
+                    "duration_exceeds_window",
+                    f"The job runs {units.format_duration(est)} but the window from earliest start to "
+                    f"deadline is {units.format_duration(int(window))}.",
+                    SCHED,
+                )
+            )
+        elif mx and mx > window:
+            out.append(
+                Issue(
+                    "request.maximum",
+                    W,
+                    "maximum_exceeds_window",
+                    f"The maximum ({units.format_duration(mx)}) is longer than the window "
+                    f"({units.format_duration(int(window))}): say what happens at the deadline.",
+                    SCHED,
+                )
+            )
+    est, mx = _exact(r.estimate), _exact(r.maximum)
+    if est and mx and est > mx:
+        out.append(
+            Issue(
+                "request.estimate",
+                E,
+                "estimate_above_maximum",
+                "The estimate is longer than the hard maximum.",
+                SCHED,
+            )
+        )
+    if r.no_deadline and r.deadline is not None:
+        out.append(
+            Issue(
+                "request.no_deadline",
+                E,
+                "deadline_and_no_deadline",
+                "Both a deadline and no_deadline are set: keep one.",
+                SCHED,
+            )
+        )
+    if data.no_inputs and data.inputs:
+        out.append(
+            Issue(
+                "data.no_inputs",
+                E,
+                "inputs_and_no_inputs",
+                "no_inputs is set but inputs are listed: keep one.",
+                DATA,
+            )
+        )
+    copied = [
+        _exact(i.size) for i in (data.inputs or []) if i.access == Access.COPY and _exact(i.size)
+    ]
+    scratch = _exact(data.scratch)
+    if copied and scratch and sum(copied) > scratch:
+        out.append(
+            Issue(
+                "data.scratch",
+                E,
+                "data_exceeds_scratch",
+                f"{units.format_size(sum(copied))} is copied before start but each node has "
+                f"{units.format_size(scratch)} of scratch disk.",
+                DATA,
+            )
+        )
+    if w.shape == Shape.GANG and r.less_compute == LessCompute.FEWER_SHARDS:
+        out.append(
+            Issue(
+                "request.less_compute",
+                E,
+                "fewer_shards_for_gang",
+                "A gang job has no shards to drop: choose wait, fewer_nodes or run_longer.",
+                SCHED,
+            )
+        )
+    if w.shape == Shape.GANG and w.shards:
+        out.append(
+            Issue(
+                "work.shards",
+                W,
+                "shards_for_gang",
+                "Shards are set but the shape is gang: is it shards?",
+                SCHED,
+            )
+        )
+    expected = r.expected_accelerator_hours
+    requested = requested_accelerator_hours(d)
+    if expected is not None and requested and abs(expected - requested) > 0.25 * requested:
+        out.append(
+            Issue(
+                "request.expected_accelerator_hours",
+                W,
+                "expected_hours_mismatch",
+                f"You expect {expected:g} accelerator-hours but the request is {requested:g} "
+                f"(count × nodes × estimate). Explain the difference or correct one of them.",
+            )
+        )
+    return out
+
+
+def requested_accelerator_hours(d):
+    r = d.request
+    est = _exact(r.estimate)
+    if not (r.accelerators and r.accelerators[0].count and r.nodes and est):
+        return None
+    return r.accelerators[0].count * r.nodes * est / 3600
