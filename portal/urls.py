@@ -109,6 +109,7 @@ urlpatterns = [
     ),
     # Each app's pages; portal's own (teams, accounts, intake) are listed above.
     path("", include("jobs.urls")),
+    path("", include("findings.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,172 @@
+"""Reads, scoped by who asks: partners see their team's findings (outsiders get 404), staff
+see all; the public sees published problems and counts, never a team or private text."""
+
+from datetime import timedelta
+
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from jobs.selectors import jobs_for
+from portal.models import Team, User
+from portal.selectors import teams_for
+
+from . import rules
+from .models import (
+    Finding,
+    FindingNote,
+    FindingNotice,
+    NoteVisibility,
+    UnsolvedProblem,
+)
+
+
+def findings_for(user):
+    return Finding.objects.filter(team__in=teams_for(user))
+
+
+def get_finding_for_user(user, pk):
+    return get_object_or_404(
+        findings_for(user).select_related("team", "filed_by", "job", "assignee", "duplicate_of"),
+        pk=pk,
+    )
+
+
+def filing_teams(user):
+    """Teams the user may file for: only teams they are a member of (staff file nothing)."""
+    if not user.is_authenticated:
+        return Team.objects.none()
+    return Team.objects.filter(memberships__user=user).order_by("name")
+
+
+def filing_jobs(user, team):
+    """The jobs a finding of `team` may name: that team's, and only if the user sees them."""
+    return jobs_for(user).filter(team=team)
+
+
+def _latest_response():
+    return (
+        FindingNote.objects.filter(finding=OuterRef("pk"), visibility=NoteVisibility.RESPONSE)
+        .order_by("-created_at", "-pk")
+        .values("body")[:1]
+    )
+
+
+def partner_list(user, team=None):
+    """The user's teams' findings with the latest staff response, in one query."""
+    queryset = (
+        findings_for(user)
+        .select_related("team")
+        .annotate(latest_response=Subquery(_latest_response()))
+    )
+    if team is not None:
+        queryset = queryset.filter(team=team)
+    return queryset.order_by("-created_at", "-pk")
+
+
+def unread_notices(user):
+    return list(
+        FindingNotice.objects.filter(
+            user=user, read_at__isnull=True, finding__in=findings_for(user)
+        ).select_related("finding")[:20]
+    )
+
+
+def partner_detail(finding):
+    """What the partner sees beside the finding: history, responses, their notes, evidence.
+    Internal notes are filtered out here, in the query, not in the template."""
+    return {
+        "history": list(finding.changes.select_related("actor")),
+        "notes": list(
+            finding.notes.exclude(visibility=NoteVisibility.INTERNAL).select_related("author")
+        ),
+        "evidence": list(finding.evidence.all()),
+        "problems": list(finding.problems.filter(published=True)),
+    }
+
+
+def staff_detail(finding):
+    return {
+        "history": list(finding.changes.select_related("actor")),
+        "notes": list(finding.notes.select_related("author")),
+        "evidence": list(finding.evidence.all()),
+        "problems": list(finding.problems.all()),
+        "duplicates": list(finding.duplicates.all()),
+        "subscribers": list(finding.subscriptions.select_related("user")),
+    }
+
+
+def is_subscribed(finding, user):
+    return finding.subscriptions.filter(user=user).exists()
+
+
+# --- Staff queue ---------------------------------------------------------------------------
+
+SORTS = {
+    "newest": ("-created_at", "-pk"),
+    "oldest": ("created_at", "pk"),
+    "updated": ("-updated_at", "-pk"),
+    "status": ("status", "-created_at", "-pk"),
+    "kind": ("kind", "-created_at", "-pk"),
+}
+AGES = {"1": 1, "3": 3, "7": 7, "30": 30}
+
+
+def staff_queue(filters):
+    """The triage queue, filtered by the cleaned QueueFilterForm data. Rows carry their
+    team, assignee and problems in a fixed number of queries, whatever the page size."""
+    queryset = Finding.objects.select_related("team", "assignee", "filed_by").prefetch_related(
+        Prefetch("problems", queryset=UnsolvedProblem.objects.only("pk", "title", "slug"))
+    )
+    status = filters.get("status")
+    if status == "waiting":
+        queryset = queryset.filter(status__in=rules.WAITING_ON_STAFF)
+    elif status:
+        queryset = queryset.filter(status=status)
+    for name in ("kind", "team", "assignee"):
+        if filters.get(name):
+            queryset = queryset.filter(**{name: filters[name]})
+    if filters.get("unassigned"):
+        queryset = queryset.filter(assignee__isnull=True)
+    if filters.get("problem"):
+        queryset = queryset.filter(problems=filters["problem"])
+    if filters.get("age"):
+        queryset = queryset.filter(
+            created_at__lte=timezone.now() - timedelta(days=AGES[filters["age"]])
+        )
+    if filters.get("q"):
+        q = filters["q"]
+        match = Q(title__icontains=q) | Q(summary__icontains=q) | Q(team__name__icontains=q)
+        if q.lstrip("#").isdigit():
+            match |= Q(pk=int(q.lstrip("#")))
+        queryset = queryset.filter(match)
+    return queryset.order_by(*SORTS.get(filters.get("sort") or "newest", SORTS["newest"]))
+
+
+def staff_members():
+    return User.objects.filter(is_staff=True, is_active=True).order_by("email")
+
+
+# --- Public -------------------------------------------------------------------------------
+
+
+def published_problems():
+    """Published problems with how many findings and distinct teams back each one.
+    Only triaged-onwards findings count: a new or declined one is not evidence yet."""
+    return with_counts(UnsolvedProblem.objects.filter(published=True))
+
+
+def with_counts(queryset):
+    counted = Q(findings__status__in=rules.COUNTED)
+    return queryset.annotate(
+        finding_count=Count("findings", filter=counted, distinct=True),
+        team_count=Count("findings__team", filter=counted, distinct=True),
+    )
+
+
+def get_problem_for_public(user, slug):
+    """A published problem for everyone; staff may also preview an unpublished one."""
+    queryset = published_problems()
+    if user.is_authenticated and user.is_staff:
+        queryset = with_counts(UnsolvedProblem.objects.all())
+    return get_object_or_404(queryset, slug=slug)

@@ -1,0 +1,368 @@
+"""Writes on findings and problems: each is one transaction, locks the finding it moves,
+records what changed as rows, and notifies the partner after commit."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from portal.emails import absolute_url, queue_email
+from portal.errors import DomainError
+from portal.models import Membership, User
+
+from . import evidence, rules
+from .models import (
+    EvidenceSnapshot,
+    Finding,
+    FindingNote,
+    FindingNotice,
+    FindingStatus,
+    NoteVisibility,
+    StatusChange,
+    Subscription,
+    UnsolvedProblem,
+)
+from .rules import Actor
+
+
+@transaction.atomic
+def file_finding(
+    *, team, user, kind, title, summary, impact, details, job=None, revision=None
+) -> Finding:
+    """Record a partner's finding, freeze the job's evidence, subscribe the filer."""
+    if job is not None and job.team_id != team.pk:
+        # The forms only offer the team's jobs; this keeps any other caller honest.
+        raise DomainError("A finding can only name one of your team's own jobs.")
+    now = timezone.now()
+    finding = Finding.objects.create(
+        team=team,
+        filed_by=user,
+        kind=kind,
+        title=title,
+        summary=summary,
+        impact=impact,
+        details=details,
+        job=job,
+        revision=revision,
+        created_at=now,
+        updated_at=now,
+        status_changed_at=now,
+    )
+    if job is not None:
+        snapshot = evidence.capture(job)
+        if snapshot is not None:
+            EvidenceSnapshot.objects.create(finding=finding, captured_at=now, **snapshot)
+    Subscription.objects.create(finding=finding, user=user)
+    StatusChange.objects.create(
+        finding=finding, from_status="", to_status=FindingStatus.NEW, actor=user, note="Filed."
+    )
+    return finding
+
+
+def _locked(finding, expected_version=None):
+    locked = Finding.objects.select_for_update().get(pk=finding.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise DomainError(
+            "Someone else changed this finding while you had it open. Nothing was saved: "
+            "read their change below and try again."
+        )
+    return locked
+
+
+def _touch(finding, *fields):
+    finding.version += 1
+    finding.updated_at = timezone.now()
+    finding.save(update_fields=["version", "updated_at", *fields])
+
+
+def _subscribers(finding):
+    """Who hears about a finding: its subscribers who are still in the team."""
+    members = Membership.objects.filter(team_id=finding.team_id).values("user_id")
+    return list(
+        User.objects.filter(
+            finding_subscriptions__finding=finding, pk__in=members, is_active=True
+        ).distinct()
+    )
+
+
+def _notify(finding, *, key, message, template, context, exclude=None):
+    for user in _subscribers(finding):
+        if exclude is not None and user.pk == exclude.pk:
+            continue
+        FindingNotice.objects.create(user=user, finding=finding, message=message[:300])
+        queue_email(
+            key=f"{key}:{user.pk}",
+            to=user.email,
+            subject=f"[E31 finding #{finding.pk}] {message}",
+            template=template,
+            context={
+                "finding": finding,
+                "message": message,
+                "url": absolute_url(finding.get_absolute_url()),
+                **context,
+            },
+        )
+
+
+def _move(finding, *, to_status, actor, note, actor_role):
+    """The single place a status changes: check the table, write the row, tell the partner."""
+    rules.check(finding.status, to_status, actor_role)
+    to_status = FindingStatus(to_status)
+    needs = (rules.PARTNER_NEEDS_NOTE if actor_role == Actor.PARTNER else rules.NEEDS_NOTE).get(
+        to_status
+    )
+    if needs and not note.strip():
+        raise DomainError(needs)
+    change = StatusChange.objects.create(
+        finding=finding,
+        from_status=finding.status,
+        to_status=to_status,
+        actor=actor,
+        note=note.strip(),
+    )
+    finding.status = to_status
+    finding.status_changed_at = change.created_at
+    if to_status == FindingStatus.DECLINED:
+        finding.decline_reason = note.strip()
+    _touch(finding, "status", "status_changed_at", "decline_reason", "duplicate_of")
+    _notify(
+        finding,
+        key=f"finding-change:{change.pk}",
+        message=f"“{finding.title}” is now {to_status.label.lower()}",
+        template="emails/finding_status.txt",
+        context={"change": change},
+        exclude=actor,
+    )
+    return change
+
+
+@transaction.atomic
+def change_status(
+    *, finding, actor, to_status, note="", problems=None, proposed_problem="", expected_version=None
+) -> Finding:
+    """A staff move. Triage needs at least one problem, or a new problem proposed."""
+    finding = _locked(finding, expected_version)
+    if to_status == FindingStatus.TRIAGED:
+        _set_problems(finding, problems, proposed_problem)
+    _move(finding, to_status=to_status, actor=actor, note=note, actor_role=Actor.STAFF)
+    return finding
+
+
+def _set_problems(finding, problems, proposed_problem):
+    problems = list(problems or [])
+    proposed_problem = (proposed_problem or "").strip()
+    if problems:
+        finding.problems.add(*problems)
+    if proposed_problem:
+        finding.proposed_problem = proposed_problem[:200]
+        finding.save(update_fields=["proposed_problem"])
+    if not finding.problems.exists() and not finding.proposed_problem:
+        raise DomainError(
+            "Triage links a finding to at least one unsolved problem, or proposes a new one."
+        )
+
+
+@transaction.atomic
+def partner_verify(*, finding, user) -> Finding:
+    finding = _locked(finding)
+    _move(finding, to_status=FindingStatus.VERIFIED, actor=user, note="", actor_role=Actor.PARTNER)
+    return finding
+
+
+@transaction.atomic
+def partner_reopen(*, finding, user, note) -> Finding:
+    finding = _locked(finding)
+    _move(
+        finding, to_status=FindingStatus.REOPENED, actor=user, note=note, actor_role=Actor.PARTNER
+    )
+    return finding
+
+
+@transaction.atomic
+def add_note(*, finding, author, visibility, body, expected_version=None) -> FindingNote:
+    """An internal note, a response the partner reads, or information from the partner."""
+    body = (body or "").strip()
+    if not body:
+        raise DomainError("Write something first.")
+    finding = _locked(finding, expected_version)
+    note = FindingNote.objects.create(
+        finding=finding, visibility=visibility, author=author, body=body[:10_000]
+    )
+    _touch(finding)
+    if visibility == NoteVisibility.RESPONSE:
+        _notify(
+            finding,
+            key=f"finding-response:{note.pk}",
+            message=f"Staff responded on “{finding.title}”",
+            template="emails/finding_response.txt",
+            context={"note": note},
+        )
+    return note
+
+
+@transaction.atomic
+def assign(*, findings, assignee, actor) -> int:
+    """Assign (or, with None, unassign) findings; each change leaves an internal note."""
+    if assignee is not None and not assignee.is_staff:
+        raise DomainError("Findings are assigned to staff members only.")
+    changed = 0
+    for finding in Finding.objects.select_for_update().filter(pk__in=[f.pk for f in findings]):
+        if finding.assignee_id == (assignee.pk if assignee else None):
+            continue
+        finding.assignee = assignee
+        _touch(finding, "assignee")
+        FindingNote.objects.create(
+            finding=finding,
+            visibility=NoteVisibility.INTERNAL,
+            author=actor,
+            body=f"Assigned to {assignee}." if assignee else "Unassigned.",
+        )
+        changed += 1
+    return changed
+
+
+@transaction.atomic
+def link_problems(*, findings, problems, actor) -> int:
+    problems = list(problems)
+    if not problems:
+        raise DomainError("Choose a problem to link.")
+    for finding in Finding.objects.select_for_update().filter(pk__in=[f.pk for f in findings]):
+        finding.problems.add(*problems)
+        _touch(finding)
+    return len(findings)
+
+
+@transaction.atomic
+def unlink_problem(*, finding, problem, actor, expected_version=None) -> Finding:
+    finding = _locked(finding, expected_version)
+    finding.problems.remove(problem)
+    _touch(finding)
+    return finding
+
+
+def bulk_status(*, findings, actor, to_status, note="", problems=None):
+    """Each finding moves in its own transaction: the legal ones move, the others are
+    reported with the reason, so one refused row does not undo the rest."""
+    moved, refused = [], []
+    for finding in findings:
+        try:
+            change_status(
+                finding=finding, actor=actor, to_status=to_status, note=note, problems=problems
+            )
+        except DomainError as error:
+            refused.append((finding, str(error)))
+        else:
+            moved.append(finding)
+    return moved, refused
+
+
+@transaction.atomic
+def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
+    """Mark `source` a duplicate of `target`; copy its evidence and subscribers over."""
+    if source.pk == target.pk:
+        raise DomainError("A finding cannot be a duplicate of itself.")
+    # Lock both in id order so two staff merging the pair opposite ways cannot deadlock.
+    locked = {
+        f.pk: f
+        for f in Finding.objects.select_for_update()
+        .filter(pk__in=[source.pk, target.pk])
+        .order_by("pk")
+    }
+    source, target = locked[source.pk], locked[target.pk]
+    if expected_version is not None and source.version != expected_version:
+        raise DomainError(
+            "Someone else changed this finding while you had it open. Nothing was saved."
+        )
+    if target.status == FindingStatus.DUPLICATE:
+        raise DomainError(
+            f"Finding #{target.pk} is itself a duplicate: merge into #{target.duplicate_of_id}."
+        )
+    rules.check(source.status, FindingStatus.DUPLICATE, Actor.MERGE)
+    for snapshot in source.evidence.all():
+        EvidenceSnapshot.objects.create(
+            finding=target,
+            job=snapshot.job,
+            job_name=snapshot.job_name,
+            revision_number=snapshot.revision_number,
+            run_state=snapshot.run_state,
+            ledger=snapshot.ledger,
+            timeline=snapshot.timeline,
+            captured_at=snapshot.captured_at,
+            carried_from=source,
+        )
+    already = set(target.subscriptions.values_list("user_id", flat=True))
+    Subscription.objects.bulk_create(
+        [
+            Subscription(finding=target, user_id=s.user_id, carried_from=source)
+            for s in source.subscriptions.all()
+            if s.user_id not in already
+        ]
+    )
+    target.problems.add(*source.problems.all())
+    _touch(target)
+    source.duplicate_of = target
+    _move(
+        source,
+        to_status=FindingStatus.DUPLICATE,
+        actor=actor,
+        note=note or f"Merged into #{target.pk}.",
+        actor_role=Actor.MERGE,
+    )
+    return source
+
+
+@transaction.atomic
+def unmerge(*, source, actor, note="") -> Finding:
+    """Undo a merge: take back what was carried over, restore the status before it."""
+    source = _locked(source)
+    if source.status != FindingStatus.DUPLICATE:
+        raise DomainError("This finding is not a duplicate.")
+    target = Finding.objects.select_for_update().get(pk=source.duplicate_of_id)
+    EvidenceSnapshot.objects.filter(finding=target, carried_from=source).delete()
+    Subscription.objects.filter(finding=target, carried_from=source).delete()
+    _touch(target)
+    before = (
+        source.changes.filter(to_status=FindingStatus.DUPLICATE)
+        .order_by("-created_at", "-pk")
+        .values_list("from_status", flat=True)
+        .first()
+    ) or FindingStatus.NEW
+    change = StatusChange.objects.create(
+        finding=source,
+        from_status=FindingStatus.DUPLICATE,
+        to_status=before,
+        actor=actor,
+        note=note or f"Unmerged from #{target.pk}.",
+    )
+    source.status, source.duplicate_of = before, None
+    source.status_changed_at = change.created_at
+    _touch(source, "status", "duplicate_of", "status_changed_at")
+    _notify(
+        source,
+        key=f"finding-change:{change.pk}",
+        message=f"“{source.title}” is no longer a duplicate",
+        template="emails/finding_status.txt",
+        context={"change": change},
+        exclude=actor,
+    )
+    return source
+
+
+@transaction.atomic
+def subscribe(*, finding, user, on=True):
+    if on:
+        Subscription.objects.get_or_create(finding=finding, user=user)
+    else:
+        Subscription.objects.filter(finding=finding, user=user).delete()
+
+
+def mark_notices_read(*, user, ids):
+    FindingNotice.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def save_problem(*, problem, actor) -> UnsolvedProblem:
+    problem.updated_at = timezone.now()
+    problem.full_clean()
+    problem.save()
+    return problem

@@ -1,0 +1,280 @@
+"""Staff triage: the queue with filters and bulk actions, one finding's triage page,
+and the unsolved problems staff write and publish."""
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from portal.decorators import staff_required
+from portal.errors import DomainError
+from portal.markdown import render_markdown
+
+from . import rules, selectors, services
+from .models import Finding, FindingStatus, UnsolvedProblem
+from .rules import Actor
+from .staff_forms import (
+    AssignForm,
+    BulkForm,
+    MergeForm,
+    NoteForm,
+    ProblemForm,
+    QueueFilterForm,
+    StatusForm,
+)
+from .views import detail_context
+
+PAGE_SIZE = 50
+
+
+@staff_required
+@require_GET
+def staff_finding_queue(request):
+    filter_form = QueueFilterForm(request.GET or None)
+    queryset = selectors.staff_queue(filter_form.filters())
+    page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "filter_form": filter_form,
+        "page": page,
+        "query": query.urlencode(),
+        "bulk_form": BulkForm(findings=Finding.objects.all()),
+        "here": request.get_full_path(),
+    }
+    if request.htmx:
+        return render(request, "findings/staff_queue.html#results", context)
+    return render(request, "findings/staff_queue.html", context)
+
+
+def _back(request):
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("staff_finding_queue")
+
+
+@staff_required
+@require_POST
+def staff_finding_bulk(request):
+    form = BulkForm(request.POST, findings=Finding.objects.all())
+    if not form.is_valid():
+        errors = "; ".join(
+            f"{form.fields[k].label or k}: {' '.join(v)}" if k in form.fields else " ".join(v)
+            for k, v in form.errors.items()
+        )
+        messages.error(request, f"Nothing was changed. {errors}")
+        return _back(request)
+    findings = list(form.cleaned_data["findings"])
+    action = form.cleaned_data["action"]
+    try:
+        if action == "assign":
+            assignee = form.cleaned_data["assignee"]
+            count = services.assign(findings=findings, assignee=assignee, actor=request.user)
+            messages.success(
+                request,
+                f"{count} finding{'s' if count != 1 else ''} assigned to {assignee or 'nobody'}.",
+            )
+        elif action == "link":
+            problem = form.cleaned_data["problem"]
+            services.link_problems(findings=findings, problems=[problem], actor=request.user)
+            messages.success(request, f"{len(findings)} linked to “{problem}”.")
+        else:
+            moved, refused = services.bulk_status(
+                findings=findings,
+                actor=request.user,
+                to_status=form.cleaned_data["status"],
+                note=form.cleaned_data["note"],
+                problems=[form.cleaned_data["problem"]] if form.cleaned_data["problem"] else None,
+            )
+            if moved:
+                messages.success(
+                    request,
+                    f"{len(moved)} moved to {FindingStatus(form.cleaned_data['status']).label.lower()}.",
+                )
+            for finding, reason in refused:
+                messages.error(request, f"#{finding.pk} not moved: {reason}")
+    except DomainError as error:
+        messages.error(request, str(error))
+    return _back(request)
+
+
+def _staff_context(request, finding, **forms):
+    context = detail_context(request, finding)
+    context.update(selectors.staff_detail(finding))
+    context.update(
+        {
+            "staff_moves": rules.allowed_targets(finding.status, Actor.STAFF),
+            "status_form": forms.get("status_form")
+            or StatusForm(
+                initial={
+                    "version": finding.version,
+                    "problems": [p.pk for p in finding.problems.all()],
+                }
+            ),
+            "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
+            "assign_form": AssignForm(initial={"assignee": finding.assignee_id}),
+            "merge_form": forms.get("merge_form")
+            or MergeForm(initial={"version": finding.version}),
+            "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
+        }
+    )
+    return context
+
+
+@staff_required
+@require_GET
+def staff_finding_detail(request, finding_id):
+    finding = get_object_or_404(
+        Finding.objects.select_related("team", "filed_by", "assignee", "duplicate_of"),
+        pk=finding_id,
+    )
+    return render(request, "findings/staff_detail.html", _staff_context(request, finding))
+
+
+def _refused(request, finding, error, **forms):
+    """Re-show the page with what was typed and the reason, instead of losing it."""
+    finding.refresh_from_db()
+    context = _staff_context(request, finding, **forms)
+    context["refusal"] = str(error)
+    return render(request, "findings/staff_detail.html", context, status=400)
+
+
+@staff_required
+@require_POST
+def staff_finding_status(request, finding_id):
+    finding = get_object_or_404(Finding, pk=finding_id)
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, finding, "Choose a move the page offers.", status_form=form)
+    try:
+        services.change_status(
+            finding=finding,
+            actor=request.user,
+            to_status=form.cleaned_data["to_status"],
+            note=form.cleaned_data["note"],
+            problems=form.cleaned_data["problems"],
+            proposed_problem=form.cleaned_data["proposed_problem"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except DomainError as error:
+        return _refused(request, finding, error, status_form=form)
+    messages.success(
+        request,
+        f"#{finding.pk} is now {FindingStatus(form.cleaned_data['to_status']).label.lower()}; the partner is told.",
+    )
+    return redirect("staff_finding_detail", finding.pk)
+
+
+@staff_required
+@require_POST
+def staff_finding_note(request, finding_id):
+    finding = get_object_or_404(Finding, pk=finding_id)
+    form = NoteForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, finding, "Write the note and say who reads it.", note_form=form)
+    try:
+        note = services.add_note(
+            finding=finding,
+            author=request.user,
+            visibility=form.cleaned_data["visibility"],
+            body=form.cleaned_data["body"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except DomainError as error:
+        return _refused(request, finding, error, note_form=form)
+    messages.success(
+        request,
+        "Response sent to the partner."
+        if note.visibility == "response"
+        else "Internal note added.",
+    )
+    return redirect("staff_finding_detail", finding.pk)
+
+
+@staff_required
+@require_POST
+def staff_finding_assign(request, finding_id):
+    finding = get_object_or_404(Finding, pk=finding_id)
+    form = AssignForm(request.POST)
+    if form.is_valid():
+        assignee = request.user if request.POST.get("me") else form.cleaned_data["assignee"]
+        services.assign(findings=[finding], assignee=assignee, actor=request.user)
+        messages.success(request, f"Assigned to {assignee or 'nobody'}.")
+    else:
+        messages.error(request, "Choose a staff member.")
+    return redirect("staff_finding_detail", finding.pk)
+
+
+@staff_required
+@require_POST
+def staff_finding_merge(request, finding_id):
+    finding = get_object_or_404(Finding, pk=finding_id)
+    form = MergeForm(request.POST)
+    if not form.is_valid():
+        return _refused(
+            request, finding, "Give the number of the finding it duplicates.", merge_form=form
+        )
+    target = Finding.objects.filter(pk=form.cleaned_data["target"]).first()
+    try:
+        if target is None:
+            raise DomainError(f"There is no finding #{form.cleaned_data['target']}.")
+        services.merge(
+            source=finding,
+            target=target,
+            actor=request.user,
+            note=form.cleaned_data["note"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except DomainError as error:
+        return _refused(request, finding, error, merge_form=form)
+    messages.success(request, f"Merged into #{target.pk}: its evidence and followers went with it.")
+    return redirect("staff_finding_detail", finding.pk)
+
+
+@staff_required
+@require_POST
+def staff_finding_unmerge(request, finding_id):
+    finding = get_object_or_404(Finding, pk=finding_id)
+    try:
+        services.unmerge(source=finding, actor=request.user)
+    except DomainError as error:
+        messages.error(request, f"Not unmerged: {error}")
+    else:
+        messages.success(request, "Unmerged: what it carried over was taken back.")
+    return redirect("staff_finding_detail", finding.pk)
+
+
+# --- Problems -------------------------------------------------------------------------------
+
+
+@staff_required
+@require_GET
+def staff_problem_list(request):
+    problems = selectors.with_counts(UnsolvedProblem.objects.all())
+    return render(request, "findings/staff_problems.html", {"problems": problems})
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def staff_problem_edit(request, problem_id=None):
+    problem = get_object_or_404(UnsolvedProblem, pk=problem_id) if problem_id else UnsolvedProblem()
+    form = ProblemForm(request.POST or None, instance=problem)
+    if request.method == "POST" and form.is_valid():
+        services.save_problem(problem=form.save(commit=False), actor=request.user)
+        messages.success(
+            request,
+            f"“{problem.title}” is saved{' and published' if problem.published else ' (not published)'}.",
+        )
+        return redirect("staff_problem_list")
+    return render(
+        request,
+        "findings/staff_problem_form.html",
+        {
+            "form": form,
+            "problem": problem,
+            "preview": render_markdown(problem.body) if problem.pk else "",
+        },
+        status=400 if request.method == "POST" else 200,
+    )

@@ -1,0 +1,62 @@
+from django.urls import path
+
+from . import staff_views, views
+
+urlpatterns = [
+    # Public: the published unsolved problems.
+    path("problems/", views.problem_list, name="problem_list"),
+    path("problems/<slug:problem_slug>/", views.problem_detail, name="problem_detail"),
+    # Partners: their team's findings. The jobs pages link to finding_new with
+    # ?job=<pk>&kind=<kind>&field=<dotted path> (all optional).
+    path("findings/", views.finding_list, name="finding_list"),
+    path("findings/new/", views.finding_new, name="finding_new"),
+    path("findings/<int:finding_id>/", views.finding_detail, name="finding_detail"),
+    path("findings/<int:finding_id>/subscribe/", views.finding_subscribe, name="finding_subscribe"),
+    path("findings/<int:finding_id>/verify/", views.finding_verify, name="finding_verify"),
+    path("findings/<int:finding_id>/reopen/", views.finding_reopen, name="finding_reopen"),
+    path(
+        "findings/<int:finding_id>/information/",
+        views.finding_information,
+        name="finding_information",
+    ),
+    # Staff: triage and the problems list.
+    path("staff/findings/", staff_views.staff_finding_queue, name="staff_finding_queue"),
+    path("staff/findings/bulk/", staff_views.staff_finding_bulk, name="staff_finding_bulk"),
+    path(
+        "staff/findings/<int:finding_id>/",
+        staff_views.staff_finding_detail,
+        name="staff_finding_detail",
+    ),
+    path(
+        "staff/findings/<int:finding_id>/status/",
+        staff_views.staff_finding_status,
+        name="staff_finding_status",
+    ),
+    path(
+        "staff/findings/<int:finding_id>/note/",
+        staff_views.staff_finding_note,
+        name="staff_finding_note",
+    ),
+    path(
+        "staff/findings/<int:finding_id>/assign/",
+        staff_views.staff_finding_assign,
+        name="staff_finding_assign",
+    ),
+    path(
+        "staff/findings/<int:finding_id>/merge/",
+        staff_views.staff_finding_merge,
+        name="staff_finding_merge",
+    ),
+    path(
+        "staff/findings/<int:finding_id>/unmerge/",
+        staff_views.staff_finding_unmerge,
+        name="staff_finding_unmerge",
+    ),
+    path("staff/problems/", staff_views.staff_problem_list, name="staff_problem_list"),
+    path("staff/problems/new/", staff_views.staff_problem_edit, name="staff_problem_new"),
+    path(
+        "staff/problems/<int:problem_id>/",
+        staff_views.staff_problem_edit,
+        name="staff_problem_edit",
+    ),
+]
