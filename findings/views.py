@@ -220,7 +220,7 @@ def _member_finding(request, finding_id):
 @login_required
 @require_POST
 def finding_subscribe(request, finding_id):
-    finding = selectors.get_finding_for_user(request.user, finding_id)
+    finding = _member_finding(request, finding_id)
     on = request.POST.get("subscribe") == "1"
     services.subscribe(finding=finding, user=request.user, on=on)
     if request.htmx:

@@ -222,6 +222,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "portal.tasks.close_due_intake_windows",
         "schedule": 60.0,
     },
+    # Once a day; the e-mail's key names the day, so a restarted beat does not send twice.
+    "findings-staff-digest": {
+        "task": "findings.tasks.send_findings_digest",
+        "schedule": 86400.0,
+    },
 }
 
 LOGGING = {

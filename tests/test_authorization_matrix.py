@@ -107,6 +107,31 @@ MATRIX = {
     "staff_intake_application": ("get", {**_staff_only, "staff": 200}),
     "staff_intake_application_review": ("post", {**_staff_only, "staff": 302}),
     "staff_intake_application_unstage": ("post", {**_staff_only, "staff": 302}),
+    # findings: world() holds a new finding of team A and the published problems. Staff read
+    # partners' findings but do not act as the team (file, follow, verify, reopen, add).
+    "problem_list": ("get", _public),
+    "problem_detail": ("get", _public),
+    "finding_list": ("get", _logged_in),
+    "finding_new": ("get", {**_logged_in, "staff": 403}),
+    "finding_detail": ("get", _partner_page),
+    "finding_subscribe": ("post", {**_admin_action, "a_member": 302, "staff": 403}),
+    "finding_verify": ("post", {**_admin_action, "a_member": 302, "staff": 403}),
+    "finding_reopen": ("post", {**_partner_page, "a_member": 400, "a_admin": 400, "staff": 403}),
+    "finding_information": (
+        "post",
+        {**_partner_page, "a_member": 400, "a_admin": 400, "staff": 403},
+    ),
+    "staff_finding_queue": ("get", {**_staff_only, "staff": 200}),
+    "staff_finding_bulk": ("post", {**_staff_only, "staff": 302}),
+    "staff_finding_detail": ("get", {**_staff_only, "staff": 200}),
+    "staff_finding_status": ("post", {**_staff_only, "staff": 400}),
+    "staff_finding_note": ("post", {**_staff_only, "staff": 400}),
+    "staff_finding_assign": ("post", {**_staff_only, "staff": 302}),
+    "staff_finding_merge": ("post", {**_staff_only, "staff": 400}),
+    "staff_finding_unmerge": ("post", {**_staff_only, "staff": 302}),
+    "staff_problem_list": ("get", {**_staff_only, "staff": 200}),
+    "staff_problem_new": ("get", {**_staff_only, "staff": 200}),
+    "staff_problem_edit": ("get", {**_staff_only, "staff": 200}),
 }
 
 
@@ -148,6 +173,12 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
     window = make_window()
     submitted = submit()
     intake_services.close_window(window=window, closed_by=staff)
+    # findings: a new finding of team A, filed by its member; a published problem.
+    from findings.models import UnsolvedProblem
+    from tests.findings.helpers import file as file_finding
+
+    finding = file_finding(team_a, a_member)
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
     return {
         "users": {
             "anonymous": None,
@@ -171,6 +202,9 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
         "status_token": submitted.status_token,
         "window_id": window.pk,
         "application_id": submitted.application.pk,
+        "finding_id": finding.pk,
+        "problem_slug": problem.slug,
+        "problem_id": problem.pk,
     }
 
 

@@ -16,6 +16,9 @@ class Command(BaseCommand):
         from jobs.demo import load_jobs
 
         load_jobs(teams=teams, users=users)
+        from findings.demo import load_findings
+
+        load_findings(teams=teams, users=users)
         from portal.demo_intake import load_intake
 
         load_intake(teams=teams, users=users)
