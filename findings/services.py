@@ -140,6 +140,7 @@ def change_status(
 ) -> Finding:
     """A staff move. Triage needs at least one problem, or a new problem proposed."""
     finding = _locked(finding, expected_version)
+    rules.check(finding.status, to_status, Actor.STAFF)  # before touching its problems
     if to_status == FindingStatus.TRIAGED:
         _set_problems(finding, problems, proposed_problem)
     _move(finding, to_status=to_status, actor=actor, note=note, actor_role=Actor.STAFF)

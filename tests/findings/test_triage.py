@@ -1,0 +1,221 @@
+"""Triage services: the moves, their rows, notifications after commit, merge and unmerge,
+concurrent edits, bulk actions and the staff digest."""
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from findings import digest, services
+from findings.models import (
+    FindingNotice,
+    FindingStatus,
+    NoteVisibility,
+    StatusChange,
+    UnsolvedProblem,
+)
+from portal.errors import DomainError
+from portal.models import OutboundEmail
+from tests.conftest import make_user
+from tests.findings.helpers import accepted_job, file
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def problem(db):
+    return UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+
+
+def test_triage_needs_a_problem_or_a_proposal(team_a, a_member, staff, problem):
+    finding = file(team_a, a_member)
+    with pytest.raises(DomainError, match="at least one unsolved problem"):
+        services.change_status(finding=finding, actor=staff, to_status="triaged")
+    services.change_status(finding=finding, actor=staff, to_status="triaged", problems=[problem])
+    finding.refresh_from_db()
+    assert finding.status == "triaged" and list(finding.problems.all()) == [problem]
+    other = file(team_a, a_member)
+    services.change_status(
+        finding=other, actor=staff, to_status="triaged", proposed_problem="Output formats"
+    )
+    other.refresh_from_db()
+    assert other.status == "triaged" and other.proposed_problem == "Output formats"
+
+
+def test_decline_needs_a_reason_the_partner_reads(client_for, team_a, a_member, staff):
+    finding = file(team_a, a_member)
+    with pytest.raises(DomainError, match="Say why"):
+        services.change_status(finding=finding, actor=staff, to_status="declined")
+    services.change_status(
+        finding=finding, actor=staff, to_status="declined", note="Real-time work: not ours."
+    )
+    page = client_for(a_member).get(f"/findings/{finding.pk}/")
+    assert b"Real-time work: not ours." in page.content
+
+
+def test_every_change_is_a_row_and_the_partner_hears_after_commit(
+    team_a, a_member, a_admin, staff, problem, django_capture_on_commit_callbacks
+):
+    finding = file(team_a, a_member)
+    services.subscribe(finding=finding, user=a_admin)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.change_status(
+            finding=finding, actor=staff, to_status="triaged", problems=[problem], note="Linked."
+        )
+        assert mail.outbox == []  # nothing leaves before the transaction commits
+    assert callbacks
+    assert sorted(m.to[0] for m in mail.outbox) == [a_admin.email, a_member.email]
+    assert "is now triaged" in mail.outbox[0].subject
+    change = finding.changes.get(to_status="triaged")
+    assert (change.from_status, change.actor, change.note) == ("new", staff, "Linked.")
+    assert FindingNotice.objects.filter(finding=finding).count() == 2
+
+
+def test_a_response_is_sent_and_an_internal_note_is_not(
+    client_for, team_a, a_member, staff, django_capture_on_commit_callbacks
+):
+    finding = file(team_a, a_member)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.add_note(
+            finding=finding, author=staff, visibility=NoteVisibility.INTERNAL, body="SECRET-NOTE"
+        )
+        services.add_note(
+            finding=finding, author=staff, visibility=NoteVisibility.RESPONSE, body="We hear you."
+        )
+    assert len(mail.outbox) == 1 and "We hear you." in mail.outbox[0].body
+    assert "SECRET-NOTE" not in mail.outbox[0].body
+    page = client_for(a_member).get(f"/findings/{finding.pk}/")
+    assert b"We hear you." in page.content and b"SECRET-NOTE" not in page.content
+    listing = client_for(a_member).get("/findings/")
+    assert b"We hear you." in listing.content and b"SECRET-NOTE" not in listing.content
+    assert b"SECRET-NOTE" in client_for(staff).get(f"/staff/findings/{finding.pk}/").content
+
+
+def test_partner_verifies_or_reopens(client_for, team_a, a_member, staff, problem):
+    finding = file(team_a, a_member)
+    for to in ("triaged", "accepted", "addressed"):
+        services.change_status(finding=finding, actor=staff, to_status=to, problems=[problem])
+    client = client_for(a_member)
+    response = client.post(f"/findings/{finding.pk}/reopen/", {"note": ""})
+    assert response.status_code == 400 and b"Say what still does not work" in response.content
+    assert (
+        client.post(f"/findings/{finding.pk}/reopen/", {"note": "Still slow."}).status_code == 302
+    )
+    finding.refresh_from_db()
+    assert finding.status == "reopened"
+    services.change_status(finding=finding, actor=staff, to_status="addressed")
+    with pytest.raises(DomainError, match="Only the partner team"):
+        services.change_status(finding=finding, actor=staff, to_status="verified")
+    assert client.post(f"/findings/{finding.pk}/verify/").status_code == 302
+    finding.refresh_from_db()
+    assert finding.status == "verified"
+    assert [c.to_status for c in finding.changes.all()] == [
+        "new", "triaged", "accepted", "addressed", "reopened", "addressed", "verified",
+    ]  # fmt: skip
+
+
+def test_two_staff_cannot_silently_overwrite_each_other(team_a, a_member, staff, problem):
+    finding = file(team_a, a_member)
+    seen = finding.version
+    services.add_note(
+        finding=finding, author=staff, visibility="internal", body="First.", expected_version=seen
+    )
+    with pytest.raises(DomainError, match="Someone else changed this finding"):
+        services.change_status(
+            finding=finding, actor=staff, to_status="declined", note="No.", expected_version=seen
+        )
+    finding.refresh_from_db()
+    assert finding.status == "new"
+
+
+def test_stale_form_on_the_page_keeps_what_was_typed(client_for, team_a, a_member, staff):
+    finding = file(team_a, a_member)
+    response = client_for(staff).post(
+        f"/staff/findings/{finding.pk}/status/",
+        {"to_status": "declined", "note": "My careful reason", "version": finding.version - 1},
+    )
+    assert response.status_code == 400
+    assert b"Someone else changed this finding" in response.content
+    assert b"My careful reason" in response.content
+
+
+def test_merge_carries_evidence_and_subscribers_and_unmerge_takes_them_back(
+    team_a, a_member, a_admin, staff, problem
+):
+    job = accepted_job(team_a, a_member, staff)
+    source = file(team_a, a_admin, job=job)
+    target = file(team_a, a_member)
+    services.change_status(finding=target, actor=staff, to_status="triaged", problems=[problem])
+    assert source.evidence.count() == 1 and target.evidence.count() == 0
+
+    services.merge(source=source, target=target, actor=staff)
+    source.refresh_from_db()
+    assert source.status == "duplicate" and source.duplicate_of == target
+    carried = target.evidence.get()
+    assert carried.carried_from == source and carried.ledger == source.evidence.get().ledger
+    assert set(target.subscriptions.values_list("user", flat=True)) == {a_member.pk, a_admin.pk}
+    with pytest.raises(DomainError, match="unmerge it first"):
+        services.change_status(finding=source, actor=staff, to_status="triaged")
+    with pytest.raises(DomainError, match="itself a duplicate"):
+        services.merge(source=file(team_a, a_member), target=source, actor=staff)
+
+    services.unmerge(source=source, actor=staff)
+    source.refresh_from_db()
+    assert source.status == "new" and source.duplicate_of is None
+    assert target.evidence.count() == 0
+    assert set(target.subscriptions.values_list("user", flat=True)) == {a_member.pk}
+    assert source.evidence.count() == 1  # its own evidence never moved
+
+
+def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_member, staff, problem):
+    ready, addressed = file(team_a, a_member), file(team_a, a_member)
+    for to in ("triaged", "accepted", "addressed"):
+        services.change_status(finding=addressed, actor=staff, to_status=to, problems=[problem])
+    client = client_for(staff)
+    response = client.post(
+        "/staff/findings/bulk/",
+        {"findings": [ready.pk, addressed.pk], "action": "status", "status": "triaged",
+         "problem": problem.pk, "next": "/staff/findings/?status=new"},
+        follow=True,
+    )  # fmt: skip
+    ready.refresh_from_db()
+    assert ready.status == "triaged"
+    assert f"#{addressed.pk} not moved".encode() in response.content
+    assert response.redirect_chain[-1][0] == "/staff/findings/?status=new"
+
+    other = make_user("other-staff@e31.example", staff=True)
+    client.post(
+        "/staff/findings/bulk/",
+        {"findings": [ready.pk, addressed.pk], "action": "assign", "assignee": other.pk},
+    )
+    assert {f.assignee for f in (ready, addressed) if not f.refresh_from_db()} == {other}
+    response = client.post(
+        "/staff/findings/bulk/",
+        {"findings": [ready.pk], "action": "link", "next": "//evil.example/"},
+    )
+    assert response["Location"] == "/staff/findings/"
+
+
+def test_staff_digest_is_daily_and_idempotent(team_a, a_member, staff, problem):
+    old = file(team_a, a_member, title="Old untriaged")
+    old.created_at = timezone.now() - timezone.timedelta(days=3)
+    old.save(update_fields=["created_at"])
+    file(team_a, a_member, title="Fresh")
+    asked = file(team_a, a_member, title="Partner answered")
+    services.change_status(finding=asked, actor=staff, to_status="triaged", problems=[problem])
+    services.add_note(finding=asked, author=staff, visibility="response", body="Which region?")
+    services.add_note(finding=asked, author=a_member, visibility="partner", body="eu-west-1")
+
+    untriaged, waiting = digest.digest_rows()
+    assert [f.title for f in untriaged] == ["Old untriaged"]
+    assert [f.title for f in waiting] == ["Partner answered"]
+    assert digest.send_staff_digest() == 1
+    digest.send_staff_digest()
+    emails = OutboundEmail.objects.filter(dedupe_key__startswith="findings-digest:")
+    assert emails.count() == 1
+    assert "Old untriaged" in emails.get().body and "Fresh" not in emails.get().body
+
+
+def test_status_change_rows_record_the_actor(team_a, a_member, staff):
+    finding = file(team_a, a_member)
+    assert StatusChange.objects.get(finding=finding).actor == a_member
+    assert finding.status == FindingStatus.NEW
