@@ -1,0 +1,88 @@
+"""A partner files an accounting finding from their job (pre-filled, evidence frozen); staff
+triage it in the queue to a problem with a response; the partner reads the response; the
+public problem page's count goes up and names no team. axe on every page, one at 360 px."""
+
+import re
+
+import pytest
+
+from findings.models import Finding, UnsolvedProblem
+from tests.conftest import PASSWORD
+from tests.findings.helpers import accepted_job
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(watcher, user):
+    page = watcher.page
+    page.goto("/accounts/login/")
+    page.keyboard.type(user.email)
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+
+
+def visit(watcher, url):
+    watcher.page.goto(url)
+    watcher.check_accessibility()
+
+
+def count_on(watcher, slug):
+    visit(watcher, f"/problems/{slug}/")
+    main = watcher.page.locator("main").inner_text()
+    assert "Team A" not in main and "A Corp" not in main
+    return int(watcher.page.locator(".problem-counts dd").first.inner_text())
+
+
+def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, staff):
+    job = accepted_job(team_a, a_member, staff)
+    slug = "getting-data-to-compute"
+    public = new_page(width=360)
+    assert count_on(public, slug) == 0
+    visit(public, "/problems/")
+
+    partner = new_page()
+    log_in(partner, a_member)
+    page = partner.page
+    visit(partner, f"/findings/new/?job={job.pk}&kind=accounting_mismatch")
+    assert page.locator("#id_job").input_value() == str(job.pk)
+    held = float(page.locator("#id_held_hours").input_value())
+    assert held > 0
+    assert page.get_by_text("Will be frozen").is_visible()
+    page.locator("#id_impact_1").check()
+    page.locator("#id_summary").fill("We expected fewer hours held while staging.")
+    page.get_by_role("button", name="File the finding").click()
+    page.wait_for_url(re.compile(r"/findings/\d+/$"))
+    partner.check_accessibility()
+    finding = Finding.objects.get()
+    assert finding.evidence.count() == 1
+    assert page.get_by_role("heading", name="Evidence (read-only)").is_visible()
+    assert f"{held:.1f}" in page.locator(".evidence").inner_text()
+
+    desk = new_page()
+    log_in(desk, staff)
+    visit(desk, "/staff/findings/?status=new")
+    desk.page.get_by_role("link", name=re.compile(rf"#{finding.pk} ")).click()
+    desk.page.wait_for_url(f"**/staff/findings/{finding.pk}/")
+    desk.check_accessibility()
+    problem = UnsolvedProblem.objects.get(slug=slug)
+    desk.page.get_by_label(problem.title).check()
+    desk.page.get_by_label(re.compile("^Note")).first.fill("Evidence for getting data to compute.")
+    desk.page.get_by_role("button", name="Triaged", exact=True).click()
+    desk.page.wait_for_load_state()
+    desk.check_accessibility()
+    assert "Triaged" in desk.page.locator(".finding-facts").inner_text()
+    desk.page.locator("#id_visibility_0").check()  # a response the partner reads
+    desk.page.locator("#id_body").fill("Thank you: this is now on the list.")
+    desk.page.get_by_role("button", name="Add it").click()
+    desk.page.wait_for_load_state()
+    desk.check_accessibility()
+
+    visit(partner, "/findings/")
+    assert "Thank you: this is now on the list." in page.locator("main").inner_text()
+    assert "is now triaged" in page.locator(".notices").inner_text()
+
+    assert count_on(public, slug) == 1
+    for watcher in (public, partner, desk):
+        assert watcher.errors == []
