@@ -25,8 +25,10 @@ class JobDescription(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="job_descriptions")
     name = models.CharField(max_length=300, blank=True)
     data = models.JSONField(default=dict)
-    # Bumped on every save; a save that names an older version is a conflict, not an overwrite.
+    # Bumped on every save; a save that names an older version is a conflict, not an overwrite,
+    # unless every save since that version came from the same browser tab (its own autosaves).
     version = models.PositiveIntegerField(default=1)
+    recent_saves = models.JSONField(default=list, blank=True)  # [[version, editor token], …]
     status = models.CharField(
         max_length=24, choices=JobStatus.choices, default=JobStatus.DRAFT, db_index=True
     )

@@ -1,6 +1,7 @@
 """Shape job data for the templates: step pages, grouped issues and diffs."""
 
 import re
+import uuid
 
 from . import spec
 from .selectors import comments_by_anchor, discussion
@@ -109,6 +110,7 @@ class StepPage:
         warnings = [i for i in issues if i.level == spec.Level.WARNING]
         return {
             "job": job,
+            "editor_token": uuid.uuid4().hex,
             "step": step,
             "steps": [
                 {

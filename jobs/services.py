@@ -50,16 +50,29 @@ def create_draft(*, team, user, data=None) -> JobDescription:
     return job
 
 
+RECENT_SAVES = 50
+
+
+def _saved_since_by_others(job, version, editor):
+    """True unless every save after `version` is known and came from this same tab."""
+    since = {v: e for v, e in job.recent_saves if v > version}
+    if set(range(version + 1, job.version + 1)) - set(since):
+        return True  # too old to know who saved in between
+    return not editor or any(e != editor for e in since.values())
+
+
 @transaction.atomic
-def save_draft(*, job, user, parts: dict, version: int, name=None, force=False) -> JobDescription:
-    """Replace the given parts of the working copy. A stale version is refused, not merged."""
+def save_draft(
+    *, job, user, parts: dict, version: int, name=None, force=False, editor=""
+) -> JobDescription:
+    """Replace the given parts of the working copy. A stale version is refused, not merged,
+    unless the saves since came from the same tab (`editor`: a token per page load): a
+    "Save and continue" pressed while that tab's autosave was in flight is not a conflict."""
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     if not job.editable:
         raise DomainError(
             f"This job is {job.get_status_display().lower()}: it cannot be edited now."
         )
-    if version != job.version and not force:
-        raise DraftConflict(job)
     data = dict(job.data)
     for part, value in parts.items():
         if value:
@@ -72,10 +85,17 @@ def save_draft(*, job, user, parts: dict, version: int, name=None, force=False) 
             data["name"] = name
         else:
             data.pop("name", None)
+    if data == job.data:
+        return job  # nothing changes, so nothing can be overwritten (e.g. a late autosave)
+    stale = version != job.version and not force
+    if stale and (version > job.version or _saved_since_by_others(job, version, editor)):
+        raise DraftConflict(job)
+    if name is not None:
         job.name = name
     job.data = data
     job.version += 1
-    _touch(job, user, ["data", "name", "version"])
+    job.recent_saves = [*job.recent_saves, [job.version, editor[:64]]][-RECENT_SAVES:]
+    _touch(job, user, ["data", "name", "version", "recent_saves"])
     return job
 
 

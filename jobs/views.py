@@ -139,7 +139,12 @@ def _save_from_post(request, job, step, post, recovered=False):
     name = post.get("name") if step == "work" else None
     try:
         job = services.save_draft(
-            job=job, user=request.user, parts=parts, version=version, name=name
+            job=job,
+            user=request.user,
+            parts=parts,
+            version=version,
+            name=name,
+            editor=str(post.get("editor") or "")[:64],
         )
     except services.DraftConflict:
         request.session[CONFLICT_KEY.format(job.pk)] = {"step": step, "parts": parts, "name": name}
@@ -169,7 +174,7 @@ def job_step(request, pk, step):
         saved = _save_from_post(request, job, step, request.POST)
         if saved is None:
             if request.htmx:
-                return render(request, "jobs/step.html#save-conflict", {"job": job})
+                return _conflict_fragment(request, job)
             return redirect("job_conflict", pk=job.pk)
         job = saved
         action = request.POST.get("action", "")
@@ -187,6 +192,13 @@ def job_step(request, pk, step):
     page = StepPage(job, step, request.user)
     template = "jobs/step.html#step-form" if request.htmx else "jobs/step.html"
     return render(request, template, page.context())
+
+
+def _conflict_fragment(request, job):
+    """Tell the tab its save was refused, without replacing the form it is typing in."""
+    response = render(request, "jobs/step.html#save-conflict", {"job": job})
+    response["HX-Reswap"] = "none"
+    return response
 
 
 def _target_step(step, action):
@@ -236,7 +248,7 @@ def job_autosave(request, pk, step):
         )
     saved = _save_from_post(request, job, step, request.POST)
     if saved is None:
-        return render(request, "jobs/step.html#save-conflict", {"job": job})
+        return _conflict_fragment(request, job)
     page = StepPage(saved, step, request.user)
     return render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
 
