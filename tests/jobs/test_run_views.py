@@ -32,6 +32,10 @@ def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_membe
     )  # fmt: skip
     page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
     assert "+400.0 h against expected" in page
+    link = f"/findings/new/?job={run.job_id}&amp;kind=accounting_mismatch"
+    assert link in page
+    response = client_for(a_member).get(link.replace("&amp;", "&"))
+    assert response.status_code == 200 and "1600" in response.content.decode()  # pre-filled figures
 
 
 def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
