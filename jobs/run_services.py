@@ -36,6 +36,17 @@ NOTIFY_STATES = {
 MAX_CLOCK_SKEW = timedelta(minutes=5)
 
 
+# The simulator lays job time in the past; nothing real is older than this before acceptance.
+MAX_BACKDATING = timedelta(days=3660)
+
+
+def _check_time(run, value, name):
+    if value > timezone.now() + MAX_CLOCK_SKEW:
+        raise DomainError(f"{name} is in the future.")
+    if value < run.created_at - MAX_BACKDATING:
+        raise DomainError(f"{name} is long before the job was accepted.")
+
+
 def hash_token(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -94,12 +105,21 @@ def record_event(
     """Record one event. Returns (event, created). A repeated key changes nothing; an
     event illegal at its place in time is kept as rejected, with the reason."""
     run = Run.objects.select_for_update().select_related("job", "job__team").get(pk=run.pk)
+    kind = EventKind(kind)
     existing = run.events.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
+        same = (
+            existing.kind == kind
+            and existing.occurred_at == occurred_at
+            and existing.requeue_to == (requeue_to or "")
+            and existing.failure_reason == (failure_reason or "")
+        )
+        if not same:
+            raise DomainError("This idempotency key was used for a different event.")
         return existing, False
-    if occurred_at > timezone.now() + MAX_CLOCK_SKEW:
-        raise DomainError("occurred_at is in the future.")
-    kind = EventKind(kind)
+    _check_time(run, occurred_at, "occurred_at")
+    if client is not None:
+        SchedulerClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
     if failure_reason and failure_reason not in FailureReason.values:
         raise DomainError(f"failure_reason is one of {', '.join(FailureReason.values)}.")
     before = run.state
@@ -180,9 +200,9 @@ def record_hold(
         raise DomainError("count is between 1 and 100,000.")
     if ended_at is not None and ended_at < started_at:
         raise DomainError("ended_at is before started_at.")
-    now = timezone.now() + MAX_CLOCK_SKEW
-    if started_at > now or (ended_at is not None and ended_at > now):
-        raise DomainError("A hold cannot start or end in the future.")
+    _check_time(run, started_at, "started_at")
+    if ended_at is not None:
+        _check_time(run, ended_at, "ended_at")
     existing = run.holds.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
         same = (

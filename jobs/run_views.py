@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.decorators import staff_required
@@ -8,15 +9,24 @@ from portal.errors import DomainError
 
 from . import ledger as ledger_mod
 from . import run_services, selectors, timeline
+from .lifecycle import TRANSITIONS
 from .models import EventKind, FailureReason, Run, RunState
+
+
+def simulated_now(run, events):
+    """A simulated run lives in job time laid in the past: its clock is its latest event plus
+    the real time since that event was received. A real run's clock is the real one."""
+    if not run.simulated or not events:
+        return None
+    latest = max(events, key=lambda e: e.occurred_at)
+    return latest.occurred_at + (timezone.now() - latest.received_at)
 
 
 def run_context(run):
     events = list(run.events.select_related("actor", "client"))
     holds = list(run.holds.all())
-    ledger = ledger_mod.compute(run, holds=holds)
-    # A simulated run lives in job time laid in the past: its "now" is its latest event.
-    now = max((e.occurred_at for e in events), default=None) if run.simulated else None
+    ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
+    now = simulated_now(run, events)
     segs = timeline.segments(run, events, now=now)
     return {
         "run": run,
@@ -26,7 +36,8 @@ def run_context(run):
         "chart": ledger_mod.chart(ledger),
         "timeline": timeline.geometry(segs),
         "segments": segs,
-        "event_kinds": EventKind.choices,
+        # Only the moves the table allows from the run's state: no illegal default.
+        "event_kinds": [(k, EventKind(k).label) for k in TRANSITIONS[RunState(run.state)]],
         "failure_reasons": FailureReason.choices,
         "requeue_targets": [(RunState.SUBMITTED, "submitted"), (RunState.RENTED, "rented")],
     }
@@ -46,7 +57,7 @@ def run_panel(request, pk):
     if not request.user.is_authenticated:
         raise Http404
     job, run = _run_for(request.user, pk)
-    return render(request, "jobs/detail.html#run", {"job": job, **run_context(run)})
+    return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
 
 
 @staff_required

@@ -3,8 +3,8 @@
 Authenticated by a bearer token per scheduler client (stored hashed, revocable).
 Every write carries an idempotency key: a repeat is accepted and changes nothing."""
 
-from datetime import datetime
-from typing import Literal
+from datetime import UTC, datetime
+from typing import Annotated, Literal
 
 from django.db import IntegrityError
 from ninja import Field, Router, Schema
@@ -32,7 +32,13 @@ router = Router(auth=SchedulerToken(), tags=["scheduler"])
 def _aware(value):
     if value.tzinfo is None:
         raise ValueError("give a time zone, e.g. 2027-03-01T09:00:00Z")
-    return value
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("this time is outside the calendar") from None
+
+
+JobId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 
 class EventIn(Schema):
@@ -47,7 +53,7 @@ class EventIn(Schema):
 
 
 class BatchEventIn(EventIn):
-    job_id: int
+    job_id: JobId
 
 
 class BatchIn(Schema):
@@ -129,7 +135,7 @@ def _record(run, payload, client):
     response={200: EventOut, 400: ErrorOut, 404: ErrorOut},
     url_name="scheduler_event",
 )
-def post_event(request, job_id: int, payload: EventIn):
+def post_event(request, job_id: JobId, payload: EventIn):
     """Post one lifecycle event. An event illegal at its place in time is kept as rejected."""
     return _record(_run(job_id), payload, request.auth)
 
@@ -167,7 +173,7 @@ def post_batch(request, payload: BatchIn):
     response={200: HoldOut, 400: ErrorOut, 404: ErrorOut},
     url_name="scheduler_hold",
 )
-def post_hold(request, job_id: int, payload: HoldIn):
+def post_hold(request, job_id: JobId, payload: HoldIn):
     """Record accelerators held in a phase; repeat the key with ended_at to close an open hold."""
     run = _run(job_id)
     try:
@@ -187,7 +193,7 @@ def post_hold(request, job_id: int, payload: HoldIn):
 
 
 @router.get("/jobs/{job_id}", response={200: RunOut, 404: ErrorOut}, url_name="scheduler_run")
-def get_run(request, job_id: int):
+def get_run(request, job_id: JobId):
     """The run's state and its ledger figures."""
     run = _run(job_id)
     return {

@@ -42,7 +42,7 @@ def create_draft(*, team, user, data=None) -> JobDescription:
     data = data or {}
     job = JobDescription.objects.create(
         team=team,
-        name=str(data.get("name") or "")[:300],
+        name=" ".join(str(data.get("name") or "").split())[:300],
         data=data,
         created_by=user,
         updated_by=user,
@@ -80,7 +80,7 @@ def save_draft(
         else:
             data.pop(part, None)
     if name is not None:
-        name = name.strip()[:300]
+        name = " ".join(name.split())[:300]  # one line: it ends up in headers and file names
         if name:
             data["name"] = name
         else:

@@ -3,6 +3,8 @@
 Each step lists the fields of one part; labels, help, examples, units and input
 kinds all come from the pydantic models, so the form never re-declares a field."""
 
+import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -210,7 +212,7 @@ def _collect(post, prefix, specs):
                     int(key[len(path) + 1 :].split(".", 1)[0])
                     for key in post
                     if key.startswith(path + ".")
-                    and key[len(path) + 1 :].split(".", 1)[0].isdigit()
+                    and re.fullmatch(r"[0-9]{1,6}", key[len(path) + 1 :].split(".", 1)[0])
                 }
             )
             items = [_collect(post, f"{path}.{i}", spec.children) for i in indices[:50]]
@@ -227,13 +229,15 @@ def _collect(post, prefix, specs):
             result[spec.name] = {"true": True, "false": False}.get(raw, raw)
         elif spec.kind == "lines":
             result[spec.name] = [line.strip() for line in raw.splitlines() if line.strip()]
-        elif spec.kind == "int" and raw.lstrip("-").isdigit() and len(raw) < 12:
+        elif spec.kind == "int" and re.fullmatch(r"-?[0-9]{1,11}", raw):
             result[spec.name] = int(raw)
         elif spec.kind == "float":
+            # NaN and infinity are not JSON: keep such text as typed for the check to report.
             try:
-                result[spec.name] = float(raw) if len(raw) < 30 else raw
+                number = float(raw) if len(raw) < 30 else None
             except ValueError:
-                result[spec.name] = raw
+                number = None
+            result[spec.name] = number if number is not None and math.isfinite(number) else raw
         else:
             result[spec.name] = raw[:200_000]
     return result
@@ -250,3 +254,7 @@ def display_value(value, spec):
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def is_group(part, name):
+    return any(s.name == name and s.kind == "group" for s in PART_SPECS.get(part, []))

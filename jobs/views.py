@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -14,7 +15,7 @@ from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import StepPage, diff_rows, grouped_issues
 from .reviewing import review_paths
-from .steps import STEP_NAMES, STEP_PARTS, values_from_post
+from .steps import STEP_NAMES, STEP_PARTS, is_group, values_from_post
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"
@@ -36,14 +37,18 @@ def login_keeping_post(view):
     def wrapper(request, *args, **kwargs):
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
+        # Come back to the step page: an autosave URL only takes POSTs.
+        step_path = request.path
+        if kwargs.get("step") and kwargs.get("pk"):
+            step_path = reverse("job_step", args=[kwargs["pk"], kwargs["step"]])
         if request.method == "POST":
             request.session[PENDING_KEY] = {
-                "path": request.path,
+                "path": step_path,
                 "post": {
                     k: request.POST.get(k) for k in request.POST if k != "csrfmiddlewaretoken"
                 },
             }
-        login_url = f"{reverse('login')}?next={request.path}"
+        login_url = f"{reverse('login')}?next={step_path}"
         if request.htmx:
             response = HttpResponse(status=204)
             response["HX-Redirect"] = login_url
@@ -221,10 +226,12 @@ def _add_or_remove(request, job, step, action):
     """Add an empty item to a repeated group, or remove one ('remove:data.inputs.2')."""
     verb, _, path = action.partition(":")
     bits = path.split(".")
-    if len(bits) < 2 or bits[0] not in STEP_PARTS[step]:
+    if len(bits) < 2 or bits[0] not in STEP_PARTS[step] or not is_group(bits[0], bits[1]):
         return job
-    part_data = dict(job.data.get(bits[0]) or {})
-    items = list(part_data.get(bits[1]) or [])
+    part_data = job.data.get(bits[0])
+    part_data = dict(part_data) if isinstance(part_data, dict) else {}
+    items = part_data.get(bits[1])
+    items = list(items) if isinstance(items, list) else []
     if verb == "add" and len(items) < 50:
         items.append({})
     elif verb == "remove" and len(bits) == 3 and bits[2].isdigit() and int(bits[2]) < len(items):
@@ -283,15 +290,19 @@ def job_conflict(request, pk):
         return redirect("job_step", pk=job.pk, step="work")
     if request.method == "POST":
         if request.POST.get("keep") == "mine":
-            services.save_draft(
-                job=job,
-                user=request.user,
-                parts=stash["parts"],
-                version=job.version,
-                name=stash.get("name"),
-                force=True,
-            )
-            messages.success(request, "Your version was saved over the other one.")
+            try:
+                services.save_draft(
+                    job=job,
+                    user=request.user,
+                    parts=stash["parts"],
+                    version=job.version,
+                    name=stash.get("name"),
+                    force=True,
+                )
+            except DomainError as error:
+                messages.error(request, f"Your version was not saved: {error}")
+            else:
+                messages.success(request, "Your version was saved over the other one.")
         else:
             messages.info(request, "Kept the saved version; your other changes were discarded.")
         del request.session[key]
@@ -400,7 +411,7 @@ def revision_export(request, pk, number, fmt):
         raise Http404("Export as yaml or json.")
     revision = selectors.get_revision_for_user(request.user, pk, number)
     description = revision.as_description()
-    filename = f"{revision.job.name or 'job'}-r{revision.number}.{fmt}".replace(" ", "-")
+    filename = f"{slugify(revision.job.name) or 'job'}-r{revision.number}.{fmt}"
     if fmt == "json":
         response = HttpResponse(spec.to_json(description), content_type="application/json")
     else:

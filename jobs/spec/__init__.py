@@ -103,6 +103,16 @@ def _documents(text):
     return load_yaml_documents(text)
 
 
+def _convert(importer):
+    """Run an importer; a file shaped in a way it did not foresee is refused, never a crash."""
+    try:
+        return importer()
+    except (ValueError, ArithmeticError, TypeError, AttributeError) as error:
+        raise SpecReadError(
+            f"The file holds a value the portal cannot read ({type(error).__name__})."
+        ) from None
+
+
 def import_text(raw, source_format="auto", filename=None):
     """Text or bytes of a file -> [ImportResult] (a pipeline gives one per stage).
 
@@ -120,7 +130,7 @@ def import_text(raw, source_format="auto", filename=None):
     if fmt == SourceFormat.SBATCH:
         if not sbatch.looks_like_sbatch(text):
             raise SpecReadError("This has no #SBATCH lines, so it is not an sbatch script.")
-        pairs = [sbatch.import_text(text)]
+        pairs = _convert(lambda: [sbatch.import_text(text)])
     else:
         documents = documents if documents is not None else _documents(text)
         if fmt == SourceFormat.SKYPILOT:
@@ -128,7 +138,7 @@ def import_text(raw, source_format="auto", filename=None):
                 raise SpecReadError(
                     "This is not a SkyPilot task: it has no run, setup or resources."
                 )
-            pairs = skypilot.import_documents(documents)
+            pairs = _convert(lambda: skypilot.import_documents(documents))
         else:
             pairs = [(d, []) for d in documents]
     results = []

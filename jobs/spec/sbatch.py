@@ -4,7 +4,7 @@ import re
 import shlex
 
 from .realtime import ends_serving
-from .units import format_duration, format_size
+from .units import UnitError, format_duration, format_size
 
 SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "-o": "output",
          "-a": "array", "-G": "gpus", "-n": "ntasks", "-p": "partition", "-A": "account"}  # fmt: skip
@@ -70,7 +70,10 @@ def slurm_memory(value):
     if not m:
         return None
     factor = {"": 2**20, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[m.group(2).upper()]
-    return format_size(int(float(m.group(1)) * factor))
+    try:
+        return format_size(int(float(m.group(1)) * factor))
+    except (UnitError, OverflowError):
+        return None  # not a size any job has; the precision check asks for one
 
 
 def array_count(spec):

@@ -8,7 +8,7 @@ import contextlib
 import re
 
 from .realtime import ends_serving
-from .units import format_size
+from .units import UnitError, format_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
 TASK_KEYS = {
@@ -55,7 +55,7 @@ def _accelerator_list(value):
         name, _, count = str(item).partition(":")
         entry = {"type": name.strip()}
         if count.strip():
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, OverflowError):
                 entry["count"] = int(float(count))
         else:
             entry["count"] = 1  # SkyPilot's own rule: a bare name means one
@@ -76,8 +76,17 @@ def _resources(resources, notes):
     return [base]
 
 
+def _size_gb(value):
+    """SkyPilot's inputs/outputs sizes are in GB; None when no job could be that large."""
+    try:
+        return format_size(int(value * 10**9))
+    except (UnitError, OverflowError, ValueError):
+        return None
+
+
 def _min_number(value):
-    match = re.match(r"\s*([0-9.]+)\s*(\+?)", str(value))
+    """'8+' -> (8.0, True): SkyPilot's "at least". Absurd numbers count as not said."""
+    match = re.match(r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*(\+?)", str(value))
     return (float(match.group(1)), bool(match.group(2))) if match else (None, False)
 
 
@@ -166,7 +175,7 @@ def task_to_data(task):
     for uri, size_gb in (task.get("inputs") or {}).items():
         item = {"location": str(uri)}
         if isinstance(size_gb, int | float) and size_gb > 0:
-            item["size"] = format_size(int(size_gb * 10**9))
+            item["size"] = _size_gb(size_gb)
         inputs.append(item)
     if inputs:
         data["inputs"] = inputs
@@ -174,7 +183,7 @@ def task_to_data(task):
     for uri, size_gb in (task.get("outputs") or {}).items():
         item = {"destination": str(uri)}
         if isinstance(size_gb, int | float) and size_gb > 0:
-            item["size"] = format_size(int(size_gb * 10**9))
+            item["size"] = _size_gb(size_gb)
         artifacts.append(item)
     if artifacts:
         output["artifacts"] = artifacts

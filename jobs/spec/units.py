@@ -118,6 +118,8 @@ def parse_size(text):
 
 def format_size(nbytes):
     """Exact and short: 2748779069440 -> '2.5 TiB', 500000000000 -> '500 GB'."""
+    if not 0 <= nbytes <= MAX_BYTES:
+        raise UnitError("That size is beyond any job (more than a zettabyte).")
     candidates = []
     for unit, factor in _SIZE_PRINT:
         if nbytes >= factor:

@@ -62,7 +62,7 @@ def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, s
     thread.join(timeout=30)
     assert failures == []
 
-    section = page.locator("#run-section")
+    section = page.locator("#run-live")
     assert section.get_attribute("hx-trigger") is None  # polling stopped: the run is final
     assert "simulated" in section.inner_text()
     held = page.get_by_role("row", name=re.compile("Held in all"))
