@@ -1,8 +1,9 @@
 """Demo job descriptions for `load_demo`: one job in each state of the review flow."""
 
 import copy
+from datetime import timedelta
 
-from . import services, simulator, spec
+from . import run_services, services, simulator, spec
 from .models import JobDescription
 
 NIGHTLY_SBATCH = """#!/bin/bash
@@ -74,14 +75,32 @@ def load_jobs(*, teams, users):
     )
     revision = services.submit(job=vectors, user=ben)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
-    # Half way: rented and running, so the timeline and ledger are live (staff can simulate the rest).
+    # Half way: rented and running, its running hold still open, so the timeline and the ledger
+    # grow while you watch (staff can simulate the rest; the simulator closes that same hold).
     vectors.refresh_from_db()
-    steps = simulator.plan(vectors.run)
+    run = vectors.run
+    steps = simulator.plan(run)
     base = simulator.base_time(steps)
-    for index, step in enumerate(steps):
-        if step.kind == "event" and step.data["kind"] == "output":
-            break
-        simulator.apply_step(vectors.run, steps, index, base)
+    first_running = next(
+        i for i, s in enumerate(steps) if s.kind == "event" and s.data["kind"] == "running"
+    )
+    for index, step in enumerate(steps[: first_running + 1]):
+        if step.kind == "hold" and step.data["phase"] == "running":
+            continue
+        simulator.apply_step(run, steps, index, base)
+    hold_index, hold = next(
+        (i, s) for i, s in enumerate(steps) if s.kind == "hold" and s.data["phase"] == "running"
+    )
+    run_services.record_hold(
+        run=run,
+        accelerator_type=hold.data["accelerator_type"],
+        count=hold.data["count"],
+        phase=hold.data["phase"],
+        started_at=base + timedelta(seconds=hold.data["start"]),
+        ended_at=None,
+        idempotency_key=f"sim:{run.pk}:{hold_index}",
+        client=simulator.simulator_client(),
+    )
 
     # Waiting for review.
     review = services.create_draft(
