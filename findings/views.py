@@ -102,12 +102,15 @@ def finding_new(request):
     kind = params.get("kind", "")
     field = _field_path(params.get("field", ""))
     if kind not in FindingKind.values:
-        form = KindForm(params if "kind" in params else None)
+        submitted = "kind" in params or "chosen" in params
+        form = KindForm(params if submitted else None)
+        if submitted:
+            form.is_valid()  # show "This field is required." when no kind was chosen
         return render(
             request,
             "findings/new.html",
             {"kind_form": form, "job": job, "team": team, "teams": teams, "field": field},
-            status=400 if "kind" in params else 200,
+            status=400 if submitted else 200,
         )
     form_class = FORMS[kind]
     jobs = selectors.filing_jobs(request.user, team)

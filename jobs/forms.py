@@ -2,7 +2,7 @@ from django import forms
 
 from .models import Comment, ReviewOutcome
 from .spec.textio import MAX_TEXT_BYTES
-from .steps import PART_TITLES, all_field_paths
+from .steps import all_field_paths, field_label
 
 
 class NewJobForm(forms.Form):
@@ -56,14 +56,8 @@ class NewJobForm(forms.Form):
 
 
 def anchor_choices():
-    choices = [("", "The whole description")]
-    for path in all_field_paths():
-        part = path.split(".", 1)[0]
-        label = (
-            PART_TITLES[part] if path == part else f"{PART_TITLES[part]} › {path.split('.', 1)[1]}"
-        )
-        choices.append((path, label))
-    return choices
+    paths = all_field_paths()
+    return [("", "The whole description")] + [(path, field_label(path)) for path in paths]
 
 
 class CommentForm(forms.Form):

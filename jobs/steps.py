@@ -258,3 +258,26 @@ def display_value(value, spec):
 
 def is_group(part, name):
     return any(s.name == name and s.kind == "group" for s in PART_SPECS.get(part, []))
+
+
+def field_label(path):
+    """'data.inputs.0.size' -> 'Data › Input 1 › Size' (and '…N…' -> 'each input'), for people."""
+    if path == "name":
+        return "Job name"
+    bits = path.split(".")
+    if bits[0] not in PART_SPECS:
+        return path
+    out, specs, i = [PART_TITLES[bits[0]]], PART_SPECS[bits[0]], 1
+    while i < len(bits):
+        spec = next((s for s in specs if s.name == bits[i]), None)
+        if spec is None:
+            return path
+        if spec.kind == "group" and i + 1 < len(bits):
+            index = bits[i + 1]
+            item = spec.item_label
+            out.append(f"{item} {int(index) + 1}" if index.isdigit() else f"each {item.lower()}")
+            specs, i = spec.children, i + 2
+        else:
+            out.append(spec.label)
+            specs, i = spec.children, i + 1
+    return " › ".join(out)

@@ -36,3 +36,10 @@ def signed(value):
     if value is None:
         return ""
     return f"{value:+.1f}"
+
+
+@register.filter
+def field_label(path):
+    from ..steps import field_label as label
+
+    return label(path or "")

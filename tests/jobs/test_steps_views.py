@@ -215,7 +215,9 @@ def test_import_from_a_pasted_sbatch_script(client_for, team_a, a_member):
     job = JobDescription.objects.get()
     assert response["Location"] == reverse("job_imported", args=[job.pk])
     page = client.get(response["Location"]).content.decode()
-    assert "request.nodes" in page and "missing_deadline" not in page and "Give a deadline" in page
+    assert (
+        "Request › Nodes" in page and "missing_deadline" not in page and "Give a deadline" in page
+    )
     assert job.data["request"]["maximum"] == "12h"
 
 

@@ -55,6 +55,13 @@ def _quantities(model, prefix):
                     yield from _quantities(item, f"{path}.{i}")
 
 
+def _what_exact(q):
+    """The exact form the parser wants, e.g. 'write a number and a unit, e.g. 2.5 TiB.'"""
+    examples = type(q).json_schema.get("examples") or []
+    hint = f" e.g. {examples[0]}" if examples else ""
+    return f"write it exactly, with its unit{hint}."
+
+
 def _vague_words(text):
     return [label for pattern, label in VAGUE if re.search(pattern, text, flags=re.IGNORECASE)]
 
@@ -66,10 +73,10 @@ def _vague(d):
             continue
         words = _vague_words(q.text)
         if words:
-            msg = f"“{q.text}” is {words[0]}, not an exact value. {q.error}"
+            msg = f"“{q.text}” is {words[0]}, not an exact value: {_what_exact(q)}"
             code = "vague_wording"
         elif RANGE.search(q.text):
-            msg = f"“{q.text}” is a range. Give the one value to plan for. {q.error}"
+            msg = f"“{q.text}” is a range: give the one value to plan for and {_what_exact(q)}"
             code = "vague_range"
         elif re.fullmatch(r"\s*[\d.,_eE+-]+\s*", q.text):
             msg = q.error
