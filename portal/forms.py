@@ -1,6 +1,6 @@
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.template.loader import render_to_string
 
 from .emails import queue_email
@@ -61,8 +61,20 @@ class AcceptInvitationForm(forms.Form):
         return cleaned
 
 
+class EmailAuthenticationForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "That e-mail address and password do not match an account. "
+        "Check the password (capitals matter) or reset it.",
+    }
+
+
 class QueuedPasswordResetForm(PasswordResetForm):
     """Django's reset form, but the e-mail goes through the after-commit queue."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = "E-mail address"
 
     def send_mail(
         self,

@@ -5,10 +5,16 @@ from django.urls import include, path
 from jobs.api import api
 
 from . import intake_views, views
-from .forms import QueuedPasswordResetForm
+from .forms import EmailAuthenticationForm, QueuedPasswordResetForm
 
 account_patterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=EmailAuthenticationForm
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -72,7 +72,9 @@ def team_invite(request, slug):
         except DomainError as error:
             form.add_error("email", str(error))
         else:
-            messages.success(request, f"Invitation sent to {invitation.email}.")
+            resent = invitation.sent_at > invitation.created_at
+            verb = "A new invitation link was sent" if resent else "Invitation sent"
+            messages.success(request, f"{verb} to {invitation.email}.")
             return _after_change(request, team)
     if request.htmx:
         return _render_team(request, team, invite_form=form)
