@@ -15,7 +15,7 @@ from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import StepPage, diff_rows, grouped_issues
 from .reviewing import review_paths
-from .steps import STEP_NAMES, STEP_PARTS, is_group, values_from_post
+from .steps import PART_SPECS, STEP_NAMES, STEP_PARTS, is_group, values_from_post
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"
@@ -196,7 +196,25 @@ def job_step(request, pk, step):
             )
     page = StepPage(job, step, request.user)
     template = "jobs/step.html#step-form" if request.htmx else "jobs/step.html"
-    return render(request, template, page.context())
+    context = page.context()
+    if request.method == "POST" and request.htmx:
+        context["focus"] = _focus_after(job, request.POST.get("action", ""))
+    return render(request, template, context)
+
+
+def _focus_after(job, action):
+    """Where keyboard focus goes after an in-place add or remove: the new item's first field,
+    or the group's Add button. htmx focuses the element marked autofocus in the swap."""
+    verb, _, path = action.partition(":")
+    bits = path.split(".")
+    if verb == "add" and len(bits) == 2:
+        items = (job.data.get(bits[0]) or {}).get(bits[1]) or []
+        first = next((s for s in PART_SPECS[bits[0]] if s.name == bits[1]), None)
+        if items and first and first.children:
+            return f"{path}.{len(items) - 1}.{first.children[0].name}"
+    if verb == "remove" and len(bits) >= 2:
+        return "add:" + ".".join(bits[:2])
+    return ""
 
 
 def _conflict_fragment(request, job):

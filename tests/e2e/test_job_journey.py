@@ -72,7 +72,7 @@ def test_draft_submit_clarify_revise_accept(new_page, team_a, a_member, staff):
     continue_to(partner, "data")
 
     press(page, "Add input")
-    page.locator("#f-data-inputs-0-location").wait_for()
+    page.locator("#f-data-inputs-0-name:focus").wait_for()  # focus moves into the new input
     type_into(page, "f-data-inputs-0-name", "footage")
     type_into(page, "f-data-inputs-0-location", "s3://northwind-footage/2027-q1/")
     type_into(page, "f-data-inputs-0-size", "about 2 TB")
