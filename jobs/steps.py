@@ -177,7 +177,7 @@ def anchor_id(path):
 
 
 def all_field_paths():
-    """Every anchorable field path (lists shown with an index placeholder 'N'), for pickers."""
+    """Every anchorable field path (an item of a list is written 'N'), for pickers."""
     paths = []
     for part, specs in PART_SPECS.items():
         paths.append(part)
