@@ -278,3 +278,14 @@ def staff_problem_edit(request, problem_id=None):
         },
         status=400 if request.method == "POST" else 200,
     )
+
+
+@staff_required
+@require_POST
+def staff_finding_unlink(request, finding_id, problem_id):
+    """Take a problem off a finding (a wrong link made in triage), from the triage page."""
+    finding = get_object_or_404(Finding, pk=finding_id)
+    problem = get_object_or_404(finding.problems.all(), pk=problem_id)
+    services.unlink_problem(finding=finding, problem=problem, actor=request.user)
+    messages.success(request, f"No longer linked to “{problem.title}”.")
+    return redirect("staff_finding_detail", finding.pk)

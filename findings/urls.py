@@ -38,6 +38,11 @@ urlpatterns = [
         name="staff_finding_note",
     ),
     path(
+        "staff/findings/<int:finding_id>/problems/<int:problem_id>/unlink/",
+        staff_views.staff_finding_unlink,
+        name="staff_finding_unlink",
+    ),
+    path(
         "staff/findings/<int:finding_id>/assign/",
         staff_views.staff_finding_assign,
         name="staff_finding_assign",

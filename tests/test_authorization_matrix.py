@@ -107,6 +107,10 @@ MATRIX = {
     "staff_intake_application": ("get", {**_staff_only, "staff": 200}),
     "staff_intake_application_review": ("post", {**_staff_only, "staff": 302}),
     "staff_intake_application_unstage": ("post", {**_staff_only, "staff": 302}),
+    "staff_finding_unlink": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 404},
+    ),
     # findings: world() holds a new finding of team A and the published problems. Staff read
     # partners' findings but do not act as the team (file, follow, verify, reopen, add).
     "problem_list": ("get", _public),

@@ -219,3 +219,25 @@ def test_status_change_rows_record_the_actor(team_a, a_member, staff):
     finding = file(team_a, a_member)
     assert StatusChange.objects.get(finding=finding).actor == a_member
     assert finding.status == FindingStatus.NEW
+
+
+def test_staff_unlink_a_wrong_problem_from_the_triage_page(
+    client_for, team_a, a_member, staff, problem
+):
+    finding = file(team_a, a_member)
+    services.change_status(finding=finding, actor=staff, to_status="triaged", problems=[problem])
+    other = UnsolvedProblem.objects.exclude(pk=problem.pk).first()
+    client = client_for(staff)
+    page = client.get(f"/staff/findings/{finding.pk}/").content.decode()
+    assert f"/staff/findings/{finding.pk}/problems/{problem.pk}/unlink/" in page
+    assert (
+        client.post(f"/staff/findings/{finding.pk}/problems/{other.pk}/unlink/").status_code == 404
+    )
+    client.post(f"/staff/findings/{finding.pk}/problems/{problem.pk}/unlink/")
+    assert not finding.problems.exists()
+    assert (
+        client_for(a_member)
+        .post(f"/staff/findings/{finding.pk}/problems/{problem.pk}/unlink/")
+        .status_code
+        == 403
+    )
