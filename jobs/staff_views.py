@@ -22,6 +22,7 @@ def review_queue(request):
 def revision_review(request, pk, number):
     revision = selectors.get_revision_for_user(request.user, pk, number)
     form = review_form(revision, request.POST)
+    error = "Choose an outcome."
     if form.is_valid():
         try:
             services.review(
@@ -31,18 +32,17 @@ def revision_review(request, pk, number):
                 note=form.cleaned_data["note"],
                 fields=form.cleaned_data["fields"],
             )
-        except DomainError as error:
-            messages.error(request, str(error))
+        except DomainError as refusal:
+            error = str(refusal)
         else:
             messages.success(request, "The review was recorded and the team notified.")
             return redirect("job_detail", pk=revision.job_id)
-    else:
-        messages.error(request, "Choose an outcome.")
     # Re-show the page with what the reviewer chose and wrote, so nothing is lost.
     values = {
         "outcome": request.POST.get("outcome", ""),
         "fields": request.POST.getlist("fields"),
         "note": request.POST.get("note", ""),
+        "error": error,
     }
     context = detail_context(request, revision.job, review_values=values)
     return render(request, "jobs/detail.html", context, status=400)

@@ -51,10 +51,10 @@ LABELS = {
     "image": "Container image or entry point",
 }
 UNITS = {
-    Size: "a size with its unit (GB, TiB…)",
-    Duration: "a duration with its unit (min, h, d)",
+    Size: "B, KB, MB, GB, TB, PB (powers of 1000) or KiB…PiB (1024)",
+    Duration: "s, min, h, d, w, or HH:MM:SS",
     When: "ISO 8601 date or date-time, UTC unless an offset is given",
-    Amount: "a number and what it counts",
+    Amount: "your own, after the number",
 }
 LONG_TEXT = {"summary", "setup", "command", "downstream"}
 

@@ -24,7 +24,7 @@ def test_every_step_renders_with_help_examples_and_units(client_for, draft, a_me
         page = client.get(step_url(draft, step))
         assert page.status_code == 200, step
     page = client.get(step_url(draft, "request")).content.decode()
-    assert "Unit: a duration with its unit" in page and "Example: <code>36h</code>" in page
+    assert "Unit: s, min, h, d, w, or HH:MM:SS" in page and "Example: <code>36h</code>" in page
     assert 'aria-current="step"' in page
 
 

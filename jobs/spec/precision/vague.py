@@ -58,7 +58,7 @@ def _quantities(model, prefix):
 def _what_exact(q):
     """The exact form the parser wants, e.g. 'write a number and a unit, e.g. 2.5 TiB.'"""
     examples = type(q).json_schema.get("examples") or []
-    hint = f" e.g. {examples[0]}" if examples else ""
+    hint = f", e.g. {examples[0]}" if examples else ""
     return f"write it exactly, with its unit{hint}."
 
 
