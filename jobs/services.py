@@ -1,5 +1,7 @@
 """Writes on job descriptions: drafts, submissions, reviews and the discussion."""
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -241,3 +243,29 @@ def mark_notifications_read(*, user, ids):
     Notification.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
         read_at=timezone.now()
     )
+
+
+REMIND_AFTER = timedelta(days=3)
+
+
+def remind_clarifications(*, now=None) -> int:
+    """E-mail the team of each job that has waited on its clarification for REMIND_AFTER.
+    One reminder per job and day (the e-mail key names the day), so re-runs send nothing twice."""
+    now = now or timezone.now()
+    waiting = JobDescription.objects.filter(
+        status=JobStatus.NEEDS_CLARIFICATION, last_activity_at__lt=now - REMIND_AFTER
+    ).select_related("team")
+    count = 0
+    for job in waiting:
+        url = absolute_url(reverse("job_step", args=[job.pk, "review"]))
+        days = (now - job.last_activity_at).days
+        for membership in job.team.memberships.select_related("user"):
+            queue_email(
+                key=f"clarify-reminder:{job.pk}:{now:%Y-%m-%d}:{membership.user_id}",
+                to=membership.user.email,
+                subject=f"{job} has waited {days} days for your clarification",
+                template="emails/job_clarify_reminder.txt",
+                context={"job": job, "days": days, "url": url},
+            )
+        count += 1
+    return count

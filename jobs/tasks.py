@@ -2,7 +2,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from . import simulator
+from . import services, simulator
 from .models import Run
 
 
@@ -27,3 +27,8 @@ def simulate_step(run_id, index, base):
     steps = simulator.plan(run)
     if index < len(steps):
         simulator.apply_step(run, steps, index, datetime.fromisoformat(base))
+
+
+@shared_task
+def remind_clarifications():
+    return services.remind_clarifications()

@@ -227,6 +227,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "findings.tasks.send_findings_digest",
         "schedule": 86400.0,
     },
+    # Nudge teams whose description has waited on their clarification for days (once a day each).
+    "jobs-clarification-reminders": {
+        "task": "jobs.tasks.remind_clarifications",
+        "schedule": 86400.0,
+    },
 }
 
 LOGGING = {

@@ -229,3 +229,32 @@ def test_job_page_query_count_is_constant(
         services.add_comment(job=complete, author=a_member, body=f"c{i}")
     with django_assert_num_queries(baseline):
         client.get(url)
+
+
+def test_teams_are_reminded_once_a_day_of_a_pending_clarification(
+    complete, a_member, a_admin, staff
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from jobs.models import JobDescription
+
+    revision = services.submit(job=complete, user=a_member)
+    services.review(
+        revision=revision,
+        reviewer=staff,
+        outcome="clarify",
+        fields=["work.summary"],
+        note="Which model?",
+    )
+    assert services.remind_clarifications() == 0  # too recent
+    JobDescription.objects.filter(pk=complete.pk).update(
+        last_activity_at=timezone.now() - timedelta(days=4)
+    )
+    mail.outbox.clear()
+    assert services.remind_clarifications() == 1
+    assert {m.to[0] for m in mail.outbox} == {a_member.email, a_admin.email}
+    assert "waited 4 days" in mail.outbox[0].subject
+    services.remind_clarifications()  # the same day again: nothing new
+    assert len(mail.outbox) == 2
