@@ -1,7 +1,7 @@
 """Which fields staff can name in a review, and the review form built from them."""
 
 from .forms import ReviewForm
-from .steps import all_field_paths
+from .steps import PART_TITLES, all_field_paths, anchor_id, field_label
 
 
 def review_paths(revision):
@@ -28,3 +28,15 @@ def _indexed_paths(data, prefix=""):
             for i, item in enumerate(value):
                 for sub in item:
                     yield f"{prefix}{key}.{i}.{sub}"
+
+
+def review_groups(revision):
+    """The fields staff can name, grouped by part, as (title, [(path, label, id)]) for checkboxes."""
+    groups = {}
+    for path in review_paths(revision):
+        part = path.split(".", 1)[0]
+        groups.setdefault(part, []).append(
+            (path, field_label(path), "clarify-" + anchor_id(path)[2:])
+        )
+    order = ["work", "realtime", "data", "request", "output"]
+    return [(PART_TITLES.get(p, p), groups[p]) for p in order if p in groups]

@@ -14,7 +14,7 @@ from . import selectors, services, spec
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import StepPage, diff_rows, grouped_issues
-from .reviewing import review_paths
+from .reviewing import review_groups
 from .steps import PART_SPECS, STEP_NAMES, STEP_PARTS, is_group, values_from_post
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -347,7 +347,7 @@ def detail_context(request, job, review_values=None):
         "threads": threads,
         "comment_form": CommentForm(job=job),
         "statuses": JobStatus,
-        "review_paths": review_paths(revisions[0]) if revisions and request.user.is_staff else [],
+        "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
         "review_values": review_values or {},
         **(run_context(run) if run else {}),
     }
