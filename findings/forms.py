@@ -5,7 +5,7 @@ from django import forms
 
 from jobs.models import Phase, Revision
 from jobs.spec.units import UnitError, parse_duration, parse_size
-from jobs.steps import all_field_paths
+from jobs.steps import all_field_paths, field_label
 
 from .models import FindingKind, Impact
 
@@ -102,7 +102,9 @@ class AmbiguousForm(FindingForm):
                 self._revisions.items(), key=lambda kv: (str(kv[1].job), -kv[1].number)
             )
         ]
-        self.fields["field"].choices = [("", "— choose —")] + [(p, p) for p in all_field_paths()]
+        self.fields["field"].choices = [("", "— choose —")] + [
+            (p, field_label(p)) for p in all_field_paths()
+        ]
 
     def chosen_revision(self):
         return self._revisions.get(self.cleaned_data.get("revision"))

@@ -10,8 +10,9 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from jobs.models import Phase
 from jobs.selectors import jobs_for
-from jobs.steps import all_field_paths
+from jobs.steps import all_field_paths, field_label
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 
@@ -186,13 +187,22 @@ def _is_member(user, finding):
     return selectors.filing_teams(user).filter(pk=finding.team_id).exists()
 
 
+def _shown(key, value):
+    """Stored values as people read them: a phase by its label, a field path by its name."""
+    if key == "phase" and value in Phase.values:
+        return Phase(value).label
+    if key == "field" and isinstance(value, str):
+        return field_label(value)
+    return value
+
+
 def detail_context(request, finding, info_form_errors=None, reopen_text=""):
     member = _is_member(request.user, finding)
     return {
         "finding": finding,
         "summary": render_markdown(finding.summary),
         "details": [
-            (DETAIL_LABELS.get(key, key), value)
+            (DETAIL_LABELS.get(key, key), _shown(key, value))
             for key, value in finding.details.items()
             if key in DETAIL_LABELS
         ],
