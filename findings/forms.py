@@ -6,6 +6,7 @@ from django import forms
 from jobs.models import Phase, Revision
 from jobs.spec.units import UnitError, parse_duration, parse_size
 from jobs.steps import all_field_paths, field_label
+from portal.widgets import Textarea
 
 from .models import FindingKind, Impact
 
@@ -35,7 +36,7 @@ class FindingForm(forms.Form):
     )
     summary = forms.CharField(
         label="Description",
-        widget=forms.Textarea(attrs={"rows": 5}),
+        widget=Textarea(attrs={"rows": 5}),
         max_length=10_000,
         help_text="What happened, in your words. Plain text or Markdown.",
     )
@@ -83,10 +84,10 @@ class AmbiguousForm(FindingForm):
         help_text="“N” stands for any item of a list, e.g. any input.",
     )
     read_as = forms.CharField(
-        label="What you read it as", widget=forms.Textarea(attrs={"rows": 3}), **TEXT
+        label="What you read it as", widget=Textarea(attrs={"rows": 3}), **TEXT
     )
     turned_out = forms.CharField(
-        label="What it turned out to mean", widget=forms.Textarea(attrs={"rows": 3}), **TEXT
+        label="What it turned out to mean", widget=Textarea(attrs={"rows": 3}), **TEXT
     )
 
     field_order = ["title", "impact", "revision", "field", "read_as", "turned_out", "summary"]
@@ -170,9 +171,7 @@ class OutputForm(FindingForm):
     expected_destination = forms.CharField(
         max_length=300, help_text="e.g. “gs://team-results/masks/”."
     )
-    received = forms.CharField(
-        label="What came back", widget=forms.Textarea(attrs={"rows": 3}), **TEXT
-    )
+    received = forms.CharField(label="What came back", widget=Textarea(attrs={"rows": 3}), **TEXT)
     downstream = forms.CharField(
         label="The downstream system that needs it",
         max_length=300,
@@ -225,9 +224,9 @@ class AccountingForm(FindingForm):
 
 class HappenedForm(FindingForm):
     kind = FindingKind.OTHER
-    what_happened = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **TEXT)
+    what_happened = forms.CharField(widget=Textarea(attrs={"rows": 3}), **TEXT)
     what_expected = forms.CharField(
-        label="What you expected", widget=forms.Textarea(attrs={"rows": 3}), **TEXT
+        label="What you expected", widget=Textarea(attrs={"rows": 3}), **TEXT
     )
 
     field_order = ["title", "impact", "job", "what_happened", "what_expected"]

@@ -3,6 +3,7 @@
 from django import forms
 
 from portal.models import Team, User
+from portal.widgets import Textarea
 
 from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
@@ -111,7 +112,7 @@ class StatusForm(forms.Form):
     )
     note = forms.CharField(
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=Textarea(attrs={"rows": 2}),
         max_length=2000,
         label="Note (the partner reads it; required to decline)",
     )
@@ -128,9 +129,7 @@ class NoteForm(forms.Form):
         initial=NoteVisibility.INTERNAL,
         label="Who reads it",
     )
-    body = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000, label="Text"
-    )
+    body = forms.CharField(widget=Textarea(attrs={"rows": 3}), max_length=10_000, label="Text")
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
@@ -155,6 +154,6 @@ class ProblemForm(forms.ModelForm):
         model = UnsolvedProblem
         fields = ["title", "slug", "summary", "body", "status", "learned", "published", "order"]
         widgets = {
-            "body": forms.Textarea(attrs={"rows": 8}),
-            "learned": forms.Textarea(attrs={"rows": 6}),
+            "body": Textarea(attrs={"rows": 8}),
+            "learned": Textarea(attrs={"rows": 6}),
         }

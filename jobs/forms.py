@@ -1,5 +1,7 @@
 from django import forms
 
+from portal.widgets import Textarea
+
 from .models import Comment, ReviewOutcome
 from .spec.textio import MAX_TEXT_BYTES
 from .steps import all_field_paths, field_label
@@ -15,7 +17,7 @@ class NewJobForm(forms.Form):
     text = forms.CharField(
         required=False,
         label="…or paste its text",
-        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        widget=Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         max_length=MAX_TEXT_BYTES,
     )
     source_format = forms.ChoiceField(
@@ -64,7 +66,7 @@ class CommentForm(forms.Form):
     body = forms.CharField(
         label="Comment",
         max_length=10_000,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=Textarea(attrs={"rows": 4}),
         help_text="Markdown works: **bold**, `code`, lists, links.",
     )
     anchor = forms.ChoiceField(label="About", required=False)
@@ -92,7 +94,7 @@ class ReviewForm(forms.Form):
     )
     note = forms.CharField(
         required=False,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=Textarea(attrs={"rows": 4}),
         help_text="Required to ask for clarification or to decline. For real-time work, say what to keep on the team's own systems.",
     )
 

@@ -6,6 +6,7 @@ from django.utils import timezone
 from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
 
 from .models import ApplicationStatus, StagedDecision
+from .widgets import Textarea
 
 # Canonical values must fit their columns whatever someone types.
 MAX_BYTES = 10**18  # an exabyte: far beyond any one job, and inside a 64-bit column
@@ -18,7 +19,7 @@ def _part(label, help_text):
         label=label,
         max_length=TEXT_LIMIT,
         help_text=help_text,
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=Textarea(attrs={"rows": 3}),
     )
 
 
@@ -50,7 +51,7 @@ class ApplicationForm(forms.Form):
     engineering_contacts = forms.CharField(
         label="Engineering contacts",
         max_length=TEXT_LIMIT,
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=Textarea(attrs={"rows": 3}),
         help_text="The engineers who would describe and run the job: a name and role per line.",
     )
 
@@ -90,7 +91,7 @@ class ApplicationForm(forms.Form):
         label="Which part is real-time",
         max_length=TEXT_LIMIT,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=Textarea(attrs={"rows": 2}),
         help_text="Real-time work stays on your own systems; saying so now helps us both.",
     )
 
@@ -234,7 +235,7 @@ class WindowForm(forms.Form):
     announcement = forms.CharField(
         max_length=5000,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
+        widget=Textarea(attrs={"rows": 6}),
         help_text="Markdown. Shown on the design-partners page while intake is open.",
     )
 
@@ -254,7 +255,7 @@ class DecisionForm(forms.Form):
         label="Reason, or what is missing",
         max_length=TEXT_LIMIT,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=Textarea(attrs={"rows": 3}),
         help_text="The applicant reads this. Required to decline or to say 'not yet'.",
     )
 

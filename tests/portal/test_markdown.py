@@ -13,3 +13,9 @@ def test_markdown_is_rendered_and_sanitised():
 def test_empty_text():
     assert render_markdown("") == ""
     assert render_markdown(None) == ""
+
+
+def test_textarea_line_ends_count_once():
+    from portal.widgets import Textarea
+
+    assert Textarea().value_from_datadict({"t": "a\r\nb"}, {}, "t") == "a\nb"
