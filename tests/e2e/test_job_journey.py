@@ -131,7 +131,9 @@ def test_draft_submit_clarify_revise_accept(new_page, team_a, a_member, staff):
     reviewer.page.goto(f"/jobs/{job.pk}/")
     reviewer.check_accessibility()
     reviewer.page.locator("#outcome-clarify").check()
-    reviewer.page.locator(".clarify-fields summary", has_text="Data").click()  # open the part's list
+    reviewer.page.locator(
+        ".clarify-fields summary", has_text="Data"
+    ).click()  # open the part's list
     reviewer.page.get_by_label("Data › Input 1 › Size").check()
     reviewer.page.locator("#review-note").fill("Is 2.5 TiB before or after compression?")
     press(reviewer.page, "Record the review")
