@@ -15,7 +15,8 @@ class JobStatus(models.TextChoices):
     DECLINED = "declined", "Declined: not a network job"
 
 
-EDITABLE = {JobStatus.DRAFT, JobStatus.NEEDS_CLARIFICATION}
+# A declined job can be revised too: the team reroutes the real-time part and describes the rest.
+EDITABLE = {JobStatus.DRAFT, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED}
 
 
 class JobDescription(models.Model):

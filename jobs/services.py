@@ -120,6 +120,17 @@ def delete_draft(*, job) -> None:
 
 
 @transaction.atomic
+def withdraw(*, job, user) -> JobDescription:
+    """Take a submitted revision back before staff decide, to revise it (it stays on record)."""
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if job.status != JobStatus.IN_REVIEW:
+        raise DomainError("Only a description in review can be withdrawn.")
+    job.status = JobStatus.DRAFT
+    _touch(job, user, ["status"])
+    return job
+
+
+@transaction.atomic
 def submit(*, job, user, acknowledge_warnings=False) -> Revision:
     """Freeze the working copy as revision N+1 and send it to staff for review."""
     job = JobDescription.objects.select_for_update().get(pk=job.pk)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("jobs/<int:pk>/edit/<slug:step>/autosave/", views.job_autosave, name="job_autosave"),
     path("jobs/<int:pk>/conflict/", views.job_conflict, name="job_conflict"),
     path("jobs/<int:pk>/submit/", views.job_submit, name="job_submit"),
+    path("jobs/<int:pk>/withdraw/", views.job_withdraw, name="job_withdraw"),
     path("jobs/<int:pk>/delete/", views.job_delete, name="job_delete"),
     path("jobs/<int:pk>/comments/", views.comment_create, name="comment_create"),
     path("jobs/<int:pk>/revisions/<int:number>/", views.revision_detail, name="revision_detail"),

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -281,6 +282,21 @@ def job_autosave(request, pk, step):
 def _review_step(request, job):
     page = StepPage(job, "review", request.user)
     return render(request, "jobs/step.html", page.context())
+
+
+@login_required
+@require_POST
+def job_withdraw(request, pk):
+    job = selectors.get_job_for_user(request.user, pk)
+    if request.user.is_staff and not portal_selectors.membership_of(request.user, job.team):
+        raise PermissionDenied("Only the team withdraws its own description.")
+    try:
+        services.withdraw(job=job, user=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("job_detail", pk=job.pk)
+    messages.success(request, "Withdrawn from review: revise it, then submit the next revision.")
+    return redirect("job_step", pk=job.pk, step="work")
 
 
 @login_required

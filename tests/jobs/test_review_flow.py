@@ -258,3 +258,25 @@ def test_teams_are_reminded_once_a_day_of_a_pending_clarification(
     assert "waited 4 days" in mail.outbox[0].subject
     services.remind_clarifications()  # the same day again: nothing new
     assert len(mail.outbox) == 2
+
+
+def test_withdraw_from_review_to_revise_and_a_declined_job_can_be_revised(
+    client_for, complete, a_member, staff
+):
+    client = client_for(a_member)
+    services.submit(job=complete, user=a_member)
+    page = client.get(reverse("job_detail", args=[complete.pk])).content.decode()
+    assert "Withdraw from review to revise" in page
+    assert client_for(staff).post(reverse("job_withdraw", args=[complete.pk])).status_code == 403
+    client = client_for(a_member)
+    client.post(reverse("job_withdraw", args=[complete.pk]))
+    complete.refresh_from_db()
+    assert complete.status == JobStatus.DRAFT and complete.revisions.count() == 1
+    revision = services.submit(job=complete, user=a_member)
+    assert revision.number == 2
+    services.review(
+        revision=revision, reviewer=staff, outcome="declined", note="The API part is real-time."
+    )
+    complete.refresh_from_db()
+    assert complete.editable  # the team reroutes the real-time part and submits the batch part
+    assert services.submit(job=complete, user=a_member).number == 3
