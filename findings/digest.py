@@ -9,8 +9,8 @@ from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from portal.emails import absolute_url, queue_email
 from portal.models import User
+from portal.outbox import absolute_url, queue_email
 
 from .models import Finding, FindingNote, FindingStatus, NoteVisibility
 

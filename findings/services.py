@@ -4,9 +4,9 @@ records what changed as rows, and notifies the partner after commit."""
 from django.db import transaction
 from django.utils import timezone
 
-from portal.emails import absolute_url, queue_email
 from portal.errors import DomainError
 from portal.models import Membership, User
+from portal.outbox import absolute_url, queue_email
 
 from . import evidence, rules
 from .models import (

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.emails import absolute_url, queue_email
 from portal.errors import DomainError
+from portal.outbox import absolute_url, queue_email
 
 from .lifecycle import replay
 from .models import (

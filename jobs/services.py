@@ -6,9 +6,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.emails import absolute_url, queue_email
 from portal.errors import DomainError
 from portal.models import User
+from portal.outbox import absolute_url, queue_email
 
 from . import spec
 from .models import (

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from . import intake
+from .intake import rules as intake
 from .models import (
     IntakeApplication,
     IntakeDecision,

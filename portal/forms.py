@@ -3,8 +3,8 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.template.loader import render_to_string
 
-from .emails import queue_email
 from .models import Role, User
+from .outbox import queue_email
 
 
 class InviteForm(forms.Form):

@@ -197,8 +197,8 @@ class OutboundEmail(models.Model):
 
 # ---------------------------------------------------------------------------
 # Design-partner intake: the window, applications and the decisions on them.
-# The rules (state computation) live in portal/intake.py, the writes in
-# portal/intake_services.py.
+# The rules (state computation) live in portal/intake/rules.py, the writes in
+# portal/intake/services.py.
 
 
 class IntakeState(models.TextChoices):
@@ -215,7 +215,7 @@ class CloseReason(models.TextChoices):
 
 
 class IntakeWindow(models.Model):
-    """A period during which teams may apply. Its state is computed (portal.intake.window_state)
+    """A period during which teams may apply. Its state is computed (portal.intake.rules.status_of)
     from the clock, the places and the accepted applications; closed_at only records that
     someone or something closed it, and why."""
 

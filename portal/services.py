@@ -4,9 +4,9 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .emails import absolute_url, queue_email
 from .errors import DomainError
 from .models import INVITATION_LIFETIME, Invitation, Membership, Role, Team, User
+from .outbox import absolute_url, queue_email
 
 
 def _send_invitation(invitation):

@@ -207,6 +207,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
     }
+# Task modules outside an app's tasks.py (autodiscovery finds those).
+CELERY_IMPORTS = ["portal.outbox", "portal.intake.tasks"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -215,11 +217,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER")
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "resend-stuck-emails": {
-        "task": "portal.tasks.resend_stuck_emails",
+        "task": "portal.outbox.resend_stuck_emails",
         "schedule": 600.0,
     },
     "close-due-intake-windows": {
-        "task": "portal.tasks.close_due_intake_windows",
+        "task": "portal.intake.tasks.close_due_intake_windows",
         "schedule": 60.0,
     },
     # Once a day; the e-mail's key names the day, so a restarted beat does not send twice.

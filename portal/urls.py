@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from jobs.api import api
 
-from . import intake_views, views
+from . import views
 from .forms import EmailAuthenticationForm, QueuedPasswordResetForm
 
 account_patterns = [
@@ -69,50 +69,7 @@ urlpatterns = [
         name="member_remove",
     ),
     path("staff/teams/", views.staff_teams, name="staff_teams"),
-    # Design-partner intake (portal/intake*.py).
-    path("design-partners/", intake_views.design_partners, name="design_partners"),
-    path("design-partners/apply/", intake_views.intake_apply, name="intake_apply"),
-    path(
-        "design-partners/applications/<str:status_token>/",
-        intake_views.intake_status,
-        name="intake_status",
-    ),
-    path("staff/intake/", intake_views.staff_intake, name="staff_intake"),
-    path(
-        "staff/intake/windows/<int:window_id>/",
-        intake_views.staff_intake_window,
-        name="staff_intake_window",
-    ),
-    path(
-        "staff/intake/windows/<int:window_id>/close/",
-        intake_views.staff_intake_window_close,
-        name="staff_intake_window_close",
-    ),
-    path(
-        "staff/intake/windows/<int:window_id>/applications/",
-        intake_views.staff_intake_applications,
-        name="staff_intake_applications",
-    ),
-    path(
-        "staff/intake/windows/<int:window_id>/release/",
-        intake_views.staff_intake_release,
-        name="staff_intake_release",
-    ),
-    path(
-        "staff/intake/applications/<int:application_id>/",
-        intake_views.staff_intake_application,
-        name="staff_intake_application",
-    ),
-    path(
-        "staff/intake/applications/<int:application_id>/review/",
-        intake_views.staff_intake_application_review,
-        name="staff_intake_application_review",
-    ),
-    path(
-        "staff/intake/applications/<int:application_id>/unstage/",
-        intake_views.staff_intake_application_unstage,
-        name="staff_intake_application_unstage",
-    ),
+    path("", include("portal.intake.urls")),
     # Each app's pages; portal's own (teams, accounts, intake) are listed above.
     path("", include("jobs.urls")),
     path("", include("findings.urls")),

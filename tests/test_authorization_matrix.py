@@ -173,7 +173,7 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
         team=team_a, email="pending@a.example", role="member", invited_by=a_admin
     )
     # intake: one application (its private status link) in a window staff have closed.
-    from portal import intake_services
+    from portal.intake import services as intake_services
     from tests.portal.intake_helpers import make_window, submit
 
     window = make_window()

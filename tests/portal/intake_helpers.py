@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from portal import intake_services
+from portal.intake import services as intake_services
 from portal.models import IntakeWindow
 
 
@@ -51,7 +51,7 @@ def form_data(**overrides):
 
 def application_data(**overrides):
     """IntakeApplication values as the form would clean them, for service tests."""
-    from portal.intake_forms import ApplicationForm
+    from portal.intake.forms import ApplicationForm
 
     form = ApplicationForm(form_data(**overrides))
     assert form.is_valid(), form.errors

@@ -8,8 +8,10 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from portal import intake, intake_services
 from portal.errors import DomainError
+from portal.intake import rules as intake
+from portal.intake import services as intake_services
+from portal.intake.tasks import close_due_intake_windows
 from portal.models import (
     ApplicationStatus,
     CloseReason,
@@ -20,7 +22,6 @@ from portal.models import (
     Role,
     Team,
 )
-from portal.tasks import close_due_intake_windows
 
 from .intake_helpers import make_window, submit
 

@@ -1,7 +1,7 @@
 import pytest
 
-from portal import intake
-from portal.demo_intake import load_intake
+from portal.intake import rules as intake
+from portal.intake.demo import load_intake
 from portal.management.commands.load_demo import Command
 from portal.models import ApplicationStatus, IntakeApplication, IntakeState, IntakeWindow
 

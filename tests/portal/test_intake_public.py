@@ -7,7 +7,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from portal import intake, intake_services
+from portal.intake import rules as intake
+from portal.intake import services as intake_services
 from portal.models import ApplicationStatus, IntakeApplication, OutboundEmail
 
 from .. import test_authorization_matrix as matrix

@@ -5,10 +5,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import IntegrityError, transaction
 
-from portal import intake, intake_services
 from portal.errors import DomainError
+from portal.intake import rules as intake
+from portal.intake import services as intake_services
+from portal.intake.tasks import close_due_intake_windows
 from portal.models import CloseReason, IntakeState, IntakeWindow
-from portal.tasks import close_due_intake_windows
 
 from .intake_helpers import make_window
 

@@ -136,7 +136,7 @@ def test_email_is_sent_after_commit_only_and_once(team_a, a_admin):
     email = OutboundEmail.objects.get()
     assert email.sent_at is not None
 
-    from portal.tasks import deliver_email
+    from portal.outbox import deliver_email
 
     deliver_email(email.pk)  # a duplicate delivery is a no-op
     assert len(mail.outbox) == 1

@@ -1,8 +1,11 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from findings.demo import load_findings
+from jobs.demo import load_jobs
 from portal import services
 from portal.demo import DEMO_INVITATIONS, DEMO_PASSWORD, DEMO_TEAMS, DEMO_USERS
+from portal.intake.demo import load_intake
 from portal.models import Invitation, Membership, Team, User
 
 
@@ -13,14 +16,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         teams, users = self.load_accounts()
         # Each capability adds its own demo records here (idempotent: they check before creating).
-        from jobs.demo import load_jobs
-
         load_jobs(teams=teams, users=users)
-        from findings.demo import load_findings
-
         load_findings(teams=teams, users=users)
-        from portal.demo_intake import load_intake
-
         load_intake(teams=teams, users=users)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 

@@ -4,9 +4,8 @@ from django import forms
 from django.utils import timezone
 
 from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
-
-from .models import ApplicationStatus, StagedDecision
-from .widgets import Textarea
+from portal.models import ApplicationStatus, StagedDecision
+from portal.widgets import Textarea
 
 # Canonical values must fit their columns whatever someone types.
 MAX_BYTES = 10**18  # an exabyte: far beyond any one job, and inside a 64-bit column

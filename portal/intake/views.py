@@ -5,12 +5,13 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
-from . import intake, intake_selectors, intake_services
-from .decorators import staff_required
-from .errors import DomainError
-from .intake_forms import ApplicationFilterForm, ApplicationForm, DecisionForm, WindowForm
-from .markdown import render_markdown
-from .models import ApplicationStatus, IntakeState, StagedDecision
+from portal.decorators import staff_required
+from portal.errors import DomainError
+from portal.markdown import render_markdown
+from portal.models import ApplicationStatus, IntakeState, StagedDecision
+
+from . import rules, selectors, services
+from .forms import ApplicationFilterForm, ApplicationForm, DecisionForm, WindowForm
 
 # ---------------------------------------------------------------------------
 # Public
@@ -38,14 +39,14 @@ def _design_partners_page(request, *, status, form=None, http_status=200):
 
 @require_GET
 def design_partners(request):
-    status = intake.current_status()
+    status = rules.current_status()
     form = ApplicationForm() if status.is_open else None
     return _design_partners_page(request, status=status, form=form)
 
 
 @require_POST
 def intake_apply(request):
-    status = intake.current_status()
+    status = rules.current_status()
     if not status.is_open:
         # Nothing is accepted, kept or queued while intake is not open. A page that still
         # shows the form (it closed meanwhile) reloads to the truth.
@@ -55,7 +56,7 @@ def intake_apply(request):
     form = ApplicationForm(request.POST)
     if form.is_valid():
         try:
-            submitted = intake_services.submit_application(
+            submitted = services.submit_application(
                 submission_token=form.cleaned_data["submission_token"],
                 data=form.application_data(),
             )
@@ -71,7 +72,7 @@ def intake_apply(request):
                 return _redirect(request, reverse("design_partners"))
             messages.success(request, "Thank you: your application was received.")
             return _redirect(request, reverse("intake_status", args=[submitted.status_token]))
-        status = intake.current_status()  # it may have closed meanwhile
+        status = rules.current_status()  # it may have closed meanwhile
         if not status.is_open:
             return _redirect(request, reverse("design_partners"))
     if request.htmx:
@@ -85,7 +86,7 @@ def _redirect(request, url):
 
 @require_GET
 def intake_status(request, status_token):
-    application = intake_selectors.get_application_by_status_token(status_token)
+    application = selectors.get_application_by_status_token(status_token)
     response = render(
         request,
         "portal/intake/status.html",
@@ -108,13 +109,13 @@ def staff_intake(request):
     form = WindowForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            intake_services.create_window(**form.cleaned_data, created_by=request.user)
+            services.create_window(**form.cleaned_data, created_by=request.user)
         except DomainError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, "The intake window is scheduled.")
             return redirect("staff_intake")
-    windows = [intake.status_of(w) for w in intake_selectors.windows_for_staff()]
+    windows = [rules.status_of(w) for w in selectors.windows_for_staff()]
     return render(
         request,
         "portal/intake/staff_windows.html",
@@ -126,14 +127,12 @@ def staff_intake(request):
 @staff_required
 @require_http_methods(["GET", "POST"])
 def staff_intake_window(request, window_id):
-    window = intake_selectors.get_window(window_id)
+    window = selectors.get_window(window_id)
     initial = {f: getattr(window, f) for f in ("opens_at", "closes_at", "places", "announcement")}
     form = WindowForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            intake_services.update_window(
-                window=window, **form.cleaned_data, updated_by=request.user
-            )
+            services.update_window(window=window, **form.cleaned_data, updated_by=request.user)
         except DomainError as error:
             form.add_error(None, str(error))
         else:
@@ -143,7 +142,7 @@ def staff_intake_window(request, window_id):
         request,
         "portal/intake/staff_window.html",
         {
-            "intake": intake.status_of(window),
+            "intake": rules.status_of(window),
             "form": form,
             "states": IntakeState,
             "announcement": render_markdown(window.announcement),
@@ -155,8 +154,8 @@ def staff_intake_window(request, window_id):
 @staff_required
 @require_POST
 def staff_intake_window_close(request, window_id):
-    window = intake_selectors.get_window(window_id)
-    intake_services.close_window(window=window, closed_by=request.user)
+    window = selectors.get_window(window_id)
+    services.close_window(window=window, closed_by=request.user)
     messages.success(request, "The intake window is closed: the public page says so now.")
     return redirect("staff_intake_window", window_id=window.pk)
 
@@ -168,7 +167,7 @@ def staff_intake_window_close(request, window_id):
 @staff_required
 @require_GET
 def staff_intake_applications(request, window_id):
-    window = intake_selectors.get_window(window_id)
+    window = selectors.get_window(window_id)
     filters = ApplicationFilterForm(request.GET or None)
     status = real_time = ""
     if filters.is_valid():
@@ -177,12 +176,12 @@ def staff_intake_applications(request, window_id):
         request,
         "portal/intake/staff_applications.html",
         {
-            "intake": intake.status_of(window),
+            "intake": rules.status_of(window),
             "filters": filters,
-            "applications": intake_selectors.applications_for_review(
+            "applications": selectors.applications_for_review(
                 window=window, status=status, real_time=real_time
             ),
-            "staged": intake_selectors.staged_counts(window),
+            "staged": selectors.staged_counts(window),
         },
     )
 
@@ -190,9 +189,9 @@ def staff_intake_applications(request, window_id):
 @staff_required
 @require_POST
 def staff_intake_release(request, window_id):
-    window = intake_selectors.get_window(window_id)
+    window = selectors.get_window(window_id)
     try:
-        released = intake_services.release_decisions(window=window, released_by=request.user)
+        released = services.release_decisions(window=window, released_by=request.user)
     except DomainError as error:
         messages.error(request, str(error))
     else:
@@ -208,7 +207,7 @@ def _application_page(request, application, form=None, http_status=200):
         "portal/intake/staff_application.html",
         {
             "application": application,
-            "decisions": intake_selectors.decisions_of(application),
+            "decisions": selectors.decisions_of(application),
             "form": form
             or DecisionForm(
                 initial={
@@ -216,7 +215,7 @@ def _application_page(request, application, form=None, http_status=200):
                     "reason": application.staged_reason,
                 }
             ),
-            "decided": application.status in intake_services.DECIDED,
+            "decided": application.status in services.DECIDED,
             "statuses": ApplicationStatus,
             "staged_label": StagedDecision(application.staged_decision).label
             if application.staged_decision
@@ -229,13 +228,13 @@ def _application_page(request, application, form=None, http_status=200):
 @staff_required
 @require_http_methods(["GET", "POST"])
 def staff_intake_application(request, application_id):
-    application = intake_selectors.get_application(application_id)
+    application = selectors.get_application(application_id)
     if request.method == "GET":
         return _application_page(request, application)
     form = DecisionForm(request.POST)
     if form.is_valid():
         try:
-            intake_services.stage_decision(
+            services.stage_decision(
                 application=application,
                 decision=form.cleaned_data["decision"],
                 reason=form.cleaned_data["reason"],
@@ -254,8 +253,8 @@ def staff_intake_application(request, application_id):
 @staff_required
 @require_POST
 def staff_intake_application_review(request, application_id):
-    application = intake_selectors.get_application(application_id)
-    intake_services.start_review(application=application, by=request.user)
+    application = selectors.get_application(application_id)
+    services.start_review(application=application, by=request.user)
     messages.success(request, "Marked as under review: the applicant's status page says so.")
     return redirect("staff_intake_application", application_id=application.pk)
 
@@ -263,8 +262,8 @@ def staff_intake_application_review(request, application_id):
 @staff_required
 @require_POST
 def staff_intake_application_unstage(request, application_id):
-    application = intake_selectors.get_application(application_id)
-    intake_services.unstage_decision(application=application)
+    application = selectors.get_application(application_id)
+    services.unstage_decision(application=application)
     messages.success(request, "The staged decision was withdrawn.")
     return redirect(
         reverse("staff_intake_applications", kwargs={"window_id": application.window_id})

@@ -7,9 +7,10 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from . import intake_services
-from .intake_forms import ApplicationForm
-from .models import IntakeWindow
+from portal.models import IntakeWindow
+
+from . import services
+from .forms import ApplicationForm
 
 ANNOUNCEMENT = """Design-partner intake is **open**. We are taking three teams with heavy, bursty
 AI batch jobs who can describe one real job precisely.
@@ -47,7 +48,7 @@ def _application(n, team, org, email, *, now, **extra):
     form = ApplicationForm(data, now=now)
     if not form.is_valid():  # pragma: no cover - demo data is written to be valid
         raise ValueError(form.errors.as_text())
-    return intake_services.submit_application(
+    return services.submit_application(
         submission_token=form.cleaned_data["submission_token"],
         data=form.application_data(),
         now=now,
@@ -67,10 +68,10 @@ def load_intake(*, teams, users):
         announcement="A first, small intake.",
         created_by=staff,
     )
-    intake_services.close_due_windows(now=now)  # recorded as closed by the scheduler
+    services.close_due_windows(now=now)  # recorded as closed by the scheduler
     past.refresh_from_db()
 
-    window = intake_services.create_window(
+    window = services.create_window(
         opens_at=now - timedelta(days=2),
         closes_at=now + timedelta(days=12),
         places=3,
@@ -80,9 +81,9 @@ def load_intake(*, teams, users):
     )
     _application(1, "Kestrel Footage", "Kestrel Media Lab", "rui@kestrel.example", now=now)
     reviewing = _application(2, "Tern Simulations", "Tern Climate", "ines@tern.example", now=now)
-    intake_services.start_review(application=reviewing, by=staff, now=now)
+    services.start_review(application=reviewing, by=staff, now=now)
     staged = _application(3, "Osprey Robotics", "Osprey Labs", "maya@osprey.example", now=now)
-    intake_services.stage_decision(application=staged, decision="accepted", reason="", by=staff)
+    services.stage_decision(application=staged, decision="accepted", reason="", by=staff)
     vague = _application(4, "Plover Analytics", "Plover Ltd", "kim@plover.example", now=now)
     realtime = _application(
         5,
@@ -93,13 +94,13 @@ def load_intake(*, teams, users):
         has_real_time="on",
         real_time_description="The whole job serves live viewers with a 200 ms budget.",
     )
-    intake_services.stage_decision(
+    services.stage_decision(
         application=vague,
         decision="not_yet",
         reason="The request does not say what the job does with fewer accelerators, and the output has no format.",
         by=staff,
     )
-    intake_services.stage_decision(
+    services.stage_decision(
         application=realtime,
         decision="declined",
         reason="This is real-time work: it belongs on your own systems, not on the network.",
@@ -107,6 +108,6 @@ def load_intake(*, teams, users):
     )
     # Release those two so their status pages show an outcome; Osprey's acceptance stays
     # staged for the demo's staff to release (it creates the team and invites Maya).
-    intake_services.unstage_decision(application=staged)
-    intake_services.release_decisions(window=window, released_by=staff)
-    intake_services.stage_decision(application=staged, decision="accepted", reason="", by=staff)
+    services.unstage_decision(application=staged)
+    services.release_decisions(window=window, released_by=staff)
+    services.stage_decision(application=staged, decision="accepted", reason="", by=staff)

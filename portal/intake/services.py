@@ -9,10 +9,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from . import intake
-from .emails import absolute_url, queue_email
-from .errors import DomainError
-from .models import (
+from portal.errors import DomainError
+from portal.models import (
     ApplicationStatus,
     CloseReason,
     IntakeApplication,
@@ -24,7 +22,10 @@ from .models import (
     Team,
     User,
 )
-from .services import invite
+from portal.outbox import absolute_url, queue_email
+from portal.services import invite
+
+from . import rules
 
 # ---------------------------------------------------------------------------
 # Windows
@@ -164,12 +165,12 @@ def submit_application(
     earlier = IntakeApplication.objects.filter(submission_token=submission_token).first()
     if earlier is not None:
         return Submitted(application=earlier, status_token=None)
-    window = intake.current_window(now=now)
+    window = rules.current_window(now=now)
     if window is None:
         raise DomainError("Intake is not open.")
     # Lock so an application cannot slip in while the window is being closed or filled.
     window = _lock_window(window.pk)
-    if intake.status_of(window, now=now).state != IntakeState.OPEN:
+    if rules.status_of(window, now=now).state != IntakeState.OPEN:
         raise DomainError("Intake is not open.")
     email = User.objects.normalize_email(data["contact_email"].strip()).lower()
     if window.applications.filter(contact_email__iexact=email).exists():
@@ -177,7 +178,7 @@ def submit_application(
             "An application from this address was already received for this intake. "
             "Its status link is in the confirmation e-mail."
         )
-    token, token_hash = intake.new_status_token()
+    token, token_hash = rules.new_status_token()
     try:
         with transaction.atomic():
             application = IntakeApplication.objects.create(

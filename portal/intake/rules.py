@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .models import ApplicationStatus, CloseReason, IntakeState, IntakeWindow
+from portal.models import ApplicationStatus, CloseReason, IntakeState, IntakeWindow
 
 # The longest a public cache may keep the design-partners page. Shorter when the state
 # is about to change (see seconds_until_next_change), so a stale state never lingers.

@@ -1,15 +1,48 @@
+"""The e-mail outbox: every e-mail is a row written in the same transaction as the change
+that caused it, then delivered by a Celery task after commit. The row is the promise: if
+the broker is down when the transaction commits, the beat sweep sends it later."""
+
 import logging
 import smtplib
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .models import OutboundEmail
 
 log = logging.getLogger(__name__)
+
+
+def absolute_url(path):
+    return f"{settings.SITE_URL}{path}"
+
+
+def queue_email(*, key, to, subject, template, context):
+    """Record an e-mail and deliver it after the surrounding transaction commits.
+
+    Calling twice with the same key sends one e-mail: the key names the event
+    (e.g. "invitation:<uuid>"), not the attempt.
+    """
+    body = render_to_string(template, {"site_url": settings.SITE_URL, **context})
+    email, created = OutboundEmail.objects.get_or_create(
+        dedupe_key=key[:200], defaults={"to": to, "subject": subject[:200], "body": body}
+    )
+    if created:
+        transaction.on_commit(lambda: _enqueue(email.pk))
+    return email
+
+
+def _enqueue(email_id):
+    # The change is already committed: a broker fault must not turn it into an error page.
+    try:
+        deliver_email.delay(email_id)
+    except Exception:
+        log.warning("could not enqueue e-mail %s; the sweep will send it", email_id, exc_info=True)
 
 
 @shared_task(
@@ -30,6 +63,7 @@ def deliver_email(email_id):
         send_mail(email.subject, email.body, None, [email.to])
     except Exception as exc:
         OutboundEmail.objects.filter(pk=email_id).update(last_error=str(exc)[:2000])
+        log.warning("e-mail %s to %s failed: %s", email_id, email.to, exc)
         raise
     OutboundEmail.objects.filter(pk=email_id).update(sent_at=timezone.now(), last_error="")
 
@@ -49,15 +83,3 @@ def resend_stuck_emails():
     if ids:
         log.info("re-enqueued %d undelivered e-mails", len(ids))
     return len(ids)
-
-
-@shared_task
-def close_due_intake_windows():
-    """Beat, every minute: record the close of an intake window whose closing time passed.
-    The page already shows it closed (the state is computed); this records who/what closed it."""
-    from .intake_services import close_due_windows
-
-    closed = close_due_windows()
-    if closed:
-        log.info("closed intake windows %s at their closing time", closed)
-    return closed

@@ -4,12 +4,13 @@ annotated query each, so their query count does not grow with the rows."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from . import intake
-from .models import IntakeApplication, IntakeWindow
+from portal.models import IntakeApplication, IntakeWindow
+
+from . import rules
 
 
 def windows_for_staff():
-    return intake.with_accepted_count(IntakeWindow.objects.select_related("closed_by"))
+    return rules.with_accepted_count(IntakeWindow.objects.select_related("closed_by"))
 
 
 def get_window(window_id):
@@ -51,7 +52,7 @@ def get_application_by_status_token(token):
         raise Http404("No such application.")
     application = (
         IntakeApplication.objects.select_related("window", "team")
-        .filter(status_token_hash=intake.hash_status_token(token))
+        .filter(status_token_hash=rules.hash_status_token(token))
         .first()
     )
     if application is None:
