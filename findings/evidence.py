@@ -1,7 +1,7 @@
 """Freezing a job's ledger figures and timeline as plain JSON for a finding."""
 
-from jobs import ledger, timeline
 from jobs.models import Run
+from jobs.runs import ledger, timeline
 
 
 def capture(job):

@@ -13,6 +13,7 @@ from portal.markdown import render_markdown
 
 from . import rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
+from .presenters import detail_context
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -23,7 +24,6 @@ from .staff_forms import (
     QueueFilterForm,
     StatusForm,
 )
-from .views import detail_context
 
 PAGE_SIZE = 50
 

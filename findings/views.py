@@ -10,16 +10,15 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from jobs.models import Phase
 from jobs.selectors import jobs_for
-from jobs.steps import all_field_paths, field_label
+from jobs.steps import all_field_paths
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 
-from . import evidence, rules, selectors, services
-from .forms import DETAIL_LABELS, FORMS, KindForm
+from . import evidence, selectors, services
+from .forms import FORMS, KindForm
 from .models import EvidenceSnapshot, FindingKind, NoteVisibility
-from .rules import Actor
+from .presenters import detail_context, is_member
 
 # --- Public -------------------------------------------------------------------------------
 
@@ -183,38 +182,6 @@ def finding_list(request):
     return response
 
 
-def _is_member(user, finding):
-    return selectors.filing_teams(user).filter(pk=finding.team_id).exists()
-
-
-def _shown(key, value):
-    """Stored values as people read them: a phase by its label, a field path by its name."""
-    if key == "phase" and value in Phase.values:
-        return Phase(value).label
-    if key == "field" and isinstance(value, str):
-        return field_label(value)
-    return value
-
-
-def detail_context(request, finding, info_form_errors=None, reopen_text=""):
-    member = _is_member(request.user, finding)
-    return {
-        "finding": finding,
-        "summary": render_markdown(finding.summary),
-        "details": [
-            (DETAIL_LABELS.get(key, key), _shown(key, value))
-            for key, value in finding.details.items()
-            if key in DETAIL_LABELS
-        ],
-        "subscribed": selectors.is_subscribed(finding, request.user),
-        "is_member": member,
-        "partner_moves": rules.allowed_targets(finding.status, Actor.PARTNER) if member else [],
-        "info_error": info_form_errors,
-        "reopen_text": reopen_text,
-        **selectors.partner_detail(finding),
-    }
-
-
 @login_required
 @require_GET
 def finding_detail(request, finding_id):
@@ -225,7 +192,7 @@ def finding_detail(request, finding_id):
 def _member_finding(request, finding_id):
     """Another team's finding is a 404; staff (not members) may read but not act as the team."""
     finding = selectors.get_finding_for_user(request.user, finding_id)
-    if not _is_member(request.user, finding):
+    if not is_member(request.user, finding):
         raise PermissionDenied("Only the team that filed it can do this.")
     return finding
 

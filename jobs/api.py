@@ -9,7 +9,7 @@ from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
 from . import spec
-from .scheduler_api import router as scheduler_router
+from .runs.scheduler_api import router as scheduler_router
 from .spec.textio import SpecReadError
 
 api = NinjaAPI(

@@ -3,8 +3,10 @@
 import copy
 from datetime import timedelta
 
-from . import run_services, services, simulator, spec
+from . import services, spec
 from .models import JobDescription
+from .runs import services as run_services
+from .runs import simulator
 
 NIGHTLY_SBATCH = """#!/bin/bash
 #SBATCH --job-name=nightly-reindex

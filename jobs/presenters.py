@@ -3,7 +3,11 @@
 import re
 import uuid
 
-from . import spec
+from . import selectors, spec
+from .forms import CommentForm
+from .models import JobStatus, Run
+from .review.presenters import review_groups
+from .runs.presenters import run_context
 from .selectors import comments_by_anchor, discussion
 from .steps import (
     PART_SPECS,
@@ -191,3 +195,21 @@ def _order(key):
     part = key.split(".", 1)[0]
     order = ["name", "work", "realtime", "data", "request", "output", "version"]
     return (order.index(part) if part in order else 99, key)
+
+
+def detail_context(request, job, review_values=None):
+    threads, _ = selectors.discussion(job)
+    run = Run.objects.filter(job=job).select_related("revision").first()
+    revisions = list(
+        job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
+    )
+    return {
+        "job": job,
+        "revisions": revisions,
+        "threads": threads,
+        "comment_form": CommentForm(job=job),
+        "statuses": JobStatus,
+        "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
+        "review_values": review_values or {},
+        **(run_context(run) if run else {}),
+    }

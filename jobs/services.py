@@ -21,6 +21,7 @@ from .models import (
     ReviewOutcome,
     Revision,
 )
+from .runs.services import start_run
 
 
 class DraftConflict(DomainError):
@@ -192,8 +193,6 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     job.clarify_fields = fields if outcome == ReviewOutcome.CLARIFY else []
     _touch(job, reviewer, ["status", "clarify_fields"])
     if outcome == ReviewOutcome.ACCEPTED:
-        from .run_services import start_run
-
         start_run(job=job, revision=revision)
     url = absolute_url(reverse("job_detail", args=[job.pk]))
     for member in job.team.memberships.select_related("user"):

@@ -1,6 +1,7 @@
-from django.urls import path
+from django.urls import include, path
 
-from . import run_views, staff_views, views
+from . import views
+from .review import views as review_views
 
 urlpatterns = [
     path("spec/v1/schema.json", views.spec_schema, name="spec_schema"),
@@ -23,17 +24,9 @@ urlpatterns = [
     ),
     path(
         "jobs/<int:pk>/revisions/<int:number>/review/",
-        staff_views.revision_review,
+        review_views.revision_review,
         name="revision_review",
     ),
-    path("jobs/<int:pk>/run/", run_views.run_panel, name="run_panel"),
-    path("jobs/<int:pk>/run/move/", run_views.run_move, name="run_move"),
-    path("jobs/<int:pk>/run/simulate/", run_views.run_simulate, name="run_simulate"),
-    path("staff/reviews/", staff_views.review_queue, name="review_queue"),
-    path("staff/scheduler-clients/", staff_views.scheduler_clients, name="scheduler_clients"),
-    path(
-        "staff/scheduler-clients/<int:client_id>/revoke/",
-        staff_views.scheduler_client_revoke,
-        name="scheduler_client_revoke",
-    ),
+    path("staff/reviews/", review_views.review_queue, name="review_queue"),
+    path("", include("jobs.runs.urls")),
 ]

@@ -1,3 +1,5 @@
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -12,11 +14,9 @@ from portal import selectors as portal_selectors
 from portal.errors import DomainError
 
 from . import selectors, services, spec
+from .flow import FLOW
 from .forms import CommentForm, NewJobForm
-from .models import JobStatus
-from .presenters import StepPage, diff_rows, grouped_issues
-from .reviewing import review_groups
-from .steps import PART_SPECS, STEP_NAMES, STEP_PARTS, is_group, values_from_post
+from .presenters import StepPage, detail_context, diff_rows, grouped_issues
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"
@@ -35,6 +35,7 @@ def login_keeping_post(view):
     """Like login_required, but a form posted after the session expired is kept: it is
     stashed in the session, and the step applies it once the person has logged in again."""
 
+    @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
@@ -57,8 +58,6 @@ def login_keeping_post(view):
         messages.warning(request, "Your session expired. Log in again: what you typed is kept.")
         return redirect(login_url)
 
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
     return wrapper
 
 
@@ -137,12 +136,13 @@ def _apply_pending_post(request, job, step):
 
 
 def _save_from_post(request, job, step, post, recovered=False):
-    parts = values_from_post(post, STEP_PARTS[step])
+    """Save a step's posted form; None means a conflict (stashed for the compare page)."""
+    parts = step.values(post)
     try:
         version = int(post.get("version") or 0)
     except ValueError:
         version = 0
-    name = post.get("name") if step == "work" else None
+    name = post.get("name") if step.name == "work" else None
     try:
         job = services.save_draft(
             job=job,
@@ -153,7 +153,11 @@ def _save_from_post(request, job, step, post, recovered=False):
             editor=str(post.get("editor") or "")[:64],
         )
     except services.DraftConflict:
-        request.session[CONFLICT_KEY.format(job.pk)] = {"step": step, "parts": parts, "name": name}
+        request.session[CONFLICT_KEY.format(job.pk)] = {
+            "step": step.name,
+            "parts": parts,
+            "name": name,
+        }
         return None
     except DomainError as error:
         messages.error(request, str(error))
@@ -166,16 +170,16 @@ def _save_from_post(request, job, step, post, recovered=False):
 @login_keeping_post
 @require_http_methods(["GET", "POST"])
 def job_step(request, pk, step):
-    if step not in STEP_NAMES:
-        raise Http404("No such step.")
+    step = FLOW.get_or_404(step)
     job = selectors.get_job_for_user(request.user, pk)
-    if step == "review":
-        return _review_step(request, job)
+    if step.is_review:
+        return render(request, "jobs/step.html", StepPage(job, step.name, request.user).context())
     if request.method == "GET":
         _apply_pending_post(request, job, step)
         job.refresh_from_db()
         if request.session.get(CONFLICT_KEY.format(job.pk)):
             return redirect("job_conflict", pk=job.pk)
+    action = request.POST.get("action", "")
     if request.method == "POST" and job.editable:
         saved = _save_from_post(request, job, step, request.POST)
         if saved is None:
@@ -183,39 +187,21 @@ def job_step(request, pk, step):
                 return _conflict_fragment(request, job)
             return redirect("job_conflict", pk=job.pk)
         job = saved
-        action = request.POST.get("action", "")
         if action.startswith(("add:", "remove:")):
-            job = _add_or_remove(request, job, step, action)
+            job = step.add_or_remove(job=job, user=request.user, action=action)
             if not request.htmx:
-                return redirect(
-                    reverse("job_step", args=[job.pk, step]) + "#" + _group_anchor(action)
-                )
+                anchor = step.group_anchor(action)
+                return redirect(reverse("job_step", args=[job.pk, step.name]) + "#" + anchor)
         elif not request.htmx:
-            target = _target_step(step, action)
+            target = step.target(job, action)
             return redirect(
-                reverse("job_step", args=[job.pk, target]) + request.POST.get("anchor", "")
+                reverse("job_step", args=[job.pk, target.name]) + request.POST.get("anchor", "")
             )
-    page = StepPage(job, step, request.user)
     template = "jobs/step.html#step-form" if request.htmx else "jobs/step.html"
-    context = page.context()
+    context = StepPage(job, step.name, request.user).context()
     if request.method == "POST" and request.htmx:
-        context["focus"] = _focus_after(job, request.POST.get("action", ""))
+        context["focus"] = step.focus_after(job, action)
     return render(request, template, context)
-
-
-def _focus_after(job, action):
-    """Where keyboard focus goes after an in-place add or remove: the new item's first field,
-    or the group's Add button. htmx focuses the element marked autofocus in the swap."""
-    verb, _, path = action.partition(":")
-    bits = path.split(".")
-    if verb == "add" and len(bits) == 2:
-        items = (job.data.get(bits[0]) or {}).get(bits[1]) or []
-        first = next((s for s in PART_SPECS[bits[0]] if s.name == bits[1]), None)
-        if items and first and first.children:
-            return f"{path}.{len(items) - 1}.{first.children[0].name}"
-    if verb == "remove" and len(bits) >= 2:
-        return "add:" + ".".join(bits[:2])
-    return ""
 
 
 def _conflict_fragment(request, job):
@@ -225,48 +211,11 @@ def _conflict_fragment(request, job):
     return response
 
 
-def _target_step(step, action):
-    index = STEP_NAMES.index(step)
-    if action == "previous":
-        return STEP_NAMES[max(0, index - 1)]
-    if action.startswith("goto:") and action[5:] in STEP_NAMES:
-        return action[5:]
-    if action == "save":
-        return step
-    return STEP_NAMES[min(len(STEP_NAMES) - 1, index + 1)]
-
-
-def _group_anchor(action):
-    path = action.partition(":")[2].split(".")
-    return "f-" + "-".join(path[:2]).replace("_", "-")
-
-
-def _add_or_remove(request, job, step, action):
-    """Add an empty item to a repeated group, or remove one ('remove:data.inputs.2')."""
-    verb, _, path = action.partition(":")
-    bits = path.split(".")
-    if len(bits) < 2 or bits[0] not in STEP_PARTS[step] or not is_group(bits[0], bits[1]):
-        return job
-    part_data = job.data.get(bits[0])
-    part_data = dict(part_data) if isinstance(part_data, dict) else {}
-    items = part_data.get(bits[1])
-    items = list(items) if isinstance(items, list) else []
-    if verb == "add" and len(items) < 50:
-        items.append({})
-    elif verb == "remove" and len(bits) == 3 and bits[2].isdigit() and int(bits[2]) < len(items):
-        items.pop(int(bits[2]))
-    part_data[bits[1]] = items
-    return services.save_draft(
-        job=job, user=request.user, parts={bits[0]: part_data}, version=job.version
-    )
-
-
 @login_keeping_post
 @require_POST
 def job_autosave(request, pk, step):
     """Save on field change (htmx) and answer with each field's precision issues."""
-    if step not in STEP_PARTS:
-        raise Http404("No such step.")
+    step = FLOW.get_or_404(step, editing=True)
     job = selectors.get_job_for_user(request.user, pk)
     if not job.editable:
         return render(
@@ -275,13 +224,8 @@ def job_autosave(request, pk, step):
     saved = _save_from_post(request, job, step, request.POST)
     if saved is None:
         return _conflict_fragment(request, job)
-    page = StepPage(saved, step, request.user)
+    page = StepPage(saved, step.name, request.user)
     return render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
-
-
-def _review_step(request, job):
-    page = StepPage(job, "review", request.user)
-    return render(request, "jobs/step.html", page.context())
 
 
 @login_required
@@ -344,29 +288,9 @@ def job_conflict(request, pk):
     mine = {**job.data, **dict(stash["parts"].items())}
     if stash.get("name") is not None:
         mine["name"] = stash["name"]
-    rows = diff_rows(job.data, mine, parts=[*STEP_PARTS[stash["step"]], "name"])
+    step = FLOW.get_or_404(stash["step"], editing=True)
+    rows = diff_rows(job.data, mine, parts=[*step.parts, "name"])
     return render(request, "jobs/conflict.html", {"job": job, "rows": rows, "stash": stash})
-
-
-def detail_context(request, job, review_values=None):
-    from .models import Run
-    from .run_views import run_context
-
-    threads, _ = selectors.discussion(job)
-    run = Run.objects.filter(job=job).select_related("revision").first()
-    revisions = list(
-        job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
-    )
-    return {
-        "job": job,
-        "revisions": revisions,
-        "threads": threads,
-        "comment_form": CommentForm(job=job),
-        "statuses": JobStatus,
-        "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
-        "review_values": review_values or {},
-        **(run_context(run) if run else {}),
-    }
 
 
 @login_required

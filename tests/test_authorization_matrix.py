@@ -166,7 +166,7 @@ def world(team_a, team_b, a_admin, a_member, b_member, staff):
     revision = job_services.submit(job=job, user=a_member)
     # Accepted, so the job has a run for the lifecycle pages.
     job_services.review(revision=revision, reviewer=staff, outcome="accepted")
-    from jobs.run_services import create_client
+    from jobs.runs.services import create_client
 
     scheduler_client, _ = create_client(name="matrix scheduler")
     invitation = services.invite(

@@ -2,7 +2,9 @@ from django import template
 
 from portal.markdown import render_markdown
 
-from ..steps import anchor_id
+from ..spec.units import format_duration
+from ..steps import anchor_id, step_of_field
+from ..steps import field_label as label
 
 register = template.Library()
 
@@ -19,15 +21,11 @@ def markdown(text):
 
 @register.filter
 def step_for(path):
-    from ..steps import step_of_field
-
     return step_of_field(path)
 
 
 @register.filter
 def duration(seconds):
-    from ..spec.units import format_duration
-
     return format_duration(int(seconds or 0))
 
 
@@ -40,6 +38,4 @@ def signed(value):
 
 @register.filter
 def field_label(path):
-    from ..steps import field_label as label
-
     return label(path or "")

@@ -6,8 +6,9 @@ import threading
 import pytest
 from django.db import connection
 
-from jobs import services, simulator, spec
+from jobs import services, spec
 from jobs.models import Run
+from jobs.runs import simulator
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

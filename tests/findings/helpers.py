@@ -1,7 +1,8 @@
 from findings import services
 from findings.models import FindingKind, Impact
 from jobs import services as job_services
-from jobs import simulator, spec
+from jobs import spec
+from jobs.runs import simulator
 
 
 def accepted_job(team, member, staff, *, play=True):

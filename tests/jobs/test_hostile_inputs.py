@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import run_services, services, spec
+from jobs import services, spec
 from jobs.models import JobDescription
+from jobs.runs import services as run_services
 
 pytestmark = pytest.mark.django_db
 

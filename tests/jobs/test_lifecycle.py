@@ -9,8 +9,10 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from jobs import ledger, lifecycle, run_services, services, simulator, spec
+from jobs import services, spec
 from jobs.models import EventKind, EventStatus, Hold, Notification, Phase, Run, RunState
+from jobs.runs import ledger, lifecycle, simulator
+from jobs.runs import services as run_services
 from portal.errors import DomainError
 
 S, K = RunState, EventKind

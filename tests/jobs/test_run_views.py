@@ -4,8 +4,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import run_services, services, simulator, spec
+from jobs import services, spec
 from jobs.models import Phase, SchedulerClient
+from jobs.runs import services as run_services
+from jobs.runs import simulator
 
 pytestmark = pytest.mark.django_db
 

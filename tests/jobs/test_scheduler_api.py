@@ -4,8 +4,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from jobs import run_services, services, spec
+from jobs import services, spec
 from jobs.models import Run, SchedulerClient
+from jobs.runs import services as run_services
 
 pytestmark = pytest.mark.django_db
 

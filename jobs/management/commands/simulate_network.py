@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from jobs import simulator
 from jobs.models import Run
+from jobs.runs import simulator
+from jobs.runs.tasks import simulate_run
 
 
 class Command(BaseCommand):
@@ -33,8 +34,6 @@ class Command(BaseCommand):
             raise CommandError("No accepted job is waiting to run.")
         for run in runs:
             if live:
-                from jobs.tasks import simulate_run
-
                 simulate_run.delay(run.pk, live)
                 self.stdout.write(f"{run.job}: scheduled in Celery at {live:g}× speed.")
                 continue

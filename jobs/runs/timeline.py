@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from .models import EventStatus, RunState
-from .spec.units import format_duration
+from jobs.models import EventStatus, RunState
+from jobs.spec.units import format_duration
 
 
 @dataclass

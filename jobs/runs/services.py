@@ -10,11 +10,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from portal.errors import DomainError
-from portal.outbox import absolute_url, queue_email
-
-from .lifecycle import replay
-from .models import (
+from jobs.models import (
     Event,
     EventKind,
     FailureReason,
@@ -25,6 +21,10 @@ from .models import (
     RunState,
     SchedulerClient,
 )
+from portal.errors import DomainError
+from portal.outbox import absolute_url, queue_email
+
+from .lifecycle import replay
 
 NOTIFY_STATES = {
     RunState.RENTED: "Resources are held for {job}: data staging has started.",

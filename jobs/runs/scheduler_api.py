@@ -12,18 +12,18 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from pydantic import field_validator
 
+from jobs.models import EventKind, FailureReason, Phase, Run
 from portal.errors import DomainError
 
 from . import ledger as ledger_mod
-from . import run_services
-from .models import EventKind, FailureReason, Phase, Run
+from . import services
 
 MAX_BATCH = 500
 
 
 class SchedulerToken(HttpBearer):
     def authenticate(self, request, token):
-        return run_services.client_for_token(token)
+        return services.client_for_token(token)
 
 
 router = Router(auth=SchedulerToken(), tags=["scheduler"])
@@ -107,7 +107,7 @@ def _run(job_id):
 
 def _record(run, payload, client):
     try:
-        event, created = run_services.record_event(
+        event, created = services.record_event(
             run=run,
             kind=payload.kind,
             occurred_at=payload.occurred_at,
@@ -177,7 +177,7 @@ def post_hold(request, job_id: JobId, payload: HoldIn):
     """Record accelerators held in a phase; repeat the key with ended_at to close an open hold."""
     run = _run(job_id)
     try:
-        hold, outcome = run_services.record_hold(
+        hold, outcome = services.record_hold(
             run=run,
             accelerator_type=payload.accelerator_type,
             count=payload.count,

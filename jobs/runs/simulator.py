@@ -11,8 +11,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from . import run_services
-from .models import EventKind, Phase, Run, SchedulerClient
+from jobs.models import EventKind, Phase, Run, SchedulerClient
+
+from . import services
 
 SIMULATOR_NAME = "E31 simulator"
 DEFAULT_BANDWIDTH = 1.25e9  # bytes per second: a 10 Gbit/s link
@@ -29,7 +30,7 @@ class Step:
 def simulator_client():
     client = SchedulerClient.objects.filter(name=SIMULATOR_NAME).first()
     if client is None:
-        client, _ = run_services.create_client(name=SIMULATOR_NAME, simulated=True)
+        client, _ = services.create_client(name=SIMULATOR_NAME, simulated=True)
     return client
 
 
@@ -121,7 +122,7 @@ def apply_step(run, steps, index, base, client=None):
     key = f"sim:{run.pk}:{index}"
     if step.kind == "event":
         data = dict(step.data)
-        return run_services.record_event(
+        return services.record_event(
             run=run,
             kind=data.pop("kind"),
             occurred_at=base + timedelta(seconds=step.offset),
@@ -132,7 +133,7 @@ def apply_step(run, steps, index, base, client=None):
         )
     data = step.data
     start = base + timedelta(seconds=data["start"])
-    return run_services.record_hold(
+    return services.record_hold(
         run=run,
         accelerator_type=data["accelerator_type"],
         count=data["count"],

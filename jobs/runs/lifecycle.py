@@ -7,7 +7,7 @@ restarts and each event's applied/rejected verdict are recomputed."""
 
 from dataclasses import dataclass
 
-from .models import EventKind, EventStatus, RunState
+from jobs.models import EventKind, EventStatus, RunState
 
 S, K = RunState, EventKind
 

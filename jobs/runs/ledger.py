@@ -5,9 +5,9 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from . import spec
-from .models import Phase
-from .spec.units import format_duration
+from jobs import spec
+from jobs.models import Phase
+from jobs.spec.units import format_duration
 
 # A gap between held and expected larger than both of these is worth a finding.
 GAP_RATIO = 0.10

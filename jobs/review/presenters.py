@@ -1,7 +1,7 @@
 """Which fields staff can name in a review, and the review form built from them."""
 
-from .forms import ReviewForm
-from .steps import PART_TITLES, all_field_paths, anchor_id, field_label
+from jobs.forms import ReviewForm
+from jobs.steps import PART_TITLES, all_field_paths, anchor_id, field_label
 
 
 def review_paths(revision):

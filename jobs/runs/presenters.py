@@ -1,0 +1,39 @@
+"""What the run section of a job page shows: the timeline, the ledger and the moves staff may make."""
+
+from django.utils import timezone
+
+from jobs.models import EventKind, FailureReason, RunState
+
+from . import ledger as ledger_mod
+from . import timeline
+from .lifecycle import TRANSITIONS
+
+
+def simulated_now(run, events):
+    """A simulated run lives in job time laid in the past: its clock is its latest event plus
+    the real time since that event was received. A real run's clock is the real one."""
+    if not run.simulated or not events:
+        return None
+    latest = max(events, key=lambda e: e.occurred_at)
+    return latest.occurred_at + (timezone.now() - latest.received_at)
+
+
+def run_context(run):
+    events = list(run.events.select_related("actor", "client"))
+    holds = list(run.holds.all())
+    ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
+    now = simulated_now(run, events)
+    segs = timeline.segments(run, events, now=now)
+    return {
+        "run": run,
+        "events": events,
+        "holds": holds,
+        "ledger": ledger,
+        "chart": ledger_mod.chart(ledger),
+        "timeline": timeline.geometry(segs),
+        "segments": segs,
+        # Only the moves the table allows from the run's state: no illegal default.
+        "event_kinds": [(k, EventKind(k).label) for k in TRANSITIONS[RunState(run.state)]],
+        "failure_reasons": FailureReason.choices,
+        "requeue_targets": [(RunState.SUBMITTED, "submitted"), (RunState.RENTED, "rented")],
+    }

@@ -1,0 +1,32 @@
+"""The simulator, played through Celery: one task per step, in job time."""
+
+from datetime import datetime
+
+from celery import shared_task
+
+from jobs.models import Run
+
+from . import simulator
+
+
+@shared_task
+def simulate_run(run_id, speed=3600.0):
+    """Schedule each step of a simulated run, `speed` seconds of job time per second."""
+    run = Run.objects.filter(pk=run_id).select_related("revision").first()
+    if run is None or run.is_final:
+        return 0
+    steps = simulator.plan(run)
+    base = simulator.base_time(steps, run=run).isoformat()
+    for index, step in enumerate(steps):
+        simulate_step.apply_async((run_id, index, base), countdown=step.offset / speed)
+    return len(steps)
+
+
+@shared_task(autoretry_for=(OSError,), retry_backoff=5, max_retries=5)
+def simulate_step(run_id, index, base):
+    run = Run.objects.filter(pk=run_id).select_related("revision").first()
+    if run is None:
+        return
+    steps = simulator.plan(run)
+    if index < len(steps):
+        simulator.apply_step(run, steps, index, datetime.fromisoformat(base))

@@ -1,0 +1,17 @@
+"""The run of an accepted job: its live panel, staff moves, the simulator, scheduler clients."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("jobs/<int:pk>/run/", views.run_panel, name="run_panel"),
+    path("jobs/<int:pk>/run/move/", views.run_move, name="run_move"),
+    path("jobs/<int:pk>/run/simulate/", views.run_simulate, name="run_simulate"),
+    path("staff/scheduler-clients/", views.scheduler_clients, name="scheduler_clients"),
+    path(
+        "staff/scheduler-clients/<int:client_id>/revoke/",
+        views.scheduler_client_revoke,
+        name="scheduler_client_revoke",
+    ),
+]
