@@ -5,6 +5,7 @@ Anything not in TRANSITIONS is refused with a sentence saying why and what is po
 from enum import StrEnum
 
 from portal.errors import DomainError
+from portal.transitions import Machine, move
 
 from .models import FindingStatus as S
 
@@ -49,8 +50,12 @@ WAITING_ON_STAFF = (S.NEW, S.REOPENED)
 COUNTED = (S.TRIAGED, S.ACCEPTED, S.ADDRESSED, S.VERIFIED, S.REOPENED)
 
 
+# The same table as a Machine (portal/transitions.py), the helper every status uses.
+MACHINE = Machine(S, [move(frm, to, who) for (frm, to), who in TRANSITIONS.items()])
+
+
 def allowed_targets(status, actor):
-    return [to for (frm, to), who in TRANSITIONS.items() if frm == status and who == actor]
+    return MACHINE.targets(status, actor)
 
 
 def check(from_status, to_status, actor):
@@ -58,9 +63,10 @@ def check(from_status, to_status, actor):
     from_status, to_status = S(from_status), S(to_status)
     if from_status == to_status:
         raise DomainError(f"The finding is already {to_status.label.lower()}.")
-    who = TRANSITIONS.get((from_status, to_status))
-    if who == actor:
+    found = MACHINE.find(from_status, to_status)
+    if found is not None and actor in found.who:
         return
+    who = next(iter(found.who)) if found is not None else None
     if who == Actor.MERGE:
         raise DomainError("Use “merge into another finding” to mark it as a duplicate.")
     if from_status == S.DUPLICATE:
@@ -70,7 +76,7 @@ def check(from_status, to_status, actor):
         raise DomainError(f"Only {party} can move a finding to {to_status.label.lower()}.")
     possible = allowed_targets(from_status, actor)
     hint = (
-        "From here it can go to: " + ", ".join(t.label.lower() for t in possible) + "."
+        "From here it can go to: " + ", ".join(S(t).label.lower() for t in possible) + "."
         if possible
         else "Nothing can be done to it from here."
     )

@@ -152,6 +152,24 @@ class ReadMark(models.Model):
         return f"{self.user} read {self.job} at {self.read_at:%Y-%m-%d %H:%M}"
 
 
+class JobStatusChange(models.Model):
+    """One row per move of a description's status (submit, withdraw, review): who, when, why."""
+
+    job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="changes")
+    from_status = models.CharField(max_length=24, choices=JobStatus.choices)
+    to_status = models.CharField(max_length=24, choices=JobStatus.choices)
+    actor = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["job", "created_at"], name="job_status_change_idx")]
+
+    def __str__(self):
+        return f"{self.job_id}: {self.from_status} → {self.to_status}"
+
+
 # --- Lifecycle: submit → rent → run → output → release ------------------------------
 
 

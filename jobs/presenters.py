@@ -209,6 +209,9 @@ def detail_context(request, job, review_values=None):
         "threads": threads,
         "comment_form": CommentForm(job=job),
         "statuses": JobStatus,
+        "changes": list(job.changes.select_related("actor")),
+        # A review's note is shown with the review above; the history only names the move.
+        "review_outcomes": [JobStatus.ACCEPTED, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED],
         "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
         "review_values": review_values or {},
         **(run_context(run) if run else {}),

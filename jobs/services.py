@@ -15,12 +15,14 @@ from .models import (
     Comment,
     JobDescription,
     JobStatus,
+    JobStatusChange,
     Notification,
     ReadMark,
     Review,
     ReviewOutcome,
     Revision,
 )
+from .rules import MOVES, Actor
 from .runs.services import start_run
 
 
@@ -30,6 +32,17 @@ class DraftConflict(DomainError):
     def __init__(self, job):
         super().__init__("This draft was changed elsewhere since you opened it.")
         self.job = job
+
+
+def _move(job, to_status, *, actor, user, via, refusal, note=""):
+    """Move the status through the one table, leaving a history row."""
+
+    def record(source, target):
+        JobStatusChange.objects.create(
+            job=job, from_status=source, to_status=target, actor=user, note=note
+        )
+
+    MOVES.apply(job, to_status, actor=actor, record=record, via=via, refusal=refusal)
 
 
 def _touch(job, user, fields):
@@ -124,9 +137,15 @@ def delete_draft(*, job) -> None:
 def withdraw(*, job, user) -> JobDescription:
     """Take a submitted revision back before staff decide, to revise it (it stays on record)."""
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
-    if job.status != JobStatus.IN_REVIEW:
-        raise DomainError("Only a description in review can be withdrawn.")
-    job.status = JobStatus.DRAFT
+    _move(
+        job,
+        JobStatus.DRAFT,
+        actor=Actor.TEAM,
+        user=user,
+        via="withdraw",
+        refusal="Only a description in review can be withdrawn.",
+        note="Withdrawn from review to revise it.",
+    )
     _touch(job, user, ["status"])
     return job
 
@@ -135,10 +154,8 @@ def withdraw(*, job, user) -> JobDescription:
 def submit(*, job, user, acknowledge_warnings=False) -> Revision:
     """Freeze the working copy as revision N+1 and send it to staff for review."""
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
-    if not job.editable:
-        raise DomainError(
-            f"This job is {job.get_status_display().lower()}: it cannot be submitted."
-        )
+    refusal = f"This job is {job.get_status_display().lower()}: it cannot be submitted."
+    MOVES.check(job.status, JobStatus.IN_REVIEW, Actor.TEAM, via="submit", refusal=refusal)
     description, issues = spec.lint(job.data)
     errors = [i for i in issues if i.level == spec.Level.ERROR]
     if errors:
@@ -154,7 +171,15 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
         warnings_acknowledged=[f"{w.field}:{w.code}" for w in warnings],
         submitted_by=user,
     )
-    job.status = JobStatus.IN_REVIEW
+    _move(
+        job,
+        JobStatus.IN_REVIEW,
+        actor=Actor.TEAM,
+        user=user,
+        via="submit",
+        refusal=refusal,
+        note=f"Revision {number} submitted.",
+    )
     job.clarify_fields = []
     _touch(job, user, ["status", "clarify_fields"])
     url = absolute_url(reverse("job_detail", args=[job.pk]))
@@ -185,11 +210,20 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     result = Review.objects.create(
         revision=revision, outcome=outcome, note=note.strip(), fields=fields, reviewer=reviewer
     )
-    job.status = {
+    target = {
         ReviewOutcome.ACCEPTED: JobStatus.ACCEPTED,
         ReviewOutcome.CLARIFY: JobStatus.NEEDS_CLARIFICATION,
         ReviewOutcome.DECLINED: JobStatus.DECLINED,
     }[outcome]
+    _move(
+        job,
+        target,
+        actor=Actor.STAFF,
+        user=reviewer,
+        via="review",
+        refusal="Only the latest revision of a job in review can be reviewed.",
+        note=result.note,
+    )
     job.clarify_fields = fields if outcome == ReviewOutcome.CLARIFY else []
     _touch(job, reviewer, ["status", "clarify_fields"])
     if outcome == ReviewOutcome.ACCEPTED:

@@ -8,31 +8,49 @@ restarts and each event's applied/rejected verdict are recomputed."""
 from dataclasses import dataclass
 
 from jobs.models import EventKind, EventStatus, RunState
+from portal.transitions import Machine, move
 
 S, K = RunState, EventKind
 
-# state -> event kind -> new state. Preemption's target depends on requeue_to (below).
-TRANSITIONS = {
-    S.SUBMITTED: {K.RENTED: S.RENTED, K.FAILED: S.FAILED, K.CANCELLED: S.CANCELLED},
-    S.RENTED: {
-        K.RUNNING: S.RUNNING,
-        K.PREEMPTED: None,
-        K.FAILED: S.FAILED,
-        K.CANCELLED: S.CANCELLED,
-    },
-    S.RUNNING: {
-        K.OUTPUT: S.OUTPUT,
-        K.PREEMPTED: None,
-        K.FAILED: S.FAILED,
-        K.CANCELLED: S.CANCELLED,
-    },
-    S.OUTPUT: {K.RELEASED: S.RELEASED, K.FAILED: S.FAILED, K.CANCELLED: S.CANCELLED},
-    S.RELEASED: {},
-    S.FAILED: {},
-    S.CANCELLED: {},
-}
-# Where a preempted job may be requeued to, from each state.
-REQUEUE_TARGETS = {S.RENTED: {S.SUBMITTED}, S.RUNNING: {S.SUBMITTED, S.RENTED}}
+# The one table: from a state, an event kind (via) moves the run to a state. The scheduler
+# posts events and staff may make the same moves by hand. A preemption requeues the job to
+# submitted or (while running) rented: the event's requeue_to says which.
+SCHEDULER, STAFF = "scheduler", "staff"
+
+
+def _m(source, kind, target):
+    return move(source, target, SCHEDULER, STAFF, via=kind)
+
+
+def _ends(source):
+    return [_m(source, K.FAILED, S.FAILED), _m(source, K.CANCELLED, S.CANCELLED)]
+
+
+MACHINE = Machine(
+    S,
+    [
+        _m(S.SUBMITTED, K.RENTED, S.RENTED),
+        *_ends(S.SUBMITTED),
+        _m(S.RENTED, K.RUNNING, S.RUNNING),
+        _m(S.RENTED, K.PREEMPTED, S.SUBMITTED),
+        *_ends(S.RENTED),
+        _m(S.RUNNING, K.OUTPUT, S.OUTPUT),
+        _m(S.RUNNING, K.PREEMPTED, S.SUBMITTED),
+        _m(S.RUNNING, K.PREEMPTED, S.RENTED),
+        *_ends(S.RUNNING),
+        _m(S.OUTPUT, K.RELEASED, S.RELEASED),
+        *_ends(S.OUTPUT),
+    ],
+)
+
+
+def kinds_from(state):
+    """The event kinds that may follow `state`, in the table's order."""
+    kinds = []
+    for m in MACHINE.moves_from(RunState(state)):
+        if m.via not in kinds:
+            kinds.append(EventKind(m.via))
+    return kinds
 
 
 class IllegalMove(ValueError):
@@ -41,21 +59,23 @@ class IllegalMove(ValueError):
 
 def next_state(state, kind, requeue_to=""):
     state, kind = RunState(state), EventKind(kind)
-    moves = TRANSITIONS[state]
-    if kind not in moves:
-        if not moves:
+    kinds = kinds_from(state)
+    if kind not in kinds:
+        if not kinds:
             raise IllegalMove(f"The run is already {state.label.lower()}: nothing can follow.")
-        allowed = ", ".join(sorted(m.value for m in moves))
+        allowed = ", ".join(sorted(k.value for k in kinds))
         raise IllegalMove(f"“{kind.value}” cannot follow “{state.value}”; allowed: {allowed}.")
     if kind == K.PREEMPTED:
         target = RunState(requeue_to or S.SUBMITTED)
-        if target not in REQUEUE_TARGETS[state]:
-            allowed = ", ".join(sorted(t.value for t in REQUEUE_TARGETS[state]))
+        if MACHINE.find(state, target, via=kind) is None:
+            allowed = ", ".join(
+                sorted(m.target.value for m in MACHINE.moves_from(state) if m.via == kind)
+            )
             raise IllegalMove(
                 f"A job preempted while {state.value} is requeued to {allowed}, not {target.value}."
             )
         return target
-    return moves[kind]
+    return MACHINE.find(state, via=kind).target
 
 
 @dataclass

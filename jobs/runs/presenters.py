@@ -2,11 +2,11 @@
 
 from django.utils import timezone
 
-from jobs.models import EventKind, FailureReason, RunState
+from jobs.models import FailureReason, RunState
 
 from . import ledger as ledger_mod
 from . import timeline
-from .lifecycle import TRANSITIONS
+from .lifecycle import kinds_from
 
 
 def simulated_now(run, events):
@@ -33,7 +33,7 @@ def run_context(run):
         "timeline": timeline.geometry(segs),
         "segments": segs,
         # Only the moves the table allows from the run's state: no illegal default.
-        "event_kinds": [(k, EventKind(k).label) for k in TRANSITIONS[RunState(run.state)]],
+        "event_kinds": [(k, k.label) for k in kinds_from(run.state)],
         "failure_reasons": FailureReason.choices,
         "requeue_targets": [(RunState.SUBMITTED, "submitted"), (RunState.RENTED, "rented")],
     }

@@ -10,6 +10,21 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from portal.models import ApplicationStatus, CloseReason, IntakeState, IntakeWindow
+from portal.transitions import Machine, move
+
+A = ApplicationStatus
+STAFF = "staff"
+# An application's moves: staff open it, then release a decision (staged first, so all
+# applicants of a window hear at once). A decision is final.
+APPLICATION_MOVES = Machine(
+    A,
+    [
+        move(A.RECEIVED, A.UNDER_REVIEW, STAFF),
+        move(A.UNDER_REVIEW, A.ACCEPTED, STAFF),
+        move(A.UNDER_REVIEW, A.DECLINED, STAFF),
+        move(A.UNDER_REVIEW, A.NOT_YET, STAFF),
+    ],
+)
 
 # The longest a public cache may keep the design-partners page. Shorter when the state
 # is about to change (see seconds_until_next_change), so a stale state never lingers.

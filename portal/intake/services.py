@@ -212,16 +212,20 @@ DECIDED = {ApplicationStatus.ACCEPTED, ApplicationStatus.DECLINED, ApplicationSt
 
 
 def _record(application, *, to_status, reason="", decided_by, released_by, now):
-    IntakeDecision.objects.create(
-        application=application,
-        from_status=application.status,
-        to_status=to_status,
-        reason=reason,
-        decided_by=decided_by,
-        released_by=released_by,
-        created_at=now,
-    )
-    application.status = to_status
+    """Move the application through the one table, with its decision row as history."""
+
+    def record(source, target):
+        IntakeDecision.objects.create(
+            application=application,
+            from_status=source,
+            to_status=target,
+            reason=reason,
+            decided_by=decided_by,
+            released_by=released_by,
+            created_at=now,
+        )
+
+    rules.APPLICATION_MOVES.apply(application, to_status, actor=rules.STAFF, record=record)
 
 
 def _lock_application(application_id) -> IntakeApplication:

@@ -7,7 +7,7 @@ from django.core import mail
 from django.urls import reverse
 
 from jobs import services, spec
-from jobs.models import JobStatus, Review
+from jobs.models import JobStatus, JobStatusChange, Review
 from portal.errors import DomainError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -222,7 +222,7 @@ def test_job_page_query_count_is_constant(
     client = client_for(staff)
     url = reverse("job_detail", args=[complete.pk])
     client.get(url)
-    with django_assert_num_queries(15) as first:
+    with django_assert_num_queries(16) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(6):
@@ -280,3 +280,36 @@ def test_withdraw_from_review_to_revise_and_a_declined_job_can_be_revised(
     complete.refresh_from_db()
     assert complete.editable  # the team reroutes the real-time part and submits the batch part
     assert services.submit(job=complete, user=a_member).number == 3
+
+
+def test_every_status_move_leaves_a_history_row(complete, a_member, staff, client_for):
+    """Submit, withdraw, submit again, review: each move is a row on the job page's history."""
+    job = complete
+    services.submit(job=job, user=a_member, acknowledge_warnings=True)
+    services.withdraw(job=job, user=a_member)
+    revision = services.submit(job=job, user=a_member, acknowledge_warnings=True)
+    services.review(
+        revision=revision,
+        reviewer=staff,
+        outcome="clarify",
+        note="Size?",
+        fields=["data.inputs.0.size"],
+    )
+    moves = list(
+        JobStatusChange.objects.filter(job=job).values_list("from_status", "to_status", "actor")
+    )
+    assert moves == [
+        (JobStatus.DRAFT, JobStatus.IN_REVIEW, a_member.pk),
+        (JobStatus.IN_REVIEW, JobStatus.DRAFT, a_member.pk),
+        (JobStatus.DRAFT, JobStatus.IN_REVIEW, a_member.pk),
+        (JobStatus.IN_REVIEW, JobStatus.NEEDS_CLARIFICATION, staff.pk),
+    ]
+    page = client_for(a_member).get(f"/jobs/{job.pk}/").content.decode()
+    assert "Status history (4)" in page and "Withdrawn from review" in page
+
+
+def test_a_move_outside_the_table_is_refused_and_leaves_no_row(complete, a_member):
+    job = complete
+    with pytest.raises(DomainError, match="Only a description in review can be withdrawn"):
+        services.withdraw(job=job, user=a_member)
+    assert not JobStatusChange.objects.filter(job=job).exists()
