@@ -1,16 +1,17 @@
 """The daily e-mail to staff: untriaged findings older than a threshold, and findings
 waiting on staff (reopened by the partner, or with partner information staff have not
-answered). Idempotent per staff member and day through queue_email's key."""
+answered). Idempotent per staff member and day through the e-mail's key."""
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
+from django.urls import reverse
 from django.utils import timezone
 
-from portal.models import User
-from portal.outbox import absolute_url, queue_email
+from portal.notify import Email, staff_people, tell
+from portal.outbox import absolute_url
 
 from .models import Finding, FindingNote, FindingStatus, NoteVisibility
 
@@ -52,20 +53,19 @@ def send_staff_digest(*, now=None) -> int:
     untriaged, waiting = digest_rows(now)
     if not untriaged and not waiting:
         return 0
-    sent = 0
     day = timezone.localdate(now).isoformat()
-    for user in User.objects.filter(is_staff=True, is_active=True).order_by("pk"):
-        queue_email(
-            key=f"findings-digest:{day}:{user.pk}",
-            to=user.email,
+    told = tell(
+        staff_people(),
+        key=f"findings-digest:{day}",
+        email=Email(
             subject=f"[E31 findings] {len(untriaged)} to triage, {len(waiting)} waiting on staff",
             template="emails/finding_digest.txt",
             context={
                 "untriaged": untriaged,
                 "waiting": waiting,
                 "hours": int(threshold().total_seconds() // 3600),
-                "queue_url": absolute_url("/staff/findings/"),
+                "queue_url": absolute_url(reverse("staff_finding_queue")),
             },
-        )
-        sent += 1
-    return sent
+        ),
+    )
+    return len(told)

@@ -236,20 +236,3 @@ class FindingNote(models.Model):
 
     def __str__(self):
         return f"{self.get_visibility_display()} on {self.finding_id}"
-
-
-class FindingNotice(models.Model):
-    """The in-portal notice beside each e-mail: shown on the partner's findings page."""
-
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="finding_notices")
-    finding = models.ForeignKey(Finding, on_delete=models.CASCADE, related_name="notices")
-    message = models.CharField(max_length=300)
-    created_at = models.DateTimeField(default=timezone.now)
-    read_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "read_at"], name="finding_notice_unread_idx")]
-
-    def __str__(self):
-        return self.message

@@ -15,7 +15,6 @@ from . import rules
 from .models import (
     Finding,
     FindingNote,
-    FindingNotice,
     NoteVisibility,
     UnsolvedProblem,
 )
@@ -62,14 +61,6 @@ def partner_list(user, team=None):
     if team is not None:
         queryset = queryset.filter(team=team)
     return queryset.order_by("-created_at", "-pk")
-
-
-def unread_notices(user):
-    return list(
-        FindingNotice.objects.filter(
-            user=user, read_at__isnull=True, finding__in=findings_for(user)
-        ).select_related("finding")[:20]
-    )
 
 
 def partner_detail(finding):

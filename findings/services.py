@@ -5,15 +5,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal.errors import DomainError
-from portal.models import Membership, User
-from portal.outbox import absolute_url, queue_email
+from portal.models import Membership, NoticeTopic, User
+from portal.notify import Email, tell
+from portal.outbox import absolute_url
 
 from . import evidence, rules
 from .models import (
     EvidenceSnapshot,
     Finding,
     FindingNote,
-    FindingNotice,
     FindingStatus,
     NoteVisibility,
     StatusChange,
@@ -84,13 +84,15 @@ def _subscribers(finding):
 
 
 def _notify(finding, *, key, message, template, context, exclude=None):
-    for user in _subscribers(finding):
-        if exclude is not None and user.pk == exclude.pk:
-            continue
-        FindingNotice.objects.create(user=user, finding=finding, message=message[:300])
-        queue_email(
-            key=f"{key}:{user.pk}",
-            to=user.email,
+    tell(
+        _subscribers(finding),
+        key=key,
+        notice=message,
+        topic=NoticeTopic.FINDING,
+        url=finding.get_absolute_url(),
+        team=finding.team,
+        exclude=exclude,
+        email=Email(
             subject=f"[E31 finding #{finding.pk}] {message}",
             template=template,
             context={
@@ -99,7 +101,8 @@ def _notify(finding, *, key, message, template, context, exclude=None):
                 "url": absolute_url(finding.get_absolute_url()),
                 **context,
             },
-        )
+        ),
+    )
 
 
 def _move(finding, *, to_status, actor, note, actor_role):
@@ -353,12 +356,6 @@ def subscribe(*, finding, user, on=True):
         Subscription.objects.get_or_create(finding=finding, user=user)
     else:
         Subscription.objects.filter(finding=finding, user=user).delete()
-
-
-def mark_notices_read(*, user, ids):
-    FindingNotice.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
-        read_at=timezone.now()
-    )
 
 
 @transaction.atomic

@@ -12,8 +12,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from jobs.selectors import jobs_for
 from jobs.steps import all_field_paths
+from portal import selectors as portal_selectors
+from portal import services as portal_services
 from portal.errors import DomainError
 from portal.markdown import render_markdown
+from portal.models import NoticeTopic
 
 from . import evidence, selectors, services
 from .forms import FORMS, KindForm
@@ -171,14 +174,14 @@ def _chosen_team(teams, slug):
 @login_required
 @require_GET
 def finding_list(request):
-    notices = selectors.unread_notices(request.user)
+    notices = portal_selectors.unread_notices(request.user, NoticeTopic.FINDING)
     response = render(
         request,
         "findings/list.html",
         {"findings": selectors.partner_list(request.user), "notices": notices},
     )
     if notices:
-        services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])
+        portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])
     return response
 
 

@@ -339,20 +339,3 @@ class Hold(models.Model):
 
     def __str__(self):
         return f"{self.count} × {self.accelerator_type} ({self.phase})"
-
-
-class Notification(models.Model):
-    """An in-portal notice of a key transition, beside the e-mail."""
-
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="job_notifications")
-    job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="notifications")
-    message = models.CharField(max_length=300)
-    created_at = models.DateTimeField(default=timezone.now)
-    read_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread_idx")]
-
-    def __str__(self):
-        return self.message

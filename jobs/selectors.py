@@ -1,11 +1,12 @@
 """Team-scoped reads of jobs: outsiders get 404, never a hint that the job exists."""
 
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.shortcuts import get_object_or_404
 
-from portal.selectors import teams_for
+from portal.models import NoticeTopic
+from portal.selectors import teams_for, unread_notice_count
 
-from .models import JobDescription, JobStatus, Notification, ReadMark, Revision
+from .models import Comment, JobDescription, JobStatus, ReadMark, Revision
 
 
 def jobs_for(user):
@@ -56,19 +57,20 @@ def dashboard(user, team=None):
 
 
 def unread_total(user):
-    """Unread comments plus unread lifecycle notices, for the badge in the navigation."""
+    """Unread comments plus unread lifecycle notices, for the badge in the navigation:
+    counted in the database (a comment is unread unless the user's read mark is newer)."""
     if not user.is_authenticated:
         return 0
-    comments = sum(j.unread for j in with_unread(jobs_for(user), user))
-    return comments + Notification.objects.filter(user=user, read_at__isnull=True).count()
-
-
-def unread_notifications(user):
-    return list(
-        Notification.objects.filter(user=user, read_at__isnull=True, job__in=jobs_for(user))
-        .select_related("job")
-        .order_by("-created_at")[:20]
+    read = ReadMark.objects.filter(
+        job=OuterRef("job"), user=user, read_at__gte=OuterRef("created_at")
     )
+    comments = (
+        Comment.objects.filter(job__in=jobs_for(user))
+        .exclude(author=user)
+        .exclude(Exists(read))
+        .count()
+    )
+    return comments + unread_notice_count(user, NoticeTopic.JOB)
 
 
 def review_queue():

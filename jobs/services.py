@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from portal.errors import DomainError
-from portal.models import User
-from portal.outbox import absolute_url, queue_email
+from portal.notify import Email, staff_people, team_people, tell
+from portal.outbox import absolute_url
 
 from . import spec
 from .models import (
@@ -16,7 +16,6 @@ from .models import (
     JobDescription,
     JobStatus,
     JobStatusChange,
-    Notification,
     ReadMark,
     Review,
     ReviewOutcome,
@@ -183,14 +182,15 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
     job.clarify_fields = []
     _touch(job, user, ["status", "clarify_fields"])
     url = absolute_url(reverse("job_detail", args=[job.pk]))
-    for staff in User.objects.filter(is_staff=True, is_active=True):
-        queue_email(
-            key=f"submitted:{revision.pk}:{staff.pk}",
-            to=staff.email,
+    tell(
+        staff_people(),
+        key=f"submitted:{revision.pk}",
+        email=Email(
             subject=f"{job.team.name} submitted {job} (revision {number}) for review",
             template="emails/job_submitted.txt",
             context={"job": job, "revision": revision, "url": url, "warnings": warnings},
-        )
+        ),
+    )
     return revision
 
 
@@ -229,14 +229,15 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     if outcome == ReviewOutcome.ACCEPTED:
         start_run(job=job, revision=revision)
     url = absolute_url(reverse("job_detail", args=[job.pk]))
-    for member in job.team.memberships.select_related("user"):
-        queue_email(
-            key=f"review:{result.pk}:{member.user_id}",
-            to=member.user.email,
+    tell(
+        team_people(job.team),
+        key=f"review:{result.pk}",
+        email=Email(
             subject=f"{job}: {result.get_outcome_display().lower()}",
             template="emails/job_reviewed.txt",
             context={"job": job, "review": result, "revision": revision, "url": url},
-        )
+        ),
+    )
     return result
 
 
@@ -261,32 +262,24 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
     )
     JobDescription.objects.filter(pk=job.pk).update(last_activity_at=comment.created_at)
     mark_read(job=job, user=author)
-    if author.is_staff:
-        recipients = [m.user for m in job.team.memberships.select_related("user")]
-    else:
-        recipients = list(User.objects.filter(is_staff=True, is_active=True))
+    # The other side hears of it: staff of a partner's comment, the team of staff's.
+    recipients = team_people(job.team) if author.is_staff else staff_people()
     url = absolute_url(reverse("job_detail", args=[job.pk])) + f"#comment-{comment.pk}"
-    for person in recipients:
-        if person.pk == author.pk:
-            continue
-        queue_email(
-            key=f"comment:{comment.pk}:{person.pk}",
-            to=person.email,
+    tell(
+        recipients,
+        key=f"comment:{comment.pk}",
+        exclude=author,
+        email=Email(
             subject=f"New comment on {job} from {author}",
             template="emails/job_comment.txt",
             context={"job": job, "comment": comment, "url": url},
-        )
+        ),
+    )
     return comment
 
 
 def mark_read(*, job, user) -> None:
     ReadMark.objects.update_or_create(job=job, user=user, defaults={"read_at": timezone.now()})
-
-
-def mark_notifications_read(*, user, ids):
-    Notification.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
-        read_at=timezone.now()
-    )
 
 
 REMIND_AFTER = timedelta(days=3)
@@ -303,13 +296,14 @@ def remind_clarifications(*, now=None) -> int:
     for job in waiting:
         url = absolute_url(reverse("job_step", args=[job.pk, "review"]))
         days = (now - job.last_activity_at).days
-        for membership in job.team.memberships.select_related("user"):
-            queue_email(
-                key=f"clarify-reminder:{job.pk}:{now:%Y-%m-%d}:{membership.user_id}",
-                to=membership.user.email,
+        tell(
+            team_people(job.team),
+            key=f"clarify-reminder:{job.pk}:{now:%Y-%m-%d}",
+            email=Email(
                 subject=f"{job} has waited {days} days for your clarification",
                 template="emails/job_clarify_reminder.txt",
                 context={"job": job, "days": days, "url": url},
-            )
+            ),
+        )
         count += 1
     return count

@@ -11,7 +11,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from portal import selectors as portal_selectors
+from portal import services as portal_services
 from portal.errors import DomainError
+from portal.models import NoticeTopic
 
 from . import selectors, services, spec
 from .flow import FLOW
@@ -66,14 +68,14 @@ def job_list(request):
     team = None
     if request.GET.get("team"):
         team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
-    notices = selectors.unread_notifications(request.user)
+    notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
     response = render(
         request,
         "jobs/list.html",
         {"groups": selectors.dashboard(request.user, team), "team": team, "notices": notices},
     )
     if notices:
-        services.mark_notifications_read(user=request.user, ids=[n.pk for n in notices])
+        portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])
     return response
 
 

@@ -195,6 +195,38 @@ class OutboundEmail(models.Model):
         return f"{self.subject} → {self.to}"
 
 
+class NoticeTopic(models.TextChoices):
+    JOB = "job", "Jobs"
+    FINDING = "finding", "Findings"
+
+
+class Notice(models.Model):
+    """An in-portal notice beside an e-mail (a run changed state, a finding moved). Each app
+    shows its topic's unread notices; `team` scopes them, so someone who left the team
+    stops seeing its news. Written by portal.notify.tell, never by hand."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )
+    topic = models.CharField(max_length=12, choices=NoticeTopic.choices)
+    message = models.CharField(max_length=300)
+    url = models.CharField(max_length=300)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(
+                fields=["user", "topic", "read_at", "-created_at"], name="notice_unread_idx"
+            )
+        ]
+
+    def __str__(self):
+        return self.message
+
+
 # ---------------------------------------------------------------------------
 # Design-partner intake: the window, applications and the decisions on them.
 # The rules (state computation) live in portal/intake/rules.py, the writes in

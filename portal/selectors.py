@@ -1,11 +1,11 @@
 """Team-scoped reads. Every view that shows partner data goes through these, so an
 outsider gets a 404 and never learns whether the object exists."""
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Invitation, Membership, Role, Team, User
+from .models import Invitation, Membership, Notice, Role, Team, User
 
 
 def teams_for(user):
@@ -75,3 +75,21 @@ def staff_team_list():
 
 def account_exists(email):
     return User.objects.filter(email__iexact=email).exists()
+
+
+def _unread(user, topic):
+    """The user's unread notices of one topic, from teams they still belong to (or none)."""
+    scoped = Notice.objects.filter(user=user, topic=topic, read_at__isnull=True)
+    if not user.is_staff:
+        scoped = scoped.filter(Q(team__isnull=True) | Q(team__memberships__user=user))
+    return scoped
+
+
+def unread_notices(user, topic, limit=20):
+    if not user.is_authenticated:
+        return []
+    return list(_unread(user, topic).order_by("-created_at", "-pk")[:limit])
+
+
+def unread_notice_count(user, topic):
+    return _unread(user, topic).count() if user.is_authenticated else 0

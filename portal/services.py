@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .errors import DomainError
-from .models import INVITATION_LIFETIME, Invitation, Membership, Role, Team, User
+from .models import INVITATION_LIFETIME, Invitation, Membership, Notice, Role, Team, User
 from .outbox import absolute_url, queue_email
 
 
@@ -156,3 +156,9 @@ def create_team(*, name: str, organisation: str, admin_email: str, created_by: U
     )
     invite(team=team, email=admin_email, role=Role.ADMIN, invited_by=created_by)
     return team
+
+
+def mark_notices_read(*, user, ids):
+    Notice.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )

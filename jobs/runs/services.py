@@ -15,14 +15,15 @@ from jobs.models import (
     EventKind,
     FailureReason,
     Hold,
-    Notification,
     Phase,
     Run,
     RunState,
     SchedulerClient,
 )
 from portal.errors import DomainError
-from portal.outbox import absolute_url, queue_email
+from portal.models import NoticeTopic
+from portal.notify import Email, team_people, tell
+from portal.outbox import absolute_url
 
 from .lifecycle import replay
 
@@ -155,16 +156,20 @@ def _notify(run):
     message = NOTIFY_STATES[RunState(run.state)].format(job=job, reason=reason)
     if run.simulated:
         message = f"[simulated] {message}"
-    url = absolute_url(reverse("job_detail", args=[job.pk])) + "#run"
-    for membership in job.team.memberships.select_related("user"):
-        Notification.objects.create(user=membership.user, job=job, message=message[:300])
-        queue_email(
-            key=f"run:{run.pk}:{run.state}:{run.restarts}:{membership.user_id}",
-            to=membership.user.email,
+    path = reverse("job_detail", args=[job.pk]) + "#run"
+    tell(
+        team_people(job.team),
+        key=f"run:{run.pk}:{run.state}:{run.restarts}",
+        notice=message,
+        topic=NoticeTopic.JOB,
+        url=path,
+        team=job.team,
+        email=Email(
             subject=message[:200],
             template="emails/run_transition.txt",
-            context={"job": job, "run": run, "message": message, "url": url},
-        )
+            context={"job": job, "run": run, "message": message, "url": absolute_url(path)},
+        ),
+    )
 
 
 @transaction.atomic

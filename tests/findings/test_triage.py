@@ -7,14 +7,13 @@ from django.utils import timezone
 
 from findings import digest, services
 from findings.models import (
-    FindingNotice,
     FindingStatus,
     NoteVisibility,
     StatusChange,
     UnsolvedProblem,
 )
 from portal.errors import DomainError
-from portal.models import OutboundEmail
+from portal.models import Notice, OutboundEmail
 from tests.conftest import make_user
 from tests.findings.helpers import accepted_job, file
 
@@ -67,7 +66,7 @@ def test_every_change_is_a_row_and_the_partner_hears_after_commit(
     assert "is now triaged" in mail.outbox[0].subject
     change = finding.changes.get(to_status="triaged")
     assert (change.from_status, change.actor, change.note) == ("new", staff, "Linked.")
-    assert FindingNotice.objects.filter(finding=finding).count() == 2
+    assert Notice.objects.filter(topic="finding", url=f"/findings/{finding.pk}/").count() == 2
 
 
 def test_a_response_is_sent_and_an_internal_note_is_not(

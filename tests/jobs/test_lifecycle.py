@@ -10,10 +10,11 @@ from django.db import connection
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import EventKind, EventStatus, Hold, Notification, Phase, Run, RunState
+from jobs.models import EventKind, EventStatus, Hold, Phase, Run, RunState
 from jobs.runs import ledger, lifecycle, simulator
 from jobs.runs import services as run_services
 from portal.errors import DomainError
+from portal.models import Notice
 
 S, K = RunState, EventKind
 T0 = timezone.now() - timedelta(days=5)
@@ -152,7 +153,8 @@ def test_key_transitions_notify_the_team_after_commit(run, a_member, a_admin):
     mail.outbox.clear()
     post(run, K.RENTED, 10, "r")
     assert {m.to[0] for m in mail.outbox} == {a_member.email, a_admin.email}
-    assert Notification.objects.filter(user=a_member, job=run.job).count() == 1
+    notice = Notice.objects.get(user=a_member, topic="job")
+    assert (notice.team, notice.url) == (run.job.team, f"/jobs/{run.job.pk}/#run")
     post(run, K.RENTED, 10, "r")  # a repeat notifies nobody
     assert len(mail.outbox) == 2
 
