@@ -1,3 +1,5 @@
+from jobs.selectors import unread_total
+
 from . import selectors
 
 
@@ -5,8 +7,6 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_memberships": []}
-    from jobs.selectors import unread_total
-
     # Lazy: computed only if a template shows it.
     return {
         "nav_memberships": selectors.memberships_for(user),
