@@ -3,6 +3,8 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# Test processes: one per core (pytest-xdist); TEST_WORKERS=0 runs in this process.
+TEST_WORKERS ?= auto
 SITE_URL ?= http://127.0.0.1:$(PORT)
 export PORT SITE_URL
 
@@ -37,7 +39,7 @@ run: install
 	$(PY) manage.py serve --port $(PORT)
 
 test: install
-	TESTING=1 $(PY) -m pytest $(PYTEST_ARGS)
+	TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

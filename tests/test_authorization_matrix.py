@@ -7,10 +7,19 @@ is not in MATRIX fails `test_every_url_is_in_the_matrix`, and a URL argument tha
 
 import pytest
 from django.contrib import admin
+from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from findings.models import UnsolvedProblem
+from jobs import services as job_services
+from jobs import spec
+from jobs.runs.services import create_client
 from portal import services
-from portal.models import Membership
+from portal.intake import services as intake_services
+from portal.models import Membership, Role, Team
+from tests.conftest import make_user
+from tests.findings.helpers import file as file_finding
+from tests.portal.intake_helpers import make_window, submit
 
 ROLES = ("anonymous", "a_member", "a_admin", "b_member", "staff")
 LOGIN = "login"
@@ -157,32 +166,36 @@ def project_urls():
     }
 
 
-@pytest.fixture
-def world(team_a, team_b, a_admin, a_member, b_member, staff):
-    from jobs import services as job_services
-    from jobs import spec
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Built once for the module inside a transaction that is rolled back at its end; each
+    test runs in a savepoint of it (pytest-django's django_db), so a POST that changes the
+    world (logout, revoke, close) is undone before the next test."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_world()
+        transaction.set_rollback(True)
 
+
+def build_world():
+    team_a = Team.objects.create(name="Team A", slug="team-a", organisation="A Corp")
+    team_b = Team.objects.create(name="Team B", slug="team-b", organisation="B Corp")
+    a_admin = make_user("admin@a.example", team=team_a, role=Role.ADMIN)
+    a_member = make_user("member@a.example", team=team_a)
+    b_member = make_user("member@b.example", team=team_b, role=Role.ADMIN)
+    staff = make_user("staff@e31.example", staff=True)
     job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
     revision = job_services.submit(job=job, user=a_member)
     # Accepted, so the job has a run for the lifecycle pages.
     job_services.review(revision=revision, reviewer=staff, outcome="accepted")
-    from jobs.runs.services import create_client
-
     scheduler_client, _ = create_client(name="matrix scheduler")
     invitation = services.invite(
         team=team_a, email="pending@a.example", role="member", invited_by=a_admin
     )
     # intake: one application (its private status link) in a window staff have closed.
-    from portal.intake import services as intake_services
-    from tests.portal.intake_helpers import make_window, submit
-
     window = make_window()
     submitted = submit()
     intake_services.close_window(window=window, closed_by=staff)
     # findings: a new finding of team A, filed by its member; a published problem.
-    from findings.models import UnsolvedProblem
-    from tests.findings.helpers import file as file_finding
-
     finding = file_finding(team_a, a_member)
     problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
     return {

@@ -2,13 +2,14 @@
 long-running services are screened as not a network job."""
 
 import csv
-from pathlib import Path
 
 import pytest
 
 from jobs import spec
+from tests.conftest import SHARED_CORPUS as CORPUS
+from tests.conftest import needs_shared_corpus
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+pytestmark = needs_shared_corpus()
 
 
 def corpus_files():

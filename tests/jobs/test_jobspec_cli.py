@@ -9,7 +9,8 @@ from django.core.management import call_command
 
 from jobs import spec
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+# Our own small files: the CLI is tested without ../shared beside the clone.
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
 EXAMPLE = Path(spec.__file__).parent / "example.yaml"
 
 
@@ -39,7 +40,7 @@ def test_lint_clean_file_exits_0():
 
 
 def test_lint_exits_1_on_errors_and_names_them():
-    code, out, _ = run("lint", str(CORPUS / "skypilot" / "llm__vllm__serve.yaml"))
+    code, out, _ = run("lint", str(FIXTURES / "serve.yaml"))
     assert code == 1
     assert "not_a_network_job" in out and "missing_deadline" in out
 
@@ -47,9 +48,7 @@ def test_lint_exits_1_on_errors_and_names_them():
 def test_lint_json():
     code, out, _ = run(
         "lint",
-        str(
-            CORPUS / "sbatch" / "PrincetonUniversity__multi_gpu_training__01_single_gpu__job.slurm"
-        ),
+        str(FIXTURES / "single_gpu.slurm"),
         "--json",
     )
     payload = json.loads(out)
@@ -71,7 +70,7 @@ def test_import_prints_yaml_then_issues_and_reads_stdin(monkeypatch):
 
 
 def test_import_json_is_one_object(monkeypatch):
-    code, out, _ = run("import", str(CORPUS / "skypilot" / "examples__resnet_app.yaml"), "--json")
+    code, out, _ = run("import", str(FIXTURES / "train.yaml"), "--json")
     payload = json.loads(out)
     assert code == 0 and set(payload) >= {"description", "issues"}
 

@@ -93,6 +93,17 @@ def test_jobs_not_accepted_or_unknown_are_404(client, team_b, b_member, token):
         (json.dumps(event("rented", "k" * 500)), 422),
         (json.dumps(event("rented", "k", when="2999-01-01T00:00:00Z")), 400),
     ],
+    # Named ids: the events carry the current time, and pytest-xdist needs ids that every
+    # worker computes alike.
+    ids=[
+        "not-json",
+        "a-list",
+        "unknown-kind",
+        "no-time-zone",
+        "empty-key",
+        "long-key",
+        "far-future",
+    ],
 )
 def test_malformed_input_is_refused_with_json(client, accepted, token, raw, status):
     response = api(client, "post", f"/api/v1/scheduler/jobs/{accepted.pk}/events", token, raw=raw)

@@ -14,10 +14,14 @@ from portal.models import ApplicationStatus, IntakeApplication, OutboundEmail
 from .. import test_authorization_matrix as matrix
 from .intake_helpers import form_data, make_window, submit
 
-# The matrix's world: every URL's arguments, with a window staff closed and one application.
-world = matrix.world
-
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(db):
+    """The matrix's world, per test: every URL's arguments, a closed window, one application."""
+    return matrix.build_world()
+
 
 PAGE = "/design-partners/"
 APPLY = "/design-partners/apply/"
