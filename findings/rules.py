@@ -2,12 +2,15 @@
 
 Anything not in TRANSITIONS is refused with a sentence saying why and what is possible."""
 
+import logging
 from enum import StrEnum
 
 from portal.errors import DomainError
 from portal.transitions import Machine, move
 
 from .models import FindingStatus as S
+
+log = logging.getLogger(__name__)
 
 
 class Actor(StrEnum):
@@ -66,6 +69,7 @@ def check(from_status, to_status, actor):
     found = MACHINE.find(from_status, to_status)
     if found is not None and actor in found.who:
         return
+    log.info("refused move of a finding: %s -> %s by %s", from_status, to_status, actor)
     who = next(iter(found.who)) if found is not None else None
     if who == Actor.MERGE:
         raise DomainError("Use “merge into another finding” to mark it as a duplicate.")

@@ -3,6 +3,8 @@
 import re
 import uuid
 
+from django.urls import reverse
+
 from . import selectors, spec
 from .forms import CommentForm
 from .models import JobStatus, Run
@@ -79,7 +81,11 @@ def grouped_issues(issues, job):
     for issue in issues:
         part = issue.part or "work"
         step = step_of_field(issue.field) if issue.field else "work"
-        link = f"/jobs/{job.pk}/edit/{step}/#{anchor_id(issue.field)}" if issue.field else ""
+        link = (
+            reverse("job_step", args=[job.pk, step]) + "#" + anchor_id(issue.field)
+            if issue.field
+            else ""
+        )
         groups.setdefault(part, []).append((issue, link))
     order = ["realtime", "work", "data", "request", "output"]
     return [(PART_TITLES.get(p, p.title()), groups[p]) for p in order if p in groups] + [

@@ -4,10 +4,13 @@ applications each declare their table with this helper; each keeps its own histo
 model (Event, StatusChange, JobStatusChange, IntakeDecision) because each records
 different facts about a move."""
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import DomainError
+
+log = logging.getLogger(__name__)
 
 
 class IllegalMove(DomainError):
@@ -60,6 +63,9 @@ class Machine:
         found = self.find(source, target, via=via)
         if found is not None and actor in found.who:
             return found
+        log.info(
+            "refused move of a %s: %s -> %s by %s", self.states.__name__, source, target, actor
+        )
         if refusal:
             raise IllegalMove(refusal)
         if found is not None:

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from jobs.api import api
 
-from . import views
+from . import health, views
 from .forms import EmailAuthenticationForm, QueuedPasswordResetForm
 
 account_patterns = [
@@ -44,6 +44,7 @@ account_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("accounts/", include(account_patterns)),
     path("invitations/<uuid:key>/", views.accept_invitation, name="accept_invitation"),
     path("teams/<slug:slug>/", views.team_detail, name="team_detail"),

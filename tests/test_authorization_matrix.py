@@ -33,6 +33,7 @@ _staff_only = {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 
 
 MATRIX = {
     "home": ("get", _public),
+    "healthz": ("get", _public),
     "login": (
         "get",
         {"anonymous": 200, "a_member": 302, "a_admin": 302, "b_member": 302, "staff": 302},

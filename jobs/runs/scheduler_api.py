@@ -3,6 +3,7 @@
 Authenticated by a bearer token per scheduler client (stored hashed, revocable).
 Every write carries an idempotency key: a repeat is accepted and changes nothing."""
 
+import logging
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -18,12 +19,19 @@ from portal.errors import DomainError
 from . import ledger as ledger_mod
 from . import services
 
+log = logging.getLogger(__name__)
+
 MAX_BATCH = 500
 
 
 class SchedulerToken(HttpBearer):
     def authenticate(self, request, token):
-        return services.client_for_token(token)
+        client = services.client_for_token(token)
+        if client is None:
+            log.warning(
+                "scheduler API: unknown or revoked token from %s", request.META.get("REMOTE_ADDR")
+            )
+        return client
 
 
 router = Router(auth=SchedulerToken(), tags=["scheduler"])
@@ -118,6 +126,7 @@ def _record(run, payload, client):
             failure_reason=payload.failure_reason,
         )
     except (DomainError, IntegrityError) as error:
+        log.info("scheduler API: %s refused an event for job %s: %s", client, run.job_id, error)
         raise HttpError(400, str(error)) from None
     run.refresh_from_db(fields=["state"])
     return {

@@ -62,3 +62,54 @@ def test_custom_error_pages(client):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     assert b"Page not found" in response.content
+
+
+@pytest.mark.django_db
+def test_healthz_answers_ok_when_the_database_and_broker_answer(client):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_healthz_says_which_part_is_down(client, settings):
+    from portal.celery import app
+
+    previous = app.conf.broker_url
+    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    try:
+        response = client.get(reverse("healthz"))
+    finally:
+        app.conf.broker_url = previous
+    assert response.status_code == 503
+    assert response.json() == {"status": "down", "database": "ok", "broker": "down"}
+
+
+@pytest.mark.parametrize("value", ["ture", "2", "enabled"])
+def test_a_malformed_boolean_setting_stops_the_start(value, tmp_path):
+    env = {**os.environ, "DEBUG": value, "VAR_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", "import portal.settings"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert f"DEBUG={value!r} is not a boolean" in result.stderr
+
+
+def test_boolean_settings_read_the_usual_words(monkeypatch):
+    from portal.settings import env_bool
+
+    for word, expected in [
+        ("1", True),
+        ("Yes", True),
+        ("off", False),
+        ("FALSE", False),
+        ("", True),
+    ]:
+        monkeypatch.setenv("X_FLAG", word)
+        assert env_bool("X_FLAG", default=True) is expected
