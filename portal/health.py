@@ -3,6 +3,7 @@ a connection, 503 (with which part failed) otherwise. No data, no login, never c
 
 import logging
 
+from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
@@ -20,7 +21,9 @@ def _database():
 
 
 def _broker():
-    with celery_app.connection_for_write() as conn:
+    # A fresh connection to the URL configured now, never a pooled one: a pooled Redis
+    # connection made before the broker went away would report it as still up.
+    with celery_app.connection_for_write(url=settings.CELERY_BROKER_URL) as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
 
 

@@ -74,14 +74,8 @@ def test_healthz_answers_ok_when_the_database_and_broker_answer(client):
 
 @pytest.mark.django_db
 def test_healthz_says_which_part_is_down(client, settings):
-    from portal.celery import app
-
-    previous = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    try:
-        response = client.get(reverse("healthz"))
-    finally:
-        app.conf.broker_url = previous
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = client.get(reverse("healthz"))
     assert response.status_code == 503
     assert response.json() == {"status": "down", "database": "ok", "broker": "down"}
 
