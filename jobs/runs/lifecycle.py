@@ -86,9 +86,14 @@ class Replayed:
     failure_reason: str
 
 
-def replay(run, events):
-    """Set each event's verdict (status, from/to state, reason) and return the run's state."""
-    state, since, restarts, failure = RunState.SUBMITTED, run.created_at, 0, ""
+def replay(run, events, start=None):
+    """Set each event's verdict (status, from/to state, reason) and return the run's state.
+    `start`: the state before the first of `events` (a replay of the run's tail only);
+    by default the run as it was accepted."""
+    if start is None:
+        start = Replayed(RunState.SUBMITTED, run.created_at, 0, "")
+    state, since, restarts = start.state, start.state_since, start.restarts
+    failure = start.failure_reason
     for event in sorted(events, key=lambda e: (e.occurred_at, e.received_at, e.pk or 0)):
         try:
             target = next_state(state, event.kind, event.requeue_to)
