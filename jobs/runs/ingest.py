@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import (
+    FINAL_STATES,
     Event,
     EventKind,
     EventStatus,
@@ -33,6 +34,7 @@ from portal.models import NoticeTopic
 from portal.notify import Email, Telling, team_people, tell_each
 from portal.outbox import absolute_url
 
+from . import observed as observed_mod
 from .lifecycle import Replayed, replay
 
 log = logging.getLogger(__name__)
@@ -79,6 +81,8 @@ class Incoming:
     note: str = ""
     requeue_to: str = ""
     failure_reason: str = ""
+    # What the scheduler measured (observed.OBSERVED_KEYS), all optional.
+    observed: dict | None = None
 
 
 @dataclass
@@ -124,6 +128,9 @@ def record(items, *, client=None, actor=None):
     moved = [by_run[pk][0].run for pk in fresh]
     _save_runs(moved)
     JobDescription.objects.filter(pk__in=[run.job_id for run in moved]).update(last_activity_at=now)
+    for run in moved:
+        if run.is_final or before[run.pk] in FINAL_STATES:
+            observed_mod.record_outcome(run)  # declared next to observed, once it has ended
     notify_state(*[run for run in moved if run.state != before[run.pk]])
     return outcomes
 
@@ -165,20 +172,26 @@ def _known_events(by_run, outcomes):
     return known
 
 
-def _same(event, item):
+def _same(event, item, observed):
     return (
         event.kind == item.kind
         and event.occurred_at == item.occurred_at
         and event.requeue_to == (item.requeue_to or "")
         and event.failure_reason == (item.failure_reason or "")
+        and event.observed == observed
     )
 
 
 def _resolve(outcome, keys, fresh, client, actor, simulated, now):
     item, run = outcome.incoming, outcome.run
+    try:
+        observed = observed_mod.clean_observed(item.observed)
+    except DomainError as error:
+        outcome.error = str(error)
+        return
     prior = keys.get(item.idempotency_key)
     if prior is not None:
-        if _same(prior, item):
+        if _same(prior, item, observed):
             outcome.event = prior
         else:
             outcome.error, outcome.conflict = KEY_CONFLICT, True
@@ -203,6 +216,7 @@ def _resolve(outcome, keys, fresh, client, actor, simulated, now):
         requeue_to=item.requeue_to or "",
         failure_reason=item.failure_reason or "",
         simulated=simulated,
+        observed=observed,
     )
     keys[item.idempotency_key] = event
     outcome.event, outcome.created = event, True

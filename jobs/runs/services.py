@@ -19,6 +19,7 @@ from jobs.models import (
 from portal.errors import DomainError
 
 from . import ingest
+from . import observed as observed_mod
 
 # Kept here under their old names for callers of the services module.
 NOTIFY_STATES = ingest.NOTIFY_STATES
@@ -86,10 +87,12 @@ def record_event(
     note="",
     requeue_to="",
     failure_reason="",
+    observed=None,
 ):
     """Record one event. Returns (event, created). A repeated key changes nothing (a key
     reused for a different event raises KeyConflict); an event illegal at its place in
-    time is kept as rejected, with the reason."""
+    time is kept as rejected, with the reason. `observed` holds what the scheduler
+    measured (observed.OBSERVED_KEYS), all optional."""
     item = ingest.Incoming(
         job_id=run.job_id,
         kind=kind,
@@ -98,6 +101,7 @@ def record_event(
         note=note,
         requeue_to=requeue_to,
         failure_reason=failure_reason,
+        observed=observed,
     )
     (outcome,) = ingest.record([item], client=client, actor=actor)
     if outcome.conflict:
@@ -137,11 +141,22 @@ def move_by_hand(*, run, kind, actor, note, requeue_to="", failure_reason=""):
 
 @transaction.atomic
 def record_hold(
-    *, run, accelerator_type, count, phase, started_at, ended_at, idempotency_key, client=None
+    *,
+    run,
+    accelerator_type,
+    count,
+    phase,
+    started_at,
+    ended_at,
+    idempotency_key,
+    client=None,
+    observed=None,
 ):
     """Record accelerators held. Returns (hold, outcome): created, closed, or duplicate.
-    Posting the same key again with an end time closes an open hold."""
-    run = Run.objects.select_for_update().get(pk=run.pk)
+    Posting the same key again with an end time closes an open hold; the closing post may
+    add what was measured over the hold (e.g. bytes_staged when staging ends)."""
+    run = Run.objects.select_for_update().select_related("job").get(pk=run.pk)
+    observed = observed_mod.clean_observed(observed)
     phase = Phase(phase)
     if count < 1 or count > 100_000:
         raise DomainError("count is between 1 and 100,000.")
@@ -165,8 +180,15 @@ def record_hold(
             )
         if existing.ended_at is None and ended_at is not None:
             existing.ended_at = ended_at
-            existing.save(update_fields=["ended_at"])
+            existing.observed = {**existing.observed, **observed}
+            existing.save(update_fields=["ended_at", "observed"])
+            _outcome_after_hold(run)
             return existing, "closed"
+        if observed and {**existing.observed, **observed} != existing.observed:
+            raise KeyConflict(
+                "This idempotency key was used for a different hold: the earlier hold is kept "
+                "(a different body needs a new key)."
+            )
         return existing, "duplicate"
     hold = Hold.objects.create(
         run=run,
@@ -178,5 +200,13 @@ def record_hold(
         idempotency_key=idempotency_key[:200],
         client=client,
         simulated=bool(client and client.simulated),
+        observed=observed,
     )
+    _outcome_after_hold(run)
     return hold, "created"
+
+
+def _outcome_after_hold(run):
+    # A scheduler may report the last holds after the run ended: the outcome follows them.
+    if run.is_final:
+        observed_mod.record_outcome(run)
