@@ -17,6 +17,9 @@ def get_window(window_id):
     return get_object_or_404(windows_for_staff(), pk=window_id)
 
 
+REVIEW_ORDER = ("submitted_at", "pk")
+
+
 def applications_for_review(*, window, status="", real_time=""):
     applications = IntakeApplication.objects.filter(window=window).select_related(
         "staged_by", "team"
@@ -25,7 +28,7 @@ def applications_for_review(*, window, status="", real_time=""):
         applications = applications.filter(status=status)
     if real_time in ("yes", "no"):
         applications = applications.filter(has_real_time=real_time == "yes")
-    return applications.order_by("submitted_at", "pk")
+    return applications.order_by(*REVIEW_ORDER)
 
 
 def staged_counts(window):
