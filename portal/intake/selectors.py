@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from portal.models import IntakeApplication, IntakeWindow
+from portal.pagination import bounded_count, shown_count
 
 from . import rules
 
@@ -32,11 +33,12 @@ def applications_for_review(*, window, status="", real_time=""):
 
 
 def staged_counts(window):
+    """How many decisions are staged (counting no further than the bound: a page never
+    counts every application of a window)."""
     staged = IntakeApplication.objects.filter(window=window).exclude(staged_decision="")
-    return {
-        "total": staged.count(),
-        "accepts": staged.filter(staged_decision="accepted").count(),
-    }
+    total = bounded_count(staged)
+    accepts = bounded_count(staged.filter(staged_decision="accepted"))
+    return {"total": total, "shown": shown_count(total), "accepts": shown_count(accepts)}
 
 
 def get_application(application_id):
