@@ -5,6 +5,7 @@ from django.utils import timezone
 from jobs.models import FailureReason, RunState
 
 from . import ledger as ledger_mod
+from . import observed as observed_mod
 from . import timeline
 from .lifecycle import kinds_from
 
@@ -24,7 +25,13 @@ def run_context(run):
     ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
     now = simulated_now(run, events)
     segs = timeline.segments(run, events, now=now)
+    observed = observed_mod.compute(
+        run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
+    )
     return {
+        "observed": observed,
+        "observed_chart": observed_mod.chart(observed),
+        "gap_ratio": observed_mod.GAP_RATIO,
         "run": run,
         "events": events,
         "holds": holds,

@@ -48,7 +48,7 @@ def count_unread(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("jobs", "0005_notices_move_to_portal"),
+        ("jobs", "0006_observed_outcomes_signals"),
         ("portal", "0004_unread_badge_counters"),
     ]
 
