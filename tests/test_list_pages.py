@@ -147,6 +147,7 @@ LISTS = {
 
 def _shape(sql):
     """The SQL with its values taken out: what must not change with the number of rows."""
+    sql = re.sub(r"_django_curs_\w+", "_django_curs_", sql)  # PostgreSQL's named cursors
     sql = re.sub(r"'(?:[^']|'')*'", "?", sql)
     sql = re.sub(r"\b\d+(\.\d+)?\b", "?", sql)
     return re.sub(r"\((?:\?, )+\?\)", "(?…)", sql)
