@@ -18,6 +18,7 @@ from portal import services as portal_services
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.models import NoticeTopic
+from portal.pagination import keyset_page
 
 from . import evidence, selectors, services
 from .forms import FORMS, KindForm
@@ -186,7 +187,12 @@ def finding_list(request):
     response = render(
         request,
         "findings/list.html",
-        {"findings": selectors.partner_list(request.user), "notices": notices},
+        {
+            "findings": keyset_page(
+                selectors.partner_list(request.user), order=selectors.PARTNER_ORDER, request=request
+            ),
+            "notices": notices,
+        },
     )
     if notices:
         portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])

@@ -3,9 +3,11 @@
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from portal import badges
 from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
@@ -286,6 +288,7 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
     )
     JobDescription.objects.filter(pk=job.pk).update(last_activity_at=comment.created_at)
     mark_read(job=job, user=author)
+    _count_unread(job, exclude=author)
     # The other side hears of it: staff of a partner's comment, the team of staff's.
     recipients = team_people(job.team) if author.is_staff else staff_people()
     url = absolute_url(reverse("job_detail", args=[job.pk])) + f"#comment-{comment.pk}"
@@ -302,8 +305,40 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
     return comment
 
 
+def _count_unread(job, *, exclude):
+    """A new comment is unread for everyone else who can see the job: the team's members
+    and staff. Their read marks and badges count it now, so no page has to."""
+    readers = [
+        person
+        for person in {p.pk: p for p in team_people(job.team) + staff_people()}.values()
+        if person.pk != exclude.pk
+    ]
+    if not readers:
+        return
+    ids = [p.pk for p in readers]
+    marked = set(
+        ReadMark.objects.filter(job=job, user_id__in=ids).values_list("user_id", flat=True)
+    )
+    if marked:
+        ReadMark.objects.filter(job=job, user_id__in=marked).update(unread=F("unread") + 1)
+    ReadMark.objects.bulk_create(
+        [ReadMark(job=job, user_id=pk, read_at=None, unread=1) for pk in ids if pk not in marked],
+        ignore_conflicts=True,
+    )
+    badges.comments_arrived(readers, team_id=job.team_id)
+
+
+@transaction.atomic
 def mark_read(*, job, user) -> None:
-    ReadMark.objects.update_or_create(job=job, user=user, defaults={"read_at": timezone.now()})
+    mark, created = ReadMark.objects.select_for_update().get_or_create(
+        job=job, user=user, defaults={"read_at": timezone.now()}
+    )
+    if created:
+        return
+    unread = mark.unread
+    ReadMark.objects.filter(pk=mark.pk).update(read_at=timezone.now(), unread=0)
+    if unread:
+        badges.comments_read(user, team_id=job.team_id, count=unread)
 
 
 REMIND_AFTER = timedelta(days=3)

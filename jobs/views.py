@@ -14,10 +14,12 @@ from portal import selectors as portal_selectors
 from portal import services as portal_services
 from portal.errors import DomainError
 from portal.models import NoticeTopic
+from portal.pagination import keyset_page
 
 from . import selectors, services, spec
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
+from .models import JobStatus
 from .presenters import StepPage, detail_context, diff_rows, grouped_issues
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -68,12 +70,22 @@ def job_list(request):
     team = None
     if request.GET.get("team"):
         team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
+    status = request.GET.get("status", "")
+    status = status if status in JobStatus.values else ""
     notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
-    response = render(
-        request,
-        "jobs/list.html",
-        {"groups": selectors.dashboard(request.user, team), "team": team, "notices": notices},
+    jobs = keyset_page(
+        selectors.dashboard(request.user, team, status),
+        order=selectors.DASHBOARD_ORDER,
+        request=request,
     )
+    context = {
+        "jobs": jobs,
+        "status": JobStatus(status) if status else None,
+        "counts": selectors.status_counts(request.user, team),
+        "team": team,
+        "notices": notices,
+    }
+    response = render(request, "jobs/list.html", context)
     if notices:
         portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])
     return response
@@ -203,13 +215,17 @@ def job_step(request, pk, step):
     context = StepPage(job, step.name, request.user).context()
     if request.method == "POST" and request.htmx:
         context["focus"] = step.focus_after(job, action)
-    return render(request, template, context)
+    response = render(request, template, context)
+    if request.method == "POST" and job.editable:
+        response["X-Draft-Saved"] = str(job.version)
+    return response
 
 
 def _conflict_fragment(request, job):
     """Tell the tab its save was refused, without replacing the form it is typing in."""
     response = render(request, "jobs/step.html#save-conflict", {"job": job})
     response["HX-Reswap"] = "none"
+    response["X-Draft-Conflict"] = "1"  # site.js: the server keeps this version, not the browser
     return response
 
 
@@ -227,7 +243,9 @@ def job_autosave(request, pk, step):
     if saved is None:
         return _conflict_fragment(request, job)
     page = StepPage(saved, step.name, request.user)
-    return render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
+    response = render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
+    response["X-Draft-Saved"] = str(saved.version)  # site.js forgets the browser's copy
+    return response
 
 
 @login_required
