@@ -2,8 +2,10 @@
 portal) and an e-mail, both written in the caller's transaction, the e-mail delivered
 after commit through the outbox. Every "tell the team / the followers / staff" goes here."""
 
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from . import badges
 from .models import Notice, User
 from .outbox import Message, queue_emails, render_body
 
@@ -62,6 +64,23 @@ def tell_each(tellings):
         told += people
     if notices:
         Notice.objects.bulk_create(notices)
+        _count_badges(notices)
     if messages:
         queue_emails(messages)
     return told
+
+
+def _count_badges(notices):
+    """Each person's unread badge goes up by the notices they were left, per team and topic
+    (one UPDATE per team, topic and count, not per notice)."""
+    left = defaultdict(Counter)  # (team pk, topic) -> person -> notices
+    people = {}
+    for n in notices:
+        left[(n.team_id, n.topic)][n.user_id] += 1
+        people[n.user_id] = n.user
+    for (team_id, topic), counts in left.items():
+        by_count = defaultdict(list)
+        for person_pk, count in counts.items():
+            by_count[count].append(people[person_pk])
+        for count, persons in by_count.items():
+            badges.notice_left(persons, team_id=team_id, topic=topic, count=count)

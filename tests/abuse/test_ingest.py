@@ -16,7 +16,7 @@ from jobs.models import Event, EventStatus, Run, RunState
 from jobs.runs import ingest
 from jobs.runs import services as run_services
 from jobs.runs.lifecycle import replay
-from portal.models import Notice, OutboundEmail
+from portal.models import Membership, Notice, OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -102,6 +102,7 @@ def test_one_notice_per_state_change_not_per_event(client, run, token, a_member,
     assert Run.objects.get(pk=run.pk).state == RunState.RELEASED
     # Submitted -> released: the partner hears once that the run is done, each person once.
     assert Notice.objects.filter(user=a_member, topic="job").count() == 1
+    assert Membership.objects.get(user=a_member).unread_notices == 1  # the badge agrees
     assert (
         OutboundEmail.objects.filter(to=a_member.email, dedupe_key__startswith="run:").count() == 1
     )
