@@ -4,6 +4,7 @@ import re
 import shlex
 
 from .realtime import ends_serving
+from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
 from .units import UnitError, format_duration, format_size
 
 SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "-o": "output",
@@ -99,6 +100,9 @@ def import_text(text):
 
     body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#SBATCH"))
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
+    body, setup = _exported_parts(body)
+    if setup:
+        work["setup"] = setup
     if body:
         work["command"] = body
 
@@ -136,6 +140,8 @@ def import_text(text):
             work["shards"] = count
         if limit:
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
+            if "nodes" not in options:
+                request["nodes"] = limit  # one node per shard, `limit` of them at once
     elif "nodes" in request and request["nodes"] > 1:
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
     if "requeue" in options:
@@ -148,6 +154,10 @@ def import_text(text):
         memory = slurm_memory(options["mem"])
         if memory:
             request["memory_per_node"] = memory
+    if options.get("tmp"):
+        scratch = slurm_memory(options["tmp"])
+        if scratch:
+            data["scratch"] = scratch
     cpus = _int(options.get("cpus-per-task"))
     if cpus:
         per_node = _int(options.get("ntasks-per-node")) or 1
@@ -169,6 +179,22 @@ def import_text(text):
         if part:
             description[key] = part
     return description, notes
+
+
+def _exported_parts(body):
+    """A script the portal exported marks its setup and command (slurm_export.py): read
+    them back as they were written, without the lines the export added around them."""
+    lines = body.splitlines()
+    if COMMAND_MARK not in lines:
+        return body, None
+    at = lines.index(COMMAND_MARK)
+    command = "\n".join(lines[at + 1 :]).strip()
+    setup = None
+    if SETUP_MARK in lines[:at]:
+        start = lines.index(SETUP_MARK) + 2  # the mark, then the srun line opening the heredoc
+        end = lines.index(SETUP_END, start) if SETUP_END in lines[start:at] else at
+        setup = "\n".join(lines[start:end]).strip() or None
+    return command, setup
 
 
 def _int(value):
