@@ -58,6 +58,7 @@ MATRIX = {
     "api:api-root": ("get", dict.fromkeys(ROLES, 404)),
     "api:spec_validate": ("post_json", _public),
     "api:spec_import": ("post_json", dict.fromkeys(ROLES, 422)),
+    "api:spec_sbatch": ("post_json", _public),
     # jobs: descriptions, steps, revisions, discussion, staff review
     "job_list": ("get", _logged_in),
     "job_new": ("get", _logged_in),
