@@ -9,6 +9,7 @@ from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
 from . import spec
+from .runs.agent_api import router as agent_router
 from .runs.scheduler_api import router as scheduler_router
 from .spec import slurm_export
 from .spec.textio import SpecReadError
@@ -22,6 +23,7 @@ api = NinjaAPI(
     "scheduler API (bearer token per scheduler client).",
 )
 api.add_router("/scheduler", scheduler_router)
+api.add_router("/scheduler/cluster", agent_router)
 
 
 class IssueOut(Schema):

@@ -16,10 +16,10 @@ from portal.errors import DomainError
 from portal.models import NoticeTopic
 
 from . import selectors, services, spec
-from .spec import slurm_export
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .presenters import StepPage, detail_context, diff_rows, grouped_issues
+from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"

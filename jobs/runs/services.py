@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import (
+    Cluster,
     Event,
     EventKind,
     FailureReason,
@@ -233,5 +234,7 @@ def record_hold(
         idempotency_key=idempotency_key[:200],
         client=client,
         simulated=bool(client and client.simulated),
+        # A cluster's agent posts what the engine's own accounting recorded.
+        measured=bool(client and Cluster.objects.filter(client=client).exists()),
     )
     return hold, "created"

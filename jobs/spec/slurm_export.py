@@ -54,7 +54,12 @@ class BatchScript:
     after: str = ""  # the phase this one waits for (afterok)
 
     def as_dict(self):
-        return {"phase": self.phase, "filename": self.filename, "text": self.text, "after": self.after}
+        return {
+            "phase": self.phase,
+            "filename": self.filename,
+            "text": self.text,
+            "after": self.after,
+        }
 
 
 @dataclass
@@ -170,9 +175,16 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
             + (f" SHARD_COUNT={d.work.shards}" if d.work.shards else "")
         )
     if d.work.setup:
-        body += [SETUP_MARK, f"srun --ntasks-per-node=1 bash -s <<'{SETUP_END}'", d.work.setup.rstrip("\n"), SETUP_END]
+        body += [
+            SETUP_MARK,
+            f"srun --ntasks-per-node=1 bash -s <<'{SETUP_END}'",
+            d.work.setup.rstrip("\n"),
+            SETUP_END,
+        ]
     body.append(COMMAND_MARK)
-    body.append(d.work.command if d.work.command else "echo 'the description names no command' >&2; exit 2")
+    body.append(
+        d.work.command if d.work.command else "echo 'the description names no command' >&2; exit 2"
+    )
     if not d.work.command:
         notes.append("The description names no command: the run script stops with an error.")
     scripts.append(
@@ -224,9 +236,13 @@ def _run_options(d, site):
             options.append(("array", f"0-{count - 1}" + (f"%{limit}" if limit else "")))
         else:
             notes.append("shape is shards but the number of shards is not declared: no --array.")
-        notes.append("Each shard runs on one node" + (f", at most {limit} at once." if limit else "."))
+        notes.append(
+            "Each shard runs on one node" + (f", at most {limit} at once." if limit else ".")
+        )
         if r.min_nodes:
-            notes.append(f"min_nodes {r.min_nodes}: an array has no minimum number of shards running at once.")
+            notes.append(
+                f"min_nodes {r.min_nodes}: an array has no minimum number of shards running at once."
+            )
     elif r.nodes:
         low = r.min_nodes if r.min_nodes and r.min_nodes < r.nodes else None
         options.append(("nodes", f"{low}-{r.nodes}" if low else str(r.nodes)))
@@ -275,20 +291,30 @@ def _unsaid(d, staging_job, artifacts):
     if r.retries is not None:
         notes.append(f"retries {r.retries}: Slurm requeues on preemption, not after a failure.")
     if r.expected_accelerator_hours is not None:
-        notes.append(f"expected_accelerator_hours {r.expected_accelerator_hours:g}: kept by the portal's ledger.")
+        notes.append(
+            f"expected_accelerator_hours {r.expected_accelerator_hours:g}: kept by the portal's ledger."
+        )
     if d.work.image:
-        notes.append(f"image {d.work.image}: run the command inside it (e.g. with your site's container runtime).")
+        notes.append(
+            f"image {d.work.image}: run the command inside it (e.g. with your site's container runtime)."
+        )
     if d.work.depends_on:
-        notes.append(f"depends_on {', '.join(d.work.depends_on)}: name those jobs' ids in --dependency.")
+        notes.append(
+            f"depends_on {', '.join(d.work.depends_on)}: name those jobs' ids in --dependency."
+        )
     for i in d.data.inputs or []:
         if i.size and i.size.exact:
             notes.append(f"input {i.name or i.location}: {format_size(i.size.bytes)} to stage.")
     if d.data.inputs and not staging_job and d.data.stage_before_rent is not False:
-        notes.append("stage_before_rent is not declared: the inputs are copied inside the run's allocation.")
+        notes.append(
+            "stage_before_rent is not declared: the inputs are copied inside the run's allocation."
+        )
     if d.output.artifacts and not artifacts:
         notes.append("No artifact names a destination: no output delivery job.")
     if d.output.delivery and d.output.delivery != "on_exit":
-        notes.append(f"delivery {d.output.delivery}: the delivery job runs once, after the run succeeded.")
+        notes.append(
+            f"delivery {d.output.delivery}: the delivery job runs once, after the run succeeded."
+        )
     if d.output.retention:
         notes.append(f"retention {d.output.retention}: kept by the destination, not by Slurm.")
     if d.realtime.start_delay:

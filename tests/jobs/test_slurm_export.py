@@ -146,7 +146,10 @@ def test_hostile_text_in_a_location_is_quoted_for_the_shell():
     data = {
         "name": "x; rm -rf /",
         "work": {"command": "true"},
-        "data": {"inputs": [{"name": "a", "location": "s3://b/$(reboot)"}], "stage_before_rent": True},
+        "data": {
+            "inputs": [{"name": "a", "location": "s3://b/$(reboot)"}],
+            "stage_before_rent": True,
+        },
     }
     description, _ = spec.load(data)
     exported = slurm_export.export(description)
@@ -181,7 +184,9 @@ def test_api_exports_a_posted_description(client):
     assert body["scripts"][0]["filename"] == "10-run.sbatch"
     assert "sbatch --parsable" in body["submit"] and body["notes"]
     bad = client.post(
-        "/api/v1/spec/export/sbatch", {"request": {"nodes": "many"}}, content_type="application/json"
+        "/api/v1/spec/export/sbatch",
+        {"request": {"nodes": "many"}},
+        content_type="application/json",
     )
     assert bad.status_code == 400 and "nodes" in bad.json()["detail"]
 
