@@ -368,6 +368,7 @@ class Cluster(models.Model):
     nodes = models.PositiveIntegerField(null=True, blank=True)
     cpus_per_node = models.PositiveIntegerField(null=True, blank=True)
     memory_per_node_mb = models.PositiveBigIntegerField(null=True, blank=True)
+    tmp_disk_per_node_mb = models.PositiveBigIntegerField(null=True, blank=True)
     gres_per_node = models.JSONField(default=dict, blank=True)  # {"gpu:h100": 8}
     max_time_seconds = models.PositiveIntegerField(null=True, blank=True)  # empty: unlimited
     reported_at = models.DateTimeField(null=True, blank=True)

@@ -55,6 +55,7 @@ class PartitionIn(Schema):
     nodes: int = Field(ge=0, le=10**6)
     cpus_per_node: int | None = Field(default=None, ge=0, le=10**6)
     memory_per_node_mb: int | None = Field(default=None, ge=0, le=10**12)
+    tmp_disk_per_node_mb: int | None = Field(default=None, ge=0, le=10**12)
     gres_per_node: dict[Annotated[str, Field(max_length=100)], int] = Field(max_length=50)
     max_time_seconds: int | None = Field(default=None, ge=1, le=10**9)
 

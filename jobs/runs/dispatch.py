@@ -79,12 +79,13 @@ def cluster_for_client(client):
 
 @transaction.atomic
 def report_partition(*, cluster, nodes, cpus_per_node, memory_per_node_mb, gres_per_node,
-                     max_time_seconds):  # fmt: skip
+                     max_time_seconds, tmp_disk_per_node_mb=None):  # fmt: skip
     """What the agent sees of its partition (sinfo / scontrol), stored for dispatch checks."""
     Cluster.objects.filter(pk=cluster.pk).update(
         nodes=nodes,
         cpus_per_node=cpus_per_node,
         memory_per_node_mb=memory_per_node_mb,
+        tmp_disk_per_node_mb=tmp_disk_per_node_mb,
         gres_per_node=gres_per_node,
         max_time_seconds=max_time_seconds,
         reported_at=timezone.now(),
@@ -167,6 +168,9 @@ def plan(run, cluster):
         problems.append(
             f"The job asks for {r.memory_per_node} of memory per node; nodes have {memory} MiB."
         )
+    scratch, tmp = description.data.scratch, cluster.tmp_disk_per_node_mb
+    if scratch and scratch.exact and tmp is not None and scratch.bytes > tmp * 2**20:
+        problems.append(f"The job needs {scratch} of local scratch per node; nodes have {tmp} MiB.")
     if not description.work.command:
         problems.append("The description names no command to run.")
     exported = slurm_export.export(description, _site(cluster))

@@ -8,9 +8,9 @@ import logging
 import time
 from datetime import UTC, datetime, timedelta
 
-from .derive import derive
+from .derive import Post, derive
 from .portal import PortalDown, PortalRefused
-from .slurm import SlurmError
+from .slurm import SlurmError, SlurmRefused
 
 log = logging.getLogger("e31.slurm_agent")
 
@@ -86,7 +86,11 @@ class Agent:
                 ids[phase] = found[names[phase]]
                 continue
             after = ids.get(script["after"], "") if script["after"] else ""
-            ids[phase] = self.slurm.sbatch(script["text"], name=names[phase], after=after)
+            try:
+                ids[phase] = self.slurm.sbatch(script["text"], name=names[phase], after=after)
+            except SlurmRefused as error:
+                self.refused(dispatch, phase, ids, error)
+                return
             log.info("job %s: %s submitted as Slurm job %s", dispatch["job_id"], phase, ids[phase])
         try:
             answer = self.portal.submitted(dispatch["job_id"], ids)
@@ -97,9 +101,36 @@ class Agent:
             return
         dispatch.update(answer)
 
+    def refused(self, dispatch, phase, ids, error):
+        """sbatch refused a script: what was submitted of the chain is cancelled and the run
+        fails (setup), with Slurm's own words, through the public events API."""
+        log.error("job %s: sbatch refused the %s script: %s", dispatch["job_id"], phase, error)
+        self.slurm.scancel(list(ids.values()))
+        message = str(error).split(": ", 1)[-1]
+        self.post(
+            dispatch["job_id"],
+            Post(
+                "event",
+                {
+                    "kind": "failed",
+                    "occurred_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "idempotency_key": f"slurm:{self.cluster}:{dispatch['key']}:{phase}:refused",
+                    "failure_reason": "setup",
+                    "note": f"sbatch refused the {phase} script: {message}"[:2000],
+                },
+            ),
+        )
+        self.portal.finished(dispatch["job_id"])
+
     def watch(self, dispatch, records):
         job_id, jobs = dispatch["job_id"], dispatch["slurm_jobs"]
-        derived = derive(self.cluster, jobs, [r for r in records if r.job_id in jobs.values()])
+        run_script = next((s["text"] for s in dispatch["scripts"] if s["phase"] == "run"), "")
+        derived = derive(
+            self.cluster,
+            jobs,
+            [r for r in records if r.job_id in jobs.values()],
+            requeueable="\n#SBATCH --requeue\n" in run_script,
+        )
         if dispatch["cancel"] and derived.unfinished:
             log.info("job %s: cancel requested, scancel %s", job_id, derived.unfinished)
             self.slurm.scancel(derived.unfinished)

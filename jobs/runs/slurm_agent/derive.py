@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
 ORDER = (STAGING, RUN, OUTPUT)
-REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "PREEMPTED"}
+REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD"}
 FAILURE = {
     "NODE_FAIL": "node_failure",
     "BOOT_FAIL": "node_failure",
@@ -72,7 +72,7 @@ class _Builder:
             "started_at": _iso(record.start),
             "idempotency_key": self.key(record, attempt, "hold"),
         }
-        if record.final and record.end is not None:
+        if record.end is not None and record.state not in ("RUNNING", "COMPLETING", "SUSPENDED"):
             body["ended_at"] = _iso(max(record.end, record.start))
         self.out.posts.append(Post("hold", body))
 
@@ -117,8 +117,9 @@ def attempts(records):
     return sorted(records, key=lambda r: (r.start or r.end or r.submit or epoch, r.raw_id))
 
 
-def derive(cluster, slurm_jobs, records):
-    """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts)."""
+def derive(cluster, slurm_jobs, records, requeueable=False):
+    """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts).
+    requeueable: the run was submitted with --requeue, so a PREEMPTED attempt comes back."""
     out = Derived()
     b = _Builder(cluster, out)
     by_phase = {}
@@ -139,7 +140,7 @@ def derive(cluster, slurm_jobs, records):
         if phase == RUN and any(tasks):  # an array: sacct names each task 123_4
             done = _array(b, phase, tasks, rented)
         else:
-            done = _single(b, phase, attempts(mine), rented, chain)
+            done = _single(b, phase, attempts(mine), rented, chain, requeueable)
         if done != "completed":
             if done == "ended":
                 out.ended = True
@@ -157,12 +158,15 @@ def derive(cluster, slurm_jobs, records):
     return out
 
 
-def _single(b, phase, tries, rented, chain):
+def _single(b, phase, tries, rented, chain, requeueable):
     """Events and holds of one job's attempts; 'completed', 'ended' or 'going'."""
     for attempt, record in enumerate(tries):
         last = attempt == len(tries) - 1
-        if record.start is None:
-            if record.final:  # cancelled (or refused) before it ever started
+        comes_back = record.state in REQUEUED or (
+            record.state == "PREEMPTED" and (requeueable or not last)
+        )
+        if record.start is None or (record.final and not record.nodelist and not record.elapsed):
+            if record.final:  # cancelled (or refused) before it ever got a node
                 _end(b, phase, record, attempt)
                 return "ended"
             return "going"
@@ -174,7 +178,7 @@ def _single(b, phase, tries, rented, chain):
                     f"{_label(phase, record)} running on {_where(record)}.",
                     nodes_granted=record.nodes)  # fmt: skip
             b.hold(record, attempt, "running")
-        if not last and record.state in REQUEUED:
+        if comes_back:
             b.event(
                 "preempted",
                 record.end or record.start,

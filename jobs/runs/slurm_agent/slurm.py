@@ -7,9 +7,10 @@ import subprocess
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+# A requeued attempt (REQUEUED…) is over, but the job is not: another attempt follows.
 FINAL = {
     "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
-    "BOOT_FAIL", "DEADLINE", "REVOKED", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "SPECIAL_EXIT",
+    "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT",
 }  # fmt: skip
 SACCT_FIELDS = (
     "JobID", "JobIDRaw", "JobName", "State", "Submit", "Start", "End", "ElapsedRaw", "ExitCode",
@@ -19,6 +20,15 @@ SACCT_FIELDS = (
 
 class SlurmError(RuntimeError):
     pass
+
+
+class SlurmRefused(SlurmError):
+    """sbatch refused the script itself (asks for what the partition does not have):
+    submitting it again will not help."""
+
+
+TRANSIENT = ("Unable to contact", "Socket timed out", "Transport endpoint", "try again",
+             "Resource temporarily unavailable", "Zero Bytes were transmitted")  # fmt: skip
 
 
 @dataclass
@@ -142,7 +152,11 @@ class Slurm:
         except (OSError, subprocess.TimeoutExpired) as error:
             raise SlurmError(f"{args[0]}: {error}") from None
         if done.returncode != 0:
-            raise SlurmError(f"{' '.join(args[:2])}: {done.stderr.strip()[:500]}")
+            message = f"{' '.join(args[:2])}: {done.stderr.strip()[:500]}"
+            permanent = "submission failed" in done.stderr and not any(
+                t in done.stderr for t in TRANSIENT
+            )
+            raise (SlurmRefused if permanent else SlurmError)(message)
         return done.stdout
 
     def sbatch(self, script, *, name, after=""):
@@ -196,16 +210,17 @@ class Slurm:
             "max_time_seconds": parse_limit(fields.get("MaxTime", "")),
             "cpus_per_node": None,
             "memory_per_node_mb": None,
+            "tmp_disk_per_node_mb": None,
             "gres_per_node": {},
         }
         if nodes:
             for line in self.run(["scontrol", "-o", "show", "node", nodes]).splitlines():
                 node = _kv(line)
-                cpus, memory = node.get("CPUTot", ""), node.get("RealMemory", "")
-                if cpus.isdigit():
-                    info["cpus_per_node"] = max(info["cpus_per_node"] or 0, int(cpus))
-                if memory.isdigit():
-                    info["memory_per_node_mb"] = max(info["memory_per_node_mb"] or 0, int(memory))
+                for key, field in (("CPUTot", "cpus_per_node"), ("RealMemory", "memory_per_node_mb"),
+                                   ("TmpDisk", "tmp_disk_per_node_mb")):  # fmt: skip
+                    value = node.get(key, "")
+                    if value.isdigit():
+                        info[field] = max(info[field] or 0, int(value))
                 for gres, count in _gres(node.get("Gres", "")).items():
                     info["gres_per_node"][gres] = max(info["gres_per_node"].get(gres, 0), count)
         return info
