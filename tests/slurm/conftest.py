@@ -20,7 +20,7 @@ import pytest
 from django.db import connection
 
 from jobs import services as job_services
-from jobs import spec
+from jobs.demo import small_slurm_job
 from jobs.models import Dispatch, Run
 from jobs.runs import dispatch as dispatch_mod
 
@@ -67,32 +67,8 @@ def _slurm_is_up():
         pytest.fail(f"REQUIRE_SLURM=1 but {PROBLEM}")
 
 
-def small_job(name, command="sleep 3", *, gpus=2, staging=True, **request):
-    """A complete, exact description that runs in seconds on the local cluster."""
-    data = spec.example_data()
-    data["name"] = name
-    data["work"].update(command=command, shape="gang", amount="1 test-run")
-    data["work"].pop("shards")
-    data["data"]["inputs"][0].update(size="2 GB", objects=1)
-    data["data"].update(scratch="10 GB", stage_before_rent=staging)
-    data["request"] = {
-        "accelerators": [{"type": "H100-80GB", "count": gpus}],
-        "nodes": 1,
-        "cpus_per_node": 1,
-        "memory_per_node": "1 GiB",
-        "estimate": "1 min",
-        "maximum": "5 min",
-        "no_deadline": True,
-        "less_compute": "wait",
-        "preemptible": True,
-        "checkpoint_interval": "1 min",
-        "checkpoint_location": "file:///tmp/e31-ckpt",
-        "retries": 0,
-        "expected_accelerator_hours": round(gpus / 60, 4),
-        **request,
-    }
-    data["output"]["artifacts"][0].update(size="1 GB")
-    return data
+def small_job(name, command="sleep 3", **options):
+    return small_slurm_job(name, command, **options)
 
 
 def accepted(team, member, staff, data):

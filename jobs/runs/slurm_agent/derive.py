@@ -126,7 +126,10 @@ def derive(cluster, slurm_jobs, records, requeueable=False):
     for phase, job_id in slurm_jobs.items():
         mine = [r for r in records if r.job_id == job_id]
         by_phase[phase] = mine
-        if not mine or any(not r.final for r in mine):
+        tasks = {}
+        for r in mine:
+            tasks.setdefault(r.task, []).append(r)
+        if not mine or any(not attempts(rs)[-1].final for rs in tasks.values()):
             out.unfinished.append(job_id)
     chain = [p for p in ORDER if p in slurm_jobs]
     rented = False
