@@ -1,7 +1,7 @@
 """Freezing a job's ledger figures and timeline as plain JSON for a finding."""
 
 from jobs.models import Run
-from jobs.runs import ledger, timeline
+from jobs.runs import ledger, observed, timeline
 
 
 def capture(job):
@@ -16,8 +16,12 @@ def capture(job):
     # A simulated run lives in job time laid in the past: its "now" is its latest event,
     # as on the job page, so the frozen figures match what the partner saw there.
     now = max((e.occurred_at for e in events), default=None) if run.simulated else None
-    figures = ledger.compute(run, holds=holds, now=now).figures()
+    computed = ledger.compute(run, holds=holds, now=now)
+    figures = computed.figures()
     segments = timeline.segments(run, events, now=now)
+    figures["observed"] = observed.compute(
+        run, events=events, holds=holds, ledger=computed, segments=segments, now=now
+    ).as_dict()
     return {
         "job": job,
         "job_name": str(job)[:300],

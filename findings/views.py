@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from jobs.runs import observed
 from jobs.selectors import jobs_for
 from jobs.steps import all_field_paths
 from portal import selectors as portal_selectors
@@ -78,6 +79,8 @@ def _prefill(kind, job, field):
             initial["field"] = field
     if kind == FindingKind.ACCOUNTING_MISMATCH and snapshot is not None:
         initial.update(evidence.accounting_prefill(snapshot["ledger"]))
+    if kind == FindingKind.STAGING_SLOWER and snapshot is not None:
+        initial.update(observed.staging_prefill(snapshot["ledger"].get("observed")))
     return initial, _preview(snapshot)
 
 

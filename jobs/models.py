@@ -282,6 +282,9 @@ class Event(models.Model):
     from_state = models.CharField(max_length=12, choices=RunState.choices, blank=True)
     to_state = models.CharField(max_length=12, choices=RunState.choices, blank=True)
     reject_reason = models.CharField(max_length=300, blank=True)
+    # What the scheduler measured, when it says (jobs/runs/observed.py: OBSERVED_KEYS):
+    # bytes staged, bytes delivered, nodes granted, exit reason.
+    observed = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["occurred_at", "received_at", "pk"]
@@ -327,6 +330,7 @@ class Hold(models.Model):
     # allocation records), not reported by hand or played by the simulator.
     measured = models.BooleanField(default=False)
     received_at = models.DateTimeField(default=timezone.now)
+    observed = models.JSONField(default=dict, blank=True)  # as on Event
 
     class Meta:
         ordering = ["started_at", "pk"]
@@ -421,3 +425,80 @@ class Dispatch(models.Model):
 
     def __str__(self):
         return f"{self.run.job} on {self.cluster}"
+
+
+class RunOutcome(models.Model):
+    """A run that ended, declared next to observed, as plain numbers: the program's insights
+    aggregate these rows in the database. Rewritten whenever the ended run's record changes."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="outcome")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    work_kind = models.CharField(max_length=24, blank=True, db_index=True)
+    final_state = models.CharField(max_length=12, choices=RunState.choices)
+    simulated = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(db_index=True)
+    declared_seconds = models.FloatField(null=True, blank=True)
+    observed_seconds = models.FloatField(null=True, blank=True)
+    duration_ratio = models.FloatField(null=True, blank=True)
+    declared_bytes = models.BigIntegerField(null=True, blank=True)
+    staged_bytes = models.BigIntegerField(null=True, blank=True)
+    data_ratio = models.FloatField(null=True, blank=True)
+    implied_staging_seconds = models.FloatField(null=True, blank=True)
+    staging_seconds = models.FloatField(null=True, blank=True)
+    staging_ratio = models.FloatField(null=True, blank=True)
+    expected_hours = models.FloatField(null=True, blank=True)
+    held_hours = models.FloatField(null=True, blank=True)
+    hours_ratio = models.FloatField(null=True, blank=True)
+    declared_output_bytes = models.BigIntegerField(null=True, blank=True)
+    delivered_bytes = models.BigIntegerField(null=True, blank=True)
+    output_ratio = models.FloatField(null=True, blank=True)
+    nodes_asked = models.PositiveIntegerField(null=True, blank=True)
+    nodes_granted = models.PositiveIntegerField(null=True, blank=True)
+    preemptible = models.BooleanField(null=True, blank=True)
+    restarts = models.PositiveIntegerField(default=0)
+    deadline_met = models.BooleanField(null=True, blank=True)
+    # Positive: finished that many seconds before the deadline; negative: after it.
+    deadline_margin_seconds = models.FloatField(null=True, blank=True)
+    exit_reason = models.CharField(max_length=200, blank=True)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-finished_at"]
+        indexes = [
+            models.Index(fields=["team", "finished_at"], name="runoutcome_team_finished_idx")
+        ]
+
+    def __str__(self):
+        return f"Outcome of run {self.run_id}"
+
+
+class FieldSignal(models.Model):
+    """What one field of one job taught the program about declaring it: flagged when the team
+    first tried to submit, how many revisions until it was exact, how often staff asked to
+    clarify it. Written by jobs/signals.py at submission and review."""
+
+    job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="field_signals")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    field = models.CharField(max_length=120)  # dotted path; list items as N
+    problem = models.CharField(max_length=60, blank=True)  # the published problem's slug
+    first_level = models.CharField(max_length=8, blank=True)  # error, warning, or "" (staff only)
+    first_code = models.CharField(max_length=60, blank=True)
+    vague_word = models.CharField(max_length=60, blank=True)
+    # Flagged while the team prepared its first revision (before anyone reviewed it).
+    at_first_submission = models.BooleanField(default=False)
+    first_revision = models.PositiveIntegerField()  # the revision it was flagged for
+    exact_revision = models.PositiveIntegerField(null=True, blank=True)
+    clarify_requests = models.PositiveIntegerField(default=0)
+    draft_to_accept_seconds = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["job", "field"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "field"], name="fieldsignal_one_per_job_field")
+        ]
+        indexes = [models.Index(fields=["field", "team"], name="fieldsignal_field_team_idx")]
+
+    def __str__(self):
+        return f"{self.field} on job {self.job_id}"

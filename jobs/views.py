@@ -204,13 +204,17 @@ def job_step(request, pk, step):
     context = StepPage(job, step.name, request.user).context()
     if request.method == "POST" and request.htmx:
         context["focus"] = step.focus_after(job, action)
-    return render(request, template, context)
+    response = render(request, template, context)
+    if request.method == "POST" and job.editable:
+        response["X-Draft-Saved"] = str(job.version)
+    return response
 
 
 def _conflict_fragment(request, job):
     """Tell the tab its save was refused, without replacing the form it is typing in."""
     response = render(request, "jobs/step.html#save-conflict", {"job": job})
     response["HX-Reswap"] = "none"
+    response["X-Draft-Conflict"] = "1"  # site.js: the server keeps this version, not the browser
     return response
 
 
@@ -228,7 +232,9 @@ def job_autosave(request, pk, step):
     if saved is None:
         return _conflict_fragment(request, job)
     page = StepPage(saved, step.name, request.user)
-    return render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
+    response = render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
+    response["X-Draft-Saved"] = str(saved.version)  # site.js forgets the browser's copy
+    return response
 
 
 @login_required

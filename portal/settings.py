@@ -47,6 +47,9 @@ SECRET_KEY = (
 )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# Our own page when a form's token is stale (another tab logged in or out): it says so
+# and leads back; the browser keeps what was typed (portal/static/portal/site.js).
+CSRF_FAILURE_VIEW = "portal.errors_views.csrf_failure"
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [

@@ -5,6 +5,7 @@ from django.utils import timezone
 from jobs.models import Cluster, Dispatch, FailureReason, RunState
 
 from . import ledger as ledger_mod
+from . import observed as observed_mod
 from . import timeline
 from .lifecycle import kinds_from
 
@@ -25,7 +26,13 @@ def run_context(run):
     now = simulated_now(run, events)
     segs = timeline.segments(run, events, now=now)
     dispatch = Dispatch.objects.filter(run=run).select_related("cluster").first()
+    observed = observed_mod.compute(
+        run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
+    )
     return {
+        "observed": observed,
+        "observed_chart": observed_mod.chart(observed),
+        "gap_ratio": observed_mod.GAP_RATIO,
         "run": run,
         "dispatch": dispatch,
         # Staff may dispatch a run no engine has touched yet.

@@ -17,6 +17,7 @@ from jobs.models import EventKind, FailureReason, Phase, Run
 from portal.errors import DomainError
 
 from . import ledger as ledger_mod
+from . import observed as observed_mod
 from . import services
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,31 @@ def _aware(value):
 
 
 JobId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+Bytes = Annotated[int, Field(ge=0, le=10**21)]
 
 
-class EventIn(Schema):
+class ObservedIn(Schema):
+    """What the scheduler measured, all optional: the job page sets it next to what the job
+    declared. Byte counts are totals for the run so far."""
+
+    bytes_staged: Bytes | None = Field(default=None, description="Bytes staged to compute so far.")
+    bytes_delivered: Bytes | None = Field(
+        default=None, description="Bytes of output delivered so far."
+    )
+    nodes_granted: int | None = Field(
+        default=None, ge=1, le=100_000, description="Nodes the job was given."
+    )
+    exit_reason: str | None = Field(
+        default=None, max_length=200, description="Why the job ended, as the scheduler says it."
+    )
+
+    def observed(self):
+        return {
+            k: getattr(self, k) for k in observed_mod.OBSERVED_KEYS if getattr(self, k) is not None
+        }
+
+
+class EventIn(ObservedIn):
     kind: Literal[tuple(EventKind.values)]  # type: ignore[valid-type]
     occurred_at: datetime
     idempotency_key: str = Field(min_length=1, max_length=200)
@@ -77,7 +100,7 @@ class EventOut(Schema):
     run_state: str
 
 
-class HoldIn(Schema):
+class HoldIn(ObservedIn):
     accelerator_type: str = Field(min_length=1, max_length=100)
     count: int = Field(ge=1, le=100_000)
     phase: Literal[tuple(Phase.values)]  # type: ignore[valid-type]
@@ -100,6 +123,7 @@ class RunOut(Schema):
     restarts: int
     failure_reason: str
     ledger: dict
+    observed: dict
 
 
 class ErrorOut(Schema):
@@ -124,6 +148,7 @@ def _record(run, payload, client):
             note=payload.note,
             requeue_to=payload.requeue_to,
             failure_reason=payload.failure_reason,
+            observed=payload.observed(),
         )
     except (DomainError, IntegrityError) as error:
         log.info("scheduler API: %s refused an event for job %s: %s", client, run.job_id, error)
@@ -195,6 +220,7 @@ def post_hold(request, job_id: JobId, payload: HoldIn):
             ended_at=payload.ended_at,
             idempotency_key=payload.idempotency_key,
             client=request.auth,
+            observed=payload.observed(),
         )
     except DomainError as error:
         raise HttpError(400, str(error)) from None
@@ -205,10 +231,13 @@ def post_hold(request, job_id: JobId, payload: HoldIn):
 def get_run(request, job_id: JobId):
     """The run's state and its ledger figures."""
     run = _run(job_id)
+    events, holds = list(run.events.all()), list(run.holds.all())
+    ledger = ledger_mod.compute(run, holds=holds)
     return {
         "job_id": job_id,
         "state": run.state,
         "restarts": run.restarts,
         "failure_reason": run.failure_reason,
-        "ledger": ledger_mod.compute(run).figures(),
+        "ledger": ledger.figures(),
+        "observed": observed_mod.compute(run, events=events, holds=holds, ledger=ledger).as_dict(),
     }

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import (
+    FINAL_STATES,
     Cluster,
     Event,
     EventKind,
@@ -26,6 +27,7 @@ from portal.models import NoticeTopic
 from portal.notify import Email, team_people, tell
 from portal.outbox import absolute_url
 
+from . import observed as observed_mod
 from .lifecycle import replay
 
 NOTIFY_STATES = {
@@ -103,11 +105,14 @@ def record_event(
     note="",
     requeue_to="",
     failure_reason="",
+    observed=None,
 ):
     """Record one event. Returns (event, created). A repeated key changes nothing; an
-    event illegal at its place in time is kept as rejected, with the reason."""
+    event illegal at its place in time is kept as rejected, with the reason. `observed`
+    holds what the scheduler measured (observed.OBSERVED_KEYS), all optional."""
     run = Run.objects.select_for_update().select_related("job", "job__team").get(pk=run.pk)
     kind = EventKind(kind)
+    observed = observed_mod.clean_observed(observed)
     existing = run.events.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
         same = (
@@ -115,6 +120,7 @@ def record_event(
             and existing.occurred_at == occurred_at
             and existing.requeue_to == (requeue_to or "")
             and existing.failure_reason == (failure_reason or "")
+            and existing.observed == observed
         )
         if not same:
             raise DomainError("This idempotency key was used for a different event.")
@@ -136,6 +142,7 @@ def record_event(
         requeue_to=requeue_to or "",
         failure_reason=failure_reason or "",
         simulated=bool(client and client.simulated),
+        observed=observed,
     )
     events = list(run.events.all())
     result = replay(run, events)
@@ -145,6 +152,8 @@ def record_event(
     run.simulated = run.simulated or event.simulated
     run.save(update_fields=["state", "state_since", "restarts", "failure_reason", "simulated"])
     run.job.__class__.objects.filter(pk=run.job_id).update(last_activity_at=timezone.now())
+    if run.is_final or before in FINAL_STATES:
+        observed_mod.record_outcome(run, events=events)
     event.refresh_from_db()
     if run.state != before and run.state in NOTIFY_STATES:
         _notify(run)
@@ -196,11 +205,22 @@ def move_by_hand(*, run, kind, actor, note, requeue_to="", failure_reason=""):
 
 @transaction.atomic
 def record_hold(
-    *, run, accelerator_type, count, phase, started_at, ended_at, idempotency_key, client=None
+    *,
+    run,
+    accelerator_type,
+    count,
+    phase,
+    started_at,
+    ended_at,
+    idempotency_key,
+    client=None,
+    observed=None,
 ):
     """Record accelerators held. Returns (hold, outcome): created, closed, or duplicate.
-    Posting the same key again with an end time closes an open hold."""
-    run = Run.objects.select_for_update().get(pk=run.pk)
+    Posting the same key again with an end time closes an open hold; the closing post may
+    add what was measured over the hold (e.g. bytes_staged when staging ends)."""
+    run = Run.objects.select_for_update().select_related("job").get(pk=run.pk)
+    observed = observed_mod.clean_observed(observed)
     phase = Phase(phase)
     if count < 1 or count > 100_000:
         raise DomainError("count is between 1 and 100,000.")
@@ -221,8 +241,12 @@ def record_hold(
             raise DomainError("This idempotency key was used for a different hold.")
         if existing.ended_at is None and ended_at is not None:
             existing.ended_at = ended_at
-            existing.save(update_fields=["ended_at"])
+            existing.observed = {**existing.observed, **observed}
+            existing.save(update_fields=["ended_at", "observed"])
+            _outcome_after_hold(run)
             return existing, "closed"
+        if observed and {**existing.observed, **observed} != existing.observed:
+            raise DomainError("This idempotency key was used for a different hold.")
         return existing, "duplicate"
     hold = Hold.objects.create(
         run=run,
@@ -236,5 +260,13 @@ def record_hold(
         simulated=bool(client and client.simulated),
         # A cluster's agent posts what the engine's own accounting recorded.
         measured=bool(client and Cluster.objects.filter(client=client).exists()),
+        observed=observed,
     )
+    _outcome_after_hold(run)
     return hold, "created"
+
+
+def _outcome_after_hold(run):
+    # A scheduler may report the last holds after the run ended: the outcome follows them.
+    if run.is_final:
+        observed_mod.record_outcome(run)

@@ -35,33 +35,55 @@ def simulator_client():
 
 
 def plan(run, *, bandwidth=DEFAULT_BANDWIDTH, preemption=DEFAULT_PREEMPTION):
-    """The run's steps in job time, deterministic for a run (seeded by its id)."""
+    """The run's steps in job time, deterministic for a run (seeded by its id).
+
+    The network here is as imperfect as a real one: the link is slower or faster than the
+    reference, the job runs longer or shorter than its estimate, more data turns up than
+    declared, fewer nodes are granted to a job that said it could live with fewer. It reports
+    what it measured (bytes staged and delivered, nodes granted, exit reason) as a scheduler does."""
     rng = random.Random(run.pk)  # noqa: S311 - a simulation, not security
     d = run.revision.as_description()
     first = (d.request.accelerators or [None])[0]
     acc_type = first.type if first and first.type else "accelerator"
-    count = (first.count if first and first.count else 1) * (d.request.nodes or 1)
+    per_node = first.count if first and first.count else 1
+    asked = d.request.nodes or 1
     data_bytes = sum(i.size.bytes for i in d.data.inputs or [] if i.size and i.size.exact)
     out_bytes = sum(a.size.bytes for a in d.output.artifacts or [] if a.size and a.size.exact)
     estimate = (
         d.request.estimate.seconds if d.request.estimate and d.request.estimate.exact else 3600
     )
-    staging = max(60, int(data_bytes / bandwidth))
-    output = max(60, int(out_bytes / bandwidth))
+    link = bandwidth * rng.uniform(0.3, 1.1)
+    staged_bytes = int(data_bytes * rng.choice((1.0, 1.0, 1.05, 1.2, 1.7)))
+    delivered_bytes = int(out_bytes * rng.uniform(0.7, 1.3))
+    granted = asked
+    less = d.request.less_compute.value if d.request.less_compute else None
+    if less in ("fewer_nodes", "run_longer") and asked > 1 and rng.random() < 0.5:
+        granted = rng.randint(d.request.min_nodes or 1, asked - 1) if asked > 1 else asked
+        granted = max(1, min(granted, asked))
+    pace = rng.uniform(0.85, 1.5)
+    if less == "run_longer":
+        pace *= asked / granted  # the same work on fewer nodes takes longer
+    estimate = int(estimate * pace)
+    count = per_node * granted
+    staging = max(60, int(staged_bytes / link))
+    output = max(60, int(delivered_bytes / bandwidth))
     steps = []
     t = float(rng.randint(60, 900))  # queued before rent
 
-    def hold(phase, start, seconds, n=count):
+    def hold(phase, start, seconds, n=count, observed=None):
         steps.append(Step(start + seconds, "hold", {"phase": phase, "accelerator_type": acc_type, "count": n,
-                                                     "start": start, "seconds": seconds}))  # fmt: skip
+                                                     "start": start, "seconds": seconds,
+                                                     "observed": observed or {}}))  # fmt: skip
 
     steps.append(Step(t, "event", {"kind": EventKind.RENTED}))
-    hold(Phase.STAGING, t, staging)
+    hold(Phase.STAGING, t, staging, observed={"bytes_staged": staged_bytes} if data_bytes else None)
     t += staging
     wait = rng.randint(60, 600)
     hold(Phase.WAITING, t, wait)
     t += wait
-    steps.append(Step(t, "event", {"kind": EventKind.RUNNING}))
+    steps.append(
+        Step(t, "event", {"kind": EventKind.RUNNING, "observed": {"nodes_granted": granted}})
+    )
     remaining = estimate
     if d.request.preemptible and rng.random() < preemption:
         ran = int(estimate * rng.uniform(0.2, 0.7))
@@ -76,7 +98,11 @@ def plan(run, *, bandwidth=DEFAULT_BANDWIDTH, preemption=DEFAULT_PREEMPTION):
             Step(
                 t,
                 "event",
-                {"kind": EventKind.RUNNING, "note": "Restarted from the last checkpoint."},
+                {
+                    "kind": EventKind.RUNNING,
+                    "note": "Restarted from the last checkpoint.",
+                    "observed": {"nodes_granted": granted},
+                },
             )
         )
         interval = (
@@ -90,12 +116,19 @@ def plan(run, *, bandwidth=DEFAULT_BANDWIDTH, preemption=DEFAULT_PREEMPTION):
     hold(Phase.RUNNING, t, remaining)
     t += remaining
     steps.append(Step(t, "event", {"kind": EventKind.OUTPUT}))
-    hold(Phase.OUTPUT, t, output)
+    hold(
+        Phase.OUTPUT,
+        t,
+        output,
+        observed={"bytes_delivered": delivered_bytes} if out_bytes else None,
+    )
     t += output
     tail = rng.randint(60, 600)
     hold(Phase.IDLE_TAIL, t, tail)
     t += tail
-    steps.append(Step(t, "event", {"kind": EventKind.RELEASED}))
+    steps.append(
+        Step(t, "event", {"kind": EventKind.RELEASED, "observed": {"exit_reason": "completed"}})
+    )
     steps.sort(key=lambda s: s.offset)
     return steps
 
@@ -142,6 +175,7 @@ def apply_step(run, steps, index, base, client=None):
         ended_at=start + timedelta(seconds=data["seconds"]),
         idempotency_key=key,
         client=client,
+        observed=data.get("observed"),
     )
 
 

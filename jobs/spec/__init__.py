@@ -7,7 +7,7 @@ from . import sbatch, skypilot
 from .issues import Issue, Level, Problem
 from .loading import load
 from .model import FORMAT_VERSION, PARTS, Description, SourceFormat
-from .precision import check, has_errors, requested_accelerator_hours
+from .precision import check, has_errors, requested_accelerator_hours, requested_node_hours
 from .textio import SpecReadError, decode, load_json, load_yaml_documents, to_json, to_yaml
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "lint",
     "load",
     "requested_accelerator_hours",
+    "requested_node_hours",
     "to_json",
     "to_yaml",
 ]
@@ -130,7 +131,7 @@ def import_text(raw, source_format="auto", filename=None):
     if fmt == SourceFormat.SBATCH:
         if not sbatch.looks_like_sbatch(text):
             raise SpecReadError("This has no #SBATCH lines, so it is not an sbatch script.")
-        pairs = _convert(lambda: [sbatch.import_text(text)])
+        pairs = _convert(lambda: sbatch.import_text(text))
     else:
         documents = documents if documents is not None else _documents(text)
         if fmt == SourceFormat.SKYPILOT:

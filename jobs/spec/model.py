@@ -9,7 +9,15 @@ exact description still needs. Help texts here are shown to partners as they are
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    model_validator,
+)
 
 from .quantities import Amount, Duration, Size, When
 
@@ -28,6 +36,7 @@ class WorkKind(StrEnum):
 class Shape(StrEnum):
     GANG = "gang"  # one gang of nodes that start and stop together
     SHARDS = "shards"  # N independent shards (an array)
+    CHAIN = "chain"  # one gang run N times in a row, each run resuming from the last checkpoint
 
 
 class Access(StrEnum):
@@ -89,6 +98,27 @@ Count = Annotated[int, Field(ge=0, le=10**9)]
 Positive = Annotated[int, Field(ge=1, le=10**6)]
 
 
+def _whole_is_int(value):
+    return int(value) if float(value).is_integer() else value
+
+
+def _no_bool(value):
+    if isinstance(value, bool):
+        raise ValueError("a number is needed, not true or false")
+    return value
+
+
+# Cloud schedulers rent fractions of a device or a core (SkyPilot `L4:0.5`, `cpus: 0.1`);
+# a whole number stays an integer so it prints back as typed.
+Fraction = Annotated[
+    float,
+    Field(gt=0, le=10**6),
+    BeforeValidator(_no_bool),
+    AfterValidator(_whole_is_int),
+    PlainSerializer(_whole_is_int, return_type=float | int),
+]
+
+
 class Work(Part):
     kind: WorkKind | None = _field(
         "What runs: training, batch_inference, footage_processing, simulation_sweep, "
@@ -108,12 +138,33 @@ class Work(Part):
         "The exact command each node or shard runs.", "python segment.py --shard $SHARD_INDEX"
     )
     shape: Shape | None = _field(
-        "gang: all nodes start and stop together; shards: independent pieces that can run apart.",
+        "gang: all nodes start and stop together; shards: independent pieces that can run apart; "
+        "chain: one gang run several times in a row, each run resuming from the last checkpoint.",
         "shards",
     )
     shards: Positive | None = _field("Number of independent shards (only with shape: shards).", 480)
+    nodes_per_shard: Positive | None = _field(
+        "Nodes each shard runs on together, as one gang (only when a shard needs more than one).",
+        4,
+    )
+    chain_runs: Positive | None = _field(
+        "How many runs follow one another (only with shape: chain).", 10
+    )
     depends_on: list[Short] | None = _field(
         "Other jobs that must finish first, by name.", ["footage-index-2027-03"]
+    )
+    runs_with: list[Short] | None = _field(
+        "Other jobs that run at the same time as this one, as one group, by name.",
+        ["replay-buffer"],
+    )
+    code: list[Short] | None = _field(
+        "Where the job's code and configuration come from (a directory or repository), "
+        "copied to each node; not data.",
+        ["./train", "https://github.com/northwind/segmenter"],
+    )
+    credentials: list[Short] | None = _field(
+        "Credentials the job needs at run time, by name or path only (never the secret itself).",
+        ["HF_TOKEN", "~/.ssh/id_rsa"],
     )
     amount: Amount | None = _field(
         "How much work, in the team's own unit, so progress and speed can be measured.",
@@ -140,6 +191,11 @@ class Data(Part):
         "True only if the job reads no data at all (e.g. a simulation from parameters)."
     )
     scratch: Size | None = _field("Local disk each node needs while running.", "1.5 TiB")
+    unclassified: list[Short] | None = _field(
+        "Locations the job mounts without saying whether it reads them, writes them or both: "
+        "move each to inputs, output artifacts or the checkpoint location.",
+        ["/shared -> gs://northwind-shared"],
+    )
     stage_before_rent: bool | None = _field(
         "True if the data can be copied near compute before accelerators are rented.", True
     )
@@ -147,16 +203,26 @@ class Data(Part):
 
 class Accelerator(Part):
     type: Short | None = _field("Accelerator model, as the vendor names it.", "H100-80GB")
-    count: Positive | None = _field("How many per node.", 8)
+    count: Fraction | None = _field("How many per node (a fraction shares one device).", 8)
 
 
 class Request(Part):
     accelerators: list[Accelerator] | None = _field(
         "Accelerator choices in order of preference; the first is the one you want."
     )
+    no_accelerators: bool | None = _field(
+        "True to state that the job uses no accelerators at all (CPU only)."
+    )
+    instance_type: Short | None = _field(
+        "A cloud instance type the job asks for by name, if it does.", "p4d.24xlarge"
+    )
+    node_features: list[Short] | None = _field(
+        "Features every node must have (Slurm --constraint), e.g. a CPU or interconnect.",
+        ["a100", "ib"],
+    )
     nodes: Positive | None = _field("Nodes you want.", 4)
     min_nodes: Positive | None = _field("Fewest nodes the job can run on at all.", 2)
-    cpus_per_node: Positive | None = _field("CPU cores per node.", 64)
+    cpus_per_node: Fraction | None = _field("CPU cores per node.", 64)
     memory_per_node: Size | None = _field("Memory per node, with a unit.", "512 GiB")
     estimate: Duration | None = _field("How long the job runs on the nodes you asked for.", "36h")
     maximum: Duration | None = _field(
@@ -186,6 +252,11 @@ class Request(Part):
     expected_accelerator_hours: Annotated[float, Field(ge=0, le=1e9)] | None = _field(
         "Accelerator-hours you expect to be billed for (count × nodes × duration, plus staging).",
         1152,
+    )
+    expected_node_hours: Annotated[float, Field(ge=0, le=1e9)] | None = _field(
+        "For a job with no accelerators: node-hours you expect to be billed for "
+        "(nodes × duration, plus staging).",
+        96,
     )
 
 

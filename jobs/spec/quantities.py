@@ -64,6 +64,12 @@ class Size(Quantity):
         "examples": ["2.5 TiB", "800 GB"],
     }
 
+    @classmethod
+    def of(cls, raw):
+        quantity = super().of(raw)
+        typed = units.size_text(raw) if quantity.exact and isinstance(raw, str) else None
+        return cls(text=typed, value=quantity.value) if typed else quantity
+
     @property
     def bytes(self):
         return self.value

@@ -16,6 +16,8 @@ SERVING_PATTERNS = [
     (r"\bflask\s+run\b|\bmanage\.py\s+runserver\b|web_?server\b", "starts a web server"),
     (r"\btritonserver\b|\btorchserve\b|\btext-generation-launcher\b", "starts a model server"),
     (r"\bsglang\.launch_server\b|\bollama\s+serve\b", "starts a model server"),
+    (r"\bhttp\.server\b|\bjupyter(?:-|\s+)(?:lab|notebook)\b", "starts a web server"),
+    (r"\bray\s+serve\b|\bserve\s+run\b|\bbentoml\s+serve\b", "starts a model server"),
 ]
 STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b|\bstop\b", re.IGNORECASE)
 NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|$)")
@@ -37,12 +39,28 @@ def serving_signals(*texts):
     return reasons
 
 
+# A last step that never returns: the script keeps whatever it started running.
+WAITS_FOREVER = re.compile(
+    r"^\s*(?:sleep\s+inf(?:inity)?|tail\s+-f\s+/dev/null|wait)\s*;?\s*$|"
+    r"^\s*while\s+(?:true|:)\s*;\s*do\s+sleep\b",
+    re.IGNORECASE,
+)
+
+
 def ends_serving(command):
-    """True when the command's last step is a server left running in the foreground."""
+    """True when the script leaves a server running instead of finishing: its last step is
+    a server in the foreground, or a wait that never ends after a server was started."""
     if not command or STOPS_IT.search(command):
         return False
     steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
-    return bool(steps) and bool(serving_signals(steps[-1]))
+    if not steps:
+        return False
+    last = steps[-1]
+    if WAITS_FOREVER.search(last):
+        return any(serving_signals(step) for step in steps[:-1])
+    if re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
+        return False  # started in the background; the script then ends
+    return bool(serving_signals(last))
 
 
 def _logical_lines(command):

@@ -3,12 +3,25 @@
 import re
 import shlex
 
+from .quantities import Size
 from .realtime import ends_serving
 from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
-from .units import UnitError, format_duration, format_size
+from .units import UnitError, format_duration, format_size, parse_when
 
 SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "-o": "output",
-         "-a": "array", "-G": "gpus", "-n": "ntasks", "-p": "partition", "-A": "account"}  # fmt: skip
+         "-a": "array", "-G": "gpus", "-n": "ntasks", "-p": "partition", "-A": "account",
+         "-e": "error", "-C": "constraint", "-d": "dependency", "-w": "nodelist", "-x": "exclude",
+         "-q": "qos", "-D": "chdir", "-i": "input", "-H": "hold", "-s": "oversubscribe",
+         "-L": "licenses", "-m": "distribution", "-k": "no-kill", "-M": "clusters"}  # fmt: skip
+# Directives read into the description; every other one is kept as a note.
+READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
+        "gpus", "gpus-per-node", "gpus-per-task", "mem", "mem-per-cpu", "mem-per-gpu", "time",
+        "begin", "deadline", "array", "requeue", "no-requeue", "output", "constraint", "tmp"}  # fmt: skip
+GPU_NAMES = re.compile(
+    r"^(?:[ahlv]\d{2,3}s?|h200|b200|gh200|l40s?|t4|a10g?|rtx\w*|mi\d{2,3}x?|p100|k80|titan\w*|"
+    r"gpu_?)(?:[-_]\w+)?$",
+    re.IGNORECASE,
+)
 
 
 def looks_like_sbatch(text):
@@ -16,8 +29,14 @@ def looks_like_sbatch(text):
 
 
 def parse_options(text):
-    """The #SBATCH options, in order, until the first command line (as Slurm reads them)."""
-    options = {}
+    """The #SBATCH options of the first (or only) component, as Slurm reads them."""
+    return parse_components(text)[0]
+
+
+def parse_components(text):
+    """The #SBATCH options in order until the first command, one dict per component of a
+    heterogeneous job (components are separated by `#SBATCH hetjob`)."""
+    components = [{}]
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or (stripped.startswith("#") and not stripped.startswith("#SBATCH")):
@@ -25,25 +44,34 @@ def parse_options(text):
         if not stripped.startswith("#SBATCH"):
             break  # sbatch stops reading directives at the first command
         body = stripped[len("#SBATCH") :].split(" #", 1)[0].strip()
-        try:
-            words = shlex.split(body, comments=False)
-        except ValueError:
-            words = body.split()
-        i = 0
-        while i < len(words):
-            word = words[i]
-            if word.startswith("--"):
-                key, eq, value = word[2:].partition("=")
-                if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
-                    value, i = words[i + 1], i + 1
-                options[key] = value
-            elif word[:2] in SHORT:
-                value = word[2:].lstrip("=")
-                if not value and i + 1 < len(words):
-                    value, i = words[i + 1], i + 1
-                options[SHORT[word[:2]]] = value
-            i += 1
-    return options
+        if body in ("hetjob", "packjob"):
+            components.append({})
+            continue
+        _read_line(body, components[-1])
+    return components
+
+
+def _read_line(body, options):
+    try:
+        words = shlex.split(body, comments=False)
+    except ValueError:
+        words = body.split()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("--"):
+            key, eq, value = word[2:].partition("=")
+            if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
+                value, i = words[i + 1], i + 1
+            options[key] = value
+        elif word[:2] in SHORT:
+            value = word[2:].lstrip("=")
+            if not value and i + 1 < len(words):
+                value, i = words[i + 1], i + 1
+            options[SHORT[word[:2]]] = value
+        elif word.startswith("-") and len(word) > 1:
+            options[word.lstrip("-")] = ""
+        i += 1
 
 
 def slurm_minutes_to_duration(value):
@@ -91,15 +119,32 @@ def array_count(spec):
 
 
 def import_text(text):
-    options = parse_options(text)
+    """One description per component: an ordinary script has one, a heterogeneous job
+    (`#SBATCH hetjob`) one per component, each running with the others."""
+    components = parse_components(text)
+    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#SBATCH"))
+    body = re.sub(r"\A#![^\n]*\n", "", body).strip()
+    results = [_component(options, body) for options in components]
+    if len(results) > 1:
+        base = results[0][0].get("name") or "hetjob"
+        names = [f"{base}/component-{i}" for i in range(len(results))]
+        for index, (description, notes) in enumerate(results):
+            description["name"] = names[index]
+            work = description.setdefault("work", {})
+            work["runs_with"] = [n for i, n in enumerate(names) if i != index]
+            notes.append(
+                f"hetjob: component {index} of {len(results)}; the components are allocated "
+                "and start together."
+            )
+    return results
+
+
+def _component(options, body):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
     description = {}
     if options.get("job-name"):
         description["name"] = options["job-name"]
-
-    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#SBATCH"))
-    body = re.sub(r"\A#![^\n]*\n", "", body).strip()
     body, setup = _exported_parts(body)
     if setup:
         work["setup"] = setup
@@ -112,63 +157,73 @@ def import_text(text):
         if m:
             low, high = int(m.group(1)), int(m.group(2) or m.group(1))
             request["nodes"] = high
-            if m.group(2):
+            if m.group(2) and low < high:
                 request["min_nodes"] = low
+                request["less_compute"] = "fewer_nodes"
+                notes.append(f"--nodes {nodes}: it starts on as few as {low} nodes.")
     node_count = request.get("nodes", 1)
+    tasks_per_node = _tasks_per_node(options, node_count)
 
-    accelerators = _gpus(options, node_count, notes)
+    accelerators = _gpus(options, node_count, tasks_per_node, notes)
+    features = _features(options.get("constraint"), notes)
+    if features:
+        request["node_features"] = features
+        named = [f for f in features if GPU_NAMES.match(f)]
+        if accelerators is not None and "type" not in accelerators and len(named) == 1:
+            accelerators["type"] = named[0]
     if accelerators:
         request["accelerators"] = [accelerators]
+    elif accelerators is None:
+        # Slurm gives a job no GPU unless it asks for one.
+        request["no_accelerators"] = True
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
         if limit:
             request["maximum"] = limit
+        else:
+            notes.append(f"--time {options['time']}: no time limit the portal reads.")
     if options.get("time-min"):
         shortest = slurm_minutes_to_duration(options["time-min"])
         notes.append(
             f"--time-min {options['time-min']}: the job accepts a time limit as short as {shortest}."
         )
-    if options.get("begin"):
-        request["earliest_start"] = options["begin"]
-    if options.get("deadline"):
-        request["deadline"] = options["deadline"]
-    if options.get("array"):
-        count, limit = array_count(options["array"])
-        work["shape"] = "shards"
-        if count:
-            work["shards"] = count
-        if limit:
-            notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
-            if "nodes" not in options:
-                request["nodes"] = limit  # one node per shard, `limit` of them at once
-    elif "nodes" in request and request["nodes"] > 1:
-        work["shape"] = "gang"  # one sbatch allocation starts and ends together
+    for key, field in (("begin", "earliest_start"), ("deadline", "deadline")):
+        if not options.get(key):
+            continue
+        try:
+            parse_when(options[key])
+            request[field] = options[key]
+        except UnitError:
+            # Slurm also takes 'now+1hour', '16:00' or 'tomorrow': times relative to submission.
+            notes.append(f"--{key} {options[key]}: a time relative to submission, not a date.")
+    _shape(options, body, request, work, notes)
     if "requeue" in options:
         request["preemptible"] = True
     if "no-requeue" in options:
         request["preemptible"] = False
     if options.get("signal"):
         notes.append(f"--signal {options['signal']}: the job is warned before it is stopped.")
-    if options.get("mem"):
-        memory = slurm_memory(options["mem"])
-        if memory:
-            request["memory_per_node"] = memory
     if options.get("tmp"):
         scratch = slurm_memory(options["tmp"])
         if scratch:
             data["scratch"] = scratch
-    cpus = _int(options.get("cpus-per-task"))
+    cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
-        per_node = _int(options.get("ntasks-per-node")) or 1
-        request["cpus_per_node"] = cpus * per_node
+        request["cpus_per_node"] = cpus
+    memory = _memory(options, cpus, accelerators, notes)
+    if memory:
+        request["memory_per_node"] = memory
     if options.get("output"):
         output["artifacts"] = [{"name": "job log", "destination": options["output"]}]
-    if options.get("constraint"):
-        notes.append(f"--constraint {options['constraint']}: the nodes must have this feature.")
     for key in ("partition", "account", "qos", "reservation"):
         if options.get(key):
             notes.append(f"--{key} {options[key]} is specific to the cluster it came from.")
+    for key in sorted(
+        set(options) - READ - {"partition", "account", "qos", "reservation", "time-min", "signal"}
+    ):
+        value = f" {options[key]}" if options[key] else ""
+        notes.append(f"--{key}{value}: not represented in the format.")
 
     if ends_serving(body):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
@@ -197,6 +252,82 @@ def _exported_parts(body):
     return command, setup
 
 
+def _shape(options, body, request, work, notes):
+    nodes = request.get("nodes", 1)
+    if options.get("array"):
+        count, limit = array_count(options["array"])
+        uses_index = "ARRAY_TASK_ID" in body
+        if limit == 1 and count and count > 1 and (nodes > 1 or not uses_index):
+            # One allocation at a time, each picking up where the last stopped: a restart chain.
+            work["shape"] = "chain"
+            work["chain_runs"] = count
+            notes.append(
+                f"--array {options['array']}: {count} runs one after another (%1), each "
+                "continuing from the last."
+            )
+            return
+        work["shape"] = "shards"
+        if count:
+            work["shards"] = count
+        if nodes > 1:
+            work["nodes_per_shard"] = nodes
+        if limit:
+            notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
+            if "nodes" not in options:
+                request["nodes"] = limit  # one node per shard, `limit` of them at once
+    elif nodes > 1:
+        work["shape"] = "gang"  # one sbatch allocation starts and ends together
+
+
+def _tasks_per_node(options, node_count):
+    per_node = _int(options.get("ntasks-per-node"))
+    if per_node:
+        return per_node
+    total = _int(options.get("ntasks"))
+    if total and total % node_count == 0:
+        return total // node_count
+    return None
+
+
+def _cpus(options, node_count, tasks_per_node, accelerators):
+    per_task = _int(options.get("cpus-per-task"))
+    if per_task:
+        return per_task * (tasks_per_node or 1)
+    per_gpu = _int(options.get("cpus-per-gpu"))
+    if per_gpu and accelerators and isinstance(accelerators.get("count"), int):
+        return per_gpu * accelerators["count"]
+    return None
+
+
+def _memory(options, cpus, accelerators, notes):
+    if options.get("mem"):
+        if options["mem"].strip() == "0":
+            notes.append("--mem 0: all the memory of each node.")
+            return None
+        return slurm_memory(options["mem"])
+    for key, per in (("mem-per-cpu", cpus), ("mem-per-gpu", (accelerators or {}).get("count"))):
+        value = options.get(key)
+        if not value:
+            continue
+        unit = slurm_memory(value)
+        if unit and isinstance(per, int):
+            size = Size.of(unit)
+            notes.append(f"--{key} {value}: {unit} × {per} per node.")
+            return format_size(size.bytes * per)
+        notes.append(f"--{key} {value}: memory per {key[8:]}, with no count per node to multiply.")
+    return None
+
+
+def _features(constraint, notes):
+    if not constraint:
+        return None
+    text = constraint.strip().strip("\"'")
+    if "|" in text or "[" in text:
+        notes.append(f"--constraint {constraint}: alternatives; each node has one of them.")
+    parts = [p.strip("()[] ") for p in re.split(r"[&|,]", text)]
+    return [p.split("*")[0] for p in parts if p] or None
+
+
 def _int(value):
     try:
         return int(value) if value is not None else None
@@ -204,32 +335,52 @@ def _int(value):
         return None
 
 
-def _gpus(options, node_count, notes):
-    """--gres=gpu[:type]:N, --gpus-per-node=[type:]N, --gpus=[type:]N -> {type, count per node}."""
+def _gpus(options, node_count, tasks_per_node, notes):
+    """--gres=gpu[:type][:N], --gpus-per-node, --gpus-per-task, --gpus -> {type, count per node};
+    None when the script asks for no GPU at all."""
     gres = options.get("gres")
+    found = None
     if gres:
-        for item in gres.split(","):
+        for item in re.split(r",(?![^()]*\))", gres):
+            item = re.sub(r"\(.*?\)", "", item).strip()
             parts = item.split(":")
-            if parts[0] == "gpu":
-                count = _int(parts[-1]) if len(parts) > 1 else 1
-                entry = {"count": count} if count else {}
-                if len(parts) == 3:
-                    entry["type"] = parts[1]
-                return entry
-    for key, per_node in (("gpus-per-node", True), ("gpus", False)):
+            if parts[0] != "gpu":
+                notes.append(f"--gres {item}: a generic resource the format does not hold.")
+                continue
+            entry = {}
+            if len(parts) >= 2 and not parts[-1].isdigit():
+                parts.append("1")  # --gres=gpu:a100 asks for one
+            count = _int(parts[-1]) if len(parts) > 1 else 1
+            if count:
+                entry["count"] = count
+            if len(parts) >= 3:
+                entry["type"] = parts[1]
+            found = entry
+    if found is not None:
+        return found
+    for key in ("gpus-per-node", "gpus-per-task", "gpus"):
         value = options.get(key)
         if not value:
             continue
         kind, _, count = value.rpartition(":")
-        total = _int(count)
+        if not count.isdigit():
+            kind, count = value, "1"
+        number = int(count)
         entry = {"type": kind} if kind else {}
-        if total and per_node:
-            entry["count"] = total
-        elif total and total % node_count == 0:
-            entry["count"] = total // node_count
-        elif total:
+        if key == "gpus-per-node":
+            entry["count"] = number
+        elif key == "gpus-per-task":
+            if tasks_per_node:
+                entry["count"] = number * tasks_per_node
+            else:
+                notes.append(
+                    f"--gpus-per-task {value}: {number} per task, tasks per node not given."
+                )
+        elif number % node_count == 0:
+            entry["count"] = number // node_count
+        else:
             notes.append(
-                f"--gpus {value}: {total} in all, not evenly spread over {node_count} nodes."
+                f"--gpus {value}: {number} in all, not evenly spread over {node_count} nodes."
             )
         return entry
     return None

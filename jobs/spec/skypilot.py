@@ -1,20 +1,34 @@
-"""SkyPilot task YAML -> descriptions. Fills only what the file says.
+"""SkyPilot task YAML -> descriptions. Fills only what the file says, read as SkyPilot reads it.
 
-A multi-document file is a pipeline or job group: one description per task, each
-stage depending on the one before (a leading document with only a name names the
-pipeline). What SkyPilot says but the format has no place for is kept in notes."""
+A multi-document file is a pipeline (stages one after another) or, with a header saying
+`execution: parallel`, a job group (tasks that run together). A leading document with
+no task keys is that header. Mounts are sorted by how the job uses them (mounts.py),
+`envs` are expanded into locations (envs.py), and what the format has no place for is
+kept in notes, never dropped."""
 
-import contextlib
 import re
 
+from . import mounts
+from .envs import Variables
+from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving
-from .units import UnitError, format_size
+from .units import UnitError, format_size, parse_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
 TASK_KEYS = {
     "run", "setup", "resources", "num_nodes", "file_mounts", "workdir", "envs", "service",
-    "inputs", "outputs", "secrets", "pool", "config", "event_callback",
+    "inputs", "outputs", "secrets", "pool", "config", "event_callback", "volumes",
 }  # fmt: skip
+# Task keys read below; any other key is kept as a note.
+HANDLED = TASK_KEYS | {"name", "min_nodes", "job_recovery"}
+RESOURCE_KEYS = {
+    "accelerators", "cpus", "memory", "disk_size", "instance_type", "use_spot", "job_recovery",
+    "image_id", "ports", "ordered", "any_of", "min_nodes",
+}  # fmt: skip
+STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
+SECRET_NAME = re.compile(
+    r"token|secret|password|passwd|api[_-]?key|access[_-]?key|credential", re.I
+)
 
 
 def looks_like_skypilot(documents):
@@ -23,56 +37,78 @@ def looks_like_skypilot(documents):
 
 def import_documents(documents):
     tasks = [d for d in documents if isinstance(d, dict)]
-    pipeline_name = None
+    header = {}
     if len(tasks) > 1 and not (TASK_KEYS & set(tasks[0])):
-        pipeline_name = tasks[0].get("name")
-        tasks = tasks[1:]
+        header, tasks = tasks[0], tasks[1:]
+    group = header.get("name")
+    parallel = str(header.get("execution", "")).lower() == "parallel"
+    primary = header.get("primary_tasks") if isinstance(header.get("primary_tasks"), list) else None
     results = []
-    previous = None
     for index, task in enumerate(tasks):
-        data, notes = task_to_data(task)
+        auxiliary = bool(primary) and task.get("name") not in primary
+        data, notes = task_to_data(task, auxiliary=auxiliary)
         if len(tasks) > 1:
             stage = data.get("name") or f"stage-{index + 1}"
-            data["name"] = f"{pipeline_name}/{stage}" if pipeline_name else stage
-            if previous:
-                data.setdefault("work", {})["depends_on"] = [previous]
-            previous = data["name"]
+            data["name"] = f"{group}/{stage}" if group else stage
         results.append((data, notes))
+    names = [data.get("name") for data, _ in results]
+    for index, (data, notes) in enumerate(results):
+        if len(results) < 2:
+            break
+        work = data.setdefault("work", {})
+        if parallel:
+            work["runs_with"] = [n for i, n in enumerate(names) if i != index]
+            notes.append("execution: parallel: the tasks of this job group start and run together.")
+        elif index:
+            work["depends_on"] = [names[index - 1]]
+    for key in sorted(set(header) - {"name", "execution", "primary_tasks"}):
+        for _, notes in results:
+            notes.append(f"{key} (job group header): not represented in the format.")
     return results
 
 
 def _accelerator_list(value):
-    """'A100:8', 'V100', {H100: 8, H200: 8}, ['A100:8', 'H100:8'] -> [{type, count}]."""
+    """'A100:8', 'L4:0.5', 'V100', {H100: 8, H200: 8}, ['A100:8', 'H100:8'] -> [{type, count}]."""
     out = []
     if isinstance(value, str):
         value = [v.strip() for v in value.strip("{}[] ").split(",")] if "," in value else [value]
     if isinstance(value, dict):
         value = [f"{k}:{v}" if v is not None else str(k) for k, v in value.items()]
-    for item in value or []:
+    for item in value if isinstance(value, list) else []:
         if isinstance(item, dict):
             out += _accelerator_list(item)
             continue
-        name, _, count = str(item).partition(":")
+        name, _, count = str(item).strip("{} ").partition(":")
+        if not name.strip():
+            continue
         entry = {"type": name.strip()}
-        if count.strip():
-            with contextlib.suppress(ValueError, OverflowError):
-                entry["count"] = int(float(count))
-        else:
-            entry["count"] = 1  # SkyPilot's own rule: a bare name means one
+        number = _number(count) if count.strip() else 1  # SkyPilot: a bare name means one
+        if number:
+            entry["count"] = number
         out.append(entry)
     return out
 
 
+def _number(text):
+    match = re.fullmatch(r"\s*([0-9]{1,7}(?:\.[0-9]{1,6})?)\s*", str(text))
+    if not match:
+        return None
+    value = float(match.group(1))
+    return int(value) if value.is_integer() else value
+
+
 def _resources(resources, notes):
     """Resource dicts in order of preference (ordered / any_of / the base)."""
+    if isinstance(resources, list):
+        resources = {"any_of": resources}
     if not isinstance(resources, dict):
         return []
     base = {k: v for k, v in resources.items() if k not in ("ordered", "any_of")}
     if isinstance(resources.get("ordered"), list):
-        return [{**base, **r} for r in resources["ordered"] if isinstance(r, dict)]
+        return [{**base, **r} for r in resources["ordered"] if isinstance(r, dict)] or [base]
     if isinstance(resources.get("any_of"), list):
         notes.append("resources.any_of: the choices are alternatives with no order of preference.")
-        return [{**base, **r} for r in resources["any_of"] if isinstance(r, dict)]
+        return [{**base, **r} for r in resources["any_of"] if isinstance(r, dict)] or [base]
     return [base]
 
 
@@ -84,70 +120,276 @@ def _size_gb(value):
         return None
 
 
-def _min_number(value):
-    """'8+' -> (8.0, True): SkyPilot's "at least". Absurd numbers count as not said."""
-    match = re.match(r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*(\+?)", str(value))
-    return (float(match.group(1)), bool(match.group(2))) if match else (None, False)
+def _amount(value, default_unit="GB"):
+    """'1TB+', '32+', 256, '2TB', '512GiB' -> ('1 TB', at_least) in SkyPilot's units (GB
+    when none is written), or (None, False) when it is not a size."""
+    match = re.fullmatch(
+        r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*([KMGTP]i?B?|[KMGTP])?\s*(\+?)\s*",
+        str(value),
+        flags=re.IGNORECASE,
+    )
+    if not match:
+        return None, False
+    unit = match.group(2) or default_unit
+    unit = unit.upper().replace("IB", "iB") if unit.upper().endswith("IB") else unit.upper()
+    unit = unit if unit.endswith("B") else unit + "B"
+    try:
+        parse_size(f"{match.group(1)} {unit}")
+    except UnitError:
+        return None, False
+    return f"{match.group(1)} {unit}", bool(match.group(3))
 
 
-def task_to_data(task):
+def _cpus(value):
+    match = re.fullmatch(r"\s*([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(\+?)\s*", str(value))
+    if not match:
+        return None, False
+    number = float(match.group(1))
+    if number <= 0:
+        return None, False
+    return (int(number) if number.is_integer() else number), bool(match.group(2))
+
+
+def _location(spec, variables):
+    """A file_mounts value -> (location the job sees, where the data is now, mode, new bucket)."""
+    if isinstance(spec, str):
+        where = variables.expand(spec)
+        return where, where, "COPY", False
+    if not isinstance(spec, dict):
+        return None, None, "", False
+    source = spec.get("source")
+    if isinstance(source, list):
+        source = ", ".join(str(s) for s in source)
+    source = variables.expand(str(source)) if source else None
+    name = variables.expand(str(spec["name"])) if spec.get("name") else None
+    store = variables.expand(str(spec.get("store") or "bucket"))
+    store = STORES.get(store.lower(), store)
+    bucket = f"{store}://{name}" if name else None
+    mode = str(spec.get("mode") or "MOUNT").upper()
+    return bucket or source, source or bucket, mode, bool(name and not source)
+
+
+def _mounts(task, variables, script, notes):
+    """file_mounts, workdir and volumes -> the parts of the description they belong to."""
+    found = {"inputs": [], "artifacts": [], "checkpoints": [], "credentials": [], "code": []}
+    found["unclear"] = []
+    workdir = task.get("workdir")
+    if isinstance(workdir, str):
+        found["code"].append(variables.expand(workdir))
+    elif isinstance(workdir, dict) and workdir.get("url"):
+        ref = f"@{workdir['ref']}" if workdir.get("ref") else ""
+        found["code"].append(f"{variables.expand(str(workdir['url']))}{ref}")
+    entries = []
+    for target, spec in (task.get("file_mounts") or {}).items():
+        entries.append(("file_mounts", variables.expand(str(target)), spec))
+    volumes = task.get("volumes")
+    if isinstance(volumes, dict):
+        for target, spec in volumes.items():
+            name = spec.get("name") if isinstance(spec, dict) else spec
+            entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
+    elif volumes:
+        notes.append("volumes: a form the portal does not read; listed here as written.")
+    for section, target, spec in entries:
+        if isinstance(spec, dict) and "volume" in spec:
+            seen = now = f"volume://{variables.expand(spec['volume'])}"
+            mode, new = "MOUNT", False
+        else:
+            seen, now, mode, new = _location(spec, variables)
+        if not seen:
+            notes.append(f"{section} {target}: no source or bucket name; not represented.")
+            continue
+        verdict = mounts.classify(
+            target,
+            now or "",
+            script=script,
+            aliases=variables.aliases_of(target),
+            new_bucket=new,
+            copied=mode == "COPY",
+        )
+        use = verdict.use
+        if use == mounts.Use.READ:
+            item = {"name": target, "location": now}
+            if mode in MODE_TO_ACCESS:
+                item["access"] = MODE_TO_ACCESS[mode]
+            found["inputs"].append(item)
+        elif use == mounts.Use.WRITTEN:
+            found["artifacts"].append({"name": target, "destination": seen})
+            if now != seen:
+                notes.append(
+                    f"{section} {target}: {now} is uploaded to {seen} before the job starts."
+                )
+        elif use == mounts.Use.CHECKPOINT:
+            found["checkpoints"].append(seen)
+        elif use == mounts.Use.CREDENTIAL:
+            found["credentials"].append(target)
+        elif use == mounts.Use.CODE:
+            found["code"].append(now)
+        else:
+            found["unclear"].append(f"{target} -> {seen}")
+            notes.append(
+                f"{section} {target} ({seen}): not clear whether the job reads it or writes it; "
+                "say which."
+            )
+            continue
+        notes.append(f"{section} {target}: {use} ({verdict.reason}).")
+    return found
+
+
+def task_to_data(task, auxiliary=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
-    description = {"name": task.get("name")} if task.get("name") else {}
+    description = {"name": str(task["name"])} if task.get("name") else {}
+    envs = task.get("envs") if isinstance(task.get("envs"), dict) else {}
+    variables = Variables(envs)
 
     if isinstance(task.get("run"), str):
         work["command"] = task["run"].strip()
     if isinstance(task.get("setup"), str):
         work["setup"] = task["setup"].strip()
+    script = "\n".join(filter(None, (work.get("setup"), work.get("command"))))
 
+    _read_resources(task, request, work, data, notes)
+    _read_nodes(task, request, work, notes)
+
+    found = _mounts(task, variables, script, notes)
+    inputs = found["inputs"]
+    for uri, size_gb in (task.get("inputs") or {}).items():
+        item = {"location": variables.expand(str(uri))}
+        if isinstance(size_gb, int | float) and size_gb > 0:
+            item["size"] = _size_gb(size_gb)
+        inputs.append(item)
+    if inputs:
+        data["inputs"] = inputs
+    if found["unclear"]:
+        data["unclassified"] = found["unclear"]
+    artifacts = found["artifacts"]
+    for uri, size_gb in (task.get("outputs") or {}).items():
+        item = {"destination": variables.expand(str(uri))}
+        if isinstance(size_gb, int | float) and size_gb > 0:
+            item["size"] = _size_gb(size_gb)
+        artifacts.append(item)
+    if artifacts:
+        output["artifacts"] = artifacts
+    if found["checkpoints"]:
+        request["checkpoint_location"] = found["checkpoints"][0]
+        for other in found["checkpoints"][1:]:
+            notes.append(f"A second checkpoint location, {other}: the format holds one.")
+    if found["code"]:
+        work["code"] = list(dict.fromkeys(found["code"]))
+    credentials = found["credentials"]
+    secrets = task.get("secrets")
+    if isinstance(secrets, dict):
+        credentials += [str(k) for k in secrets]
+    credentials += [str(k) for k in envs if SECRET_NAME.search(str(k))]
+    if credentials:
+        work["credentials"] = list(dict.fromkeys(credentials))
+
+    _screen(task, work, realtime, notes, auxiliary)
+    _envs_notes(envs, variables, notes)
+    for key in sorted(set(task) - HANDLED, key=str):
+        notes.append(f"{key}: not represented in the format; kept in the original text.")
+
+    for key, part in (("work", work), ("data", data), ("request", request), ("output", output),
+                      ("realtime", realtime)):  # fmt: skip
+        if part:
+            description[key] = part
+    return description, notes
+
+
+def _read_resources(task, request, work, data, notes):
     choices = _resources(task.get("resources"), notes)
     accelerators = []
     for choice in choices:
         for acc in _accelerator_list(choice.get("accelerators")):
             if acc not in accelerators:
                 accelerators.append(acc)
+    first = choices[0] if choices else {}
+    instance = first.get("instance_type")
+    if isinstance(instance, str) and instance.strip():
+        request["instance_type"] = instance.strip()
+        if not accelerators:
+            accelerators = accelerators_of_instance(instance)
+            if accelerators:
+                notes.append(
+                    f"resources.instance_type {instance}: {accelerators[0].get('count')} × "
+                    f"{accelerators[0]['type']} per node."
+                )
     if accelerators:
         request["accelerators"] = accelerators
-    first = choices[0] if choices else {}
+    elif not instance or is_cpu_instance(instance):
+        # SkyPilot rents a machine with no accelerator when none is asked for.
+        request["no_accelerators"] = True
     image = first.get("image_id")
     if isinstance(image, str) and image.startswith("docker:"):
         work["image"] = image.removeprefix("docker:")
-    cpus, at_least = (
-        _min_number(first.get("cpus")) if first.get("cpus") is not None else (None, False)
-    )
-    if cpus:
-        request["cpus_per_node"] = max(1, int(cpus))
-        if at_least:
-            notes.append(f"resources.cpus {first['cpus']}: at least {int(cpus)} cores.")
-    memory, at_least = (
-        _min_number(first.get("memory")) if first.get("memory") is not None else (None, False)
-    )
-    if memory:
-        request["memory_per_node"] = f"{memory:g} GB"
-        if at_least:
-            notes.append(f"resources.memory {first['memory']}: at least {memory:g} GB.")
-    disk = first.get("disk_size")
-    if disk is not None:
-        size, _ = _min_number(re.sub(r"(?i)\s*gb?$", "", str(disk)))
-        if size:
-            data["scratch"] = f"{size:g} GB"
+    elif image:
+        notes.append(f"resources.image_id {image}: a machine image, not a container.")
+    if first.get("cpus") is not None:
+        cpus, at_least = _cpus(first["cpus"])
+        if cpus:
+            request["cpus_per_node"] = cpus
+            if at_least:
+                notes.append(f"resources.cpus {first['cpus']}: at least {cpus} cores.")
+    if first.get("memory") is not None:
+        memory, at_least = _amount(first["memory"])
+        if memory:
+            request["memory_per_node"] = memory
+            if at_least:
+                notes.append(f"resources.memory {first['memory']}: at least {memory}.")
+        else:
+            notes.append(f"resources.memory {first['memory']}: not a size the portal reads.")
+    if first.get("disk_size") is not None:
+        disk, _ = _amount(first["disk_size"])
+        if disk:
+            data["scratch"] = disk
     spot = [c.get("use_spot") for c in choices if "use_spot" in c]
     if spot and all(spot):
         request["preemptible"] = True
     elif spot and any(spot):
         notes.append("use_spot is true for some resource choices only.")
     recovery = first.get("job_recovery") or task.get("job_recovery")
-    if recovery:
+    if recovery and str(recovery).lower() != "none":
         request["preemptible"] = True
         if isinstance(recovery, dict) and isinstance(recovery.get("max_restarts_on_errors"), int):
             request["retries"] = recovery["max_restarts_on_errors"]
         notes.append(f"job_recovery: {recovery}")
+    ports = next((c.get("ports") for c in choices if c.get("ports")), None)
+    if ports:
+        # A finite job opens ports for dashboards and rendezvous: not a sign of serving.
+        notes.append(f"resources.ports {ports}: the task opens these ports while it runs.")
+    for key in sorted({k for c in choices for k in c} - RESOURCE_KEYS, key=str):
+        value = first.get(key, next((c[key] for c in choices if key in c), None))
+        notes.append(f"resources.{key} {value}: not represented in the format.")
 
+
+def _read_nodes(task, request, work, notes):
     nodes = task.get("num_nodes")
-    if isinstance(nodes, int) and nodes >= 1:
+    low = task.get("min_nodes")
+    resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
+    low = low if low is not None else resources.get("min_nodes")
+    if isinstance(nodes, dict):
+        low = nodes.get("min", nodes.get("min_nodes", low))
+        nodes = nodes.get("max", nodes.get("max_nodes"))
+    elif isinstance(nodes, str):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+))?\s*", nodes)
+        if match and match.group(2):
+            low, nodes = int(match.group(1)), int(match.group(2))
+        elif match:
+            nodes = int(match.group(1))
+    if isinstance(nodes, int) and not isinstance(nodes, bool) and nodes >= 1:
         request["nodes"] = nodes
         if nodes > 1:
             work["shape"] = "gang"  # a SkyPilot task's nodes start and stop together
+    if isinstance(low, int) and not isinstance(low, bool) and low >= 1:
+        request["min_nodes"] = low
+        if request.get("nodes") and low < request["nodes"]:
+            request["less_compute"] = "fewer_nodes"
+            notes.append(
+                f"Elastic: it runs on as few as {low} of its {request['nodes']} nodes, "
+                "which may join and leave while it runs."
+            )
+    if "DYNAMIC_NODE_SET" in str(task):
+        notes.append("DYNAMIC_NODE_SET: the node set grows and shrinks while the job runs.")
     pool = task.get("pool")
     if isinstance(pool, dict) and isinstance(pool.get("workers"), int):
         request["nodes"] = pool["workers"]
@@ -155,56 +397,29 @@ def task_to_data(task):
             f"pool.workers: {pool['workers']} workers are rented and jobs are sent to them."
         )
 
-    inputs = []
-    if isinstance(task.get("workdir"), str):
-        inputs.append({"name": "workdir", "location": task["workdir"]})
-    for target, spec in (task.get("file_mounts") or {}).items():
-        item = {"name": str(target)}
-        if isinstance(spec, str):
-            item["location"] = spec
-        elif isinstance(spec, dict):
-            if spec.get("source"):
-                item["location"] = str(spec["source"])
-            elif spec.get("name"):
-                store = spec.get("store") or "bucket"
-                item["location"] = f"{store}://{spec['name']}"
-            mode = str(spec.get("mode", "")).upper()
-            if mode in MODE_TO_ACCESS:
-                item["access"] = MODE_TO_ACCESS[mode]
-        inputs.append(item)
-    for uri, size_gb in (task.get("inputs") or {}).items():
-        item = {"location": str(uri)}
-        if isinstance(size_gb, int | float) and size_gb > 0:
-            item["size"] = _size_gb(size_gb)
-        inputs.append(item)
-    if inputs:
-        data["inputs"] = inputs
-    artifacts = []
-    for uri, size_gb in (task.get("outputs") or {}).items():
-        item = {"destination": str(uri)}
-        if isinstance(size_gb, int | float) and size_gb > 0:
-            item["size"] = _size_gb(size_gb)
-        artifacts.append(item)
-    if artifacts:
-        output["artifacts"] = artifacts
 
-    ports = [c.get("ports") for c in choices if c.get("ports")]
+def _screen(task, work, realtime, notes, auxiliary):
     if task.get("service"):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("service: this file defines a long-running service with replicas.")
-    elif ports:
-        realtime["serves_requests"] = True
-        notes.append(f"resources.ports {ports[0]}: the task listens for inbound connections.")
-    if "serves_requests" not in realtime and ends_serving(work.get("command")):
+    elif auxiliary:
+        notes.append(
+            "Auxiliary task of a job group: it serves the other tasks and is stopped when the "
+            "primary tasks finish."
+        )
+    elif ends_serving(work.get("command")):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The run command ends by leaving a server running in the foreground.")
-    if task.get("envs"):
-        notes.append(
-            f"envs: {', '.join(map(str, task['envs']))} (values are not part of the format)."
-        )
 
-    for key, part in (("work", work), ("data", data), ("request", request), ("output", output),
-                      ("realtime", realtime)):  # fmt: skip
-        if part:
-            description[key] = part
-    return description, notes
+
+def _envs_notes(envs, variables, notes):
+    if envs:
+        shown = [
+            f"{k}={v}" if k in variables.values else f"{k} (no value)" for k, v in envs.items()
+        ]
+        notes.append(f"envs: {', '.join(shown)}.")
+    for name in variables.missing:
+        notes.append(
+            f"${name} has no value in the file (it is set at launch): locations that use it "
+            "are kept as written."
+        )

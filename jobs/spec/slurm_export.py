@@ -10,6 +10,7 @@ A cluster (jobs.runs) adds its partition, how its accelerators are named as GRES
 commands that move data on that site (`Site`). Without one, the scripts name the
 accelerator as the description does and read the copy commands from the environment."""
 
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -226,38 +227,58 @@ def _deliver_line(site, artifact):
     )
 
 
+def _whole(value, what, notes):
+    """Slurm counts whole CPUs and devices: a fraction is rounded up, with a note."""
+    whole = math.ceil(value)
+    if whole != value:
+        notes.append(f"{what} {value:g}: Slurm allocates whole ones, so {whole}.")
+    return whole
+
+
 def _run_options(d, site):
-    r, notes, options = d.request, [], []
-    shards = d.work.shape == Shape.SHARDS
-    if shards:
-        limit = r.nodes
-        count = d.work.shards
-        if count:
-            options.append(("array", f"0-{count - 1}" + (f"%{limit}" if limit else "")))
+    r, w, notes, options = d.request, d.work, [], []
+    if w.shape == Shape.SHARDS:
+        per_shard = w.nodes_per_shard or 1
+        limit = r.nodes // per_shard if r.nodes else None
+        if w.shards:
+            options.append(("array", f"0-{w.shards - 1}" + (f"%{limit}" if limit else "")))
         else:
             notes.append("shape is shards but the number of shards is not declared: no --array.")
+        if per_shard > 1:
+            options.append(("nodes", str(per_shard)))
         notes.append(
-            "Each shard runs on one node" + (f", at most {limit} at once." if limit else ".")
+            f"Each shard runs on {per_shard} node{'s' if per_shard != 1 else ''}"
+            + (f", at most {limit} shards at once." if limit else ".")
         )
         if r.min_nodes:
             notes.append(
                 f"min_nodes {r.min_nodes}: an array has no minimum number of shards running at once."
             )
-    elif r.nodes:
-        low = r.min_nodes if r.min_nodes and r.min_nodes < r.nodes else None
-        options.append(("nodes", f"{low}-{r.nodes}" if low else str(r.nodes)))
-    accelerators = r.accelerators or []
+    else:
+        if w.shape == Shape.CHAIN and w.chain_runs:
+            # One run after another (%1); each resumes from the last checkpoint.
+            options.append(("array", f"0-{w.chain_runs - 1}%1"))
+        if r.nodes:
+            low = r.min_nodes if r.min_nodes and r.min_nodes < r.nodes else None
+            options.append(("nodes", f"{low}-{r.nodes}" if low else str(r.nodes)))
+    accelerators = [] if r.no_accelerators else (r.accelerators or [])
     if accelerators and (accelerators[0].type or accelerators[0].count):
         first = accelerators[0]
         gres = gres_for(first.type, site)
-        options.append(("gres", f"{gres}:{first.count or 1}"))
+        count = _whole(first.count or 1, f"{first.type or 'accelerator'} count", notes)
+        options.append(("gres", f"{gres}:{count}"))
         if first.type in (site.gres or {}):
             notes.append(f"{first.type} runs as GRES {gres} on this cluster.")
         if len(accelerators) > 1:
             others = ", ".join(f"{a.count or '?'} × {a.type or '?'}" for a in accelerators[1:])
             notes.append(f"Alternative accelerators ({others}): one sbatch job asks for one kind.")
+    if r.node_features:
+        options.append(("constraint", "&".join(r.node_features)))
+    if r.instance_type:
+        notes.append(f"instance_type {r.instance_type}: a cloud's name, not a Slurm option.")
     if r.cpus_per_node:
-        options += [("ntasks-per-node", "1"), ("cpus-per-task", str(r.cpus_per_node))]
+        cpus = _whole(r.cpus_per_node, "cpus_per_node", notes)
+        options += [("ntasks-per-node", "1"), ("cpus-per-task", str(cpus))]
     if r.memory_per_node and r.memory_per_node.exact:
         options.append(("mem", f"{-(-r.memory_per_node.bytes // 2**20)}M"))
     if d.data.scratch and d.data.scratch.exact:

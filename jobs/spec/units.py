@@ -7,7 +7,7 @@ which is what lets YAML and JSON round-trip without loss."""
 import math
 import re
 from datetime import UTC, date, datetime, time
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 NUMBER = r"[0-9][0-9_,]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+"
 
@@ -49,6 +49,10 @@ _SIZE_PRINT = [
     ("MB", 10**6),
     ("KB", 10**3),
 ]
+
+# Slurm and Kubernetes spellings print as the binary units they mean.
+_SPELLING = {"k": "KiB", "m": "MiB", "g": "GiB", "t": "TiB", "p": "PiB", "ki": "KiB",
+             "mi": "MiB", "gi": "GiB", "ti": "TiB", "pi": "PiB", "b": "B", "byte": "B", "bytes": "B"}  # fmt: skip
 
 DURATION_UNITS = {
     "s": 1,
@@ -111,9 +115,25 @@ def parse_size(text):
     value = _number(match.group(1)) * SIZE_UNITS[unit]
     if value > MAX_BYTES:
         raise UnitError("That size is beyond any job (more than a zettabyte).")
-    if value != value.to_integral_value():
+    if SIZE_UNITS[unit] == 1 and value != value.to_integral_value():
         raise UnitError(f"{text!r} is not a whole number of bytes.")
-    return int(value)
+    # '1.8 TiB' is exact as written though it is not a whole number of bytes: keep it to
+    # the byte (size_text prints it back as typed).
+    return int(value.to_integral_value(rounding=ROUND_HALF_EVEN))
+
+
+def size_text(text):
+    """The typed size in the format's spelling ('1.8tib' -> '1.8 TiB'), when its exact value
+    is not a whole number of bytes and so cannot be printed back from the bytes alone."""
+    match = re.fullmatch(rf"\s*({NUMBER})\s*([A-Za-z]+)\s*", str(text))
+    if not match or match.group(2).lower() not in SIZE_UNITS:
+        return None
+    value = _number(match.group(1)) * SIZE_UNITS[match.group(2).lower()]
+    if value == value.to_integral_value():
+        return None
+    unit = next((u for u, f in _SIZE_PRINT if u.lower() == match.group(2).lower()), None)
+    unit = unit or _SPELLING.get(match.group(2).lower(), match.group(2))
+    return f"{_plain(_number(match.group(1)))} {unit}"
 
 
 def format_size(nbytes):

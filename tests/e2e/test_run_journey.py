@@ -72,5 +72,18 @@ def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, s
         page.locator("svg.ledger title").text_content().startswith("Requested, expected and held")
     )
     assert page.get_by_text(re.compile(r"held during staging: data staging took")).count() == 1
+
+    # Declared next to observed: every figure with its ratio and a sentence, and a chart.
+    page.get_by_role("heading", name="Declared and observed").wait_for()
+    running = page.get_by_role("row", name=re.compile(r"^Running time"))
+    assert re.search(r"36h\s.*\d+\.\d\d×", running.inner_text())
+    assert "estimated" in running.inner_text()
+    staged = page.get_by_role("row", name=re.compile(r"^Data staged"))
+    assert "2.75 TB" in staged.inner_text() and "Staged" in staged.inner_text()
+    nodes = page.get_by_role("row", name=re.compile(r"^Nodes"))
+    assert re.search(r"Asked for 8 nodes, granted \d|Granted the 8 nodes", nodes.inner_text())
+    assert page.get_by_text("Exit reason reported by the scheduler: completed").count() == 1
+    chart = page.get_by_role("img", name="Observed as a multiple of declared")
+    assert "Running time:" in chart.locator("desc").text_content()
     watcher.check_accessibility()
     assert watcher.errors == []

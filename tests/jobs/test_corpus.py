@@ -67,7 +67,9 @@ def test_sbatch_multinode_training_fields():
     d = one("bigscience-workshop__bigscience__train__tr11-176B-ml__tr11-176B-ml.slurm").description
     assert d.name == "tr11-176B-ml"
     assert d.request.nodes == 24
-    assert d.request.accelerators[0].count == 8 and d.request.accelerators[0].type is None
+    # --gres=gpu:8 with --constraint=a100: eight A100s per node, as an engineer reads it.
+    assert d.request.accelerators[0].count == 8 and d.request.accelerators[0].type == "a100"
+    assert d.request.node_features == ["a100"]
     assert d.request.maximum.seconds == 100 * 3600
     assert d.request.cpus_per_node == 64
     assert d.work.shape == "gang"
@@ -128,8 +130,9 @@ def test_skypilot_inputs_with_declared_size():
 
 def test_skypilot_file_mounts_and_modes():
     d = one("examples__storage__checkpointed_training.yaml").description
-    mount = next(i for i in d.data.inputs if i.name == "/checkpoints")
-    assert mount.location == "bucket://sky-ckpt-romilb" and mount.access == "stream"
+    # A bucket the job keeps its checkpoints in is not an input.
+    assert not d.data.inputs
+    assert d.request.checkpoint_location == "bucket://sky-ckpt-romilb"
 
 
 def test_skypilot_pipeline_gives_one_description_per_stage():

@@ -3,6 +3,7 @@ repeated or reordered posts of what Slurm recorded."""
 
 import json
 import subprocess
+from datetime import datetime
 
 import pytest
 
@@ -11,7 +12,7 @@ from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.slurm_agent.derive import derive
 from jobs.runs.slurm_agent.slurm import Slurm
 
-from .conftest import accepted, dispatch_of, run_state, small_job, wait_for
+from .conftest import accepted, dispatch_of, run_state, sacct, small_job, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -98,17 +99,21 @@ def test_the_agent_catches_up_after_the_portal_was_down(
         team_a, a_member, staff, cluster, agent, "portal-down", "sleep 3", staging=False
     )
     wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+    backoffs = agent.output().count("retrying in")
     flaky_portal.down = True
     run_job = dispatch_of(run).slurm_jobs["run"]
     wait_for(lambda: not slurm_pending_or_running(run_job), 60, "the run job to end in Slurm")
-    wait_for(lambda: "retrying in" in agent.output(), 30, "the agent to back off", agent)
+    wait_for(lambda: agent.output().count("retrying in") >= backoffs + 2, 30,
+             "the agent to back off twice", agent)  # fmt: skip
     assert run_state(run) == "running"  # nothing reached the portal meanwhile
 
     flaky_portal.down = False
     wait_for(lambda: run_state(run) == "released", 90, "released after the portal came back", agent)
     # The events carry Slurm's times, not the time the portal finally heard of them.
+    [row] = sacct(run_job)
     output = Event.objects.get(run=run, kind="output")
-    assert (output.received_at - output.occurred_at).total_seconds() >= 1
+    assert output.occurred_at == datetime.fromisoformat(row["End"] + "+00:00")
+    assert (output.received_at - output.occurred_at).total_seconds() > 1
 
 
 def test_repeated_and_reordered_posts_change_nothing(

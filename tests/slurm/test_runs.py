@@ -133,11 +133,11 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
     wait_for(lambda: run_state(run) == "running", 60, "running", agent)
     job_id = dispatch_of(run).slurm_jobs["run"]
 
-    # What a preemption with PreemptMode=REQUEUE does; Slurm then holds the job back for a
-    # while before it may start again, which we skip.
+    # What a preemption with PreemptMode=REQUEUE does. Slurm then holds the job back for two
+    # minutes before it may start again; a few seconds are enough for the node to tidy up.
     scontrol("requeue", job_id)
     wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
-    scontrol("update", f"JobId={job_id}", "StartTime=now")
+    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
     wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
 
     run.refresh_from_db()

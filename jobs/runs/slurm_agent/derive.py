@@ -107,7 +107,7 @@ def _end(b, phase, record, attempt):
         b.key(record, attempt, record.state.lower()),
         f"{label} {record.state} ({detail}) on {record.nodelist or 'no node'}.",
         failure_reason=reason,
-        exit_reason=record.state,
+        exit_reason=f"{record.state} ({detail})",
     )
 
 
@@ -152,7 +152,8 @@ def derive(cluster, slurm_jobs, records, requeueable=False):
         if phase == RUN:
             last = attempts(mine)[-1] if not any(tasks) else max(mine, key=lambda r: r.end)
             b.event("output", last.end, b.key(last, "", "output"),
-                    f"{_label(phase, last)} COMPLETED after {last.elapsed} s.")  # fmt: skip
+                    f"{_label(phase, last)} COMPLETED after {last.elapsed} s.",
+                    exit_reason="COMPLETED")  # fmt: skip
         if phase == chain[-1]:
             last = max(mine, key=lambda r: r.end)
             b.event("released", last.end, b.key(last, "", "released"),
@@ -173,13 +174,15 @@ def _single(b, phase, tries, rented, chain, requeueable):
                 _end(b, phase, record, attempt)
                 return "ended"
             return "going"
+        if not record.nodes and not record.final:
+            return "going"  # sacct has the start but not yet the allocation: next poll
         if phase == chain[0] or (phase == RUN and (attempt > 0 or not rented)):
             b.event("rented", record.start, b.key(record, attempt, "rented"),
                     f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
         if phase == RUN:
             b.event("running", record.start, b.key(record, attempt, "running"),
                     f"{_label(phase, record)} running on {_where(record)}.",
-                    nodes_granted=record.nodes)  # fmt: skip
+                    **({"nodes_granted": record.nodes} if record.nodes else {}))  # fmt: skip
             b.hold(record, attempt, "running")
         if comes_back:
             b.event(

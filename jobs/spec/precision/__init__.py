@@ -6,12 +6,12 @@ taken from the format's own field examples so the two never disagree."""
 
 from ..issues import Level
 from ..model import Description
-from .inconsistent import _inconsistent, requested_accelerator_hours
+from .inconsistent import _inconsistent, requested_accelerator_hours, requested_node_hours
 from .missing import _missing
 from .screen import _realtime
 from .vague import _vague
 
-__all__ = ["check", "has_errors", "requested_accelerator_hours"]
+__all__ = ["check", "has_errors", "requested_accelerator_hours", "requested_node_hours"]
 
 
 def check(description: Description):

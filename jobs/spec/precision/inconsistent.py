@@ -1,6 +1,7 @@
 """Inconsistent declarations: parts of a description that cannot all be true."""
 
 from .. import units
+from ..envs import unresolved
 from ..issues import Issue
 from ..model import Access, LessCompute, Shape
 from .common import DATA, SCHED, E, W, _exact
@@ -76,6 +77,29 @@ def _inconsistent(d):
                 SCHED,
             )
         )
+    if r.no_accelerators and r.accelerators:
+        out.append(
+            Issue(
+                "request.no_accelerators",
+                E,
+                "accelerators_and_no_accelerators",
+                "no_accelerators is set but accelerators are listed: keep one.",
+                SCHED,
+            )
+        )
+    for path, location in _locations(d):
+        names = unresolved(location)
+        if names:
+            out.append(
+                Issue(
+                    path,
+                    W,
+                    "unresolved_variable",
+                    f"{location} uses {', '.join('$' + n for n in names)}, which has no value here: "
+                    "write the location it stands for.",
+                    DATA,
+                )
+            )
     if data.no_inputs and data.inputs:
         out.append(
             Issue(
@@ -101,7 +125,7 @@ def _inconsistent(d):
                 DATA,
             )
         )
-    if w.shape == Shape.GANG and r.less_compute == LessCompute.FEWER_SHARDS:
+    if w.shape in (Shape.GANG, Shape.CHAIN) and r.less_compute == LessCompute.FEWER_SHARDS:
         out.append(
             Issue(
                 "request.less_compute",
@@ -111,13 +135,13 @@ def _inconsistent(d):
                 SCHED,
             )
         )
-    if w.shape == Shape.GANG and w.shards:
+    if w.shape in (Shape.GANG, Shape.CHAIN) and w.shards:
         out.append(
             Issue(
                 "work.shards",
                 W,
                 "shards_for_gang",
-                "Shards are set but the shape is gang: is it shards?",
+                f"Shards are set but the shape is {w.shape}: is it shards?",
                 SCHED,
             )
         )
@@ -133,7 +157,34 @@ def _inconsistent(d):
                 f"(count × nodes × estimate). Explain the difference or correct one of them.",
             )
         )
+    expected, requested = r.expected_node_hours, requested_node_hours(d)
+    if expected is not None and requested and abs(expected - requested) > 0.25 * requested:
+        out.append(
+            Issue(
+                "request.expected_node_hours",
+                W,
+                "expected_hours_mismatch",
+                f"You expect {expected:g} node-hours but the request is {requested:g} "
+                f"(nodes × estimate). Explain the difference or correct one of them.",
+            )
+        )
     return out
+
+
+def _locations(d):
+    for i, item in enumerate(d.data.inputs or []):
+        yield f"data.inputs.{i}.location", item.location
+    for i, art in enumerate(d.output.artifacts or []):
+        yield f"output.artifacts.{i}.destination", art.destination
+    yield "request.checkpoint_location", d.request.checkpoint_location
+
+
+def requested_node_hours(d):
+    """Node-hours the request asks for (nodes × estimate): the unit of a CPU-only job."""
+    est = _exact(d.request.estimate)
+    if not (d.request.nodes and est):
+        return None
+    return d.request.nodes * est / 3600
 
 
 def requested_accelerator_hours(d):

@@ -51,6 +51,27 @@ def _missing(d):
                 SCHED,
             )
         )
+    if w.shape == Shape.CHAIN and w.chain_runs is None:
+        out.append(
+            Issue(
+                "work.chain_runs",
+                E,
+                "missing_chain_runs",
+                "Say how many runs follow one another." + example(type(w), "chain_runs"),
+                SCHED,
+            )
+        )
+    for i, entry in enumerate(data.unclassified or []):
+        out.append(
+            Issue(
+                f"data.unclassified.{i}",
+                W,
+                "unclear_data_direction",
+                f"{entry}: does the job read this, write its output there, or keep checkpoints "
+                "there? Move it to data inputs, output artifacts or the checkpoint location.",
+                DATA,
+            )
+        )
     _need(
         out,
         w,
@@ -153,13 +174,14 @@ def _missing(d):
             problem=DATA,
         )
 
-    if not r.accelerators:
+    if not r.accelerators and not r.no_accelerators:
         out.append(
             Issue(
                 "request.accelerators",
                 E,
                 "missing_accelerator",
-                "Name the accelerator type and how many per node, e.g. H100-80GB × 8.",
+                "Name the accelerator type and how many per node, e.g. H100-80GB × 8, "
+                "or state no_accelerators: true for a CPU-only job.",
                 SCHED,
             )
         )
@@ -281,14 +303,25 @@ def _missing(d):
         level=W,
         problem=SCHED,
     )
-    _need(
-        out,
-        r,
-        "expected_accelerator_hours",
-        "request.expected_accelerator_hours",
-        "missing_expected_hours",
-        "Say how many accelerator-hours you expect to be billed for, so the ledger can be compared.",
-    )
+    if r.no_accelerators and not r.accelerators:
+        _need(
+            out,
+            r,
+            "expected_node_hours",
+            "request.expected_node_hours",
+            "missing_expected_hours",
+            "Say how many node-hours you expect to be billed for, so the ledger can be compared.",
+        )
+    else:
+        _need(
+            out,
+            r,
+            "expected_accelerator_hours",
+            "request.expected_accelerator_hours",
+            "missing_expected_hours",
+            "Say how many accelerator-hours you expect to be billed for, so the ledger can be "
+            "compared.",
+        )
 
     if not o.artifacts:
         out.append(

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('jobs', '0005_notices_move_to_portal'),
+        ('jobs', '0006_observed_outcomes_signals'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,592 @@
+"""Declared next to observed, for one run: what the job said it would be and what the network
+saw, figure by figure, with the ratio and a plain sentence, a chart, and, when a gap is large
+enough, the finding that reports it (pre-filled).
+
+The scheduler reports what it measured as optional `observed` values on events and holds
+(OBSERVED_KEYS). Byte counts are totals for the run so far (the largest report wins); the
+nodes granted and the exit reason are as last reported."""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from jobs.models import EventStatus, Phase, RunOutcome, RunState
+from jobs.spec.units import format_duration, format_when
+from portal.errors import DomainError
+
+from . import ledger as ledger_mod
+from . import timeline
+
+MAX_BYTES = 10**21  # a zettabyte, as the format's sizes
+OBSERVED_KEYS = ("bytes_staged", "bytes_delivered", "nodes_granted", "exit_reason")
+
+# The staging time a declared data size implies: that size over a 10 Gbit/s link, the
+# network's reference bandwidth (and the simulator's).
+REFERENCE_BANDWIDTH = 1.25e9  # bytes per second
+# A gap is worth a finding when observed is this many times declared (or its inverse)...
+GAP_RATIO = 1.5
+# ...and the difference is not trivially small.
+GAP_SECONDS = 600
+GAP_BYTES = 10**9
+
+LESS_COMPUTE = {
+    "wait": "wait for the nodes it asked for",
+    "fewer_nodes": "run on fewer nodes",
+    "run_longer": "run longer on fewer nodes",
+    "fewer_shards": "run fewer shards",
+}
+
+
+def clean_observed(values):
+    """The observed values a scheduler sent, checked; None and absent keys are left out."""
+    values = {k: v for k, v in (values or {}).items() if v is not None and v != ""}
+    unknown = set(values) - set(OBSERVED_KEYS)
+    if unknown:
+        raise DomainError(f"Unknown observed values: {', '.join(sorted(unknown))}.")
+    clean = {}
+    for key in ("bytes_staged", "bytes_delivered"):
+        if key in values:
+            value = values[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BYTES:
+                raise DomainError(f"{key} is a whole number of bytes, 0 to 10^21.")
+            clean[key] = value
+    if "nodes_granted" in values:
+        value = values["nodes_granted"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
+            raise DomainError("nodes_granted is a whole number from 1 to 100,000.")
+        clean["nodes_granted"] = value
+    if "exit_reason" in values:
+        value = values["exit_reason"]
+        if not isinstance(value, str) or len(value) > 200:
+            raise DomainError("exit_reason is a text of at most 200 characters.")
+        clean["exit_reason"] = " ".join(value.split())
+    return clean
+
+
+@dataclass
+class Reports:
+    bytes_staged: int | None = None
+    bytes_delivered: int | None = None
+    nodes_granted: int | None = None
+    exit_reason: str = ""
+
+
+def reports(events, holds):
+    """What the scheduler measured, from applied events and holds, in the order it happened."""
+    timed = [(e.occurred_at, e.observed) for e in events if e.status == EventStatus.APPLIED]
+    timed += [(h.ended_at or h.started_at, h.observed) for h in holds]
+    out = Reports()
+    for _, values in sorted((t for t in timed if t[1]), key=lambda t: t[0]):
+        for key in ("bytes_staged", "bytes_delivered"):
+            if values.get(key) is not None:
+                setattr(out, key, max(getattr(out, key) or 0, values[key]))
+        if values.get("nodes_granted"):
+            out.nodes_granted = values["nodes_granted"]
+        if values.get("exit_reason"):
+            out.exit_reason = values["exit_reason"]
+    return out
+
+
+def approx_size(nbytes):
+    """Three significant figures, powers of 1000: 3_100_000_000_000 -> '3.1 TB'."""
+    if nbytes is None:
+        return "—"
+    value, unit = float(nbytes), "B"
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB", "EB", "ZB"):
+        if value < 1000 or unit == "ZB":
+            break
+        value /= 1000
+    return f"{value:.3g} {unit}"
+
+
+def approx_duration(seconds):
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    if seconds >= 600:
+        seconds = int(round(seconds / 60) * 60)  # minutes are enough past ten of them
+    return format_duration(seconds)
+
+
+def _hours(value):
+    return "—" if value is None else f"{value:,.1f} h"
+
+
+@dataclass
+class Figure:
+    key: str
+    label: str
+    declared_text: str
+    observed_text: str
+    sentence: str
+    declared: float | None = None
+    observed: float | None = None
+    # The finding that reports this gap, when it is large enough: kind and field to name.
+    finding: dict | None = None
+    gap: bool = False
+
+    def __post_init__(self):
+        self.gap = self.gap or bool(self.finding)
+
+    @property
+    def ratio(self):
+        if self.declared and self.observed is not None and self.declared > 0:
+            return round(self.observed / self.declared, 2)
+        return None
+
+
+def _gap(declared, observed, floor):
+    if not declared or observed is None:
+        return False
+    ratio = observed / declared
+    return (ratio > GAP_RATIO or ratio < 1 / GAP_RATIO) and abs(observed - declared) > floor
+
+
+def _times(ratio):
+    return f"{ratio:.2f}×" if ratio is not None else ""
+
+
+@dataclass
+class Observed:
+    figures: list = field(default_factory=list)
+    exit_reason: str = ""
+    live: bool = False
+    finished_at: object = None
+    numbers: dict = field(default_factory=dict)
+
+    @property
+    def gaps(self):
+        return [f for f in self.figures if f.gap]
+
+    def figure(self, key):
+        return next((f for f in self.figures if f.key == key), None)
+
+    def as_dict(self):
+        """Plain data, for evidence frozen in a finding and for the API."""
+        return {
+            "figures": [
+                {
+                    "key": f.key,
+                    "declared": f.declared,
+                    "observed": f.observed,
+                    "ratio": f.ratio,
+                    "sentence": f.sentence,
+                }
+                for f in self.figures
+            ],
+            "exit_reason": self.exit_reason,
+            "numbers": dict(self.numbers),
+        }
+
+
+def _first_time(events, kind):
+    times = [e.occurred_at for e in events if e.status == EventStatus.APPLIED and e.kind == kind]
+    return min(times) if times else None
+
+
+def compute(run, *, events, holds, ledger=None, segments=None, now=None):
+    """Every figure the description declared, next to what was observed so far."""
+    now = now or timezone.now()
+    description = run.revision.as_description()
+    req, got = description.request, reports(events, holds)
+    ledger = ledger or ledger_mod.compute(run, holds=holds, now=now)
+    segments = segments if segments is not None else timeline.segments(run, events, now=now)
+    final = run.is_final
+    released_at = _first_time(events, "released")
+    ran = [s for s in segments if s.state == RunState.RUNNING]
+    running_now = run.state == RunState.RUNNING
+    ran_done = bool(ran) and not running_now
+    out = Observed(live=not final, exit_reason=got.exit_reason, finished_at=released_at)
+    if final:
+        out.finished_at = released_at or run.state_since
+
+    # Running time.
+    declared_s = req.estimate.seconds if req.estimate and req.estimate.exact else None
+    observed_s = float(sum(s.seconds for s in ran)) if ran else None
+    if observed_s is None:
+        sentence = "Not running yet." if not final else "The job never ran."
+    elif running_now:
+        sentence = f"Running for {approx_duration(observed_s)} so far" + (
+            f" of {approx_duration(declared_s)} estimated." if declared_s else "."
+        )
+    elif declared_s:
+        ratio = observed_s / declared_s
+        sentence = (
+            f"Ran {approx_duration(observed_s)} against {approx_duration(declared_s)} estimated: "
+            f"{_times(ratio)} the estimate"
+            + (f", across {len(ran)} attempts." if len(ran) > 1 else ".")
+        )
+    else:
+        sentence = f"Ran {approx_duration(observed_s)}; no exact estimate was declared."
+    gap = ran_done and _gap(declared_s, observed_s, GAP_SECONDS)
+    out.figures.append(
+        Figure(
+            "duration",
+            "Running time",
+            approx_duration(declared_s) if declared_s else "not declared",
+            approx_duration(observed_s) if observed_s is not None else "—",
+            sentence,
+            declared_s,
+            observed_s,
+            {"kind": "ambiguous_description", "field": "request.estimate"} if gap else None,
+        )
+    )
+
+    # Data size and bytes staged.
+    inputs = description.data.inputs or []
+    sized = [i.size.bytes for i in inputs if i.size and i.size.exact]
+    declared_b = float(sum(sized)) if sized else None
+    staged = got.bytes_staged
+    if staged is None:
+        sentence = "The scheduler has not reported the bytes it staged."
+    elif declared_b:
+        sentence = (
+            f"Staged {approx_size(staged)} against {approx_size(declared_b)} declared: "
+            f"{_times(staged / declared_b)}."
+        )
+    else:
+        sentence = f"Staged {approx_size(staged)}; no exact data size was declared."
+    gap = _gap(declared_b, staged, GAP_BYTES)
+    size_field = "data.inputs.0.size" if len(inputs) == 1 else "data.inputs"
+    out.figures.append(
+        Figure(
+            "data",
+            "Data staged",
+            approx_size(declared_b) if declared_b else "not declared",
+            approx_size(staged),
+            sentence,
+            declared_b,
+            None if staged is None else float(staged),
+            {"kind": "ambiguous_description", "field": size_field} if gap else None,
+        )
+    )
+
+    # Staging time against the time the declared size implies.
+    implied = declared_b / REFERENCE_BANDWIDTH if declared_b else None
+    staging_line = next((p for p in ledger.phases if p.phase == Phase.STAGING), None)
+    rented = [s for s in segments if s.state == RunState.RENTED]
+    if staging_line is not None:
+        staging_s, staging_open = float(staging_line.seconds), staging_line.open
+    elif rented:
+        staging_s, staging_open = float(rented[0].seconds), run.state == RunState.RENTED
+    else:
+        staging_s, staging_open = None, False
+    if staging_s is None:
+        sentence = "Staging has not started."
+    elif staging_open:
+        sentence = f"Staging for {approx_duration(staging_s)} so far" + (
+            f"; the declared size implies {approx_duration(implied)}." if implied else "."
+        )
+    elif implied:
+        sentence = (
+            f"Staging took {approx_duration(staging_s)}; {approx_size(declared_b)} at the "
+            f"reference 10 Gbit/s implies {approx_duration(implied)}: {_times(staging_s / implied)}."
+        )
+    else:
+        sentence = f"Staging took {approx_duration(staging_s)}; no exact data size was declared."
+    slow = (
+        not staging_open
+        and implied is not None
+        and staging_s is not None
+        and staging_s > implied * GAP_RATIO
+        and staging_s - implied > GAP_SECONDS
+    )
+    out.figures.append(
+        Figure(
+            "staging",
+            "Staging time",
+            approx_duration(implied) if implied else "not implied",
+            approx_duration(staging_s),
+            sentence,
+            implied,
+            staging_s,
+            {"kind": "staging_slower"} if slow else None,
+        )
+    )
+
+    # Accelerator-hours, in all and while running.
+    held_by_phase = ", ".join(f"{p.phase.label.lower()} {p.hours:,.1f} h" for p in ledger.phases)
+    expected = ledger.expected
+    if not ledger.phases:
+        sentence = "Nothing held yet."
+    elif expected:
+        sentence = (
+            f"Held {ledger.held:,.1f} h against {expected:,.1f} h expected: "
+            f"{_times(ledger.held / expected)} ({held_by_phase})."
+        )
+    else:
+        sentence = f"Held {ledger.held:,.1f} h ({held_by_phase}); the team declared no expectation."
+    out.figures.append(
+        Figure(
+            "hours",
+            "Accelerator-hours held",
+            _hours(expected) if expected else "not declared",
+            _hours(ledger.held),
+            sentence,
+            expected,
+            ledger.held if ledger.phases else None,
+            # The ledger above already offers the accounting finding, pre-filled.
+            gap=ledger.offer_finding,
+        )
+    )
+    running_line = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
+    if ledger.requested or running_line:
+        held_running = running_line.hours if running_line else None
+        out.figures.append(
+            Figure(
+                "hours_running",
+                "Accelerator-hours while running",
+                _hours(ledger.requested) if ledger.requested else "not declared",
+                _hours(held_running),
+                (
+                    f"The run itself held {held_running:,.1f} h against "
+                    f"{ledger.requested:,.1f} h requested (count × nodes × estimate)."
+                    if held_running is not None and ledger.requested
+                    else "Nothing held while running yet."
+                    if held_running is None
+                    else f"The run itself held {held_running:,.1f} h."
+                ),
+                ledger.requested,
+                held_running,
+            )
+        )
+
+    # Output size and bytes delivered.
+    artifacts = description.output.artifacts or []
+    sized = [a.size.bytes for a in artifacts if a.size and a.size.exact]
+    declared_o = float(sum(sized)) if sized else None
+    delivered = got.bytes_delivered
+    if delivered is None:
+        sentence = "The scheduler has not reported the bytes it delivered."
+    elif declared_o:
+        sentence = (
+            f"Delivered {approx_size(delivered)} against {approx_size(declared_o)} declared: "
+            f"{_times(delivered / declared_o)}."
+        )
+    else:
+        sentence = f"Delivered {approx_size(delivered)}; no exact output size was declared."
+    gap = _gap(declared_o, delivered, GAP_BYTES)
+    out.figures.append(
+        Figure(
+            "output",
+            "Output delivered",
+            approx_size(declared_o) if declared_o else "not declared",
+            approx_size(delivered),
+            sentence,
+            declared_o,
+            None if delivered is None else float(delivered),
+            {
+                "kind": "ambiguous_description",
+                "field": "output.artifacts.0.size" if len(artifacts) == 1 else "output.artifacts",
+            }
+            if gap
+            else None,
+        )
+    )
+
+    # Preemption: declared preemptible, restarts survived.
+    pre = req.preemptible
+    restarts = run.restarts
+    declared_text = {None: "not declared", True: "preemptible", False: "not preemptible"}[pre]
+    if restarts and pre is False:
+        sentence = (
+            f"Declared not preemptible, yet preempted {restarts} time{'s' * (restarts != 1)}."
+        )
+    elif restarts:
+        ended = "finished" if run.state == RunState.RELEASED else "went on"
+        sentence = f"Preempted {restarts} time{'s' * (restarts != 1)} and {ended}, as declared."
+    else:
+        sentence = "Not preempted" + (" so far." if not final else ".")
+    out.figures.append(
+        Figure(
+            "restarts",
+            "Restarts",
+            declared_text,
+            str(restarts),
+            sentence,
+            None,
+            float(restarts),
+            {"kind": "scheduling"} if restarts and pre is False else None,
+        )
+    )
+
+    # Deadline.
+    deadline = req.deadline.value if req.deadline and req.deadline.exact else None
+    margin = None
+    if deadline is None:
+        sentence = "No deadline was declared." if req.no_deadline else "No exact deadline."
+        observed_text = "—"
+    elif out.finished_at is not None and run.state == RunState.RELEASED:
+        margin = (deadline - out.finished_at).total_seconds()
+        word = "before" if margin >= 0 else "after"
+        sentence = (
+            f"{'Met' if margin >= 0 else 'Missed'}: done {approx_duration(abs(margin))} "
+            f"{word} the deadline."
+        )
+        observed_text = "met" if margin >= 0 else "missed"
+    elif final:
+        sentence = "The run ended without delivering: the deadline was not met."
+        observed_text = "not delivered"
+    else:
+        left = (deadline - now).total_seconds()
+        sentence = (
+            f"The deadline is in {approx_duration(left)}."
+            if left >= 0
+            else f"The deadline passed {approx_duration(-left)} ago."
+        )
+        observed_text = "pending"
+    out.figures.append(
+        Figure(
+            "deadline",
+            "Deadline",
+            format_when(deadline) if deadline else "not declared",
+            observed_text,
+            sentence,
+            None,
+            margin,
+            {"kind": "scheduling"} if margin is not None and margin < 0 else None,
+        )
+    )
+
+    # Nodes asked and granted, and what the job did with less.
+    asked, granted = req.nodes, got.nodes_granted
+    less = req.less_compute.value if req.less_compute else None
+    mismatch = False
+    if granted is None:
+        sentence = "The scheduler has not reported the nodes it granted."
+    elif asked and granted < asked:
+        said = LESS_COMPUTE.get(less, "(nothing declared)")
+        did = (
+            f"it ran on {granted} for {approx_duration(observed_s)}"
+            + (f", {_times(observed_s / declared_s)} its estimate" if declared_s else "")
+            if observed_s
+            else f"it has {granted} so far"
+        )
+        sentence = f"Asked for {asked} nodes, granted {granted}. Declared it would {said}; {did}."
+        mismatch = less in ("wait", None) and bool(observed_s)
+    elif asked:
+        sentence = f"Granted the {granted} node{'s' * (granted != 1)} asked for."
+    else:
+        sentence = f"Granted {granted} node{'s' * (granted != 1)}; none were declared."
+    out.figures.append(
+        Figure(
+            "nodes",
+            "Nodes",
+            str(asked) if asked else "not declared",
+            str(granted) if granted else "—",
+            sentence,
+            float(asked) if asked else None,
+            float(granted) if granted else None,
+            {"kind": "ambiguous_description", "field": "request.less_compute"}
+            if mismatch
+            else None,
+        )
+    )
+
+    out.numbers = {
+        "declared_seconds": declared_s,
+        "observed_seconds": observed_s,
+        "declared_bytes": None if declared_b is None else int(declared_b),
+        "staged_bytes": staged,
+        "implied_staging_seconds": implied,
+        "staging_seconds": staging_s,
+        "expected_hours": expected,
+        "held_hours": ledger.held if ledger.phases else None,
+        "declared_output_bytes": None if declared_o is None else int(declared_o),
+        "delivered_bytes": delivered,
+        "nodes_asked": asked,
+        "nodes_granted": granted,
+        "preemptible": pre,
+        "restarts": restarts,
+        "deadline_margin_seconds": margin,
+    }
+    return out
+
+
+def chart(observed, width=640, bar=18):
+    """Geometry of the SVG: one bar per figure with a ratio, observed ÷ declared, against the 1×
+    line (declared). Ratios beyond 3× are drawn at 3× and say so."""
+    rows = [f for f in observed.figures if f.ratio is not None]
+    top = 3.0
+    x0, usable = 200, width - 260
+    scale = usable / top
+    out = []
+    for i, f in enumerate(rows):
+        shown = min(f.ratio, top)
+        out.append(
+            {
+                "label": f.label,
+                "y": 10 + i * (bar + 10),
+                "width": round(max(shown * scale, 2), 1),
+                "ratio": f.ratio,
+                "text": f"{f.ratio:.2f}×" + (" (beyond the scale)" if f.ratio > top else ""),
+                "gap": f.gap,
+            }
+        )
+    height = 20 + len(rows) * (bar + 10) + 14
+    return {
+        "rows": out,
+        "width": width,
+        "height": height,
+        "bar": bar,
+        "x0": x0,
+        "one": x0 + scale,  # where observed equals declared
+        "ticks": [{"x": round(x0 + t * scale, 1), "label": f"{t:g}×"} for t in (0, 1, 2, 3)],
+        "axis_y": height - 12,
+    }
+
+
+def _ratio(a, b):
+    return round(a / b, 4) if a is not None and b else None
+
+
+@transaction.atomic
+def record_outcome(run, *, events=None, holds=None):
+    """Write (or rewrite) the run's RunOutcome once it has ended; remove it if it has not."""
+    if not run.is_final:
+        RunOutcome.objects.filter(run=run).delete()
+        return None
+    events = list(run.events.all()) if events is None else events
+    holds = list(run.holds.all()) if holds is None else holds
+    ends = [h.ended_at for h in holds if h.ended_at] + [run.state_since]
+    now = max(ends)
+    result = compute(run, events=events, holds=holds, now=now)
+    n = result.numbers
+    description = run.revision.as_description()
+    values = {
+        "team_id": run.job.team_id,
+        "work_kind": description.work.kind.value if description.work.kind else "",
+        "final_state": run.state,
+        "simulated": run.simulated,
+        "finished_at": result.finished_at or run.state_since,
+        **{k: n[k] for k in n if k != "deadline_margin_seconds"},
+        "restarts": run.restarts,
+        "duration_ratio": _ratio(n["observed_seconds"], n["declared_seconds"]),
+        "data_ratio": _ratio(n["staged_bytes"], n["declared_bytes"]),
+        "staging_ratio": _ratio(n["staging_seconds"], n["implied_staging_seconds"]),
+        "hours_ratio": _ratio(n["held_hours"], n["expected_hours"]),
+        "output_ratio": _ratio(n["delivered_bytes"], n["declared_output_bytes"]),
+        "deadline_margin_seconds": n["deadline_margin_seconds"],
+        "deadline_met": None
+        if result.figure("deadline").declared_text == "not declared"
+        else (n["deadline_margin_seconds"] is not None and n["deadline_margin_seconds"] >= 0),
+        "exit_reason": result.exit_reason[:200],
+        "recorded_at": timezone.now(),
+    }
+    outcome, _ = RunOutcome.objects.update_or_create(run=run, defaults=values)
+    return outcome
+
+
+def staging_prefill(figures):
+    """Initial values of a "staging slower" finding from frozen observed figures."""
+    numbers = (figures or {}).get("numbers") or {}
+    initial = {}
+    size = numbers.get("staged_bytes") or numbers.get("declared_bytes")
+    if size:
+        initial["data_size"] = approx_size(size)
+    if numbers.get("staging_seconds"):
+        initial["staging_time"] = approx_duration(numbers["staging_seconds"])
+    if numbers.get("observed_seconds"):
+        initial["run_time"] = approx_duration(numbers["observed_seconds"])
+    return initial

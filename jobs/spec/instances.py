@@ -1,0 +1,67 @@
+"""Cloud instance types an engineer reads as a count of accelerators.
+
+Only the common GPU instance families are listed; an unknown type is kept as written
+(request.instance_type) and nothing is inferred from it."""
+
+import re
+
+# type -> (accelerator, count per instance)
+GPU_INSTANCES = {
+    "p4d.24xlarge": ("A100", 8),
+    "p4de.24xlarge": ("A100-80GB", 8),
+    "p5.48xlarge": ("H100", 8),
+    "p5e.48xlarge": ("H200", 8),
+    "p5en.48xlarge": ("H200", 8),
+    "p3.2xlarge": ("V100", 1),
+    "p3.8xlarge": ("V100", 4),
+    "p3.16xlarge": ("V100", 8),
+    "p3dn.24xlarge": ("V100-32GB", 8),
+    "g4dn.xlarge": ("T4", 1),
+    "g4dn.2xlarge": ("T4", 1),
+    "g4dn.12xlarge": ("T4", 4),
+    "g4dn.metal": ("T4", 8),
+    "g5.xlarge": ("A10G", 1),
+    "g5.2xlarge": ("A10G", 1),
+    "g5.4xlarge": ("A10G", 1),
+    "g5.12xlarge": ("A10G", 4),
+    "g5.24xlarge": ("A10G", 4),
+    "g5.48xlarge": ("A10G", 8),
+    "g6.xlarge": ("L4", 1),
+    "g6.12xlarge": ("L4", 4),
+    "g6.48xlarge": ("L4", 8),
+    "g6e.xlarge": ("L40S", 1),
+    "g6e.12xlarge": ("L40S", 4),
+    "g6e.48xlarge": ("L40S", 8),
+    "a2-highgpu-1g": ("A100", 1),
+    "a2-highgpu-2g": ("A100", 2),
+    "a2-highgpu-4g": ("A100", 4),
+    "a2-highgpu-8g": ("A100", 8),
+    "a2-megagpu-16g": ("A100", 16),
+    "a2-ultragpu-1g": ("A100-80GB", 1),
+    "a2-ultragpu-8g": ("A100-80GB", 8),
+    "a3-highgpu-8g": ("H100", 8),
+    "a3-megagpu-8g": ("H100-MEGA", 8),
+    "g2-standard-4": ("L4", 1),
+    "g2-standard-48": ("L4", 4),
+    "standard_nd96asr_v4": ("A100", 8),
+    "standard_nd96amsr_a100_v4": ("A100-80GB", 8),
+    "standard_nd96isr_h100_v5": ("H100", 8),
+    "standard_nc24ads_a100_v4": ("A100-80GB", 1),
+    "bm.gpu.a100-v2.8": ("A100-80GB", 8),
+    "bm.gpu.h100.8": ("H100", 8),
+}
+# Families that never carry an accelerator.
+CPU_FAMILIES = re.compile(
+    r"^(?:[mcrtx]\d+[a-z]*\.\w+|(?:n1|n2|n2d|c2|c2d|c3|e2|m1|m2|t2d)-(?:standard|highmem|highcpu|"
+    r"standard|ultramem|megamem)-\d+|standard_[defm]\d+\w*)$",
+    re.IGNORECASE,
+)
+
+
+def accelerators_of_instance(instance_type):
+    found = GPU_INSTANCES.get(str(instance_type).strip().lower())
+    return [{"type": found[0], "count": found[1]}] if found else []
+
+
+def is_cpu_instance(instance_type):
+    return bool(CPU_FAMILIES.match(str(instance_type).strip()))

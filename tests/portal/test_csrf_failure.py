@@ -1,0 +1,44 @@
+"""A stale form (another tab logged in or out) gets the site's own answer, never Django's bare page."""
+
+from django.test import Client
+from django.urls import reverse
+
+from jobs import services
+
+
+def test_a_stale_page_post_gets_our_page_with_a_way_back(team_a, a_member):
+    draft = services.create_draft(team=team_a, user=a_member)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    step = reverse("job_step", args=[draft.pk, "work"])
+    response = client.post(
+        step,
+        {"work.summary": "typed", "csrfmiddlewaretoken": "stale" * 8},
+        headers={"Referer": f"http://testserver{step}"},
+    )
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "This page was out of date, so nothing was saved" in page
+    assert f'href="{step}"' in page and "data-request-failed" in page
+    assert "CSRF verification failed" not in page
+
+
+def test_a_foreign_referer_is_not_offered_as_the_way_back(a_member):
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("logout"), headers={"Referer": "https://evil.example/x"})
+    assert response.status_code == 403
+    assert "evil.example" not in response.content.decode()
+
+
+def test_a_stale_htmx_request_is_marked_for_the_script(team_a, a_member):
+    draft = services.create_draft(team=team_a, user=a_member)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    response = client.post(
+        reverse("job_autosave", args=[draft.pk, "work"]),
+        {"work.summary": "typed"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 403 and response["X-Portal-Reason"] == "csrf"
+    draft.refresh_from_db()
+    assert "work" not in draft.data
