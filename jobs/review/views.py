@@ -8,17 +8,19 @@ from jobs.presenters import detail_context
 from jobs.runs import dispatch
 from portal.decorators import staff_required
 from portal.errors import DomainError
+from portal.pagination import keyset_page
 
 from .presenters import review_form
 
 
 @staff_required
 def review_queue(request):
+    revisions = keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request)
     return render(
         request,
         "jobs/staff_reviews.html",
         {
-            "revisions": selectors.review_queue(),
+            "revisions": revisions,
             "ready": dispatch.ready_to_dispatch(),
             "clusters": Cluster.objects.order_by("name"),
         },

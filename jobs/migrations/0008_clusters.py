@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('jobs', '0006_observed_outcomes_signals'),
+        ('jobs', '0007_readmark_unread_count'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
