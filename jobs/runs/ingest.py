@@ -35,7 +35,7 @@ from portal.notify import Email, Telling, team_people, tell_each
 from portal.outbox import absolute_url
 
 from . import observed as observed_mod
-from .lifecycle import Replayed, replay
+from .lifecycle import Replayed, order_key, replay
 
 log = logging.getLogger(__name__)
 
@@ -258,9 +258,11 @@ def _start(run, at, tail):
     if not tail:
         return Replayed(run.state, run.state_since, run.restarts, run.failure_reason)
     before = run.events.filter(occurred_at__lt=at, status=EventStatus.APPLIED)
-    last = before.order_by("-occurred_at", "-received_at", "-pk").first()
-    if last is None:
+    latest = before.order_by("-occurred_at").values_list("occurred_at", flat=True).first()
+    if latest is None:
         return Replayed(RunState.SUBMITTED, run.created_at, 0, "")
+    # Several events may share that moment: the last in the replay's own order counts.
+    last = max(before.filter(occurred_at=latest), key=order_key)
     restarts = before.filter(kind=EventKind.PREEMPTED).count()
     failure = (last.failure_reason or "other") if last.to_state == RunState.FAILED else ""
     return Replayed(RunState(last.to_state), last.occurred_at, restarts, failure)

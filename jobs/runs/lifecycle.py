@@ -86,6 +86,18 @@ class Replayed:
     failure_reason: str
 
 
+# Events that happened at the same moment are placed in the lifecycle's own order, whatever
+# order they arrived in: an engine reports an allocation's start as rented and running at
+# once (to the second), and a run that ends with nothing to deliver as output and released.
+SAME_MOMENT = {kind: rank for rank, kind in enumerate(
+    [K.RENTED, K.RUNNING, K.PREEMPTED, K.OUTPUT, K.RELEASED, K.FAILED, K.CANCELLED])}  # fmt: skip
+
+
+def order_key(event):
+    """Where an event stands in the run: when it happened, then the lifecycle's order."""
+    return (event.occurred_at, SAME_MOMENT.get(event.kind, 9), event.received_at, event.pk or 0)
+
+
 def replay(run, events, start=None):
     """Set each event's verdict (status, from/to state, reason) and return the run's state.
     `start`: the state before the first of `events` (a replay of the run's tail only);
@@ -94,7 +106,7 @@ def replay(run, events, start=None):
         start = Replayed(RunState.SUBMITTED, run.created_at, 0, "")
     state, since, restarts = start.state, start.state_since, start.restarts
     failure = start.failure_reason
-    for event in sorted(events, key=lambda e: (e.occurred_at, e.received_at, e.pk or 0)):
+    for event in sorted(events, key=order_key):
         try:
             target = next_state(state, event.kind, event.requeue_to)
         except IllegalMove as error:

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from jobs.models import (
+    Cluster,
     Hold,
     Phase,
     Run,
@@ -200,6 +201,8 @@ def record_hold(
         idempotency_key=idempotency_key[:200],
         client=client,
         simulated=bool(client and client.simulated),
+        # A cluster's agent posts what the engine's own accounting recorded.
+        measured=bool(client and Cluster.objects.filter(client=client).exists()),
         observed=observed,
     )
     _outcome_after_hold(run)
