@@ -120,8 +120,9 @@ def _inconsistent(d):
                 "data.scratch",
                 E,
                 "data_exceeds_scratch",
-                f"{units.format_size(sum(copied))} is copied before start but each node has "
-                f"{units.format_size(scratch)} of scratch disk.",
+                f"{units.size_for_people(sum(copied))} is copied before start but each node "
+                f"has {data.scratch.text if data.scratch else units.size_for_people(scratch)} "
+                "of scratch disk.",
                 DATA,
             )
         )
