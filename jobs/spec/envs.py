@@ -18,14 +18,16 @@ class Variables:
         for key, value in (values or {}).items():
             if value is None or (isinstance(value, str) and not value.strip()):
                 self.unset.add(str(key))
-            elif isinstance(value, str | int | float) and not isinstance(value, bool):
-                self.values[str(key)] = str(value)
             elif isinstance(value, bool):
                 self.values[str(key)] = "true" if value else "false"
+            elif not isinstance(value, dict | list):
+                # YAML reads 2027-03-01 as a date and 7 as a number; the shell sees the text.
+                self.values[str(key)] = str(value)
         self.missing = []  # names used in a location without a value, in order
 
-    def expand(self, text):
-        """Expand what the file gives; keep and record the rest."""
+    def expand(self, text, record=True):
+        """Expand what the file gives; keep the rest, and record it as missing when it is a
+        location (a script's own variables are not missing)."""
         if not isinstance(text, str) or "$" not in text:
             return text
 
@@ -33,12 +35,12 @@ class Variables:
             name = match.group(1) or match.group(2)
             if name in self.values:
                 return self.values[name]
-            if not RUNTIME.match(name) and name not in self.missing:
+            if record and not RUNTIME.match(name) and name not in self.missing:
                 self.missing.append(name)
             return match.group(0)
 
-        # One level of nesting is what real files use (A: ${B}/x); two passes cover it.
-        for _ in range(2):
+        # Real files nest a few levels (A=$B/x, B=$C/y); four passes cover them.
+        for _ in range(4):
             text = VARIABLE.sub(one, text)
             if "$" not in text:
                 break

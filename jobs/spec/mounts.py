@@ -20,9 +20,11 @@ class Use(StrEnum):
 
 
 CREDENTIAL = re.compile(
-    r"(?:^|/)\.ssh(?:/|$)|(?:^|/)\.aws(?:/|$)|\.kaggle|\.netrc|\.config/gcloud|(?:^|/)\.kube(?:/|$)|"
-    r"kubeconfig|credential|secret|token|api[_-]?key|\.pem$|\.key$|id_rsa|id_ed25519|"
-    r"\.huggingface|(?:^|/)\.cache/huggingface/token|\.docker/config\.json|\.wandb|netrc",
+    r"(?:^|/)\.ssh(?:/|$)|(?:^|/)\.aws(?:/|$)|(?:^|/)\.kaggle(?:/|$)|\.netrc$|\.config/gcloud|"
+    r"(?:^|/)\.kube(?:/|$)|kubeconfig|(?:^|/)credentials?(?:\.json)?$|service[-_]?account[^/]*\.json$|"
+    r"(?:^|/)(?:hf_|api_|auth_|access_)?token(?:\.\w+)?$|\.pem$|\.key$|id_rsa|id_ed25519|id_ecdsa|"
+    r"\.huggingface/token|\.cache/huggingface/token|\.docker/config\.json$|(?:^|/)\.wandb|"
+    r"(?:^|/)secrets?(?:/|$)",
     re.IGNORECASE,
 )
 CHECKPOINT = re.compile(r"ckpt|checkpoint", re.IGNORECASE)
@@ -91,8 +93,9 @@ def reads_from(script, path, aliases=()):
 
 def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
     """How the job uses one mounted location (mount_path on the node, location its source)."""
-    names = f"{mount_path} {location}"
-    if CREDENTIAL.search(names):
+    # Keys are recognised by where they are mounted or copied from, never by a bucket name.
+    local = location if _is_local(location) else ""
+    if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
     if copied:
         # A copy is made before the job starts and nothing written to it goes back.
@@ -127,3 +130,34 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
 
 def _is_local(location):
     return bool(location) and not CLOUD.match(location) and "://" not in location
+
+
+URI = r"(?:s3|gs|gcs|r2|az|oci|cos|hf)://[^\s\"';|&)]+"
+COPY_TOOL = (
+    r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
+    r"(?:cp|rsync|mv)|rclone\s+(?:copy|sync|move)|s5cmd\s+(?:cp|sync|mv)|azcopy\s+(?:copy|sync))"
+)
+
+
+def script_locations(script):
+    """Cloud locations the commands read and write, in order: ([read], [written]).
+
+    Only what the commands say outright: an option naming an output (`--output-dir s3://…`)
+    or a copy tool's destination is written; any other option or a copy's source is read."""
+    reads, writes = [], []
+    if not script:
+        return reads, writes
+    text = script.replace("\\\n", " ")
+    for line in text.splitlines():
+        for match in re.finditer(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)", line):
+            source, target = match.group(2).strip("\"'"), match.group(3).strip("\"'")
+            if re.fullmatch(URI, target):
+                writes.append(target)
+            if re.fullmatch(URI, source):
+                reads.append(source)
+        for match in re.finditer(rf"(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
+            option, uri = match.group(1), match.group(2)
+            (writes if re.fullmatch(WRITE_OPTION, option) else reads).append(uri)
+    unique_writes = list(dict.fromkeys(writes))
+    unique_reads = [u for u in dict.fromkeys(reads) if u not in unique_writes]
+    return unique_reads, unique_writes

@@ -3,6 +3,8 @@
 import re
 import shlex
 
+from . import mounts
+from .envs import Variables
 from .quantities import Size
 from .realtime import ends_serving
 from .units import UnitError, format_duration, format_size, parse_when
@@ -15,7 +17,9 @@ SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
         "gpus", "gpus-per-node", "gpus-per-task", "mem", "mem-per-cpu", "mem-per-gpu", "time",
-        "begin", "deadline", "array", "requeue", "no-requeue", "output", "constraint"}  # fmt: skip
+        "begin", "deadline", "array", "requeue", "no-requeue", "output", "constraint", "tmp"}  # fmt: skip
+JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "signal",
+            "dependency", "mail-type", "mail-user", "account", "qos")  # fmt: skip
 GPU_NAMES = re.compile(
     r"^(?:[ahlv]\d{2,3}s?|h200|b200|gh200|l40s?|t4|a10g?|rtx\w*|mi\d{2,3}x?|p100|k80|titan\w*|"
     r"gpu_?)(?:[-_]\w+)?$",
@@ -94,14 +98,13 @@ def slurm_minutes_to_duration(value):
 
 
 def slurm_memory(value):
+    """Slurm sizes are binary and default to MB: '16G' -> '16 GiB', '1.8T' -> '1.8 TiB'."""
     m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGT]?)B?", value.strip(), flags=re.IGNORECASE)
     if not m:
         return None
-    factor = {"": 2**20, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[m.group(2).upper()]
-    try:
-        return format_size(int(float(m.group(1)) * factor))
-    except (UnitError, OverflowError):
-        return None  # not a size any job has; the precision check asks for one
+    unit = {"": "MiB", "K": "KiB", "M": "MiB", "G": "GiB", "T": "TiB"}[m.group(2).upper()]
+    size = Size.of(f"{m.group(1)} {unit}")
+    return size.text if size.exact else None  # not a size any job has; the check asks for one
 
 
 def array_count(spec):
@@ -121,6 +124,11 @@ def import_text(text):
     """One description per component: an ordinary script has one, a heterogeneous job
     (`#SBATCH hetjob`) one per component, each running with the others."""
     components = parse_components(text)
+    # Options of the whole job are written once, in the first component.
+    for options in components[1:]:
+        for key in JOB_WIDE:
+            if key in components[0] and key not in options:
+                options[key] = components[0][key]
     body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#SBATCH"))
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
     results = [_component(options, body) for options in components]
@@ -203,11 +211,20 @@ def _component(options, body):
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
+    elif tasks_per_node or options.get("ntasks"):
+        tasks = options.get("ntasks-per-node") or options.get("ntasks")
+        key = "ntasks-per-node" if options.get("ntasks-per-node") else "ntasks"
+        notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
     memory = _memory(options, cpus, accelerators, notes)
     if memory:
         request["memory_per_node"] = memory
+    if options.get("tmp"):
+        scratch = slurm_memory(options["tmp"])
+        if scratch:
+            data["scratch"] = scratch
     if options.get("output"):
         output["artifacts"] = [{"name": "job log", "destination": options["output"]}]
+    _script_facts(body, work, data, request, output, notes)
     for key in ("partition", "account", "qos", "reservation"):
         if options.get(key):
             notes.append(f"--{key} {options[key]} is specific to the cluster it came from.")
@@ -226,6 +243,39 @@ def _component(options, body):
         if part:
             description[key] = part
     return description, notes
+
+
+ASSIGNMENT = re.compile(
+    r"^\s*(?:export\s+)?([A-Za-z_]\w*)=[\"']?([^\s\"'`(;&|]+)[\"']?\s*$", re.MULTILINE
+)
+# Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads).
+CHECKPOINT_OPTION = re.compile(
+    r"--(?:save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
+)
+CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
+
+
+def _script_facts(body, work, data, request, output, notes):
+    """What the commands say outright: the container image, where checkpoints go, the
+    buckets read and written."""
+    variables = Variables(dict(ASSIGNMENT.findall(body or "")))
+    if (match := CONTAINER.search(body or "")) and "image" not in work:
+        work["image"] = variables.expand(match.group(1), record=False)
+    if match := CHECKPOINT_OPTION.search(body or ""):
+        location = variables.expand(match.group(1))
+        if location and not location.startswith("$("):
+            request["checkpoint_location"] = location
+            for name in variables.missing:
+                notes.append(
+                    f"${name} has no value in the script (it comes from the cluster's "
+                    f"environment): {location} is kept as written."
+                )
+    reads, writes = mounts.script_locations(variables.expand(body or "", record=False))
+    if reads:
+        data["inputs"] = [{"location": uri} for uri in reads]
+    if writes:
+        output.setdefault("artifacts", []).extend({"destination": uri} for uri in writes)
 
 
 def _shape(options, body, request, work, notes):

@@ -23,7 +23,7 @@ TASK_KEYS = {
 HANDLED = TASK_KEYS | {"name", "min_nodes", "job_recovery"}
 RESOURCE_KEYS = {
     "accelerators", "cpus", "memory", "disk_size", "instance_type", "use_spot", "job_recovery",
-    "image_id", "ports", "ordered", "any_of", "min_nodes",
+    "image_id", "ports", "ordered", "any_of", "min_nodes", "spot_recovery",
 }  # fmt: skip
 STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
 SECRET_NAME = re.compile(
@@ -196,7 +196,11 @@ def _mounts(task, variables, script, notes):
         else:
             seen, now, mode, new = _location(spec, variables)
         if not seen:
-            notes.append(f"{section} {target}: no source or bucket name; not represented.")
+            verdict = mounts.classify(target, "", script=script, new_bucket=True)
+            notes.append(
+                f"{section} {target}: a bucket whose name the file leaves blank ({verdict.use}); "
+                "say which bucket."
+            )
             continue
         verdict = mounts.classify(
             target,
@@ -235,6 +239,21 @@ def _mounts(task, variables, script, notes):
     return found
 
 
+def _script_locations(script, inputs, artifacts, checkpoints):
+    """Buckets the commands name outright, beyond the mounts (`--output-dir s3://…`)."""
+    known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
+    known |= set(checkpoints)
+    reads, writes = mounts.script_locations(script)
+    for uri in writes:
+        if uri not in known:
+            artifacts.append({"destination": uri})
+            known.add(uri)
+    for uri in reads:
+        if uri not in known:
+            inputs.append({"location": uri})
+            known.add(uri)
+
+
 def task_to_data(task, auxiliary=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
@@ -258,16 +277,19 @@ def task_to_data(task, auxiliary=False):
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
         inputs.append(item)
-    if inputs:
-        data["inputs"] = inputs
-    if found["unclear"]:
-        data["unclassified"] = found["unclear"]
     artifacts = found["artifacts"]
     for uri, size_gb in (task.get("outputs") or {}).items():
         item = {"destination": variables.expand(str(uri))}
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
         artifacts.append(item)
+    _script_locations(
+        variables.expand(script, record=False), inputs, artifacts, found["checkpoints"]
+    )
+    if inputs:
+        data["inputs"] = inputs
+    if found["unclear"]:
+        data["unclassified"] = found["unclear"]
     if artifacts:
         output["artifacts"] = artifacts
     if found["checkpoints"]:
@@ -347,7 +369,8 @@ def _read_resources(task, request, work, data, notes):
         request["preemptible"] = True
     elif spot and any(spot):
         notes.append("use_spot is true for some resource choices only.")
-    recovery = first.get("job_recovery") or task.get("job_recovery")
+    # spot_recovery is the older name of job_recovery.
+    recovery = first.get("job_recovery") or task.get("job_recovery") or first.get("spot_recovery")
     if recovery and str(recovery).lower() != "none":
         request["preemptible"] = True
         if isinstance(recovery, dict) and isinstance(recovery.get("max_restarts_on_errors"), int):

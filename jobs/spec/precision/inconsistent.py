@@ -110,19 +110,20 @@ def _inconsistent(d):
                 DATA,
             )
         )
-    copied = [
-        _exact(i.size) for i in (data.inputs or []) if i.access == Access.COPY and _exact(i.size)
-    ]
+    copied = [i.size for i in (data.inputs or []) if i.access == Access.COPY and _exact(i.size)]
     scratch = _exact(data.scratch)
-    if copied and scratch and sum(copied) > scratch:
+    if copied and scratch and sum(q.value for q in copied) > scratch:
+        # Sizes are printed as the team typed them ('1.8 TiB', not its bytes).
+        total = " + ".join(q.text for q in copied)
+        if len(copied) > 1:  # and the sum as a person would write it
+            total += f" = {units.size_for_people(sum(q.value for q in copied))}"
         out.append(
             Issue(
                 "data.scratch",
                 E,
                 "data_exceeds_scratch",
-                f"{units.size_for_people(sum(copied))} is copied before start but each node "
-                f"has {data.scratch.text if data.scratch else units.size_for_people(scratch)} "
-                "of scratch disk.",
+                f"{total} is copied before start but each node has {data.scratch.text} of "
+                "scratch disk.",
                 DATA,
             )
         )
