@@ -19,7 +19,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: run test lint install browser-check clean bench
+.PHONY: run test lint install browser-check clean slurm bench
 
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@if [ ! -x $(PY) ]; then \
@@ -53,6 +53,10 @@ FACTOR ?= 100
 bench: install
 	@mkdir -p var
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench --wipe --factor $(FACTOR) --out var/bench.md $(BENCH_ARGS)
+
+# A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
+slurm:
+	bash .ci/slurm-up
 
 clean:
 	rm -rf $(VENV) var

@@ -37,6 +37,8 @@ class UnsolvedProblem(models.Model):
         help_text="Markdown, published with the problem.",
     )
     published = models.BooleanField(default=False, db_index=True)
+    # Keys of the learned-so-far figures staff chose not to publish (findings/insights/public.py).
+    hidden_figures = models.JSONField(default=list, blank=True)
     order = models.PositiveSmallIntegerField(default=100, help_text="Lower comes first.")
     # How many findings (triaged onwards) and distinct teams back it, kept on write by
     # findings.counts so the public list never counts every finding.

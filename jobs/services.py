@@ -12,7 +12,7 @@ from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
 
-from . import spec
+from . import field_signals, spec
 from .models import (
     Comment,
     JobDescription,
@@ -151,9 +151,31 @@ def withdraw(*, job, user) -> JobDescription:
     return job
 
 
-@transaction.atomic
 def submit(*, job, user, acknowledge_warnings=False) -> Revision:
-    """Freeze the working copy as revision N+1 and send it to staff for review."""
+    """Freeze the working copy as revision N+1 and send it to staff for review.
+
+    What the precision check flags is recorded first, in its own transaction, so it stays
+    even when the submission is refused: what was still vague when the team thought it was
+    done is what the program learns from (jobs/field_signals.py)."""
+    _record_attempt(job)
+    return _submit(job=job, user=user, acknowledge_warnings=acknowledge_warnings)
+
+
+def _next_number(job):
+    return (job.revisions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+
+
+@transaction.atomic
+def _record_attempt(job):
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if not job.editable:
+        return  # refused for its status: nothing was attempted
+    _, issues = spec.lint(job.data)
+    field_signals.record_attempt(job=job, issues=issues, number=_next_number(job))
+
+
+@transaction.atomic
+def _submit(*, job, user, acknowledge_warnings):
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     refusal = f"This job is {job.get_status_display().lower()}: it cannot be submitted."
     MOVES.check(job.status, JobStatus.IN_REVIEW, Actor.TEAM, via="submit", refusal=refusal)
@@ -164,7 +186,7 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
     warnings = [i for i in issues if i.level == spec.Level.WARNING]
     if warnings and not acknowledge_warnings:
         raise DomainError("Confirm that you have read the warnings, or fix them, then submit.")
-    number = (job.revisions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = _next_number(job)
     revision = Revision.objects.create(
         job=job,
         number=number,
@@ -172,6 +194,7 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
         warnings_acknowledged=[f"{w.field}:{w.code}" for w in warnings],
         submitted_by=user,
     )
+    field_signals.after_submit(job=job, revision=revision, issues=issues)
     _move(
         job,
         JobStatus.IN_REVIEW,
@@ -212,6 +235,7 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     result = Review.objects.create(
         revision=revision, outcome=outcome, note=note.strip(), fields=fields, reviewer=reviewer
     )
+    field_signals.after_review(job=job, revision=revision, outcome=outcome, fields=fields)
     target = {
         ReviewOutcome.ACCEPTED: JobStatus.ACCEPTED,
         ReviewOutcome.CLARIFY: JobStatus.NEEDS_CLARIFICATION,

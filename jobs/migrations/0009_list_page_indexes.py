@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('jobs', '0007_readmark_unread_count'),
+        ('jobs', '0008_clusters'),
         ('portal', '0005_application_page_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

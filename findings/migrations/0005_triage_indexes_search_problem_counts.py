@@ -54,7 +54,7 @@ def count_problems(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('findings', '0003_notices_move_to_portal'),
+        ('findings', '0004_problem_hidden_figures'),
         ('jobs', '0007_readmark_unread_count'),
         ('portal', '0004_unread_badge_counters'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
