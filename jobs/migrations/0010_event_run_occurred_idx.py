@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('jobs', '0008_clusters'),
+        ('jobs', '0009_list_page_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
