@@ -28,6 +28,7 @@ class PhaseLine:
     seconds: int  # wall-clock span covered by the phase's holds (their union)
     accelerators: int  # most accelerators held at once in the phase
     open: bool
+    source: str = "reported"  # measured, simulated, reported, or mixed
 
 
 @dataclass
@@ -36,6 +37,11 @@ class Ledger:
     expected: float | None
     phases: list = field(default_factory=list)
     explanations: list = field(default_factory=list)
+
+    @property
+    def source(self):
+        """Where the held figures come from: measured, simulated, reported, mixed or ''."""
+        return _source(p.source for p in self.phases)
 
     @property
     def held(self):
@@ -59,8 +65,14 @@ class Ledger:
             "held_hours": self.held,
             "gap_hours": self.gap,
             "phases": {p.phase.value: round(p.hours, 3) for p in self.phases},
+            "held_source": self.source,
             "explanations": self.explanations,
         }
+
+
+def _source(sources):
+    found = set(sources)
+    return found.pop() if len(found) == 1 else ("mixed" if found else "")
 
 
 def _union_seconds(intervals):
@@ -109,6 +121,7 @@ def compute(run, holds=None, now=None):
             seconds=int(_union_seconds([(h.started_at, h.ended_at or now) for h in mine])),
             accelerators=_peak(mine, now),
             open=any(h.ended_at is None for h in mine),
+            source=_source(h.source for h in mine),
         )
         ledger.phases.append(line)
         if phase != Phase.RUNNING and line.hours > 0:

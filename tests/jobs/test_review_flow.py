@@ -96,7 +96,7 @@ def test_clarify_then_revise_then_accept(client_for, complete, a_member, a_admin
     complete.refresh_from_db()
     assert complete.status == JobStatus.IN_REVIEW and complete.revisions.count() == 2
     diff = client.get(reverse("revision_detail", args=[complete.pk, 2])).content.decode()
-    assert "data.inputs.0.size" in diff and "2.5 TiB" in diff and "2.75 TiB" in diff
+    assert "Data › Input 1 › Size" in diff and "2.5 TiB" in diff and "2.75 TiB" in diff
 
     # Reviewing the older revision is refused; the latest is accepted.
     with pytest.raises(DomainError):
@@ -204,7 +204,7 @@ def test_staff_review_queue_lists_latest_revisions_with_constant_queries(
     job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
     services.submit(job=job, user=a_member)
     client.get(reverse("review_queue"))
-    with django_assert_num_queries(4) as first:
+    with django_assert_num_queries(6) as first:
         client.get(reverse("review_queue"))
     baseline = len(first)  # read now: the query log is a bounded deque
     for _ in range(8):

@@ -3,10 +3,12 @@ so a partner can lint their job files in their own CI."""
 
 import json
 import sys
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from jobs import spec
+from jobs.spec import slurm_export
 from jobs.spec.textio import SpecReadError
 
 
@@ -48,6 +50,13 @@ class Command(BaseCommand):
         export = sub.add_parser("export", help="Print stored job descriptions.")
         export.add_argument("job", nargs="*", help="Job ids (all when none is given).")
         export.add_argument("--json", action="store_true")
+        export.add_argument(
+            "--to", dest="target", default="yaml", choices=["yaml", "json", "sbatch"],
+            help="sbatch: runnable batch scripts (staging, run, output) and submit.sh.",
+        )  # fmt: skip
+        export.add_argument(
+            "--out", help="With --to sbatch: write the scripts into this directory."
+        )
 
     def handle(self, *args, action, **options):
         try:
@@ -69,8 +78,12 @@ class Command(BaseCommand):
         results = spec.import_text(read_path(path), source_format, filename=path)
         self._print(results, json, with_description=True)
 
-    def do_export(self, job, json=False, **options):
+    def do_export(self, job, json=False, target="yaml", out=None, **options):
         from jobs.models import JobDescription
+
+        if target == "sbatch":
+            return self._export_sbatch(JobDescription, job, json, out)
+        json = json or target == "json"
 
         queryset = JobDescription.objects.order_by("pk")
         if job:
@@ -83,6 +96,29 @@ class Command(BaseCommand):
             self.stdout.write(_json.dumps(payload if len(payload) > 1 else payload[0], indent=2))
         else:
             self.stdout.write("---\n".join(spec.to_yaml(d) for d in descriptions))
+
+    def _export_sbatch(self, model, job, as_json, out):
+        if len(job) != 1 or not job[0].isdigit():
+            raise CommandError("Export one job to sbatch: jobspec export ID --to sbatch.")
+        record = model.objects.filter(pk=job[0]).first()
+        if record is None:
+            raise CommandError(f"No stored job description has id {job[0]}.")
+        result = slurm_export.export(record.as_description())
+        if as_json:
+            self.stdout.write(_json.dumps(result.as_dict(), indent=2))
+        elif out:
+            folder = Path(out)
+            folder.mkdir(parents=True, exist_ok=True)
+            files = [(s.filename, s.text) for s in result.scripts]
+            files.append(("submit.sh", result.submit_script()))
+            for name, text in files:
+                (folder / name).write_text(text)
+            (folder / "submit.sh").chmod(0o755)
+            self.stdout.write(f"Wrote {', '.join(n for n, _ in files)} to {folder}.")
+            for note in result.notes:
+                self.stdout.write(f"note    {note}")
+        else:
+            self.stdout.write(result.as_text())
 
     def _print(self, results, as_json, with_description):
         if as_json:
