@@ -1,9 +1,8 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
 import re
-import shlex
 
-from . import mounts
+from . import mounts, shellwords
 from .envs import Variables
 from .quantities import Size
 from .realtime import ends_serving
@@ -57,7 +56,7 @@ def parse_components(text):
 
 def _read_line(body, options):
     try:
-        words = shlex.split(body, comments=False)
+        words = shellwords.split(body)
     except ValueError:
         words = body.split()
     i = 0
