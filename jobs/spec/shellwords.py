@@ -10,8 +10,8 @@ import re
 # cut the text before it (exponential).
 WORD = re.compile(r"""(?:[^\s'"\\]++|\\.|'[^']*+'|"(?:[^"\\]++|\\.)*+")++""", re.DOTALL)
 PART = re.compile(r"""\\(.)|'([^']*+)'|"((?:[^"\\]++|\\.)*+)"|([^\s'"\\]++)""", re.DOTALL)
-# Inside double quotes a backslash escapes only these (POSIX sh).
-IN_DOUBLE = re.compile(r"""\\([\\"$`\n])""")
+# Inside double quotes a backslash escapes only a quote or itself (as shlex reads it).
+IN_DOUBLE = re.compile(r"""\\([\\"])""")
 
 
 def split(text):
