@@ -37,6 +37,8 @@ class UnsolvedProblem(models.Model):
         help_text="Markdown, published with the problem.",
     )
     published = models.BooleanField(default=False, db_index=True)
+    # Keys of the learned-so-far figures staff chose not to publish (findings/insights/public.py).
+    hidden_figures = models.JSONField(default=list, blank=True)
     order = models.PositiveSmallIntegerField(default=100, help_text="Lower comes first.")
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -51,8 +51,12 @@ def _latest_response():
     )
 
 
+PARTNER_ORDER = ("-created_at", "-pk")
+
+
 def partner_list(user, team=None):
-    """The user's teams' findings with the latest staff response, in one query."""
+    """The user's teams' findings with the latest staff response, in one query (sorted and
+    paged by the view in PARTNER_ORDER)."""
     queryset = (
         findings_for(user)
         .select_related("team")
@@ -60,7 +64,7 @@ def partner_list(user, team=None):
     )
     if team is not None:
         queryset = queryset.filter(team=team)
-    return queryset.order_by("-created_at", "-pk")
+    return queryset.order_by(*PARTNER_ORDER)
 
 
 def partner_detail(finding):
@@ -104,8 +108,9 @@ AGES = {"1": 1, "3": 3, "7": 7, "30": 30}
 
 
 def staff_queue(filters):
-    """The triage queue, filtered by the cleaned QueueFilterForm data. Rows carry their
-    team, assignee and problems in a fixed number of queries, whatever the page size."""
+    """The triage queue, filtered by the cleaned QueueFilterForm data (sorted and paged by
+    the view, see staff_sort). Rows carry their team, assignee and problems in a fixed
+    number of queries, whatever the page size."""
     queryset = Finding.objects.select_related("team", "assignee", "filed_by").prefetch_related(
         Prefetch("problems", queryset=UnsolvedProblem.objects.only("pk", "title", "slug"))
     )
@@ -131,7 +136,12 @@ def staff_queue(filters):
         if q.lstrip("#").isdigit():
             match |= Q(pk=int(q.lstrip("#")))
         queryset = queryset.filter(match)
-    return queryset.order_by(*SORTS.get(filters.get("sort") or "newest", SORTS["newest"]))
+    return queryset
+
+
+def staff_sort(filters):
+    """The queue's sort as keyset order (the last key is unique, so pages never overlap)."""
+    return SORTS.get(filters.get("sort") or "newest", SORTS["newest"])
 
 
 def staff_members():

@@ -2,7 +2,6 @@
 and the unsolved problems staff write and publish."""
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -10,6 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
+from portal.pagination import bounded_count, keyset_page, shown_count
 
 from . import rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
@@ -25,21 +25,18 @@ from .staff_forms import (
     StatusForm,
 )
 
-PAGE_SIZE = 50
-
 
 @staff_required
 @require_GET
 def staff_finding_queue(request):
     filter_form = QueueFilterForm(request.GET or None)
-    queryset = selectors.staff_queue(filter_form.filters())
-    page = Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
+    filters = filter_form.filters()
+    queryset = selectors.staff_queue(filters)
+    page = keyset_page(queryset, order=selectors.staff_sort(filters), request=request)
     context = {
         "filter_form": filter_form,
         "page": page,
-        "query": query.urlencode(),
+        "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
         "here": request.get_full_path(),
     }

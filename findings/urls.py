@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import staff_views, views
+from .insights import views as insights
 
 urlpatterns = [
     # Public: the published unsolved problems.
@@ -56,6 +57,20 @@ urlpatterns = [
         "staff/findings/<int:finding_id>/unmerge/",
         staff_views.staff_finding_unmerge,
         name="staff_finding_unmerge",
+    ),
+    # Staff: what the program has learned, and the public figures of each problem.
+    path("staff/insights/", insights.staff_insights, name="staff_insights"),
+    path("staff/insights/insights.csv", insights.staff_insights_csv, name="staff_insights_csv"),
+    path("staff/insights/insights.json", insights.staff_insights_json, name="staff_insights_json"),
+    path(
+        "staff/insights/problems/<int:problem_id>/",
+        insights.staff_problem_figures,
+        name="staff_problem_figures",
+    ),
+    path(
+        "staff/insights/problems/<int:problem_id>/toggle/",
+        insights.staff_problem_figure_toggle,
+        name="staff_problem_figure_toggle",
     ),
     path("staff/problems/", staff_views.staff_problem_list, name="staff_problem_list"),
     path("staff/problems/new/", staff_views.staff_problem_edit, name="staff_problem_new"),

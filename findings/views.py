@@ -18,9 +18,11 @@ from portal import services as portal_services
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.models import NoticeTopic
+from portal.pagination import keyset_page
 
 from . import evidence, selectors, services
 from .forms import FORMS, KindForm
+from .insights import public as public_figures
 from .models import EvidenceSnapshot, FindingKind, NoteVisibility
 from .presenters import detail_context, is_member
 
@@ -37,6 +39,7 @@ def problem_list(request):
 @require_GET
 def problem_detail(request, problem_slug):
     problem = selectors.get_problem_for_public(request.user, problem_slug)
+    figures, figures_as_of = public_figures.shown(public_figures.problem_figures(problem))
     return render(
         request,
         "findings/problem_detail.html",
@@ -44,6 +47,9 @@ def problem_detail(request, problem_slug):
             "problem": problem,
             "body": render_markdown(problem.body),
             "learned": render_markdown(problem.learned),
+            "figures": figures,
+            "figures_as_of": figures_as_of,
+            "min_teams": public_figures.MIN_TEAMS,
         },
     )
 
@@ -181,7 +187,12 @@ def finding_list(request):
     response = render(
         request,
         "findings/list.html",
-        {"findings": selectors.partner_list(request.user), "notices": notices},
+        {
+            "findings": keyset_page(
+                selectors.partner_list(request.user), order=selectors.PARTNER_ORDER, request=request
+            ),
+            "notices": notices,
+        },
     )
     if notices:
         portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])

@@ -137,11 +137,13 @@ class Comment(models.Model):
 
 
 class ReadMark(models.Model):
-    """When a person last read a job's discussion, for the unread count."""
+    """A person's place in a job's discussion: when they last read it (empty: never) and how
+    many comments by others arrived since, kept on write so no list counts comments."""
 
     job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="read_marks")
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    read_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    unread = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -149,6 +151,8 @@ class ReadMark(models.Model):
         ]
 
     def __str__(self):
+        if self.read_at is None:
+            return f"{self.user} has not read {self.job}"
         return f"{self.user} read {self.job} at {self.read_at:%Y-%m-%d %H:%M}"
 
 

@@ -1,9 +1,11 @@
 """Team-scoped reads of jobs: outsiders get 404, never a hint that the job exists."""
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from portal.models import NoticeTopic
+from portal.pagination import bounded_count, shown_count
 from portal.selectors import teams_for, unread_notice_count
 
 from .models import Comment, JobDescription, JobStatus, ReadMark, Revision
@@ -31,34 +33,41 @@ def get_revision_for_user(user, pk, number):
 
 
 def with_unread(queryset, user):
-    """Annotate each job with the number of comments by others since the user last read."""
-    last_read = ReadMark.objects.filter(job=OuterRef("pk"), user=user).values("read_at")[:1]
-    return queryset.annotate(
-        last_read=Subquery(last_read),
-    ).annotate(
-        unread=Count(
-            "comments",
-            filter=~Q(comments__author=user)
-            & (Q(last_read__isnull=True) | Q(comments__created_at__gt=F("last_read"))),
-        )
-    )
+    """Annotate each job with the comments by others the user has not read (kept on the
+    user's read mark when a comment is written: one indexed look-up per row)."""
+    unread = ReadMark.objects.filter(job=OuterRef("pk"), user=user).values("unread")[:1]
+    return queryset.annotate(unread=Coalesce(Subquery(unread), 0))
 
 
-def dashboard(user, team=None):
-    """The user's jobs grouped by status, newest activity first (a fixed number of queries)."""
+DASHBOARD_ORDER = ("-last_activity_at", "-pk")
+
+
+def dashboard(user, team=None, status=""):
+    """The user's jobs, newest activity first (sorted and paged by the view in
+    DASHBOARD_ORDER), each with its run and unread count in the same query."""
     queryset = jobs_for(user).select_related("team", "updated_by", "run")
     if team is not None:
         queryset = queryset.filter(team=team)
-    jobs = list(with_unread(queryset, user).order_by("-last_activity_at"))
-    groups = {status: [] for status in JobStatus}
-    for job in jobs:
-        groups[JobStatus(job.status)].append(job)
-    return [(status, groups[status]) for status in JobStatus]
+    if status:
+        queryset = queryset.filter(status=status)
+    return with_unread(queryset, user)
 
 
-def unread_total(user):
-    """Unread comments plus unread lifecycle notices, for the badge in the navigation:
-    counted in the database (a comment is unread unless the user's read mark is newer)."""
+def status_counts(user, team=None):
+    """How many of the user's jobs are in each status, each count stopping at the bound
+    (a query per status through the team-status index, whatever the number of jobs)."""
+    queryset = jobs_for(user)
+    if team is not None:
+        queryset = queryset.filter(team=team)
+    return [
+        (status, shown_count(bounded_count(queryset.filter(status=status)))) for status in JobStatus
+    ]
+
+
+def unread_recounted(user):
+    """What the badge should say, counted the slow way from every comment and notice the
+    user can see. The badge itself is kept on write (portal/badges.py); this is the truth it
+    is checked against in tests and by `manage.py recount_badges`."""
     if not user.is_authenticated:
         return 0
     read = ReadMark.objects.filter(
@@ -73,13 +82,16 @@ def unread_total(user):
     return comments + unread_notice_count(user, NoticeTopic.JOB)
 
 
+REVIEW_ORDER = ("submitted_at", "pk")
+
+
 def review_queue():
     """Submitted revisions waiting for staff, oldest first."""
     latest = Revision.objects.filter(job=OuterRef("job")).order_by("-number").values("number")[:1]
     return (
         Revision.objects.filter(job__status=JobStatus.IN_REVIEW, number=Subquery(latest))
         .select_related("job", "job__team", "submitted_by")
-        .order_by("submitted_at")
+        .order_by(*REVIEW_ORDER)
     )
 
 

@@ -3,14 +3,16 @@
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from portal import badges
 from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
 
-from . import spec
+from . import field_signals, spec
 from .models import (
     Comment,
     JobDescription,
@@ -149,9 +151,31 @@ def withdraw(*, job, user) -> JobDescription:
     return job
 
 
-@transaction.atomic
 def submit(*, job, user, acknowledge_warnings=False) -> Revision:
-    """Freeze the working copy as revision N+1 and send it to staff for review."""
+    """Freeze the working copy as revision N+1 and send it to staff for review.
+
+    What the precision check flags is recorded first, in its own transaction, so it stays
+    even when the submission is refused: what was still vague when the team thought it was
+    done is what the program learns from (jobs/field_signals.py)."""
+    _record_attempt(job)
+    return _submit(job=job, user=user, acknowledge_warnings=acknowledge_warnings)
+
+
+def _next_number(job):
+    return (job.revisions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+
+
+@transaction.atomic
+def _record_attempt(job):
+    job = JobDescription.objects.select_for_update().get(pk=job.pk)
+    if not job.editable:
+        return  # refused for its status: nothing was attempted
+    _, issues = spec.lint(job.data)
+    field_signals.record_attempt(job=job, issues=issues, number=_next_number(job))
+
+
+@transaction.atomic
+def _submit(*, job, user, acknowledge_warnings):
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     refusal = f"This job is {job.get_status_display().lower()}: it cannot be submitted."
     MOVES.check(job.status, JobStatus.IN_REVIEW, Actor.TEAM, via="submit", refusal=refusal)
@@ -162,7 +186,7 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
     warnings = [i for i in issues if i.level == spec.Level.WARNING]
     if warnings and not acknowledge_warnings:
         raise DomainError("Confirm that you have read the warnings, or fix them, then submit.")
-    number = (job.revisions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = _next_number(job)
     revision = Revision.objects.create(
         job=job,
         number=number,
@@ -170,6 +194,7 @@ def submit(*, job, user, acknowledge_warnings=False) -> Revision:
         warnings_acknowledged=[f"{w.field}:{w.code}" for w in warnings],
         submitted_by=user,
     )
+    field_signals.after_submit(job=job, revision=revision, issues=issues)
     _move(
         job,
         JobStatus.IN_REVIEW,
@@ -210,6 +235,7 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
     result = Review.objects.create(
         revision=revision, outcome=outcome, note=note.strip(), fields=fields, reviewer=reviewer
     )
+    field_signals.after_review(job=job, revision=revision, outcome=outcome, fields=fields)
     target = {
         ReviewOutcome.ACCEPTED: JobStatus.ACCEPTED,
         ReviewOutcome.CLARIFY: JobStatus.NEEDS_CLARIFICATION,
@@ -262,6 +288,7 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
     )
     JobDescription.objects.filter(pk=job.pk).update(last_activity_at=comment.created_at)
     mark_read(job=job, user=author)
+    _count_unread(job, exclude=author)
     # The other side hears of it: staff of a partner's comment, the team of staff's.
     recipients = team_people(job.team) if author.is_staff else staff_people()
     url = absolute_url(reverse("job_detail", args=[job.pk])) + f"#comment-{comment.pk}"
@@ -278,8 +305,40 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
     return comment
 
 
+def _count_unread(job, *, exclude):
+    """A new comment is unread for everyone else who can see the job: the team's members
+    and staff. Their read marks and badges count it now, so no page has to."""
+    readers = [
+        person
+        for person in {p.pk: p for p in team_people(job.team) + staff_people()}.values()
+        if person.pk != exclude.pk
+    ]
+    if not readers:
+        return
+    ids = [p.pk for p in readers]
+    marked = set(
+        ReadMark.objects.filter(job=job, user_id__in=ids).values_list("user_id", flat=True)
+    )
+    if marked:
+        ReadMark.objects.filter(job=job, user_id__in=marked).update(unread=F("unread") + 1)
+    ReadMark.objects.bulk_create(
+        [ReadMark(job=job, user_id=pk, read_at=None, unread=1) for pk in ids if pk not in marked],
+        ignore_conflicts=True,
+    )
+    badges.comments_arrived(readers, team_id=job.team_id)
+
+
+@transaction.atomic
 def mark_read(*, job, user) -> None:
-    ReadMark.objects.update_or_create(job=job, user=user, defaults={"read_at": timezone.now()})
+    mark, created = ReadMark.objects.select_for_update().get_or_create(
+        job=job, user=user, defaults={"read_at": timezone.now()}
+    )
+    if created:
+        return
+    unread = mark.unread
+    ReadMark.objects.filter(pk=mark.pk).update(read_at=timezone.now(), unread=0)
+    if unread:
+        badges.comments_read(user, team_id=job.team_id, count=unread)
 
 
 REMIND_AFTER = timedelta(days=3)

@@ -14,10 +14,12 @@ from portal import selectors as portal_selectors
 from portal import services as portal_services
 from portal.errors import DomainError
 from portal.models import NoticeTopic
+from portal.pagination import keyset_page
 
 from . import selectors, services, spec
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
+from .models import JobStatus
 from .presenters import StepPage, detail_context, diff_rows, grouped_issues
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -68,12 +70,22 @@ def job_list(request):
     team = None
     if request.GET.get("team"):
         team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
+    status = request.GET.get("status", "")
+    status = status if status in JobStatus.values else ""
     notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
-    response = render(
-        request,
-        "jobs/list.html",
-        {"groups": selectors.dashboard(request.user, team), "team": team, "notices": notices},
+    jobs = keyset_page(
+        selectors.dashboard(request.user, team, status),
+        order=selectors.DASHBOARD_ORDER,
+        request=request,
     )
+    context = {
+        "jobs": jobs,
+        "status": JobStatus(status) if status else None,
+        "counts": selectors.status_counts(request.user, team),
+        "team": team,
+        "notices": notices,
+    }
+    response = render(request, "jobs/list.html", context)
     if notices:
         portal_services.mark_notices_read(user=request.user, ids=[n.pk for n in notices])
     return response

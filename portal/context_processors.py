@@ -1,14 +1,19 @@
-from jobs.selectors import unread_total
+from functools import cache
 
-from . import selectors
+from . import badges, selectors
 
 
 def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_memberships": []}
-    # Lazy: computed only if a template shows it.
+
+    # Lazy: loaded only if a template shows them, once for both the menu and the badge.
+    @cache
+    def memberships():
+        return list(selectors.memberships_for(user))
+
     return {
-        "nav_memberships": selectors.memberships_for(user),
-        "nav_unread": lambda: unread_total(user),
+        "nav_memberships": memberships,
+        "nav_unread": lambda: badges.badge(user, memberships()),
     }

@@ -48,6 +48,11 @@ class User(AbstractUser):
     username = None
     email = models.EmailField("e-mail address", unique=True)
     full_name = models.CharField(max_length=150, blank=True)
+    # The navigation badge, kept on write by portal/badges.py so no page counts it: unread
+    # job comments and job notices of every team for staff; for partners only notices of no
+    # team (their teams' news is counted on each Membership, and leaves with it).
+    unread_comments = models.PositiveIntegerField(default=0, editable=False)
+    unread_notices = models.PositiveIntegerField(default=0, editable=False)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = []
@@ -95,6 +100,9 @@ class Membership(models.Model):
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER, db_index=True)
     joined_at = models.DateTimeField(default=timezone.now)
+    # This member's unread comments and job notices of this team (portal/badges.py).
+    unread_comments = models.PositiveIntegerField(default=0, editable=False)
+    unread_notices = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["team", "user__email"]

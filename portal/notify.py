@@ -4,6 +4,7 @@ after commit through the outbox. Every "tell the team / the followers / staff" g
 
 from dataclasses import dataclass, field
 
+from . import badges
 from .models import Notice, User
 from .outbox import queue_email
 
@@ -43,4 +44,6 @@ def tell(people, *, key, email: Email, notice="", topic="", url="", team=None, e
             context=email.context,
         )
         told.append(person)
+    if notice and told:
+        badges.notice_left(told, team_id=team.pk if team is not None else None, topic=topic)
     return told

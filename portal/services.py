@@ -1,9 +1,12 @@
 """Writes that span models for teams, memberships and invitations."""
 
+from collections import Counter
+
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from . import badges
 from .errors import DomainError
 from .models import INVITATION_LIFETIME, Invitation, Membership, Notice, Role, Team, User
 from .outbox import absolute_url, queue_email
@@ -158,7 +161,14 @@ def create_team(*, name: str, organisation: str, admin_email: str, created_by: U
     return team
 
 
+@transaction.atomic
 def mark_notices_read(*, user, ids):
+    unread = Notice.objects.select_for_update().filter(user=user, pk__in=ids, read_at__isnull=True)
+    read = list(unread.values_list("team_id", "topic"))
+    if not read:
+        return
     Notice.objects.filter(user=user, pk__in=ids, read_at__isnull=True).update(
         read_at=timezone.now()
     )
+    for (team_id, topic), count in Counter(read).items():
+        badges.notices_read(user, team_id=team_id, topic=topic, count=count)

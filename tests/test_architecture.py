@@ -19,6 +19,8 @@ WIRING = {
     "portal.context_processors",
     "portal.admin",
     "portal.management.commands.load_demo",
+    "portal.management.commands.load_scale",
+    "portal.management.commands.bench",
 }
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {

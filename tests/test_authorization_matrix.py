@@ -148,6 +148,13 @@ MATRIX = {
     "staff_problem_list": ("get", {**_staff_only, "staff": 200}),
     "staff_problem_new": ("get", {**_staff_only, "staff": 200}),
     "staff_problem_edit": ("get", {**_staff_only, "staff": 200}),
+    # What the program learns: staff only, exports included; the toggle without a figure
+    # says so and goes back (302).
+    "staff_insights": ("get", {**_staff_only, "staff": 200}),
+    "staff_insights_csv": ("get", {**_staff_only, "staff": 200}),
+    "staff_insights_json": ("get", {**_staff_only, "staff": 200}),
+    "staff_problem_figures": ("get", {**_staff_only, "staff": 200}),
+    "staff_problem_figure_toggle": ("post", {**_staff_only, "staff": 302}),
 }
 
 

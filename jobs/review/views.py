@@ -6,13 +6,15 @@ from jobs import selectors, services
 from jobs.presenters import detail_context
 from portal.decorators import staff_required
 from portal.errors import DomainError
+from portal.pagination import keyset_page
 
 from .presenters import review_form
 
 
 @staff_required
 def review_queue(request):
-    return render(request, "jobs/staff_reviews.html", {"revisions": selectors.review_queue()})
+    revisions = keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request)
+    return render(request, "jobs/staff_reviews.html", {"revisions": revisions})
 
 
 @staff_required

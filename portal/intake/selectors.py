@@ -5,6 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from portal.models import IntakeApplication, IntakeWindow
+from portal.pagination import bounded_count, shown_count
 
 from . import rules
 
@@ -17,6 +18,9 @@ def get_window(window_id):
     return get_object_or_404(windows_for_staff(), pk=window_id)
 
 
+REVIEW_ORDER = ("submitted_at", "pk")
+
+
 def applications_for_review(*, window, status="", real_time=""):
     applications = IntakeApplication.objects.filter(window=window).select_related(
         "staged_by", "team"
@@ -25,15 +29,16 @@ def applications_for_review(*, window, status="", real_time=""):
         applications = applications.filter(status=status)
     if real_time in ("yes", "no"):
         applications = applications.filter(has_real_time=real_time == "yes")
-    return applications.order_by("submitted_at", "pk")
+    return applications.order_by(*REVIEW_ORDER)
 
 
 def staged_counts(window):
+    """How many decisions are staged (counting no further than the bound: a page never
+    counts every application of a window)."""
     staged = IntakeApplication.objects.filter(window=window).exclude(staged_decision="")
-    return {
-        "total": staged.count(),
-        "accepts": staged.filter(staged_decision="accepted").count(),
-    }
+    total = bounded_count(staged)
+    accepts = bounded_count(staged.filter(staged_decision="accepted"))
+    return {"total": total, "shown": shown_count(total), "accepts": shown_count(accepts)}
 
 
 def get_application(application_id):

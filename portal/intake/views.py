@@ -9,6 +9,7 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.models import ApplicationStatus, IntakeState, StagedDecision
+from portal.pagination import keyset_page
 
 from . import rules, selectors, services
 from .forms import ApplicationFilterForm, ApplicationForm, DecisionForm, WindowForm
@@ -178,8 +179,12 @@ def staff_intake_applications(request, window_id):
         {
             "intake": rules.status_of(window),
             "filters": filters,
-            "applications": selectors.applications_for_review(
-                window=window, status=status, real_time=real_time
+            "applications": keyset_page(
+                selectors.applications_for_review(
+                    window=window, status=status, real_time=real_time
+                ),
+                order=selectors.REVIEW_ORDER,
+                request=request,
             ),
             "staged": selectors.staged_counts(window),
         },

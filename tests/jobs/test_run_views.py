@@ -81,7 +81,7 @@ def test_job_page_with_a_run_has_constant_queries(
         run=run, kind="rented", occurred_at=timezone.now() - timedelta(days=3), idempotency_key="r"
     )
     client.get(url)
-    with django_assert_num_queries(19) as first:
+    with django_assert_num_queries(17) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     simulator.play_now(run)
@@ -94,7 +94,7 @@ def test_job_list_with_runs_has_constant_queries(
 ):
     client = client_for(a_member)
     client.get(reverse("job_list"))
-    with django_assert_num_queries(7) as first:
+    with django_assert_num_queries(10) as first:
         client.get(reverse("job_list"))
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(5):

@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from findings.demo import load_findings
+from findings.insights.demo import load_program_history
 from jobs.demo import load_jobs
 from portal import services
 from portal.demo import DEMO_INVITATIONS, DEMO_PASSWORD, DEMO_TEAMS, DEMO_USERS
@@ -18,6 +19,7 @@ class Command(BaseCommand):
         # Each capability adds its own demo records here (idempotent: they check before creating).
         load_jobs(teams=teams, users=users)
         load_findings(teams=teams, users=users)
+        load_program_history(teams=teams, users=users)
         load_intake(teams=teams, users=users)
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
 

@@ -1,0 +1,161 @@
+"""Staff's insights page and its exports, and the public figures staff may hide."""
+
+import csv
+import json
+
+from django.contrib import messages
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from portal.decorators import staff_required
+
+from ..models import UnsolvedProblem
+from . import charts, figures, public
+
+
+def _charts(data):
+    rows = data["fields"]["rows"][:12]
+    out = {
+        "fields": charts.bars(
+            [
+                (r["label"], r["first_flagged_share"] and 100 * r["first_flagged_share"])
+                for r in rows
+            ],
+            title="Share of job descriptions with the field flagged at first submission",
+            unit=" %",
+            fmt="{:.0f}",
+        ),
+        "words": charts.bars(
+            [(w["vague_word"], w["uses"]) for w in data["vague_words"]],
+            title="Vague words partners wrote where an exact value was needed",
+        ),
+        "metrics": [
+            {
+                **metric,
+                "chart": charts.bars(
+                    [(b["label"], b["runs"]) for b in metric["bands"]],
+                    title=f"{metric['label']}: runs by {metric['meaning']}",
+                    label_width=120,
+                ),
+            }
+            for metric in data["outcomes"]["all"]["metrics"]
+        ],
+        "problems": [
+            {
+                **problem,
+                "chart": charts.bars(
+                    [(f"{m['month']:%b %Y}", m["findings"]) for m in problem["months"]],
+                    title=f"Findings per month: {problem['title']}",
+                    label_width=120,
+                ),
+            }
+            for problem in data["problems"]
+        ],
+    }
+    return out
+
+
+@staff_required
+@require_GET
+def staff_insights(request):
+    data = figures.program()
+    return render(
+        request,
+        "findings/insights/staff.html",
+        {"data": data, "charts": _charts(data), "min_teams": public.MIN_TEAMS},
+    )
+
+
+@staff_required
+@require_GET
+def staff_insights_json(request):
+    response = HttpResponse(
+        json.dumps(figures.program(), cls=DjangoJSONEncoder, indent=2),
+        content_type="application/json",
+    )
+    response["Content-Disposition"] = 'attachment; filename="program-insights.json"'
+    return response
+
+
+def _csv_rows(data):
+    """Flat (section, item, measure, value) rows: one file that any spreadsheet reads."""
+    yield "fields", "", "submitted_jobs", data["fields"]["submitted_jobs"]
+    for row in data["fields"]["rows"]:
+        for key in ("jobs", "teams", "first_flagged", "first_errors", "first_flagged_share",
+                    "clarified", "clarify_requests", "revisions", "still_open", "accept_days"):  # fmt: skip
+            yield "fields", row["field"], key, row[key]
+    for word in data["vague_words"]:
+        yield "vague_words", word["vague_word"], "uses", word["uses"]
+        yield "vague_words", word["vague_word"], "jobs", word["jobs"]
+    yield "acceptance", "", "accepted_jobs", data["acceptance"]["jobs"]
+    yield "acceptance", "", "median_seconds", data["acceptance"]["median_seconds"]
+    groups = [("all", data["outcomes"]["all"])] + [
+        (k["kind"] or "not_declared", k) for k in data["outcomes"]["kinds"]
+    ]
+    for name, group in groups:
+        for key in ("runs", "teams", "simulated", "deadline_declared", "deadline_met",
+                    "deadline_share", "fewer_nodes"):  # fmt: skip
+            yield f"outcomes:{name}", "", key, group[key]
+        for metric in group["metrics"]:
+            yield f"outcomes:{name}", metric["metric"], "median", metric["median"]
+            yield f"outcomes:{name}", metric["metric"], "runs", metric["n"]
+            for band in metric["bands"]:
+                yield f"outcomes:{name}", metric["metric"], f"band:{band['key']}", band["runs"]
+    for problem in data["problems"]:
+        section = f"problem:{problem['slug']}"
+        for key in ("findings", "teams", "triage_hours", "address_hours"):
+            yield section, "", key, problem[key]
+        for kind in problem["kinds"]:
+            yield section, "kind", kind["key"], kind["findings"]
+        for status in problem["statuses"]:
+            yield section, "status", status["key"], status["findings"]
+        for month in problem["months"]:
+            yield section, "month", f"{month['month']:%Y-%m}", month["findings"]
+    for key, value in data["screen"].items():
+        yield "screen", "", key, value
+
+
+@staff_required
+@require_GET
+def staff_insights_csv(request):
+    data = figures.program()
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="program-insights.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["section", "item", "measure", "value"])
+    writer.writerows(["" if v is None else v for v in row] for row in _csv_rows(data))
+    return response
+
+
+@staff_required
+@require_GET
+def staff_problem_figures(request, problem_id):
+    problem = get_object_or_404(UnsolvedProblem, pk=problem_id)
+    all_figures = public.problem_figures(problem)
+    return render(
+        request,
+        "findings/insights/staff_problem.html",
+        {"problem": problem, "figures": all_figures, "min_teams": public.MIN_TEAMS},
+    )
+
+
+@staff_required
+@require_POST
+def staff_problem_figure_toggle(request, problem_id):
+    """Hide a figure from the public page, or show it again."""
+    problem = get_object_or_404(UnsolvedProblem, pk=problem_id)
+    key = request.POST.get("figure", "")
+    if key not in public.FIGURE_KEYS:
+        messages.error(request, "There is no such figure.")
+        return redirect("staff_problem_figures", problem_id=problem.pk)
+    hidden = [k for k in problem.hidden_figures or [] if k in public.FIGURE_KEYS]
+    if request.POST.get("action") == "show":
+        hidden = [k for k in hidden if k != key]
+        messages.success(request, "The figure is shown again once enough teams contribute.")
+    else:
+        hidden = sorted({*hidden, key})
+        messages.success(request, "The figure is hidden from the public page.")
+    UnsolvedProblem.objects.filter(pk=problem.pk).update(hidden_figures=hidden)
+    return redirect("staff_problem_figures", problem_id=problem.pk)

@@ -1,0 +1,69 @@
+"""The navigation's unread badge, kept as counters updated on write and read from rows
+every page loads anyway (the user, and the memberships the navigation shows), so no page
+counts comments or notices however many there are.
+
+Where a count lives follows who may see the news: staff see every team, so theirs is on
+the User; a partner's news of a team is on their Membership of it (leaving the team drops
+the count with the row); a notice of no team is on the User. Decrements never go below 0."""
+
+from django.db.models import F
+from django.db.models.functions import Greatest
+
+from .models import Membership, NoticeTopic, User
+
+FIELDS = ("unread_comments", "unread_notices")
+
+# The badge sits on "Jobs": it counts job comments and job notices (findings show their own).
+BADGE_TOPIC = NoticeTopic.JOB
+
+
+def _change(field, by):
+    if by >= 0:
+        return {field: F(field) + by}
+    return {field: Greatest(F(field) + by, 0)}
+
+
+def _apply(people, team_id, field, by):
+    """Add `by` to `field` for each person, on the User or the Membership as `where` says."""
+    if not by:
+        return
+    on_user = [p.pk for p in people if p.is_staff or team_id is None]
+    on_membership = [p.pk for p in people if not p.is_staff and team_id is not None]
+    if on_user:
+        User.objects.filter(pk__in=on_user).update(**_change(field, by))
+    if on_membership:
+        Membership.objects.filter(team_id=team_id, user_id__in=on_membership).update(
+            **_change(field, by)
+        )
+    # Keep the in-memory user (request.user) in step, so the page being rendered shows it.
+    for person in people:
+        if person.pk in on_user:
+            setattr(person, field, max(0, getattr(person, field, 0) + by))
+
+
+def comments_arrived(people, *, team_id, count=1):
+    _apply(people, team_id, "unread_comments", count)
+
+
+def comments_read(user, *, team_id, count):
+    _apply([user], team_id, "unread_comments", -count)
+
+
+def notice_left(people, *, team_id, topic):
+    if topic == BADGE_TOPIC:
+        _apply(people, team_id, "unread_notices", 1)
+
+
+def notices_read(user, *, team_id, topic, count):
+    if topic == BADGE_TOPIC:
+        _apply([user], team_id, "unread_notices", -count)
+
+
+def badge(user, memberships):
+    """The number on the badge, from the user and their (already loaded) memberships."""
+    if not user.is_authenticated:
+        return 0
+    total = user.unread_comments + user.unread_notices
+    if not user.is_staff:
+        total += sum(m.unread_comments + m.unread_notices for m in memberships)
+    return total

@@ -1,0 +1,162 @@
+"""Keyset pagination for lists that grow with the program, and counts that stop at a bound.
+
+A page is the next `size` rows after the last row shown, found through the sort's index
+(`WHERE (a, b) < (last a, last b) ORDER BY a, b LIMIT size + 1`), so page 400 costs what
+page 1 costs, and no page counts or skips every row (no COUNT(*), no OFFSET).
+The cursor carries the sort values of the row it starts after, in the URL; a cursor that
+does not decode or does not fit the sort is simply the first page (never an error)."""
+
+import base64
+import json
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+PAGE_SIZE = 50
+COUNT_BOUND = 1000
+
+
+@dataclass
+class Page:
+    rows: list
+    next_cursor: str = ""
+    prev_cursor: str = ""
+    is_first: bool = True
+    params: dict = field(default_factory=dict)  # the other query parameters, kept in links
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def _link(self, **cursor):
+        return "?" + urlencode({**self.params, **cursor})
+
+    @property
+    def next_url(self):
+        return self._link(after=self.next_cursor) if self.next_cursor else ""
+
+    @property
+    def prev_url(self):
+        if self.is_first:
+            return ""
+        return self._link(before=self.prev_cursor) if self.prev_cursor else self._link()
+
+    @property
+    def first_url(self):
+        return "" if self.is_first else self._link()
+
+
+def _encode(values):
+    raw = json.dumps(values, default=str, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(cursor, fields):
+    """The sort values in a cursor, as Python values of the sort's fields; None if hostile."""
+    if not cursor or len(cursor) > 500:
+        return None
+    try:
+        values = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except ValueError:
+        return None
+    if not isinstance(values, list) or len(values) != len(fields):
+        return None
+    if any(isinstance(v, str) and ("\x00" in v or len(v) > 200) for v in values):
+        return None
+    try:
+        return [
+            f.to_python(v) if v is not None else None for f, v in zip(fields, values, strict=True)
+        ]
+    except (ValidationError, TypeError, ValueError, OverflowError):
+        return None
+
+
+def _field(model, path):
+    """The model field a sort path (`created_at`, `job__submitted_at`) ends at."""
+    parts = path.split("__")
+    for part in parts[:-1]:
+        model = model._meta.get_field(part).related_model
+    return model._meta.pk if parts[-1] == "pk" else model._meta.get_field(parts[-1])
+
+
+def _after(order, values):
+    """Rows strictly after `values` in `order`: (a > x) or (a = x and b > y) or …, with the
+    first key also as a plain bound (a >= x) so the database can start in its index there."""
+    names = [o.lstrip("-") for o in order]
+    ops = ["lt" if o.startswith("-") else "gt" for o in order]
+    condition = Q()
+    for i in range(len(order)):
+        step = Q(**{f"{names[j]}": values[j] for j in range(i)})
+        step &= Q(**{f"{names[i]}__{ops[i]}": values[i]})
+        condition |= step
+    bound = Q(**{f"{names[0]}__{ops[0][0]}te": values[0]})
+    return bound & condition
+
+
+def _flip(order):
+    return [o[1:] if o.startswith("-") else f"-{o}" for o in order]
+
+
+def _values(row, order):
+    values = []
+    for path in (o.lstrip("-") for o in order):
+        value = row
+        for part in path.split("__"):
+            value = getattr(value, part)
+        values.append(value.isoformat() if hasattr(value, "isoformat") else value)
+    return values
+
+
+def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE_SIZE):
+    """One page of `queryset` sorted by `order` (field names, `-` for descending; the last
+    must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
+    and keep its other parameters in the links."""
+    params = {}
+    if request is not None:
+        params = {k: v for k, v in request.GET.items() if k not in ("after", "before")}
+        after, before = request.GET.get("after", ""), request.GET.get("before", "")
+    fields = [_field(queryset.model, o.lstrip("-")) for o in order]
+    going_back = False
+    start = _decode(after, fields) if after else None
+    if start is None and before:
+        start = _decode(before, fields)
+        going_back = start is not None
+    if going_back:
+        rows = list(
+            queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1]
+        )
+        more_before = len(rows) > size
+        rows = rows[:size][::-1]
+        return Page(
+            rows=rows,
+            next_cursor=_encode(_values(rows[-1], order)) if rows else "",
+            prev_cursor=_encode(_values(rows[0], order)) if more_before and rows else "",
+            is_first=not more_before,
+            params=params,
+        )
+    if start is not None:
+        queryset = queryset.filter(_after(order, start))
+    rows = list(queryset.order_by(*order)[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    return Page(
+        rows=rows,
+        next_cursor=_encode(_values(rows[-1], order)) if more else "",
+        prev_cursor=_encode(_values(rows[0], order)) if start is not None and rows else "",
+        is_first=start is None,
+        params=params,
+    )
+
+
+def bounded_count(queryset, bound=COUNT_BOUND):
+    """How many rows, counting no further than `bound` + 1 (the database stops there)."""
+    return queryset.order_by()[: bound + 1].count()
+
+
+def shown_count(n, bound=COUNT_BOUND):
+    """ "1,000+" past the bound, else the number with thousands separators."""
+    return f"{bound:,}+" if n > bound else f"{n:,}"

@@ -1,0 +1,101 @@
+"""The navigation's unread badge is kept on write (portal/badges.py) and always says what
+counting every comment and notice would say (jobs.selectors.unread_recounted)."""
+
+import pytest
+from django.urls import reverse
+
+from jobs import services
+from jobs.models import ReadMark
+from jobs.selectors import unread_recounted
+from jobs.unread import recount_unread
+from portal import badges
+from portal import services as portal_services
+from portal.models import Membership, NoticeTopic, User
+from portal.notify import Email, tell
+from portal.selectors import memberships_for, unread_notices
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _badge(user):
+    user = User.objects.get(pk=user.pk)
+    return badges.badge(user, list(memberships_for(user)))
+
+
+def _assert_true(*people):
+    for person in people:
+        person = User.objects.get(pk=person.pk)
+        assert _badge(person) == unread_recounted(person), person
+
+
+def _notice(people, team, text="The run is running."):
+    tell(
+        people,
+        key=f"n:{text}",
+        notice=text,
+        topic=NoticeTopic.JOB,
+        url="/jobs/",
+        team=team,
+        email=Email(subject=text, template="emails/run_transition.txt", context={}),
+    )
+
+
+def test_comments_notices_and_reading_keep_the_badge_true(
+    team_a, team_b, a_member, a_admin, b_member, staff
+):
+    other_staff = make_user("other@e31.example", staff=True)
+    job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    other = services.create_draft(team=team_b, user=b_member, data={"name": "two"})
+    everyone = (a_member, a_admin, b_member, staff, other_staff)
+
+    services.add_comment(job=job, author=a_member, body="first")
+    services.add_comment(job=job, author=staff, body="second")
+    services.add_comment(job=other, author=b_member, body="elsewhere")
+    _assert_true(*everyone)
+    assert _badge(a_admin) == 2 and _badge(a_member) == 1 and _badge(b_member) == 0
+    assert _badge(other_staff) == 3
+
+    _notice([a_member, a_admin], team_a)
+    _notice([staff], None, "Staff news.")
+    _assert_true(*everyone)
+    assert _badge(a_admin) == 3
+
+    services.mark_read(job=job, user=a_admin)
+    services.mark_read(job=job, user=a_admin)  # twice changes nothing
+    portal_services.mark_notices_read(
+        user=a_admin, ids=[n.pk for n in unread_notices(a_admin, NoticeTopic.JOB)]
+    )
+    _assert_true(*everyone)
+    assert _badge(a_admin) == 0
+
+    # Leaving the team takes its news off the badge, as it takes the team's pages away.
+    Membership.objects.filter(user=a_member, team=team_a).delete()
+    _assert_true(*everyone)
+    assert _badge(a_member) == 0
+
+
+def test_the_page_shows_the_badge_without_counting(
+    client_for, team_a, a_member, staff, django_assert_num_queries
+):
+    job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    for i in range(3):
+        services.add_comment(job=job, author=staff, body=f"c{i}")
+    page = client_for(a_member).get(reverse("team_detail", args=[team_a.slug])).content.decode()
+    assert '3<span class="visually-hidden"> unread' in page
+    # Reading the job takes the badge down on the page that reads it.
+    page = client_for(a_member).get(reverse("job_detail", args=[job.pk])).content.decode()
+    assert "unread comments and notices" not in page
+
+
+def test_recount_puts_counters_right_after_bulk_writes(team_a, a_member, a_admin, staff):
+    job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    services.add_comment(job=job, author=staff, body="one")
+    services.add_comment(job=job, author=a_member, body="two")
+    expected = {p.pk: _badge(p) for p in (a_member, a_admin, staff)}
+    ReadMark.objects.update(unread=7)
+    Membership.objects.update(unread_comments=9, unread_notices=4)
+    User.objects.update(unread_comments=5)
+    recount_unread()
+    assert {p.pk: _badge(p) for p in (a_member, a_admin, staff)} == expected
+    _assert_true(a_member, a_admin, staff)

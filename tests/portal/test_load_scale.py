@@ -1,0 +1,55 @@
+"""`load_scale` at the smallest factor (the 100× runs belong to the benchmark, not the suite)."""
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import transaction
+
+from findings.models import Finding
+from jobs.models import Event, JobDescription, Run
+from jobs.selectors import unread_recounted
+from portal import badges
+from portal.models import IntakeApplication, Team, User
+from portal.selectors import memberships_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _fingerprint():
+    return (
+        list(JobDescription.objects.order_by("name").values_list("name", "status")[:50]),
+        list(Finding.objects.order_by("title").values_list("title", "status", "kind")[:50]),
+        Event.objects.count(),
+    )
+
+
+class Rollback(Exception):
+    pass
+
+
+def test_load_scale_makes_a_busy_program_the_same_way_each_time():
+    call_command("load_scale", factor=1, seed=7)
+    first = _fingerprint()
+    assert Team.objects.count() == 3
+    assert JobDescription.objects.count() == 200 and Finding.objects.count() == 500
+    assert IntakeApplication.objects.count() == 30
+    # Runs are replayable histories: every run's state is its last applied event's.
+    for run in Run.objects.prefetch_related("events")[:20]:
+        events = sorted(run.events.all(), key=lambda e: e.occurred_at)
+        assert not events or events[-1].to_state == run.state
+    # The badges were recounted after the bulk writes.
+    for user in User.objects.all()[:20]:
+        assert badges.badge(user, list(memberships_for(user))) == unread_recounted(user)
+    with pytest.raises(CommandError, match="already loaded"):
+        call_command("load_scale", factor=1, seed=7)
+
+    with pytest.raises(Rollback), transaction.atomic():
+        IntakeApplication.objects.all().delete()
+        Run.objects.all().delete()
+        JobDescription.objects.all().delete()
+        Finding.objects.all().delete()
+        Team.objects.all().delete()
+        User.objects.all().delete()
+        Event.objects.all().delete()
+        call_command("load_scale", factor=1, seed=7)
+        assert _fingerprint() == first
+        raise Rollback
