@@ -19,7 +19,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: run test lint install browser-check clean
+.PHONY: run test lint install browser-check clean slurm
 
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@if [ ! -x $(PY) ]; then \
@@ -45,6 +45,10 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	TESTING=1 $(PY) manage.py makemigrations --check --dry-run
+
+# A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
+slurm:
+	bash .ci/slurm-up
 
 clean:
 	rm -rf $(VENV) var

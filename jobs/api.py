@@ -9,7 +9,9 @@ from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
 from . import spec
+from .runs.agent_api import router as agent_router
 from .runs.scheduler_api import router as scheduler_router
+from .spec import slurm_export
 from .spec.textio import SpecReadError
 
 api = NinjaAPI(
@@ -21,6 +23,7 @@ api = NinjaAPI(
     "scheduler API (bearer token per scheduler client).",
 )
 api.add_router("/scheduler", scheduler_router)
+api.add_router("/scheduler/cluster", agent_router)
 
 
 class IssueOut(Schema):
@@ -84,3 +87,26 @@ def spec_import(request, payload: ImportIn):
     except SpecReadError as error:
         raise HttpError(400, str(error)) from None
     return {"results": [{**r.as_dict(), **_counts(r.issues)} for r in results]}
+
+
+class BatchScriptOut(Schema):
+    phase: str
+    filename: str
+    text: str
+    after: str
+
+
+class SbatchOut(Schema):
+    scripts: list[BatchScriptOut]
+    submit: str
+    notes: list[str]
+
+
+@api.post("/spec/export/sbatch", response={200: SbatchOut, 400: ErrorOut}, url_name="spec_sbatch")
+def spec_export_sbatch(request, payload: dict[str, Any] = Body(...)):  # noqa: B008
+    """A description -> runnable sbatch scripts (staging, run, output) chained by submit.sh,
+    and notes on what the description says that sbatch cannot carry."""
+    description, issues = spec.load(payload)
+    if issues:
+        raise HttpError(400, f"{issues[0].field}: {issues[0].message}")
+    return slurm_export.export(description).as_dict()

@@ -50,6 +50,33 @@ def _example(**changes):
     return data
 
 
+def small_slurm_job(name, command="sleep 3", *, gpus=2, staging=True, **request):
+    """A complete, exact description that runs in seconds on the local Slurm cluster
+    (`make slurm`): the demo's job to dispatch, and the Slurm tests' jobs."""
+    data = _example(name=name, work__command=command, work__shape="gang", work__amount="1 test-run")
+    data["work"].pop("shards")
+    data["data"]["inputs"][0].update(size="2 GB", objects=1)
+    data["data"].update(scratch="10 GB", stage_before_rent=staging)
+    data["request"] = {
+        "accelerators": [{"type": "H100-80GB", "count": gpus}],
+        "nodes": 1,
+        "cpus_per_node": 1,
+        "memory_per_node": "1 GiB",
+        "estimate": "1 min",
+        "maximum": "5 min",
+        "no_deadline": True,
+        "less_compute": "wait",
+        "preemptible": True,
+        "checkpoint_interval": "1 min",
+        "checkpoint_location": "file:///tmp/e31-ckpt",
+        "retries": 0,
+        "expected_accelerator_hours": round(gpus / 60, 4),
+        **request,
+    }
+    data["output"]["artifacts"][0].update(size="1 GB")
+    return data
+
+
 def load_jobs(*, teams, users):
     northwind, helio = teams["northwind-vision"], teams["helio-sims"]
     ada, ben, cy = (
@@ -168,6 +195,13 @@ def load_jobs(*, teams, users):
         body="No: that is real-time work and stays on your own systems. The nightly retraining behind it is a "
         "network job; describe that part alone.",
     )  # fmt: skip
+    # Accepted and not run yet: staff dispatch it to a cluster (`make slurm`, README "Slurm").
+    smoke = services.create_draft(
+        team=northwind, user=ada, data=small_slurm_job("slurm-smoke-test", "sleep 5")
+    )
+    revision = services.submit(job=smoke, user=ada, acknowledge_warnings=True)
+    services.review(revision=revision, reviewer=staff, outcome="accepted",
+                    note="Small enough to try on a real cluster first.")  # fmt: skip
     # Declared as batch, but staff saw that it keeps a model server answering users.
     ranker = services.create_draft(
         team=helio,

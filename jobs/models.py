@@ -330,6 +330,9 @@ class Hold(models.Model):
         SchedulerClient, null=True, blank=True, on_delete=models.SET_NULL, related_name="holds"
     )
     simulated = models.BooleanField(default=False)
+    # Measured: posted by a cluster's agent from the engine's own accounting (Slurm's
+    # allocation records), not reported by hand or played by the simulator.
+    measured = models.BooleanField(default=False)
     received_at = models.DateTimeField(default=timezone.now)
     observed = models.JSONField(default=dict, blank=True)  # as on Event
 
@@ -347,6 +350,85 @@ class Hold(models.Model):
 
     def __str__(self):
         return f"{self.count} × {self.accelerator_type} ({self.phase})"
+
+    @property
+    def source(self):
+        """measured (the engine's accounting), simulated, or reported (by a scheduler)."""
+        return "measured" if self.measured else "simulated" if self.simulated else "reported"
+
+
+# --- Real clusters: staff dispatch an accepted job; the cluster's agent runs it ------------
+
+
+class Cluster(models.Model):
+    """A Slurm cluster. Its agent authenticates as `client` and reports the partition it
+    submits to (nodes, GRES, limits); dispatch checks a job against that report."""
+
+    name = models.CharField(max_length=120, unique=True)
+    client = models.OneToOneField(SchedulerClient, on_delete=models.PROTECT, related_name="cluster")
+    partition = models.CharField(max_length=120)
+    # Accelerator type as partners write it -> GRES, e.g. {"H100-80GB": "gpu:h100"}.
+    accelerator_map = models.JSONField(default=dict, blank=True)
+    # How this site moves data, as shell templates ({location}, {destination}, {name}).
+    stage_command = models.CharField(max_length=1000, blank=True)
+    deliver_command = models.CharField(max_length=1000, blank=True)
+    # The partition as the agent last reported it.
+    nodes = models.PositiveIntegerField(null=True, blank=True)
+    cpus_per_node = models.PositiveIntegerField(null=True, blank=True)
+    memory_per_node_mb = models.PositiveBigIntegerField(null=True, blank=True)
+    tmp_disk_per_node_mb = models.PositiveBigIntegerField(null=True, blank=True)
+    gres_per_node = models.JSONField(default=dict, blank=True)  # {"gpu:h100": 8}
+    max_time_seconds = models.PositiveIntegerField(null=True, blank=True)  # empty: unlimited
+    reported_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class DispatchState(models.TextChoices):
+    WAITING = "waiting", "Waiting for the cluster's agent"
+    SUBMITTED = "submitted", "Submitted to Slurm"
+    FINISHED = "finished", "Finished"
+
+
+class Dispatch(models.Model):
+    """A run sent to a cluster: the batch scripts frozen at dispatch and the Slurm job ids
+    the agent submitted them as."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="dispatch")
+    cluster = models.ForeignKey(Cluster, on_delete=models.PROTECT, related_name="dispatches")
+    # Names the Slurm jobs (e31-<key>-<phase>), so an agent that restarts finds what it submitted.
+    key = models.CharField(max_length=32, unique=True)
+    scripts = models.JSONField(default=list)  # [{phase, filename, text, after}]
+    notes = models.JSONField(default=list, blank=True)
+    state = models.CharField(
+        max_length=12, choices=DispatchState.choices, default=DispatchState.WAITING
+    )
+    slurm_jobs = models.JSONField(default=dict, blank=True)  # {phase: Slurm job id}
+    dispatched_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    dispatched_at = models.DateTimeField(default=timezone.now)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-dispatched_at"]
+        indexes = [models.Index(fields=["cluster", "state"], name="dispatch_cluster_state_idx")]
+
+    def __str__(self):
+        return f"{self.run.job} on {self.cluster}"
 
 
 class RunOutcome(models.Model):

@@ -21,6 +21,7 @@ from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import StepPage, detail_context, diff_rows, grouped_issues
+from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"
@@ -385,12 +386,18 @@ def revision_detail(request, pk, number):
 
 @login_required
 def revision_export(request, pk, number, fmt):
-    if fmt not in ("yaml", "json"):
-        raise Http404("Export as yaml or json.")
+    if fmt not in ("yaml", "json", "sbatch"):
+        raise Http404("Export as yaml, json or sbatch.")
     revision = selectors.get_revision_for_user(request.user, pk, number)
     description = revision.as_description()
     filename = f"{slugify(revision.job.name) or 'job'}-r{revision.number}.{fmt}"
-    if fmt == "json":
+    if fmt == "sbatch":
+        # Every script of the chain in one text file, each under a `# ==> name <==` line.
+        filename = filename.replace(".sbatch", "-sbatch.txt")
+        response = HttpResponse(
+            slurm_export.export(description).as_text(), content_type="text/plain; charset=utf-8"
+        )
+    elif fmt == "json":
         response = HttpResponse(spec.to_json(description), content_type="application/json")
     else:
         response = HttpResponse(spec.to_yaml(description), content_type="application/yaml")

@@ -58,6 +58,7 @@ MATRIX = {
     "api:api-root": ("get", dict.fromkeys(ROLES, 404)),
     "api:spec_validate": ("post_json", _public),
     "api:spec_import": ("post_json", dict.fromkeys(ROLES, 422)),
+    "api:spec_sbatch": ("post_json", _public),
     # jobs: descriptions, steps, revisions, discussion, staff review
     "job_list": ("get", _logged_in),
     "job_new": ("get", _logged_in),
@@ -86,6 +87,13 @@ MATRIX = {
         "post",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
     ),
+    "run_dispatch": (
+        "post",
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+    ),
+    # The world's run is not dispatched: cancelling is refused with a message (302).
+    "run_cancel": ("post", {**_partner_page, "a_member": 302, "a_admin": 302, "staff": 302}),
+    "clusters": ("get", {**_staff_only, "staff": 200}),
     "scheduler_clients": (
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
@@ -99,6 +107,10 @@ MATRIX = {
     "api:scheduler_batch": ("post_json", dict.fromkeys(ROLES, 401)),
     "api:scheduler_hold": ("post_json", dict.fromkeys(ROLES, 401)),
     "api:scheduler_run": ("get", dict.fromkeys(ROLES, 401)),
+    "api:agent_dispatches": ("get", dict.fromkeys(ROLES, 401)),
+    "api:agent_submitted": ("post_json", dict.fromkeys(ROLES, 401)),
+    "api:agent_finished": ("post_json", dict.fromkeys(ROLES, 401)),
+    "api:agent_partition": ("put_json", dict.fromkeys(ROLES, 401)),
     "review_queue": (
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
@@ -263,6 +275,8 @@ def test_matrix(client_for, world, name, role):
     client = client_for(world["users"][role])
     if method == "post_json":
         response = client.post(url, {}, content_type="application/json")
+    elif method == "put_json":
+        response = client.put(url, {}, content_type="application/json")
     else:
         response = getattr(client, method)(url)
     expected = expected_by_role[role]

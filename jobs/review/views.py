@@ -3,7 +3,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from jobs import selectors, services
+from jobs.models import Cluster
 from jobs.presenters import detail_context
+from jobs.runs import dispatch
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.pagination import keyset_page
@@ -14,7 +16,15 @@ from .presenters import review_form
 @staff_required
 def review_queue(request):
     revisions = keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request)
-    return render(request, "jobs/staff_reviews.html", {"revisions": revisions})
+    return render(
+        request,
+        "jobs/staff_reviews.html",
+        {
+            "revisions": revisions,
+            "ready": dispatch.ready_to_dispatch(),
+            "clusters": Cluster.objects.order_by("name"),
+        },
+    )
 
 
 @staff_required

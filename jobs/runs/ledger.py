@@ -31,6 +31,7 @@ class PhaseLine:
     seconds: int  # wall-clock span covered by the phase's holds (their union)
     accelerators: int  # most accelerators (nodes, for a CPU-only job) held at once
     open: bool
+    source: str = "reported"  # measured, simulated, reported, or mixed
 
 
 @dataclass
@@ -45,6 +46,11 @@ class Ledger:
     @property
     def cpu_only(self):
         return self.unit == "node-hours"
+
+    @property
+    def source(self):
+        """Where the held figures come from: measured, simulated, reported, mixed or ''."""
+        return _source(p.source for p in self.phases)
 
     @property
     def held(self):
@@ -68,9 +74,15 @@ class Ledger:
             "held_hours": self.held,
             "gap_hours": self.gap,
             "phases": {p.phase.value: round(p.hours, 3) for p in self.phases},
+            "held_source": self.source,
             "explanations": self.explanations,
             "unit": self.unit,
         }
+
+
+def _source(sources):
+    found = set(sources)
+    return found.pop() if len(found) == 1 else ("mixed" if found else "")
 
 
 def _union_seconds(intervals):
@@ -116,6 +128,7 @@ def compute(run, holds=None, now=None):
             seconds=int(_union_seconds([(h.started_at, h.ended_at or now) for h in mine])),
             accelerators=_peak(mine, now),
             open=any(h.ended_at is None for h in mine),
+            source=_source(h.source for h in mine),
         )
         ledger.phases.append(line)
         if phase != Phase.RUNNING and line.hours > 0:

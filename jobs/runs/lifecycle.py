@@ -86,10 +86,21 @@ class Replayed:
     failure_reason: str
 
 
+# Events that happened at the same moment are placed in the lifecycle's own order, whatever
+# order they arrived in: an engine reports an allocation's start as rented and running at
+# once (to the second), and a run that ends with nothing to deliver as output and released.
+SAME_MOMENT = {kind: rank for rank, kind in enumerate(
+    [K.RENTED, K.RUNNING, K.PREEMPTED, K.OUTPUT, K.RELEASED, K.FAILED, K.CANCELLED])}  # fmt: skip
+
+
 def replay(run, events):
     """Set each event's verdict (status, from/to state, reason) and return the run's state."""
     state, since, restarts, failure = RunState.SUBMITTED, run.created_at, 0, ""
-    for event in sorted(events, key=lambda e: (e.occurred_at, e.received_at, e.pk or 0)):
+    order = sorted(
+        events,
+        key=lambda e: (e.occurred_at, SAME_MOMENT.get(e.kind, 9), e.received_at, e.pk or 0),
+    )
+    for event in order:
         try:
             target = next_state(state, event.kind, event.requeue_to)
         except IllegalMove as error:

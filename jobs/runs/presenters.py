@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 
-from jobs.models import FailureReason, RunState
+from jobs.models import Cluster, Dispatch, FailureReason, RunState
 
 from . import ledger as ledger_mod
 from . import observed as observed_mod
@@ -25,6 +25,7 @@ def run_context(run):
     ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
     now = simulated_now(run, events)
     segs = timeline.segments(run, events, now=now)
+    dispatch = Dispatch.objects.filter(run=run).select_related("cluster").first()
     observed = observed_mod.compute(
         run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
     )
@@ -33,6 +34,14 @@ def run_context(run):
         "observed_chart": observed_mod.chart(observed),
         "gap_ratio": observed_mod.GAP_RATIO,
         "run": run,
+        "dispatch": dispatch,
+        # Staff may dispatch a run no engine has touched yet.
+        "clusters": (
+            list(Cluster.objects.order_by("name"))
+            if dispatch is None and not events and not run.is_final
+            else []
+        ),
+        "slurm_jobs": sorted(dispatch.slurm_jobs.items(), key=lambda kv: kv[1]) if dispatch else [],
         "events": events,
         "holds": holds,
         "ledger": ledger,

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from jobs.models import (
     FINAL_STATES,
+    Cluster,
     Event,
     EventKind,
     FailureReason,
@@ -257,6 +258,8 @@ def record_hold(
         idempotency_key=idempotency_key[:200],
         client=client,
         simulated=bool(client and client.simulated),
+        # A cluster's agent posts what the engine's own accounting recorded.
+        measured=bool(client and Cluster.objects.filter(client=client).exists()),
         observed=observed,
     )
     _outcome_after_hold(run)

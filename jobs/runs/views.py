@@ -1,14 +1,16 @@
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from jobs import selectors
-from jobs.models import Run, SchedulerClient
+from jobs.models import Cluster, Run, SchedulerClient
 from portal.decorators import staff_required
 from portal.errors import DomainError
 
+from . import dispatch as dispatch_mod
 from . import services
 from .presenters import run_context
 from .tasks import simulate_run
@@ -20,6 +22,13 @@ def _run_for(user, pk):
     if run is None:
         raise Http404("This job has not entered the lifecycle.")
     return job, run
+
+
+def _back_to_run(request, job):
+    # The review queue dispatches too; it sends people back there.
+    if request.POST.get("next") == "review_queue":
+        return redirect("review_queue")
+    return redirect(reverse("job_detail", args=[job.pk]) + "#run")
 
 
 @require_GET
@@ -100,3 +109,89 @@ def scheduler_client_revoke(request, client_id):
     services.revoke_client(client=client)
     messages.success(request, f"The token of {client} no longer works.")
     return redirect("scheduler_clients")
+
+
+@staff_required
+@require_POST
+def run_dispatch(request, pk):
+    """Send the run to a cluster; refused, with the reasons, when the cluster cannot run it."""
+    job, run = _run_for(request.user, pk)
+    cluster_id = request.POST.get("cluster", "")
+    cluster = Cluster.objects.filter(pk=cluster_id).first() if cluster_id.isdigit() else None
+    if cluster is None:
+        messages.error(request, "Not dispatched: choose a cluster.")
+        return _back_to_run(request, job)
+    try:
+        dispatch_mod.dispatch(run=run, cluster=cluster, actor=request.user)
+    except DomainError as error:
+        messages.error(request, f"Not dispatched: {error} Nothing was submitted.")
+    else:
+        messages.success(
+            request, f"{job} was dispatched to {cluster}: its agent submits it at its next poll."
+        )
+    return _back_to_run(request, job)
+
+
+@login_required
+@require_POST
+def run_cancel(request, pk):
+    """Partner members and staff cancel a dispatched run (the agent scancels it)."""
+    job, run = _run_for(request.user, pk)
+    try:
+        record = dispatch_mod.request_cancel(run=run, actor=request.user)
+    except DomainError as error:
+        messages.error(request, f"Not cancelled: {error}")
+    else:
+        if record.state == "finished":
+            messages.success(request, "Cancelled: nothing had been submitted to Slurm yet.")
+        else:
+            messages.success(
+                request,
+                f"Cancelling: {record.cluster}'s agent cancels the Slurm jobs at its next poll; "
+                "the run ends with the hours held until then.",
+            )
+    return _back_to_run(request, job)
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def clusters(request):
+    """Slurm clusters: register one (its agent's token is shown once) and see what it reported."""
+    token, errors = None, {}
+    form = {k: request.POST.get(k, "").strip() for k in
+            ("name", "partition", "accelerator_map", "stage_command", "deliver_command")}  # fmt: skip
+    if request.method == "POST":
+        try:
+            mapping = dispatch_mod.parse_accelerator_map(form["accelerator_map"])
+        except DomainError as error:
+            errors["accelerator_map"] = str(error)
+        if not errors:
+            try:
+                cluster, token = dispatch_mod.create_cluster(
+                    name=form["name"],
+                    partition=form["partition"],
+                    accelerator_map=mapping,
+                    stage_command=form["stage_command"],
+                    deliver_command=form["deliver_command"],
+                    created_by=request.user,
+                )
+            except DomainError as error:
+                field = "partition" if "partition" in str(error) else "name"
+                errors[field] = str(error)
+            else:
+                messages.success(
+                    request,
+                    f"Cluster {cluster} registered. Copy its agent's token now: it is not shown again.",
+                )
+                form = {}
+    return render(
+        request,
+        "jobs/staff_clusters.html",
+        {
+            "clusters": Cluster.objects.select_related("client").order_by("name"),
+            "token": token,
+            "form": form,
+            "errors": errors,
+        },
+        status=400 if errors else 200,
+    )

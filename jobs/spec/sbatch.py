@@ -6,6 +6,7 @@ from . import mounts
 from .envs import Variables
 from .quantities import Size
 from .realtime import ends_serving
+from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
 from .units import UnitError, format_duration, format_size, parse_when
 
 SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "-o": "output",
@@ -157,6 +158,9 @@ def _component(options, body):
     description = {}
     if options.get("job-name"):
         description["name"] = options["job-name"]
+    body, setup = _exported_parts(body)
+    if setup:
+        work["setup"] = setup
     if body:
         work["command"] = body
 
@@ -213,6 +217,10 @@ def _component(options, body):
         request["preemptible"] = False
     if options.get("signal"):
         notes.append(f"--signal {options['signal']}: the job is warned before it is stopped.")
+    if options.get("tmp"):
+        scratch = slurm_memory(options["tmp"])
+        if scratch:
+            data["scratch"] = scratch
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
@@ -248,6 +256,22 @@ def _component(options, body):
         if part:
             description[key] = part
     return description, notes
+
+
+def _exported_parts(body):
+    """A script the portal exported marks its setup and command (slurm_export.py): read
+    them back as they were written, without the lines the export added around them."""
+    lines = body.splitlines()
+    if COMMAND_MARK not in lines:
+        return body, None
+    at = lines.index(COMMAND_MARK)
+    command = "\n".join(lines[at + 1 :]).strip()
+    setup = None
+    if SETUP_MARK in lines[:at]:
+        start = lines.index(SETUP_MARK) + 2  # the mark, then the srun line opening the heredoc
+        end = lines.index(SETUP_END, start) if SETUP_END in lines[start:at] else at
+        setup = "\n".join(lines[start:end]).strip() or None
+    return command, setup
 
 
 ASSIGNMENT = re.compile(
@@ -304,6 +328,8 @@ def _shape(options, body, request, work, notes):
             work["nodes_per_shard"] = nodes
         if limit:
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
+            if "nodes" not in options:
+                request["nodes"] = limit  # one node per shard, `limit` of them at once
     elif nodes > 1:
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
 

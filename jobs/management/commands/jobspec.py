@@ -1,16 +1,17 @@
 """`python manage.py jobspec schema|lint|import|export`: the format from the command line,
 so a partner can lint their job files in their own CI. schema, lint and import are the
 Django-free jobs/spec/cli.py (manage.py runs them without starting Django at all);
-export reads stored descriptions from the database."""
+export reads stored descriptions from the database, as YAML, JSON or sbatch scripts."""
 
 import json
 import sys
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from jobs import spec
 from jobs.models import JobDescription
-from jobs.spec import cli
+from jobs.spec import cli, slurm_export
 
 
 class Command(BaseCommand):
@@ -27,10 +28,19 @@ class Command(BaseCommand):
         export = sub.add_parser("export", help="Print stored job descriptions.")
         export.add_argument("job", nargs="*", help="Job ids (all when none is given).")
         export.add_argument("--json", action="store_true")
+        export.add_argument(
+            "--to", dest="target", default="yaml", choices=["yaml", "json", "sbatch"],
+            help="sbatch: runnable batch scripts (staging, run, output) and submit.sh.",
+        )  # fmt: skip
+        export.add_argument(
+            "--out", help="With --to sbatch: write the scripts into this directory."
+        )
 
     def handle(self, *args, action, **options):
         if action == "export":
-            return self.do_export(options["job"], options["json"])
+            return self.do_export(
+                options["job"], options["json"], options["target"], options.get("out")
+            )
         try:
             code = cli.run(
                 action,
@@ -46,7 +56,10 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def do_export(self, job, as_json):
+    def do_export(self, job, as_json=False, target="yaml", out=None):
+        if target == "sbatch":
+            return self._export_sbatch(job, as_json, out)
+        as_json = as_json or target == "json"
         queryset = JobDescription.objects.order_by("pk")
         if job:
             queryset = queryset.filter(pk__in=[j for j in job if j.isdigit()])
@@ -58,3 +71,26 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(payload if len(payload) > 1 else payload[0], indent=2))
         else:
             self.stdout.write("---\n".join(spec.to_yaml(d) for d in descriptions))
+
+    def _export_sbatch(self, job, as_json, out):
+        if len(job) != 1 or not job[0].isdigit():
+            raise CommandError("Export one job to sbatch: jobspec export ID --to sbatch.")
+        record = JobDescription.objects.filter(pk=job[0]).first()
+        if record is None:
+            raise CommandError(f"No stored job description has id {job[0]}.")
+        result = slurm_export.export(record.as_description())
+        if as_json:
+            self.stdout.write(json.dumps(result.as_dict(), indent=2))
+        elif out:
+            folder = Path(out)
+            folder.mkdir(parents=True, exist_ok=True)
+            files = [(s.filename, s.text) for s in result.scripts]
+            files.append(("submit.sh", result.submit_script()))
+            for name, text in files:
+                (folder / name).write_text(text)
+            (folder / "submit.sh").chmod(0o755)
+            self.stdout.write(f"Wrote {', '.join(n for n, _ in files)} to {folder}.")
+            for note in result.notes:
+                self.stdout.write(f"note    {note}")
+        else:
+            self.stdout.write(result.as_text())

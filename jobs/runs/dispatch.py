@@ -1,0 +1,280 @@
+"""Real clusters: register one, check a job against it, dispatch, cancel, and what its
+agent tells the portal (the partition it submits to, the Slurm job ids it submitted).
+
+The agent then posts lifecycle events and holds through the same scheduler API as any
+other scheduler (services.record_event / record_hold)."""
+
+import logging
+import re
+import secrets
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from jobs.models import Cluster, Dispatch, DispatchState, Event, Run, RunState, SchedulerClient
+from jobs.spec import slurm_export
+from portal.errors import DomainError
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+GRES = re.compile(r"^[A-Za-z0-9_-]+(:[A-Za-z0-9._-]+)?$")
+PARTITION = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
+
+
+def parse_accelerator_map(text):
+    """'H100-80GB -> gpu:h100' lines -> {"H100-80GB": "gpu:h100"}; DomainError naming the line."""
+    mapping = {}
+    for number, line in enumerate((text or "").splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        left, arrow, right = line.partition("->")
+        left, right = left.strip(), right.strip()
+        if not arrow or not left or not right:
+            raise DomainError(f"Line {number}: write it as “H100-80GB -> gpu:h100”.")
+        right = right.removeprefix("gres").strip()
+        if not GRES.match(right) or len(left) > 100:
+            raise DomainError(f"Line {number}: “{right}” is not a GRES name such as gpu:h100.")
+        mapping[left] = right
+    return mapping
+
+
+def format_accelerator_map(mapping):
+    return "\n".join(f"{k} -> {v}" for k, v in (mapping or {}).items())
+
+
+@transaction.atomic
+def create_cluster(
+    *, name, partition, accelerator_map, created_by=None, stage_command="", deliver_command=""
+):
+    """A cluster and the scheduler client its agent logs in as; returns (cluster, token)."""
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("Give the cluster a name.")
+    if Cluster.objects.filter(name__iexact=name).exists() or (
+        SchedulerClient.objects.filter(name__iexact=name).exists()
+    ):
+        raise DomainError(f"A cluster or scheduler client called {name} already exists.")
+    if not PARTITION.match(partition or ""):
+        raise DomainError("Name the Slurm partition jobs are submitted to, e.g. gpu.")
+    client, token = services.create_client(name=name, created_by=created_by)
+    cluster = Cluster.objects.create(
+        name=name[:120],
+        client=client,
+        partition=partition,
+        accelerator_map=accelerator_map,
+        stage_command=(stage_command or "").strip()[:1000],
+        deliver_command=(deliver_command or "").strip()[:1000],
+        created_by=created_by,
+    )
+    return cluster, token
+
+
+def cluster_for_client(client):
+    return Cluster.objects.filter(client=client).first() if client is not None else None
+
+
+@transaction.atomic
+def report_partition(*, cluster, nodes, cpus_per_node, memory_per_node_mb, gres_per_node,
+                     max_time_seconds, tmp_disk_per_node_mb=None):  # fmt: skip
+    """What the agent sees of its partition (sinfo / scontrol), stored for dispatch checks."""
+    Cluster.objects.filter(pk=cluster.pk).update(
+        nodes=nodes,
+        cpus_per_node=cpus_per_node,
+        memory_per_node_mb=memory_per_node_mb,
+        tmp_disk_per_node_mb=tmp_disk_per_node_mb,
+        gres_per_node=gres_per_node,
+        max_time_seconds=max_time_seconds,
+        reported_at=timezone.now(),
+    )
+
+
+# --- Dispatch --------------------------------------------------------------------------------
+
+
+def _site(cluster):
+    return slurm_export.Site(
+        partition=cluster.partition,
+        gres=cluster.accelerator_map,
+        stage_command=cluster.stage_command,
+        deliver_command=cluster.deliver_command,
+    )
+
+
+def plan(run, cluster):
+    """(export, problems): the scripts this cluster would run, and why it cannot run them.
+
+    The first accelerator choice the cluster has is used (a note says so when it is not the
+    team's first). Problems are sentences for the job page; none means the job can go."""
+    description = run.revision.as_description()
+    r = description.request
+    problems, notes = [], []
+    if cluster.reported_at is None:
+        problems.append(
+            f"The agent of {cluster} has not reported its partition yet: start it "
+            "(python manage.py slurm_agent) and try again."
+        )
+        return None, problems
+    choices = [a for a in (r.accelerators or []) if a.type or a.count]
+    if choices:
+        usable = [a for a in choices if a.type in cluster.accelerator_map]
+        if not usable:
+            have = ", ".join(cluster.accelerator_map) or "no accelerator types"
+            wanted = ", ".join(a.type or "an unnamed type" for a in choices)
+            problems.append(f"{cluster} has {have}; this job asks for {wanted}.")
+        else:
+            chosen = usable[0]
+            if chosen is not choices[0]:
+                notes.append(
+                    f"Runs on {chosen.type}, the team's choice number {choices.index(chosen) + 1}."
+                )
+            gres = cluster.accelerator_map[chosen.type]
+            per_node = (cluster.gres_per_node or {}).get(gres)
+            if per_node is None:
+                problems.append(f"The partition {cluster.partition} reports no {gres} GRES.")
+            elif (chosen.count or 1) > per_node:
+                problems.append(
+                    f"The job asks for {chosen.count} × {chosen.type} per node; "
+                    f"nodes of {cluster.partition} have {per_node}."
+                )
+            description = description.model_copy(deep=True)
+            description.request.accelerators = [chosen]
+    fewest = r.min_nodes if r.min_nodes and r.nodes and r.min_nodes < r.nodes else r.nodes
+    if description.work.shape != "shards" and fewest and cluster.nodes and fewest > cluster.nodes:
+        problems.append(
+            f"The job needs {fewest} node{'s' if fewest != 1 else ''}; "
+            f"{cluster.partition} has {cluster.nodes}."
+        )
+    limit = cluster.max_time_seconds
+    if r.maximum and r.maximum.exact and limit and r.maximum.seconds > limit:
+        problems.append(
+            f"The time limit ({r.maximum}) is above the partition's "
+            f"({slurm_export.slurm_time(limit)})."
+        )
+    if r.cpus_per_node and cluster.cpus_per_node and r.cpus_per_node > cluster.cpus_per_node:
+        problems.append(
+            f"The job asks for {r.cpus_per_node} CPUs per node; nodes have {cluster.cpus_per_node}."
+        )
+    memory = cluster.memory_per_node_mb
+    if (
+        r.memory_per_node
+        and r.memory_per_node.exact
+        and memory
+        and (r.memory_per_node.bytes > memory * 2**20)
+    ):
+        problems.append(
+            f"The job asks for {r.memory_per_node} of memory per node; nodes have {memory} MiB."
+        )
+    scratch, tmp = description.data.scratch, cluster.tmp_disk_per_node_mb
+    if scratch and scratch.exact and tmp is not None and scratch.bytes > tmp * 2**20:
+        problems.append(f"The job needs {scratch} of local scratch per node; nodes have {tmp} MiB.")
+    if not description.work.command:
+        problems.append("The description names no command to run.")
+    exported = slurm_export.export(description, _site(cluster))
+    exported.notes[:0] = notes
+    return exported, problems
+
+
+@transaction.atomic
+def dispatch(*, run, cluster, actor):
+    """Send an accepted job's run to a cluster; nothing is submitted when it cannot run there."""
+    run = Run.objects.select_for_update().select_related("revision", "job").get(pk=run.pk)
+    if run.is_final:
+        raise DomainError("This run is over: nothing to dispatch.")
+    existing = Dispatch.objects.filter(run=run).select_related("cluster").first()
+    if existing is not None:
+        raise DomainError(f"This run was already dispatched to {existing.cluster}.")
+    if run.events.exists():
+        raise DomainError("This run already has lifecycle events: it is being run elsewhere.")
+    exported, problems = plan(run, cluster)
+    if problems:
+        raise DomainError(f"{cluster} cannot run this job: " + " ".join(problems))
+    record = Dispatch.objects.create(
+        run=run,
+        cluster=cluster,
+        key=secrets.token_hex(6),
+        scripts=[s.as_dict() for s in exported.scripts],
+        notes=exported.notes,
+        dispatched_by=actor,
+    )
+    log.info("dispatched job %s to %s as %s", run.job_id, cluster, record.key)
+    return record
+
+
+def ready_to_dispatch(limit=50):
+    """Accepted runs no engine has touched yet (no dispatch, no event), oldest first."""
+    return (
+        Run.objects.filter(state=RunState.SUBMITTED, dispatch__isnull=True)
+        .exclude(Exists(Event.objects.filter(run=OuterRef("pk"))))
+        .select_related("job", "job__team", "revision")
+        .order_by("created_at", "pk")[:limit]
+    )
+
+
+def active(cluster):
+    """What the agent must still submit or watch."""
+    return (
+        Dispatch.objects.filter(cluster=cluster)
+        .exclude(state=DispatchState.FINISHED)
+        .select_related("run")
+        .order_by("dispatched_at", "pk")
+    )
+
+
+@transaction.atomic
+def mark_submitted(*, dispatch, slurm_jobs):
+    """The agent's Slurm job ids. Repeating them is harmless; other ids are refused, so a
+    second agent cannot make the portal forget what the first one submitted."""
+    record = Dispatch.objects.select_for_update().get(pk=dispatch.pk)
+    phases = {s["phase"] for s in record.scripts}
+    if set(slurm_jobs) != phases:
+        raise DomainError(f"Give one Slurm job id for each of: {', '.join(sorted(phases))}.")
+    if record.slurm_jobs and record.slurm_jobs != slurm_jobs:
+        raise DomainError("This dispatch was submitted with other Slurm job ids.")
+    if not record.slurm_jobs:
+        record.slurm_jobs = slurm_jobs
+        record.submitted_at = timezone.now()
+        # Cancelled while the agent was submitting: it stays finished and the agent scancels.
+        if record.state == DispatchState.WAITING:
+            record.state = DispatchState.SUBMITTED
+        record.save(update_fields=["slurm_jobs", "state", "submitted_at"])
+    return record
+
+
+@transaction.atomic
+def mark_finished(*, dispatch):
+    record = Dispatch.objects.select_for_update().get(pk=dispatch.pk)
+    if record.state != DispatchState.FINISHED:
+        record.state, record.finished_at = DispatchState.FINISHED, timezone.now()
+        record.save(update_fields=["state", "finished_at"])
+    return record
+
+
+@transaction.atomic
+def request_cancel(*, run, actor):
+    """Partner or staff cancel a dispatched run. Submitted: the agent scancels it and Slurm's
+    record ends the run. Not yet submitted: it ends here, and the agent never submits it."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    record = Dispatch.objects.select_for_update().filter(run=run).first()
+    if record is None:
+        raise DomainError("Only a run dispatched to a cluster is cancelled here.")
+    if run.is_final:
+        raise DomainError("This run is over: nothing to cancel.")
+    if record.cancel_requested_at is None:
+        record.cancel_requested_at, record.cancel_requested_by = timezone.now(), actor
+        record.save(update_fields=["cancel_requested_at", "cancel_requested_by"])
+    if record.state == DispatchState.WAITING:
+        services.record_event(
+            run=run,
+            kind="cancelled",
+            occurred_at=record.cancel_requested_at,
+            idempotency_key=f"dispatch:{record.key}:cancelled",
+            actor=actor,
+            note=f"Cancelled before {record.cluster}'s agent submitted it.",
+        )
+        record.state, record.finished_at = DispatchState.FINISHED, timezone.now()
+        record.save(update_fields=["state", "finished_at"])
+    return record

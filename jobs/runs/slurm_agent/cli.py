@@ -1,0 +1,78 @@
+"""Command line: python -m jobs.runs.slurm_agent --url URL (--token T | --token-file F)."""
+
+import argparse
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+from .agent import Agent
+from .portal import Portal, PortalDown
+from .slurm import Slurm, SlurmError
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="slurm_agent",
+        description="Submit the jobs dispatched to this cluster and report them to the portal.",
+    )
+    p.add_argument("--url", required=True, help="The portal, e.g. https://partners.example")
+    p.add_argument("--token", default=os.environ.get("E31_AGENT_TOKEN", ""),
+                   help="The cluster's token (or E31_AGENT_TOKEN, or --token-file).")  # fmt: skip
+    p.add_argument("--token-file", help="A file holding the token (keeps it out of `ps`).")
+    p.add_argument("--partition", default="", help="Slurm partition (default: the cluster's).")
+    p.add_argument("--interval", type=float, default=5.0, help="Seconds between polls (5).")
+    p.add_argument("--workdir", default=os.path.expanduser("~/e31-agent"),
+                   help="Where the jobs' output files go (~/e31-agent).")  # fmt: skip
+    p.add_argument("--once", action="store_true", help="Poll once and exit (cron, tests).")
+    p.add_argument("--debug", action="store_true", help="Log every request.")
+    return p
+
+
+def add_arguments(p):
+    """The same options on another parser (the portal's management command)."""
+    for action in parser()._actions:
+        if action.dest != "help":
+            p._add_action(action)
+
+
+def run(options):
+    logging.basicConfig(
+        level=logging.DEBUG if options.debug else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
+    token = options.token
+    if options.token_file:
+        token = Path(options.token_file).read_text().strip()
+    if not token:
+        print("error: give --token, --token-file or E31_AGENT_TOKEN", file=sys.stderr)
+        return 2
+    Path(options.workdir).mkdir(parents=True, exist_ok=True)
+    agent = Agent(
+        Portal(options.url, token),
+        Slurm(partition=options.partition, workdir=options.workdir),
+        interval=options.interval,
+    )
+
+    def stop(*_):
+        agent.stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    if options.once:
+        try:
+            agent.poll_once()
+        except (PortalDown, SlurmError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+    else:
+        logging.getLogger("e31.slurm_agent").info(
+            "polling %s every %s s", options.url, options.interval
+        )
+        agent.run_forever()
+    return 0
+
+
+def main(argv=None):
+    return run(parser().parse_args(argv))

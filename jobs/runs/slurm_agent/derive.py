@@ -1,0 +1,226 @@
+"""Slurm's records of a dispatch -> the lifecycle events and holds to post.
+
+A pure function of what Slurm recorded: the same records always give the same posts with
+the same idempotency keys (`slurm:<cluster>:<Slurm job id>:<attempt>:<state>`), so an agent
+that restarts, or posts twice, or whose posts arrive out of order, changes nothing.
+
+The chain is staging (its own job when the data is staged before rent), the run (one job,
+or an array of shards) and output delivery; each starts after the one before succeeded.
+  rented   the first job of the chain starts (again after a requeue)
+  running  the run's allocation starts; a requeued attempt ends in `preempted`
+  output   the run completed
+  released the output job completed (or the run, when there is no output job)
+  failed / cancelled   the first job of the chain that did not complete
+Held accelerators are the run's allocated GPUs × its elapsed time, per attempt, from sacct."""
+
+from dataclasses import dataclass, field
+
+STAGING, RUN, OUTPUT = "staging", "run", "output"
+ORDER = (STAGING, RUN, OUTPUT)
+REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD"}
+FAILURE = {
+    "NODE_FAIL": "node_failure",
+    "BOOT_FAIL": "node_failure",
+    "OUT_OF_MEMORY": "out_of_memory",
+    "DEADLINE": "deadline_missed",
+}
+
+
+@dataclass
+class Post:
+    what: str  # "event" or "hold"
+    body: dict
+
+    @property
+    def key(self):
+        return self.body["idempotency_key"]
+
+    def fingerprint(self):
+        return tuple(sorted((k, str(v)) for k, v in self.body.items()))
+
+
+@dataclass
+class Derived:
+    posts: list = field(default_factory=list)
+    ended: bool = False  # a final event (released, failed, cancelled) was derived
+    unfinished: list = field(default_factory=list)  # Slurm job ids not in a final state
+
+
+def _iso(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _Builder:
+    def __init__(self, cluster, out):
+        self.cluster, self.out = cluster, out
+
+    def key(self, record, attempt, what):
+        job = f"{record.job_id}_{record.task}" if record.task else record.job_id
+        return f"slurm:{self.cluster}:{job}:{attempt}:{what}"
+
+    def event(self, kind, at, key, note, **extra):
+        body = {"kind": kind, "occurred_at": _iso(at), "idempotency_key": key, "note": note[:2000]}
+        self.out.posts.append(Post("event", {**body, **extra}))
+
+    def hold(self, record, attempt, phase):
+        if not record.gpus or record.start is None:
+            return  # no accelerators allocated (a staging or delivery job): nothing held
+        body = {
+            "accelerator_type": record.gres or "gpu",
+            "count": record.gpus,
+            "phase": phase,
+            "started_at": _iso(record.start),
+            "idempotency_key": self.key(record, attempt, "hold"),
+        }
+        if record.end is not None and record.state not in ("RUNNING", "COMPLETING", "SUSPENDED"):
+            body["ended_at"] = _iso(max(record.end, record.start))
+        self.out.posts.append(Post("hold", body))
+
+
+def _where(record):
+    nodes = f"{record.nodes} node{'s' if record.nodes != 1 else ''}"
+    gpus = f", {record.gpus} × {record.gres}" if record.gpus else ""
+    return f"{record.nodelist or 'no node yet'} ({nodes}{gpus})"
+
+
+def _label(phase, record):
+    job = f"{record.job_id}_{record.task}" if record.task else record.job_id
+    return f"Slurm job {job} ({phase})"
+
+
+def _end(b, phase, record, attempt):
+    """The first job of the chain that did not complete ends the run."""
+    at = record.end or record.start or record.submit
+    label = _label(phase, record)
+    if record.state == "CANCELLED":
+        reason = f", {record.reason}" if record.reason else ""
+        b.event("cancelled", at, b.key(record, attempt, "cancelled"),
+                f"{label} CANCELLED{reason}.")  # fmt: skip
+        return
+    reason = FAILURE.get(record.state) or {STAGING: "data"}.get(phase, "other")
+    detail = f"exit code {record.exit_code}" + (
+        f", signal {record.signal}" if record.signal else ""
+    )
+    b.event(
+        "failed",
+        at,
+        b.key(record, attempt, record.state.lower()),
+        f"{label} {record.state} ({detail}) on {record.nodelist or 'no node'}.",
+        failure_reason=reason,
+        exit_reason=f"{record.state} ({detail})",
+    )
+
+
+def attempts(records):
+    """Records of one job (or array task) in the order they ran."""
+    epoch = min((r.submit for r in records if r.submit), default=None)
+    return sorted(records, key=lambda r: (r.start or r.end or r.submit or epoch, r.raw_id))
+
+
+def derive(cluster, slurm_jobs, records, requeueable=False):
+    """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts).
+    requeueable: the run was submitted with --requeue, so a PREEMPTED attempt comes back."""
+    out = Derived()
+    b = _Builder(cluster, out)
+    by_phase = {}
+    for phase, job_id in slurm_jobs.items():
+        mine = [r for r in records if r.job_id == job_id]
+        by_phase[phase] = mine
+        tasks = {}
+        for r in mine:
+            tasks.setdefault(r.task, []).append(r)
+        if not mine or any(not attempts(rs)[-1].final for rs in tasks.values()):
+            out.unfinished.append(job_id)
+    chain = [p for p in ORDER if p in slurm_jobs]
+    rented = False
+    for phase in chain:
+        mine = by_phase[phase]
+        if not mine:
+            return out  # not in Slurm's accounting yet
+        tasks = {}
+        for r in mine:
+            tasks.setdefault(r.task, []).append(r)
+        if phase == RUN and any(tasks):  # an array: sacct names each task 123_4
+            done = _array(b, phase, tasks, rented)
+        else:
+            done = _single(b, phase, attempts(mine), rented, chain, requeueable)
+        if done != "completed":
+            if done == "ended":
+                out.ended = True
+            return out
+        rented = True
+        if phase == RUN:
+            last = attempts(mine)[-1] if not any(tasks) else max(mine, key=lambda r: r.end)
+            b.event("output", last.end, b.key(last, "", "output"),
+                    f"{_label(phase, last)} COMPLETED after {last.elapsed} s.",
+                    exit_reason="COMPLETED")  # fmt: skip
+        if phase == chain[-1]:
+            last = max(mine, key=lambda r: r.end)
+            b.event("released", last.end, b.key(last, "", "released"),
+                    f"{_label(phase, last)} COMPLETED: everything released.")  # fmt: skip
+            out.ended = True
+    return out
+
+
+def _single(b, phase, tries, rented, chain, requeueable):
+    """Events and holds of one job's attempts; 'completed', 'ended' or 'going'."""
+    for attempt, record in enumerate(tries):
+        last = attempt == len(tries) - 1
+        comes_back = record.state in REQUEUED or (
+            record.state == "PREEMPTED" and (requeueable or not last)
+        )
+        if record.start is None or (record.final and not record.nodelist and not record.elapsed):
+            if record.final:  # cancelled (or refused) before it ever got a node
+                _end(b, phase, record, attempt)
+                return "ended"
+            return "going"
+        if not record.nodes and not record.final:
+            return "going"  # sacct has the start but not yet the allocation: next poll
+        if phase == chain[0] or (phase == RUN and (attempt > 0 or not rented)):
+            b.event("rented", record.start, b.key(record, attempt, "rented"),
+                    f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
+        if phase == RUN:
+            b.event("running", record.start, b.key(record, attempt, "running"),
+                    f"{_label(phase, record)} running on {_where(record)}.",
+                    **({"nodes_granted": record.nodes} if record.nodes else {}))  # fmt: skip
+            b.hold(record, attempt, "running")
+        if comes_back:
+            b.event(
+                "preempted",
+                record.end or record.start,
+                b.key(record, attempt, "requeued"),
+                f"{_label(phase, record)} {record.state} after {record.elapsed} s: requeued.",
+                requeue_to="submitted",
+                exit_reason=record.state,
+            )
+            continue
+        if not record.final:
+            return "going"
+        if record.state == "COMPLETED":
+            return "completed"
+        _end(b, phase, record, attempt)
+        return "ended"
+    return "going"
+
+
+def _array(b, phase, tasks, rented):
+    """Shards: running when the first starts, completed when all did; held per task."""
+    started = [r for rs in tasks.values() for r in rs if r.start]
+    if started:
+        first = min(started, key=lambda r: r.start)
+        key = f"slurm:{b.cluster}:{first.job_id}:0"
+        if not rented:
+            b.event("rented", first.start, f"{key}:rented", f"{_label(phase, first)} started.")
+        b.event("running", first.start, f"{key}:running",
+                f"Slurm array {first.job_id}: the first shard started on {first.nodelist}.")  # fmt: skip
+    for rs in tasks.values():
+        for attempt, record in enumerate(attempts(rs)):
+            b.hold(record, attempt, "running")
+    lasts = [attempts(rs)[-1] for rs in tasks.values()]
+    if any(not r.final for r in lasts) or any(t.startswith("[") for t in tasks):
+        return "going"  # a pending range (123_[5-9]) is one record until its tasks start
+    failed = [r for r in lasts if r.state != "COMPLETED"]
+    if failed:
+        _end(b, phase, failed[0], len(tasks[failed[0].task]) - 1)
+        return "ended"
+    return "completed"

@@ -1,0 +1,246 @@
+"""Slurm's command-line tools, with machine-readable output: sbatch --parsable, squeue and
+sacct with `|`-separated fields, scontrol -o. Every time is read and written in UTC."""
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+# A requeued attempt (REQUEUED…) is over, but the job is not: another attempt follows.
+FINAL = {
+    "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
+    "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT",
+}  # fmt: skip
+SACCT_FIELDS = (
+    "JobID", "JobIDRaw", "JobName", "State", "Submit", "Start", "End", "ElapsedRaw", "ExitCode",
+    "NodeList", "NNodes", "AllocTRES", "Reason",
+)  # fmt: skip
+
+
+class SlurmError(RuntimeError):
+    pass
+
+
+class SlurmRefused(SlurmError):
+    """sbatch refused the script itself (asks for what the partition does not have):
+    submitting it again will not help."""
+
+
+TRANSIENT = ("Unable to contact", "Socket timed out", "Transport endpoint", "try again",
+             "Resource temporarily unavailable", "Zero Bytes were transmitted")  # fmt: skip
+
+
+@dataclass
+class Record:
+    """One attempt of one Slurm job (or array task), as sacct recorded it."""
+
+    job_id: str  # the id sbatch gave (an array's base id)
+    task: str  # the array index, or ""
+    raw_id: str
+    name: str
+    state: str
+    submit: datetime | None
+    start: datetime | None
+    end: datetime | None
+    elapsed: int
+    exit_code: int
+    signal: int
+    nodelist: str
+    nodes: int
+    gpus: int
+    gres: str  # e.g. gpu:h100
+    reason: str
+
+    @property
+    def final(self):
+        return self.state in FINAL
+
+
+def parse_time(text):
+    text = (text or "").strip()
+    if not text or text in ("Unknown", "None", "N/A"):
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def parse_limit(text):
+    """Slurm time limits: UNLIMITED, minutes, [D-]HH:MM:SS, MM:SS -> seconds or None."""
+    text = (text or "").strip()
+    m = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", text)
+    if not m:
+        return None
+    days, a, b, c = m.groups()
+    if days is not None:
+        return int(days) * 86400 + int(a) * 3600 + int(b or 0) * 60 + int(c or 0)
+    if c is not None:
+        return int(a) * 3600 + int(b) * 60 + int(c)
+    if b is not None:
+        return int(a) * 60 + int(b)
+    return int(a) * 60
+
+
+def gpus_in(tres):
+    """'billing=1,cpu=1,gres/gpu:h100=2,gres/gpu=2,node=1' -> (2, 'gpu:h100')."""
+    total, typed = 0, ""
+    for item in (tres or "").split(","):
+        key, _, value = item.partition("=")
+        if key == "gres/gpu" and value.isdigit():
+            total = int(value)
+        elif key.startswith("gres/gpu:") and not typed:
+            typed = key.removeprefix("gres/")
+    return total, typed or ("gpu" if total else "")
+
+
+def parse_sacct(text):
+    records = []
+    for line in text.splitlines():
+        parts = line.split("|")
+        if len(parts) != len(SACCT_FIELDS):
+            continue
+        row = dict(zip(SACCT_FIELDS, parts, strict=True))
+        job_id, _, task = row["JobID"].partition("_")
+        code, _, signal = row["ExitCode"].partition(":")
+        gpus, gres = gpus_in(row["AllocTRES"])
+        records.append(
+            Record(
+                job_id=job_id,
+                task=task,
+                raw_id=row["JobIDRaw"],
+                name=row["JobName"],
+                state=(row["State"].split() or ["UNKNOWN"])[0],
+                submit=parse_time(row["Submit"]),
+                start=parse_time(row["Start"]),
+                end=parse_time(row["End"]),
+                elapsed=int(row["ElapsedRaw"]) if row["ElapsedRaw"].isdigit() else 0,
+                exit_code=int(code) if code.isdigit() else 0,
+                signal=int(signal) if signal.isdigit() else 0,
+                nodelist=row["NodeList"] if row["NodeList"] != "None assigned" else "",
+                nodes=int(row["NNodes"]) if row["NNodes"].isdigit() else 0,
+                gpus=gpus,
+                gres=gres,
+                reason=row["Reason"] if row["Reason"] != "None" else "",
+            )
+        )
+    return records
+
+
+class Slurm:
+    """The commands, run with TZ=UTC so sacct prints and sbatch reads UTC."""
+
+    def __init__(self, *, partition="", workdir=".", timeout=30):
+        self.partition = partition
+        self.workdir = workdir
+        self.timeout = timeout
+        self.env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": "standard"}
+        self.calls = 0  # commands run, for the benchmark
+
+    def run(self, args, stdin=None):
+        self.calls += 1
+        try:
+            done = subprocess.run(  # noqa: S603 - fixed Slurm commands, no shell
+                args,
+                input=stdin,
+                capture_output=True,
+                text=True,
+                env=self.env,
+                timeout=self.timeout,
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise SlurmError(f"{args[0]}: {error}") from None
+        if done.returncode != 0:
+            message = f"{' '.join(args[:2])}: {done.stderr.strip()[:500]}"
+            permanent = "submission failed" in done.stderr and not any(
+                t in done.stderr for t in TRANSIENT
+            )
+            raise (SlurmRefused if permanent else SlurmError)(message)
+        return done.stdout
+
+    def sbatch(self, script, *, name, after=""):
+        args = ["sbatch", "--parsable", f"--job-name={name}", f"--chdir={self.workdir}",
+                f"--output={self.workdir}/%x-%j.out"]  # fmt: skip
+        if self.partition:
+            args.append(f"--partition={self.partition}")
+        if after:
+            args.append(f"--dependency=afterok:{after}")
+        out = self.run(args, stdin=script).strip()
+        job_id = out.split(";")[0]
+        if not job_id.isdigit():
+            raise SlurmError(f"sbatch answered {out[:200]!r}")
+        return job_id
+
+    def find(self, names, since):
+        """{job name: job id} for jobs of these names submitted since `since` (any state):
+        squeue knows queued, running and just-ended jobs; sacct the older ones."""
+        names = list(names)
+        found = {}
+        out = self.run(["sacct", "-X", "-n", "-P", "--format=JobID,JobName",
+                        f"--name={','.join(names)}", "-S", since.strftime("%Y-%m-%dT%H:%M:%S")])  # fmt: skip
+        for line in out.splitlines():
+            job, _, name = line.partition("|")
+            found.setdefault(name, job.split("_")[0])
+        out = self.run(["squeue", "-h", "-t", "all", f"--name={','.join(names)}", "-o", "%i|%j"])
+        for line in out.splitlines():
+            job, _, name = line.partition("|")
+            found.setdefault(name, job.split("_")[0])
+        return found
+
+    def records(self, job_ids):
+        """Every attempt (-D: requeued ones too) of these jobs and their array tasks."""
+        if not job_ids:
+            return []
+        out = self.run(["sacct", "-D", "-X", "-n", "-P", f"--format={','.join(SACCT_FIELDS)}",
+                        "-j", ",".join(sorted(set(job_ids)))])  # fmt: skip
+        return parse_sacct(out)
+
+    def scancel(self, job_ids):
+        if job_ids:
+            self.run(["scancel", *sorted(set(job_ids))])
+
+    def partition_info(self):
+        """The partition as a job sees it: node count, per-node CPUs, memory, GRES, time limit."""
+        name = self.partition or self._default_partition()
+        fields = _kv(self.run(["scontrol", "-o", "show", "partition", name]))
+        nodes = fields.get("Nodes", "")
+        info = {
+            "nodes": int(fields.get("TotalNodes", "0") or 0),
+            "max_time_seconds": parse_limit(fields.get("MaxTime", "")),
+            "cpus_per_node": None,
+            "memory_per_node_mb": None,
+            "tmp_disk_per_node_mb": None,
+            "gres_per_node": {},
+        }
+        if nodes:
+            for line in self.run(["scontrol", "-o", "show", "node", nodes]).splitlines():
+                node = _kv(line)
+                for key, field in (("CPUTot", "cpus_per_node"), ("RealMemory", "memory_per_node_mb"),
+                                   ("TmpDisk", "tmp_disk_per_node_mb")):  # fmt: skip
+                    value = node.get(key, "")
+                    if value.isdigit():
+                        info[field] = max(info[field] or 0, int(value))
+                for gres, count in _gres(node.get("Gres", "")).items():
+                    info["gres_per_node"][gres] = max(info["gres_per_node"].get(gres, 0), count)
+        return info
+
+    def _default_partition(self):
+        for line in self.run(["sinfo", "-h", "-o", "%P"]).splitlines():
+            if line.endswith("*"):
+                return line[:-1]
+        raise SlurmError("no default partition: give --partition")
+
+
+def _kv(line):
+    return dict(word.split("=", 1) for word in line.split() if "=" in word)
+
+
+def _gres(text):
+    """'gpu:h100:8(S:0),gpu:a100:2' -> {'gpu:h100': 8, 'gpu:a100': 2}."""
+    out = {}
+    for item in re.sub(r"\([^)]*\)", "", text or "").split(","):
+        parts = item.split(":")
+        if len(parts) >= 2 and parts[-1].isdigit():
+            out[":".join(parts[:-1])] = int(parts[-1])
+    return out

@@ -1,0 +1,159 @@
+"""Dispatched jobs run on the real cluster: released, failed, cancelled and requeued runs,
+with the ledger checked against Slurm's own accounting."""
+
+from datetime import datetime
+
+import pytest
+
+from jobs.models import Event, EventStatus, Hold, Run
+from jobs.runs import dispatch as dispatch_mod
+from jobs.runs import ledger
+
+from .conftest import (
+    accepted,
+    dispatch_of,
+    run_state,
+    sacct,
+    scontrol,
+    small_job,
+    squeue_state,
+    wait_for,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def applied_kinds(run):
+    return list(
+        Event.objects.filter(run=run, status=EventStatus.APPLIED)
+        .order_by("occurred_at", "pk")
+        .values_list("kind", flat=True)
+    )
+
+
+def slurm_seconds(row):
+    start = datetime.fromisoformat(row["Start"])
+    end = datetime.fromisoformat(row["End"])
+    return (end - start).total_seconds()
+
+
+def test_a_dispatched_job_runs_to_released_with_a_measured_ledger(
+    team_a, a_member, staff, cluster, start_agent
+):
+    run = accepted(team_a, a_member, staff, small_job("slurm-journey", "sleep 3"))
+    agent = start_agent(cluster)
+    wait_for(lambda: dispatch_mod.Cluster.objects.get(pk=cluster.pk).reported_at, 30,
+             "the agent's partition report", agent)  # fmt: skip
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "released", 90, "released", agent)
+    record = dispatch_of(run)
+    assert set(record.slurm_jobs) == {"staging", "run", "output"}
+    wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
+    assert applied_kinds(run) == ["rented", "running", "output", "released"]
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+
+    # The held figures are Slurm's: 2 GPUs × the run job's elapsed time, within a second.
+    [row] = sacct(record.slurm_jobs["run"])
+    assert row["State"] == "COMPLETED" and "gres/gpu=2" in row["AllocTRES"]
+    [hold] = Hold.objects.filter(run=run)
+    assert hold.measured and hold.count == 2 and hold.phase == "running"
+    held_seconds = (hold.ended_at - hold.started_at).total_seconds()
+    assert abs(held_seconds - slurm_seconds(row)) <= 1
+    assert abs(held_seconds - int(row["ElapsedRaw"])) <= 1
+    figures = ledger.compute(Run.objects.get(pk=run.pk))
+    assert figures.source == "measured"
+    assert abs(figures.held - 2 * int(row["ElapsedRaw"]) / 3600) < 2 * 2 / 3600
+
+    # Each phase's events sit at Slurm's own times.
+    events = {e.kind: e for e in Event.objects.filter(run=run)}
+    [staging] = sacct(record.slurm_jobs["staging"])
+    [output] = sacct(record.slurm_jobs["output"])
+    assert events["rented"].occurred_at == datetime.fromisoformat(staging["Start"] + "+00:00")
+    assert events["running"].occurred_at == datetime.fromisoformat(row["Start"] + "+00:00")
+    assert events["released"].occurred_at == datetime.fromisoformat(output["End"] + "+00:00")
+    assert f"Slurm job {record.slurm_jobs['run']} (run) running on" in events["running"].note
+
+
+def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
+    team_a, a_member, staff, cluster, start_agent
+):
+    run = accepted(
+        team_a, a_member, staff, small_job("slurm-fails", "sleep 1; exit 3", staging=False)
+    )
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "failed", 90, "failed", agent)
+    run.refresh_from_db()
+    assert run.failure_reason == "other"
+    failed = Event.objects.get(run=run, kind="failed")
+    assert "FAILED (exit code 3)" in failed.note
+    wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
+    [output] = sacct(dispatch_of(run).slurm_jobs["output"])
+    assert output["State"].startswith("CANCELLED") and output["Start"] in ("None", "Unknown")
+    assert applied_kinds(run) == ["rented", "running", "failed"]
+
+
+def test_cancel_scancels_and_keeps_the_hours_held_until_then(
+    team_a, a_member, staff, cluster, start_agent
+):
+    run = accepted(team_a, a_member, staff, small_job("slurm-cancel", "sleep 120", staging=False))
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+
+    dispatch_mod.request_cancel(run=run, actor=a_member)
+    wait_for(lambda: run_state(run) == "cancelled", 60, "cancelled", agent)
+    [row] = sacct(dispatch_of(run).slurm_jobs["run"])
+    assert row["State"].startswith("CANCELLED")
+    hold = wait_for(lambda: Hold.objects.filter(run=run, ended_at__isnull=False).first(), 30,
+                    "the hold to close", agent)  # fmt: skip
+    assert abs((hold.ended_at - hold.started_at).total_seconds() - slurm_seconds(row)) <= 1
+    assert applied_kinds(run) == ["rented", "running", "cancelled"]
+
+
+def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
+    team_a, a_member, staff, cluster, start_agent
+):
+    run = accepted(team_a, a_member, staff, small_job("slurm-requeue", "sleep 5", staging=False))
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+    job_id = dispatch_of(run).slurm_jobs["run"]
+
+    # What a preemption with PreemptMode=REQUEUE does. Slurm then holds the job back for two
+    # minutes before it may start again; a few seconds are enough for the node to tidy up.
+    scontrol("requeue", job_id)
+    wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
+    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
+    wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
+
+    run.refresh_from_db()
+    assert run.restarts == 1
+    assert applied_kinds(run) == [
+        "rented",
+        "running",
+        "preempted",
+        "rented",
+        "running",
+        "output",
+        "released",
+    ]
+    attempts = sacct(job_id)
+    assert [a["State"] for a in attempts] == ["REQUEUED", "COMPLETED"]
+    holds = list(Hold.objects.filter(run=run).order_by("started_at"))
+    assert len(holds) == 2 and all(h.measured and h.ended_at for h in holds)
+    for hold, attempt in zip(holds, attempts, strict=True):
+        assert abs((hold.ended_at - hold.started_at).total_seconds() - slurm_seconds(attempt)) <= 1
