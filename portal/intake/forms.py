@@ -75,7 +75,7 @@ class ApplicationForm(forms.Form):
         help_text="e.g. H100 80GB, A100 40GB, L4. Empty for a CPU-only job.",
     )
     accelerator_count = _count(
-        "Accelerators the job needs (nodes, for a CPU-only job)", "How many at once, e.g. 64."
+        "Accelerators the job needs", "How many at once, e.g. 64 (nodes, for a CPU-only job)."
     )
     data_size = _quantity("Data size", "A number and a unit, e.g. '2.5 TiB' or '800 GB'.")
     duration = _quantity("Duration", "How long it runs, e.g. '36h', '90 min' or '3d'.")
@@ -84,12 +84,12 @@ class ApplicationForm(forms.Form):
     )
 
     typical_accelerators = _count(
-        "Typical accelerators in use (nodes, for a CPU-only job)",
-        "On an ordinary week, e.g. 8.",
+        "Typical accelerators in use",
+        "On an ordinary week, e.g. 8 (nodes, for a CPU-only job).",
         min_value=0,
     )
     peak_accelerators = _count(
-        "Peak accelerators (nodes, for a CPU-only job)", "At the height of a spike, e.g. 256."
+        "Peak accelerators", "At the height of a spike, e.g. 256 (nodes, for a CPU-only job)."
     )
     spike_interval = _quantity(
         "How often spikes come", "The usual time between spikes, e.g. '6w' or '30d'."
