@@ -20,6 +20,8 @@ from .steps import (
     STEPS,
     anchor_id,
     display_value,
+    field_label,
+    readable_value,
     step_of_field,
 )
 
@@ -29,13 +31,41 @@ def generic_path(path):
     return re.sub(r"\.\d+\.", ".N.", path)
 
 
+def is_missing(issue):
+    return issue.code.startswith("missing")
+
+
+class Seen:
+    """Where the person has been on a draft: fields they left, steps they moved on from.
+    A field is judged (its "missing" issues shown as errors) once it has a value, the
+    person has been there, or they asked for the review; before that it is on the
+    checklist of what is left, not an error."""
+
+    def __init__(self, fields=(), steps=(), everything=False):
+        self.fields = set(fields)
+        self.steps = set(steps)
+        self.everything = everything
+
+    def judges(self, path, has_value=False):
+        if self.everything or has_value or path in self.fields:
+            return True
+        return step_of_field(path) in self.steps
+
+    @classmethod
+    def all(cls):
+        return cls(everything=True)
+
+
 class FieldView:
-    def __init__(self, spec_, path, value, issues, clarify, comments):
+    def __init__(self, spec_, path, value, issues, clarify, comments, seen=None):
         self.spec = spec_
         self.path = path
         self.id = anchor_id(path)
         self.value = display_value(value, spec_)
         self.issues = issues.get(path, [])
+        has_value = value not in (None, "", [], {})
+        if seen is not None and not seen.judges(path, has_value):
+            self.issues = [i for i in self.issues if not is_missing(i)]
         self.errors = [i for i in self.issues if i.level == spec.Level.ERROR]
         self.clarify = path in clarify
         self.comments = comments.get(path, []) + comments.get(generic_path(path), [])
@@ -47,19 +77,19 @@ class FieldView:
         return " ".join(ids)
 
 
-def _fields(specs, prefix, data, issues, clarify, comments):
+def _fields(specs, prefix, data, issues, clarify, comments, seen=None):
     views = []
     data = data if isinstance(data, dict) else {}
     for s in specs:
         path = s.path(prefix)
-        view = FieldView(s, path, data.get(s.name), issues, clarify, comments)
+        view = FieldView(s, path, data.get(s.name), issues, clarify, comments, seen)
         if s.kind == "group":
             items = data.get(s.name) if isinstance(data.get(s.name), list) else []
             view.items = [
                 (
                     i,
                     f"{path}.{i}",
-                    _fields(s.children, f"{path}.{i}", item, issues, clarify, comments),
+                    _fields(s.children, f"{path}.{i}", item, issues, clarify, comments, seen),
                 )
                 for i, item in enumerate(items)
             ]
@@ -94,15 +124,36 @@ def grouped_issues(issues, job):
     ]
 
 
+def _value_at(data, path):
+    node = data
+    for bit in path.split("."):
+        if isinstance(node, dict):
+            node = node.get(bit)
+        elif isinstance(node, list) and bit.isdigit() and int(bit) < len(node):
+            node = node[int(bit)]
+        else:
+            return None
+    return node
+
+
 class StepPage:
-    def __init__(self, job, step, user):
+    def __init__(self, job, step, user, seen=None):
         self.job = job
         self.step = step
         self.user = user
+        self.seen = seen or Seen.all()
+
+    def _judged(self, issue):
+        if not is_missing(issue) or not issue.field:
+            return True
+        return self.seen.judges(issue.field, _value_at(self.job.data, issue.field) is not None)
 
     def context(self):
         job, step = self.job, self.step
-        description, issues = job.lint()
+        description, all_issues = job.lint()
+        # What is still to fill in, and not yet judged, is a checklist, not a list of errors.
+        left = [i for i in all_issues if not self._judged(i)]
+        issues = [i for i in all_issues if self._judged(i)]
         by_field = issues_by_field(issues)
         _, comments = discussion(job)
         anchored = comments_by_anchor(comments)
@@ -110,7 +161,7 @@ class StepPage:
         parts = []
         for part in STEP_PARTS.get(step, []):
             fields = _fields(
-                PART_SPECS[part], part, job.data.get(part), by_field, clarify, anchored
+                PART_SPECS[part], part, job.data.get(part), by_field, clarify, anchored, self.seen
             )
             part_issues = list(by_field.get(part, []))
             parts.append(
@@ -136,6 +187,7 @@ class StepPage:
                         for x in issues
                         if x.level == spec.Level.ERROR and step_of_field(x.field) == n
                     ),
+                    "left": sum(1 for x in left if step_of_field(x.field) == n),
                 }
                 for i, (n, t, intro) in enumerate(STEPS)
             ],  # fmt: skip
@@ -146,6 +198,11 @@ class StepPage:
             "previous_step": STEP_NAMES[index - 1] if index else None,
             "next_step": STEP_NAMES[index + 1] if index + 1 < len(STEPS) else None,
             "parts": parts,
+            "left": [
+                (i, reverse("job_step", args=[job.pk, step]) + "#" + anchor_id(i.field))
+                for i in left
+                if step_of_field(i.field) == step
+            ],
             "issues": issues,
             "errors": errors,
             "warnings": warnings,
@@ -166,7 +223,7 @@ def _flatten(data, prefix=""):
             flat.update(_flatten(value, f"{prefix}{key}."))
     elif isinstance(data, list):
         if all(not isinstance(v, dict | list) for v in data):
-            flat[prefix[:-1]] = ", ".join(map(str, data))
+            flat[prefix[:-1]] = list(data)
         else:
             for i, value in enumerate(data):
                 flat.update(_flatten(value, f"{prefix}{i}."))
@@ -176,7 +233,8 @@ def _flatten(data, prefix=""):
 
 
 def diff_rows(before, after, parts=None):
-    """Side-by-side rows (field, before, after, change) for the fields that differ."""
+    """Side-by-side rows for the fields that differ: the person's label and values as they
+    read them (Yes/No, a choice's label), with the dotted path kept for links."""
     before = {k: v for k, v in (before or {}).items() if k != "source"}
     after = {k: v for k, v in (after or {}).items() if k != "source"}
     if parts is not None:
@@ -192,8 +250,9 @@ def diff_rows(before, after, parts=None):
         rows.append(
             {
                 "field": key,
-                "before": "" if a is None else a,
-                "after": "" if b is None else b,
+                "label": field_label(key),
+                "before": readable_value(key, a),
+                "after": readable_value(key, b),
                 "change": change,
             }
         )

@@ -264,6 +264,8 @@ def field_label(path):
     """'data.inputs.0.size' -> 'Data › Input 1 › Size' (and '…N…' -> 'each input'), for people."""
     if path == "name":
         return "Job name"
+    if path == "version":
+        return "Format version"
     bits = path.split(".")
     if bits[0] not in PART_SPECS:
         return path
@@ -281,3 +283,90 @@ def field_label(path):
             out.append(spec.label)
             specs, i = spec.children, i + 1
     return " › ".join(out)
+
+
+def spec_at(path):
+    """The FieldSpec a dotted path names ('data.inputs.0.size'), or None."""
+    bits = path.split(".")
+    specs = PART_SPECS.get(bits[0])
+    if specs is None:
+        return None
+    spec, i = None, 1
+    while i < len(bits):
+        spec = next((s for s in specs if s.name == bits[i]), None)
+        if spec is None:
+            return None
+        if spec.kind == "group" and i + 1 < len(bits):
+            specs, i = spec.children, i + 2
+        else:
+            specs, i = spec.children, i + 1
+    return spec
+
+
+def readable_value(path, value):
+    """A stored value as a person reads it: Yes/No, a choice's label, a list one per line,
+    text as typed. None (not said) is the empty string."""
+    if value is None or value == "":
+        return ""
+    spec = spec_at(path)
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if spec is not None and spec.kind == "choice":
+        labels = dict(spec.choices)
+        return labels.get(value, str(value))
+    if isinstance(value, list):
+        return "\n".join(map(str, value))
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# --- The form's words, not the file's -------------------------------------------------
+
+
+def _walk_specs(specs):
+    for s in specs:
+        yield s
+        yield from _walk_specs(s.children)
+
+
+_FORM_NAMES = {s.name: s.label for specs in PART_SPECS.values() for s in _walk_specs(specs)}
+_FORM_CHOICES = {
+    value: label
+    for specs in PART_SPECS.values()
+    for s in _walk_specs(specs)
+    for value, label in s.choices
+}
+_QUOTED = re.compile(r"(“[^”]*”)")
+_STATE = re.compile(r"\b(?:state |set )?([a-z]+(?:_[a-z]+)+): (true|false)\b")
+_EXAMPLE_BOOL = re.compile(r"(For example|e\.g\.):? (true|false)\b")
+_TOKEN = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def form_words(text):
+    """A message or help text from the format ("state no_inputs: true", "choose wait,
+    fewer_nodes…") in the words of the form ("choose Yes for “The job reads no data”",
+    "fewer nodes"). Only known field names and choices change; what the person typed
+    (between “ ”) is left alone. The CLI and the API keep the file's words."""
+    out = []
+    for piece in _QUOTED.split(str(text or "")):
+        if piece.startswith("“"):
+            out.append(piece)
+            continue
+        piece = _STATE.sub(
+            lambda m: (
+                f"choose {'Yes' if m[2] == 'true' else 'No'} for “{_FORM_NAMES[m[1]]}”"
+                if m[1] in _FORM_NAMES
+                else m[0]
+            ),
+            piece,
+        )
+        piece = _EXAMPLE_BOOL.sub(lambda m: f"{m[1]}: {'Yes' if m[2] == 'true' else 'No'}", piece)
+        piece = _TOKEN.sub(
+            lambda m: (
+                f"“{_FORM_NAMES[m[0]]}”" if m[0] in _FORM_NAMES else _FORM_CHOICES.get(m[0], m[0])
+            ),
+            piece,
+        )
+        out.append(piece)
+    return "".join(out)

@@ -20,11 +20,37 @@ from . import selectors, services, spec
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
-from .presenters import StepPage, detail_context, diff_rows, grouped_issues
+from .presenters import Seen, StepPage, detail_context, diff_rows, grouped_issues
 from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-post"
+SEEN_KEY = "jobs:seen:{}"
+MAX_SEEN = 500  # field paths remembered per draft: a form has far fewer
+
+
+def _seen(request, job, *, fields=(), steps=(), everything=False):
+    """Where this person has been on this draft (kept in the session), updated with
+    fields they left and steps they moved on from or asked to review."""
+    key = SEEN_KEY.format(job.pk)
+    stored = request.session.get(key) or {}
+    if not stored and (job.data.get("source") or job.revisions.exists()):
+        everything = True  # imported or submitted before: every gap is already known
+    known = set(stored.get("fields", []))
+    new_fields = {f for f in fields if isinstance(f, str) and len(f) < 200} - known
+    new_steps = set(steps) - set(stored.get("steps", []))
+    if new_fields or new_steps or (everything and not stored.get("everything")):
+        stored = {
+            "fields": sorted(known | new_fields)[:MAX_SEEN],
+            "steps": sorted(set(stored.get("steps", [])) | new_steps),
+            "everything": bool(stored.get("everything") or everything),
+        }
+        request.session[key] = stored
+    return Seen(stored.get("fields", []), stored.get("steps", []), stored.get("everything", False))
+
+
+def _posted_seen(post):
+    return [p for p in str(post.get("seen", ""))[:20_000].split(",") if p]
 
 
 @require_GET
@@ -188,6 +214,7 @@ def job_step(request, pk, step):
     step = FLOW.get_or_404(step)
     job = selectors.get_job_for_user(request.user, pk)
     if step.is_review:
+        _seen(request, job, everything=True)  # asking for the review judges every field
         return render(request, "jobs/step.html", StepPage(job, step.name, request.user).context())
     if request.method == "GET":
         _apply_pending_post(request, job, step)
@@ -208,12 +235,14 @@ def job_step(request, pk, step):
                 anchor = step.group_anchor(action)
                 return redirect(reverse("job_step", args=[job.pk, step.name]) + "#" + anchor)
         elif not request.htmx:
+            _seen(request, job, steps=[step.name], fields=_posted_seen(request.POST))
             target = step.target(job, action)
             return redirect(
                 reverse("job_step", args=[job.pk, target.name]) + request.POST.get("anchor", "")
             )
     template = "jobs/step.html#step-form" if request.htmx else "jobs/step.html"
-    context = StepPage(job, step.name, request.user).context()
+    seen = _seen(request, job, fields=_posted_seen(request.POST))
+    context = StepPage(job, step.name, request.user, seen).context()
     if request.method == "POST" and request.htmx:
         context["focus"] = step.focus_after(job, action)
     response = render(request, template, context)
@@ -243,7 +272,8 @@ def job_autosave(request, pk, step):
     saved = _save_from_post(request, job, step, request.POST)
     if saved is None:
         return _conflict_fragment(request, job)
-    page = StepPage(saved, step.name, request.user)
+    seen = _seen(request, job, fields=_posted_seen(request.POST))
+    page = StepPage(saved, step.name, request.user, seen)
     response = render(request, "jobs/autosave.html", {**page.context(), "state": "saved"})
     response["X-Draft-Saved"] = str(saved.version)  # site.js forgets the browser's copy
     return response

@@ -1,5 +1,3 @@
-from functools import cache
-
 from . import badges, selectors
 
 
@@ -7,13 +5,9 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_memberships": []}
-
-    # Lazy: loaded only if a template shows them, once for both the menu and the badge.
-    @cache
-    def memberships():
-        return list(selectors.memberships_for(user))
-
+    # Lazy: loaded only if a template shows them, and the same list the view's team-scoped
+    # reads used (selectors.own_memberships): one query for the menu, the badge and scoping.
     return {
-        "nav_memberships": memberships,
-        "nav_unread": lambda: badges.badge(user, memberships()),
+        "nav_memberships": lambda: selectors.own_memberships(user),
+        "nav_unread": lambda: badges.badge(user, selectors.own_memberships(user)),
     }

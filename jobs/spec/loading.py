@@ -5,6 +5,7 @@ field) is dropped from the description and reported as an issue, so a draft or a
 imported file always yields a description plus the list of what was wrong."""
 
 import copy
+import re
 
 from pydantic import ValidationError
 
@@ -12,6 +13,16 @@ from .issues import Issue, Level
 from .model import Description
 
 MAX_PASSES = 200
+NUMBER_ERRORS = {"int_parsing", "int_type", "int_from_float", "float_parsing", "float_type"}
+# Numbers as people type them: "52,000", "2 304", "1_000", "12,500.5".
+GROUPED = re.compile(
+    r"[+-]?[0-9]{1,3}(?:[,_ \u00a0\u202f][0-9]{3})+(?:\.[0-9]+)?|[+-]?[0-9]+\.?[0-9]*"
+)
+APPROXIMATE = re.compile(
+    r"\b(?:about|around|approx(?:imately|\.)?|roughly|circa|ca\.|some|nearly|almost|"
+    r"or so|ish|maybe|probably)\b|~|±|\+/-",
+    re.IGNORECASE,
+)
 
 
 def load(data):
@@ -37,6 +48,8 @@ def load(data):
             return Description.model_validate(data), issues
         except ValidationError as error:
             for detail in error.errors(include_url=False):
+                if _as_people_type_it(data, detail):
+                    continue  # "52,000" is 52000: the draft keeps what was typed
                 path = [str(p) for p in detail["loc"]]
                 issues.append(_issue_for(detail, path))
                 _drop(data, detail["loc"])
@@ -45,8 +58,72 @@ def load(data):
     ]
 
 
+def _as_people_type_it(data, detail):
+    """Put the number in place of digits grouped by commas or spaces; False if it is not one."""
+    given = detail.get("input")
+    if detail["type"] not in NUMBER_ERRORS or not isinstance(given, str):
+        return False
+    text = given.strip()
+    if not GROUPED.fullmatch(text):
+        return False
+    digits = re.sub(r"[,_ \u00a0\u202f]", "", text)
+    try:
+        number = int(digits) if re.fullmatch(r"[+-]?[0-9]+", digits) else float(digits)
+    except ValueError:
+        return False
+    if detail["type"].startswith("int") and not isinstance(number, int):
+        if not float(number).is_integer():
+            return False
+        number = int(number)
+    node = data
+    for key in detail["loc"][:-1]:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return False
+    try:
+        node[detail["loc"][-1]] = number
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+def _number_issue(field, given):
+    """A number field that did not get a number: say so in words, never the parser's."""
+    text = str(given).strip()
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    if APPROXIMATE.search(text):
+        return Issue(
+            field,
+            Level.ERROR,
+            "vague_wording",
+            f"“{shown}” is an approximate number, not an exact value: write the one number to "
+            "plan for, e.g. 2300.",
+        )
+    if re.search(r"[0-9]\s*(?:-|–|to)\s*[0-9]", text):
+        return Issue(
+            field,
+            Level.ERROR,
+            "vague_range",
+            f"“{shown}” is a range: write the one number to plan for.",
+        )
+    return Issue(
+        field,
+        Level.ERROR,
+        "invalid",
+        f"“{shown}” is not a number: write digits only, e.g. 52000 or 52,000.",
+    )
+
+
 def _issue_for(detail, path):
     field = ".".join(path)
+    if detail["type"] in NUMBER_ERRORS:
+        given = detail.get("input")
+        if detail["type"].startswith("int") and GROUPED.fullmatch(str(given).strip()):
+            return Issue(
+                field, Level.ERROR, "not_whole", f"“{given}” is not a whole number: round it."
+            )
+        return _number_issue(field, given)
     if detail["type"] == "extra_forbidden":
         return Issue(
             field,
@@ -56,7 +133,22 @@ def _issue_for(detail, path):
         )
     given = detail.get("input")
     shown = repr(given)[:80] if not isinstance(given, dict | list) else "this value"
-    return Issue(field, Level.ERROR, "invalid", f"{shown} is not valid here: {detail['msg']}.")
+    if detail["type"] in {"bool_parsing", "bool_type"}:
+        return Issue(field, Level.ERROR, "invalid", f"{shown} is not a yes or a no: choose one.")
+    if detail["type"] in {"enum", "literal_error"}:
+        return Issue(field, Level.ERROR, "invalid", f"{shown} is not one of the choices: pick one.")
+    if detail["type"] in {"greater_than_equal", "greater_than"}:
+        return Issue(field, Level.ERROR, "invalid", f"{shown} is too small here.")
+    if detail["type"] in {"less_than_equal", "less_than"}:
+        return Issue(field, Level.ERROR, "invalid", f"{shown} is too large here.")
+    if detail["type"].startswith("string_too_long"):
+        return Issue(field, Level.ERROR, "invalid", "This is too long: shorten it.")
+    # Our own validators raise ValueError with a sentence for people; pydantic prefixes
+    # "Value error, ". Anything else is described without the library's words.
+    message = str(detail.get("msg", ""))
+    if detail["type"] == "value_error" and message.startswith("Value error, "):
+        return Issue(field, Level.ERROR, "invalid", message.removeprefix("Value error, "))
+    return Issue(field, Level.ERROR, "invalid", f"{shown} does not fit this field.")
 
 
 def _drop(data, loc):

@@ -250,11 +250,11 @@ class Request(Part):
         "Times the network may restart it after a failure.", 2
     )
     expected_accelerator_hours: Annotated[float, Field(ge=0, le=1e9)] | None = _field(
-        "Accelerator-hours you expect to be billed for (count × nodes × duration, plus staging).",
+        "Accelerator-hours you expect the job to use (count × nodes × duration, plus staging).",
         1152,
     )
     expected_node_hours: Annotated[float, Field(ge=0, le=1e9)] | None = _field(
-        "For a job with no accelerators: node-hours you expect to be billed for "
+        "For a job with no accelerators: node-hours you expect the job to use "
         "(nodes × duration, plus staging).",
         96,
     )

@@ -29,6 +29,10 @@ class Quantity:
             value = cls.parse(raw)
         except units.UnitError as error:
             return cls(text=text.strip()[:500], value=None, error=str(error))
+        # Printed back as typed ('48h' stays '48h', '9,000 video-hours' keeps its comma):
+        # the person wrote it, and it is exact. Numbers from files are formatted.
+        if isinstance(raw, str):
+            return cls(text=" ".join(raw.split())[:500], value=value)
         return cls(text=cls.format(value), value=value)
 
     @property
@@ -63,12 +67,6 @@ class Size(Quantity):
         "description": "A number and a unit: B, KB, MB, GB, TB, PB (powers of 1000) or KiB…PiB (1024).",
         "examples": ["2.5 TiB", "800 GB"],
     }
-
-    @classmethod
-    def of(cls, raw):
-        quantity = super().of(raw)
-        typed = units.size_text(raw) if quantity.exact and isinstance(raw, str) else None
-        return cls(text=typed, value=quantity.value) if typed else quantity
 
     @property
     def bytes(self):

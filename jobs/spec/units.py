@@ -153,6 +153,21 @@ def format_size(nbytes):
     return min(candidates, key=len)
 
 
+def size_for_people(nbytes):
+    """A size as a person would write it in a sentence: exact when that is short
+    ('2.5 TiB', '800 GB'), otherwise three figures in the largest binary unit that fits
+    (39102345888 KiB -> '36.4 TiB'). For messages only: never stored."""
+    exact = format_size(nbytes)
+    if len(exact.split(" ")[0].replace(".", "")) <= 4:
+        return exact
+    for unit, factor in _SIZE_PRINT[:5]:
+        if nbytes >= factor:
+            scaled = Decimal(nbytes) / factor
+            places = 0 if scaled >= 100 else 1 if scaled >= 10 else 2
+            return f"{_plain(round(scaled, places))} {unit}"
+    return f"{nbytes} B"
+
+
 def parse_duration(text):
     """'36h', '90 min', '1d 4h', '2.5 hours', '01:30:00', '2-00:00:00' -> seconds."""
     if isinstance(text, bool):

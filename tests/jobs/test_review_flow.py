@@ -96,7 +96,7 @@ def test_clarify_then_revise_then_accept(client_for, complete, a_member, a_admin
     complete.refresh_from_db()
     assert complete.status == JobStatus.IN_REVIEW and complete.revisions.count() == 2
     diff = client.get(reverse("revision_detail", args=[complete.pk, 2])).content.decode()
-    assert "data.inputs.0.size" in diff and "2.5 TiB" in diff and "2.75 TiB" in diff
+    assert "Data › Input 1 › Size" in diff and "2.5 TiB" in diff and "2.75 TiB" in diff
 
     # Reviewing the older revision is refused; the latest is accepted.
     with pytest.raises(DomainError):

@@ -46,7 +46,7 @@ def test_next_saves_and_moves_on_and_bad_values_stay_with_their_message(
     assert draft.data["request"] == {"nodes": "eight", "estimate": "about 36h"}
     page = client.get(step_url(draft, "request")).content.decode()
     assert 'value="eight"' in page and 'value="about 36h"' in page
-    assert "is not valid here" in page and "approximate number" in page
+    assert "is not a number" in page and "approximate number" in page
     assert 'aria-invalid="true"' in page
 
 

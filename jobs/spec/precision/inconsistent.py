@@ -115,6 +115,8 @@ def _inconsistent(d):
     if copied and scratch and sum(q.value for q in copied) > scratch:
         # Sizes are printed as the team typed them ('1.8 TiB', not its bytes).
         total = " + ".join(q.text for q in copied)
+        if len(copied) > 1:  # and the sum as a person would write it
+            total += f" = {units.size_for_people(sum(q.value for q in copied))}"
         out.append(
             Issue(
                 "data.scratch",

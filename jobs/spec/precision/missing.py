@@ -310,7 +310,7 @@ def _missing(d):
             "expected_node_hours",
             "request.expected_node_hours",
             "missing_expected_hours",
-            "Say how many node-hours you expect to be billed for, so the ledger can be compared.",
+            "Say how many node-hours you expect the job to use, so the ledger can be compared.",
         )
     else:
         _need(
@@ -319,7 +319,7 @@ def _missing(d):
             "expected_accelerator_hours",
             "request.expected_accelerator_hours",
             "missing_expected_hours",
-            "Say how many accelerator-hours you expect to be billed for, so the ledger can be "
+            "Say how many accelerator-hours you expect the job to use, so the ledger can be "
             "compared.",
         )
 

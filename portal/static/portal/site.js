@@ -194,6 +194,39 @@
     if (form.hasAttribute("data-keep")) writeKept(form, { submitted: Date.now() });
   }
 
+  // ----- validation that follows the fixes ------------------------------------------------
+  // The server answers each save with every field's issues (out-of-band swaps); the red
+  // border and aria-invalid belong to the input the person is typing in, which is not
+  // replaced, so they are brought in line with the issues here.
+  function syncValidity() {
+    document.querySelectorAll('.issues[id$="-issues"]').forEach(function (box) {
+      var fieldId = box.id.slice(0, -"-issues".length);
+      var hasError = !!box.querySelector(".issue-error");
+      var field = document.getElementById(fieldId);
+      if (field && /^(INPUT|SELECT|TEXTAREA)$/.test(field.tagName)) {
+        if (hasError) field.setAttribute("aria-invalid", "true");
+        else field.removeAttribute("aria-invalid");
+      }
+      var wrap = document.getElementById(fieldId + "-wrap");
+      if (wrap) wrap.classList.toggle("has-error", hasError);
+    });
+  }
+
+  // A field the person has left is judged from then on: say so with the next save.
+  function onLeave(event) {
+    var field = event.target;
+    var form = field.form;
+    if (!form || !form.hasAttribute("data-keep") || !field.name || !/^(INPUT|SELECT|TEXTAREA)$/.test(field.tagName)) return;
+    if (field.type === "hidden" || field.type === "submit") return;
+    var seen = form.querySelector("[data-seen]");
+    if (!seen) return;
+    var names = seen.value ? seen.value.split(",") : [];
+    if (names.indexOf(field.name) >= 0) return;
+    names.push(field.name);
+    seen.value = names.join(",");
+    if (form.hasAttribute("hx-post")) window.htmx.trigger(form, "change");
+  }
+
   // ----- wiring --------------------------------------------------------------------------
   document.addEventListener("htmx:configRequest", function (event) {
     var token = csrfFromCookie();
@@ -241,6 +274,11 @@
     showProblem(event.detail.elt, describeFailure(null, false));
   });
 
+  document.addEventListener("htmx:afterSettle", syncValidity);
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    window.setTimeout(syncValidity, 0);
+  });
+  document.addEventListener("focusout", onLeave);
   document.addEventListener("input", onTyping, true);
   document.addEventListener("change", onTyping, true);
   document.addEventListener("submit", markSubmitted, true);
