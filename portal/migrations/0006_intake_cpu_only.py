@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('portal', '0004_unread_badge_counters'),
+        ('portal', '0005_application_page_index'),
     ]
 
     operations = [
