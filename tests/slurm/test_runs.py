@@ -157,3 +157,30 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
     assert len(holds) == 2 and all(h.measured and h.ended_at for h in holds)
     for hold, attempt in zip(holds, attempts, strict=True):
         assert abs((hold.ended_at - hold.started_at).total_seconds() - slurm_seconds(attempt)) <= 1
+
+
+def test_shards_run_as_an_array_held_per_task(team_a, a_member, staff, cluster, start_agent):
+    data = small_job("slurm-shards", 'sleep 2; echo "shard $SHARD_INDEX of $SHARD_COUNT"', gpus=1)
+    data["work"].update(shape="shards", shards=3)
+    data["request"]["nodes"] = 2  # two shards at a time, one node each
+    run = accepted(team_a, a_member, staff, data)
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    record = dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    assert "#SBATCH --array=0-2%2" in next(s["text"] for s in record.scripts if s["phase"] == "run")
+
+    wait_for(lambda: run_state(run) == "released", 90, "released", agent)
+    assert applied_kinds(run) == ["rented", "running", "output", "released"]
+    tasks = sacct(dispatch_of(run).slurm_jobs["run"], "JobID,State,Start,End,ElapsedRaw,AllocTRES")
+    assert sorted(t["JobID"].split("_")[1] for t in tasks) == ["0", "1", "2"]
+    holds = Hold.objects.filter(run=run)
+    assert holds.count() == 3 and all(h.measured and h.count == 1 and h.ended_at for h in holds)
+    assert (
+        abs(
+            sum((h.ended_at - h.started_at).total_seconds() for h in holds)
+            - sum(slurm_seconds(t) for t in tasks)
+        )
+        <= 3
+    )

@@ -31,6 +31,7 @@ class Agent:
         self.posted = {}  # idempotency key -> fingerprint of what was posted
         self.reported_at = None
         self.stopping = False
+        self.refused_token = False
         self.polls = 0
         self.watched = 0  # dispatches looked at, summed over polls (for the benchmark)
 
@@ -46,6 +47,14 @@ class Agent:
                 self._sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 continue
+            except PortalRefused as error:
+                if error.status in (401, 403):
+                    # A revoked or wrong token, or a client that is not a cluster: polling
+                    # again changes nothing, so stop and say so.
+                    log.error("the portal refuses this agent (%s): check the token", error)
+                    self.refused_token = True
+                    return
+                log.error("the portal refused a request: %s", error)
             except SlurmError as error:
                 log.error("Slurm: %s", error)
             self._sleep(self.interval)
