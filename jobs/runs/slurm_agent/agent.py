@@ -8,7 +8,7 @@ import logging
 import time
 from datetime import UTC, datetime, timedelta
 
-from .derive import Post, derive
+from .derive import Post, derive_dispatch
 from .portal import PortalDown, PortalRefused
 from .slurm import SlurmError, SlurmRefused
 
@@ -132,14 +132,8 @@ class Agent:
         self.portal.finished(dispatch["job_id"])
 
     def watch(self, dispatch, records):
-        job_id, jobs = dispatch["job_id"], dispatch["slurm_jobs"]
-        run_script = next((s["text"] for s in dispatch["scripts"] if s["phase"] == "run"), "")
-        derived = derive(
-            self.cluster,
-            jobs,
-            [r for r in records if r.job_id in jobs.values()],
-            requeueable="\n#SBATCH --requeue\n" in run_script,
-        )
+        job_id = dispatch["job_id"]
+        derived = derive_dispatch(self.cluster, dispatch, records)
         if dispatch["cancel"] and derived.unfinished:
             log.info("job %s: cancel requested, scancel %s", job_id, derived.unfinished)
             self.slurm.scancel(derived.unfinished)
