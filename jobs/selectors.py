@@ -48,7 +48,7 @@ def dashboard(user, team=None, status=""):
     # Not the descriptions themselves (kilobytes of JSON a row): the list shows names.
     queryset = (
         jobs_for(user)
-        .select_related("team", "updated_by", "run")
+        .select_related("team", "updated_by", "run", "run__dispatch__cluster")
         .defer("data", "recent_saves", "clarify_fields")
     )
     if team is not None:
