@@ -21,6 +21,7 @@ WIRING = {
     "portal.management.commands.load_demo",
     "portal.management.commands.load_scale",
     "portal.management.commands.bench",
+    "portal.management.commands.recount",
 }
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {

@@ -185,7 +185,9 @@ def test_a_repeated_key_with_other_observed_values_is_refused(client, run, token
     url = f"/api/v1/scheduler/jobs/{run.job_id}/events"
     assert post(client, url, token, body).json()["duplicate"] is False
     assert post(client, url, token, body).json()["duplicate"] is True
-    assert post(client, url, token, {**body, "nodes_granted": 3}).status_code == 400
+    assert (
+        post(client, url, token, {**body, "nodes_granted": 3}).status_code == 409
+    )  # reused key, other body
 
 
 def test_observed_values_are_checked_by_the_service_too(run):
