@@ -11,6 +11,6 @@ def create_cache_table(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("portal", "0005_application_page_index")]
+    dependencies = [("portal", "0006_intake_cpu_only")]
 
     operations = [migrations.RunPython(create_cache_table, migrations.RunPython.noop)]
