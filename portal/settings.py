@@ -296,7 +296,10 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusals_on_one_line": {"()": "portal.logfilters.RefusalsOnOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals_on_one_line"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
