@@ -281,3 +281,44 @@ def detail_context(request, job, review_values=None):
         "review_values": review_values or {},
         **(run_context(run) if run else {}),
     }
+
+
+def description_sections(data):
+    """A description as people read it, part by part: every field with its label and the
+    value as typed (Yes/No, a choice's label), or "not said"; repeated parts per item."""
+    data = data if isinstance(data, dict) else {}
+    sections = []
+    for part in ["work", "realtime", "data", "request", "output"]:
+        values = data.get(part) if isinstance(data.get(part), dict) else {}
+        rows, groups = [], []
+        for s in PART_SPECS[part]:
+            path = f"{part}.{s.name}"
+            if s.kind == "group":
+                items = values.get(s.name) if isinstance(values.get(s.name), list) else []
+                groups.append(
+                    {
+                        "label": s.label,
+                        "item_label": s.item_label,
+                        "items": [
+                            [
+                                (c.label, readable_value(f"{path}.{i}.{c.name}", item.get(c.name)))
+                                for c in s.children
+                                if isinstance(item, dict)
+                            ]
+                            for i, item in enumerate(items)
+                        ],
+                    }
+                )
+            else:
+                rows.append((s.label, readable_value(path, values.get(s.name))))
+        sections.append(
+            {
+                "part": part,
+                "title": PART_TITLES[part],
+                "rows": [(label, value) for label, value in rows if value],
+                # What the team did not say, in one line: the page stays one page.
+                "unsaid": [label for label, value in rows if not value],
+                "groups": groups,
+            }
+        )
+    return sections

@@ -283,11 +283,31 @@
   document.addEventListener("change", onTyping, true);
   document.addEventListener("submit", markSubmitted, true);
 
+  // Single-key shortcuts (triage): no modifier keys, never while typing in a field.
+  // A link is followed; a field or a button gets focus (Enter then does it).
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    // A key typed into a text field is text; on a checkbox, radio or button it is free.
+    if (target && target.tagName === "INPUT" && !/^(checkbox|radio|button|submit|reset)$/.test(target.type)) return;
+    if (!/^[a-z]$/.test(event.key)) return;
+    var element = document.querySelector('[data-key="' + event.key + '"]');
+    if (!element) return;
+    event.preventDefault();
+    if (element.tagName === "A") element.click();
+    else element.focus();
+  });
+
   window.addEventListener("online", function () {
     if (retryTarget) retry();
   });
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) {
+      window.print();
+      return;
+    }
     var button = event.target.closest && event.target.closest("[data-problem-action]");
     if (!button) return;
     if (button.getAttribute("data-problem-action") === "retry") retry();
