@@ -111,3 +111,10 @@ def test_dashboard_draws_each_runs_phase(client_for, team_a, a_member, staff, su
     page = client_for(a_member).get(reverse("job_list")).content.decode()
     assert 'class="phase-strip"' in page and 'role="img"' in page
     assert "Submit now, Rent to come" in page
+
+
+def test_an_accepted_job_not_yet_run_has_no_negative_gap(client_for, submitted, a_member, staff):
+    services.review(revision=submitted.revisions.get(), reviewer=staff, outcome="accepted")
+    page = client_for(a_member).get(reverse("job_detail", args=[submitted.pk])).content.decode()
+    assert "h against expected" not in page
+    assert "-1200" not in page and "−1200" not in page

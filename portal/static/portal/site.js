@@ -275,6 +275,18 @@
   });
 
   document.addEventListener("htmx:afterSettle", syncValidity);
+  // Focus after an in-place swap (htmx itself focuses a swapped-in [autofocus]): if the
+  // focused element was replaced, the new region gets focus, so a keyboard or screen-reader
+  // user is not thrown back to the top of the page. Focus that survived is left alone.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    if (!target || !document.contains(target)) return;
+    var active = document.activeElement;
+    if (!active || active === document.body) {
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    }
+  });
   document.addEventListener("htmx:oobAfterSwap", function () {
     window.setTimeout(syncValidity, 0);
   });
