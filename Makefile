@@ -19,7 +19,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: run test lint install browser-check clean pages-db lighthouse screenshots slurm
+.PHONY: run test lint install browser-check clean slurm bench pages-db lighthouse screenshots
 
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@if [ ! -x $(PY) ]; then \
@@ -45,6 +45,14 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	TESTING=1 $(PY) manage.py makemigrations --check --dry-run
+
+# The benchmark (README "Speed"): gunicorn on PostgreSQL, every page against a floor page at
+# the demo scale and at FACTOR times a busy program. It wipes BENCH_DATABASE_URL first.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal_bench
+FACTOR ?= 100
+bench: install
+	@mkdir -p var
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench --wipe --factor $(FACTOR) --out var/bench.md $(BENCH_ARGS)
 
 # A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
 slurm:

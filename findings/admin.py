@@ -6,6 +6,7 @@ from django.contrib import admin, messages
 from portal.errors import DomainError
 
 from . import services
+from .counts import problems_of, recount_problems
 from .models import (
     EvidenceSnapshot,
     Finding,
@@ -137,6 +138,22 @@ class FindingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # partners file findings in the portal, from their jobs
+
+    # Links edited or findings deleted here bypass the services: keep the problems' counts.
+    def save_related(self, request, form, formsets, change):
+        before = problems_of(form.instance)
+        super().save_related(request, form, formsets, change)
+        recount_problems(before | problems_of(form.instance))
+
+    def delete_model(self, request, obj):
+        affected = problems_of(obj)
+        super().delete_model(request, obj)
+        recount_problems(affected)
+
+    def delete_queryset(self, request, queryset):
+        affected = problems_of(*queryset)
+        super().delete_queryset(request, queryset)
+        recount_problems(affected)
 
 
 @admin.register(StatusChange)

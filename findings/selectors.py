@@ -3,13 +3,15 @@ see all; the public sees published problems and counts, never a team or private 
 
 from datetime import timedelta
 
-from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db import connection
+from django.db.models import BooleanField, OuterRef, Prefetch, Q, Subquery
+from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from jobs.selectors import jobs_for
 from portal.models import Team, User
-from portal.selectors import teams_for
+from portal.selectors import scoped
 
 from . import rules
 from .models import (
@@ -21,7 +23,7 @@ from .models import (
 
 
 def findings_for(user):
-    return Finding.objects.filter(team__in=teams_for(user))
+    return scoped(Finding.objects.all(), user)
 
 
 def get_finding_for_user(user, pk):
@@ -131,12 +133,32 @@ def staff_queue(filters):
             created_at__lte=timezone.now() - timedelta(days=AGES[filters["age"]])
         )
     if filters.get("q"):
-        q = filters["q"]
-        match = Q(title__icontains=q) | Q(summary__icontains=q) | Q(team__name__icontains=q)
-        if q.lstrip("#").isdigit():
-            match |= Q(pk=int(q.lstrip("#")))
-        queryset = queryset.filter(match)
+        queryset = _search(queryset, filters["q"])
     return queryset
+
+
+def search_matches(q):
+    """Findings whose words (title and summary, stemmed) match `q` as a web search does
+    ("quoted phrase", -exclusion, or). The words are a column PostgreSQL keeps itself,
+    with a GIN index (migration findings/0004)."""
+    return RawSQL(
+        '"findings_finding"."search_document" @@ websearch_to_tsquery(\'english\'::regconfig, %s)',
+        (q,),
+        output_field=BooleanField(),
+    )
+
+
+def _search(queryset, q):
+    """Findings whose title or summary has the words (PostgreSQL full-text search: stems,
+    "quoted phrases", -exclusions), whose team's name contains the text, or #id. SQLite,
+    the embedded default, has no such index: there it is a plain substring match."""
+    by_team = Team.objects.filter(name__icontains=q).values("pk")
+    match = Q(team__in=by_team)
+    if q.lstrip("#").isdigit() and len(q) < 18:
+        match |= Q(pk=int(q.lstrip("#")))
+    if connection.vendor == "postgresql":
+        return queryset.filter(match | Q(search_matches(q)))
+    return queryset.filter(match | Q(title__icontains=q) | Q(summary__icontains=q))
 
 
 def staff_sort(filters):
@@ -152,24 +174,17 @@ def staff_members():
 
 
 def published_problems():
-    """Published problems with how many findings and distinct teams back each one.
-    Only triaged-onwards findings count: a new or declined one is not evidence yet."""
-    return with_counts(UnsolvedProblem.objects.filter(published=True))
-
-
-def with_counts(queryset):
-    counted = Q(findings__status__in=rules.COUNTED)
-    return queryset.annotate(
-        finding_count=Count("findings", filter=counted, distinct=True),
-        team_count=Count("findings__team", filter=counted, distinct=True),
-    )
+    """Published problems with how many findings and distinct teams back each one (kept on
+    the problem by findings.counts: only triaged-onwards findings count, a new or declined
+    one is not evidence yet)."""
+    return UnsolvedProblem.objects.filter(published=True)
 
 
 def get_problem_for_public(user, slug):
     """A published problem for everyone; staff may also preview an unpublished one."""
     queryset = published_problems()
     if user.is_authenticated and user.is_staff:
-        queryset = with_counts(UnsolvedProblem.objects.all())
+        queryset = UnsolvedProblem.objects.all()
     return get_object_or_404(queryset, slug=slug)
 
 

@@ -10,6 +10,7 @@ from portal.notify import Email, tell
 from portal.outbox import absolute_url
 
 from . import evidence, rules
+from .counts import problems_of, recount_problems
 from .models import (
     EvidenceSnapshot,
     Finding,
@@ -121,11 +122,14 @@ def _move(finding, *, to_status, actor, note, actor_role):
         actor=actor,
         note=note.strip(),
     )
+    counted_changes = (finding.status in rules.COUNTED) != (to_status in rules.COUNTED)
     finding.status = to_status
     finding.status_changed_at = change.created_at
     if to_status == FindingStatus.DECLINED:
         finding.decline_reason = note.strip()
     _touch(finding, "status", "status_changed_at", "decline_reason", "duplicate_of")
+    if counted_changes:
+        recount_problems(problems_of(finding))
     _notify(
         finding,
         key=f"finding-change:{change.pk}",
@@ -231,6 +235,7 @@ def link_problems(*, findings, problems, actor) -> int:
     for finding in Finding.objects.select_for_update().filter(pk__in=[f.pk for f in findings]):
         finding.problems.add(*problems)
         _touch(finding)
+    recount_problems(p.pk for p in problems)
     return len(findings)
 
 
@@ -239,6 +244,7 @@ def unlink_problem(*, finding, problem, actor, expected_version=None) -> Finding
     finding = _locked(finding, expected_version)
     finding.problems.remove(problem)
     _touch(finding)
+    recount_problems([problem.pk])
     return finding
 
 
@@ -302,6 +308,7 @@ def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
     )
     target.problems.add(*source.problems.all())
     _touch(target)
+    recount_problems(problems_of(source))
     source.duplicate_of = target
     _move(
         source,
@@ -339,6 +346,8 @@ def unmerge(*, source, actor, note="") -> Finding:
     source.status, source.duplicate_of = before, None
     source.status_changed_at = change.created_at
     _touch(source, "status", "duplicate_of", "status_changed_at")
+    if before in rules.COUNTED:
+        recount_problems(problems_of(source))
     _notify(
         source,
         key=f"finding-change:{change.pk}",

@@ -277,7 +277,7 @@ def staff_finding_unmerge(request, finding_id):
 @staff_required
 @require_GET
 def staff_problem_list(request):
-    problems = selectors.with_counts(UnsolvedProblem.objects.all())
+    problems = UnsolvedProblem.objects.all()
     return render(request, "findings/staff_problems.html", {"problems": problems})
 
 

@@ -48,7 +48,11 @@ class JobDescription(models.Model):
     class Meta:
         ordering = ["-last_activity_at"]
         indexes = [
-            models.Index(fields=["team", "status", "-last_activity_at"], name="job_team_status_idx")
+            models.Index(
+                fields=["team", "status", "-last_activity_at"], name="job_team_status_idx"
+            ),
+            # The dashboard: a team's jobs, newest activity first, 50 a page (keyset).
+            models.Index(fields=["team", "-last_activity_at", "-id"], name="job_team_activity_idx"),
         ]
 
     def __str__(self):
@@ -80,6 +84,8 @@ class Revision(models.Model):
 
     class Meta:
         ordering = ["job", "-number"]
+        # The staff review queue, oldest submission first, 50 a page (keyset).
+        indexes = [models.Index(fields=["submitted_at", "id"], name="revision_submitted_idx")]
         constraints = [
             models.UniqueConstraint(fields=["job", "number"], name="revision_number_unique_per_job")
         ]

@@ -6,13 +6,13 @@ from django.shortcuts import get_object_or_404
 
 from portal.models import NoticeTopic
 from portal.pagination import bounded_count, shown_count
-from portal.selectors import teams_for, unread_notice_count
+from portal.selectors import scoped, unread_notice_count
 
 from .models import Comment, JobDescription, JobStatus, ReadMark, Revision
 
 
 def jobs_for(user):
-    return JobDescription.objects.filter(team__in=teams_for(user))
+    return scoped(JobDescription.objects.all(), user)
 
 
 def get_job_for_user(user, pk, *, for_update=False):
@@ -86,11 +86,15 @@ REVIEW_ORDER = ("submitted_at", "pk")
 
 
 def review_queue():
-    """Submitted revisions waiting for staff, oldest first."""
-    latest = Revision.objects.filter(job=OuterRef("job")).order_by("-number").values("number")[:1]
+    """Submitted revisions waiting for staff, oldest first: of each job in review, the
+    revision no later one follows (an anti-join the database runs once, not per row)."""
+    later = Revision.objects.filter(job=OuterRef("job"), number__gt=OuterRef("number"))
     return (
-        Revision.objects.filter(job__status=JobStatus.IN_REVIEW, number=Subquery(latest))
+        Revision.objects.filter(job__status=JobStatus.IN_REVIEW)
+        .exclude(Exists(later))
         .select_related("job", "job__team", "submitted_by")
+        # Not the descriptions themselves (kilobytes of JSON a row): the list shows names.
+        .defer("data", "job__data", "job__recent_saves", "job__clarify_fields")
         .order_by(*REVIEW_ORDER)
     )
 

@@ -35,10 +35,14 @@ def _apply(people, team_id, field, by):
         Membership.objects.filter(team_id=team_id, user_id__in=on_membership).update(
             **_change(field, by)
         )
-    # Keep the in-memory user (request.user) in step, so the page being rendered shows it.
+    # Keep the in-memory user (request.user) and its loaded memberships in step, so the page
+    # being rendered shows the new number.
     for person in people:
         if person.pk in on_user:
             setattr(person, field, max(0, getattr(person, field, 0) + by))
+        for membership in getattr(person, "_own_memberships", None) or []:
+            if person.pk in on_membership and membership.team_id == team_id:
+                setattr(membership, field, max(0, getattr(membership, field) + by))
 
 
 def comments_arrived(people, *, team_id, count=1):

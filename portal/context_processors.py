@@ -1,5 +1,4 @@
 from datetime import timedelta
-from functools import cache
 
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -16,15 +15,11 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_memberships": []}
-
-    # Lazy: loaded only if a template shows them, once for both the menu and the badge.
-    @cache
-    def memberships():
-        return list(selectors.memberships_for(user))
-
+    # Lazy: loaded only if a template shows them, and the same list the view's team-scoped
+    # reads used (selectors.own_memberships): one query for the menu, the badge and scoping.
     context = {
-        "nav_memberships": memberships,
-        "nav_unread": lambda: badges.badge(user, memberships()),
+        "nav_memberships": lambda: selectors.own_memberships(user),
+        "nav_unread": lambda: badges.badge(user, selectors.own_memberships(user)),
     }
     if user.is_staff:
         context["staff_glance"] = staff_glance  # called only by the home page

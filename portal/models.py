@@ -403,6 +403,10 @@ class IntakeApplication(models.Model):
         ]
         indexes = [
             models.Index(fields=["window", "status"], name="intake_app_window_status_idx"),
+            # The staff review list: a window's applications, oldest first, 50 a page.
+            models.Index(
+                fields=["window", "submitted_at", "id"], name="intake_app_window_page_idx"
+            ),
         ]
 
     def __str__(self):

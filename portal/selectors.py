@@ -17,6 +17,35 @@ def teams_for(user):
     return Team.objects.filter(memberships__user=user)
 
 
+def team_ids_for(user):
+    """The ids of the teams whose data this partner may read, or None for staff (every
+    team). Lists filtered by these constant ids walk their (team, sort) index in order and
+    stop after a page, where a subquery would make the database sort every row first.
+    Asked once per request: kept on the user object, which lives as long as the request."""
+    if not user.is_authenticated:
+        return []
+    if user.is_staff:
+        return None
+    return [m.team_id for m in own_memberships(user)]
+
+
+def own_memberships(user):
+    """The user's memberships with their teams, loaded once per request and kept on the
+    user object (which lives as long as the request): the navigation, the badge and every
+    team-scoped list share the one query."""
+    if not user.is_authenticated:
+        return []
+    if getattr(user, "_own_memberships", None) is None:
+        user._own_memberships = list(memberships_for(user))
+    return user._own_memberships
+
+
+def scoped(queryset, user, team_field="team"):
+    """`queryset` narrowed to the rows of the teams this user may read."""
+    ids = team_ids_for(user)
+    return queryset if ids is None else queryset.filter(**{f"{team_field}_id__in": ids})
+
+
 def get_team_for_user(user, slug):
     return get_object_or_404(teams_for(user), slug=slug)
 

@@ -1,0 +1,344 @@
+"""`manage.py bench --factor 100`: how fast each page is, at the demo scale and at N×.
+
+It wipes and rebuilds the PostgreSQL database it is pointed at (hence `--wipe`; `make bench`
+points it at its own database), loads the demo, starts gunicorn (2 sync workers, as `make
+run`), logs in as each role and measures every page interleaved with a *floor* page (the
+logged-in password page: the same middleware, navigation and a 5 KB template), so a busy
+machine slows both alike and the ratio page/floor stays meaningful. Then it loads
+`load_scale --factor N` on top and measures again, and times the scheduler's batch ingest.
+Queries are counted in-process with Django's test client against the same database.
+
+It prints one Markdown table: page, role, requests/s as a fraction of the floor at the
+demo scale and at N×, p50 at N×, the slowdown from demo to N× (floor-normalised), queries
+and bytes per page."""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from datetime import timedelta
+
+import psycopg
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from findings.models import Finding
+from jobs import services as job_services
+from jobs import spec
+from jobs.models import JobDescription, JobStatus
+from jobs.runs import services as run_services
+from portal.demo import DEMO_PASSWORD
+from portal.loadtest import Session, form_fields, get, hammer
+from portal.models import IntakeWindow, User
+
+PARTNER, STAFF, ANON = "ada@northwind.example", "staff@e31.example", None
+
+
+def pages():
+    """(label, role, path): resolved against the database as it is now."""
+    masks = JobDescription.objects.get(name="masks-v7-2027q1", team__slug="northwind-vision")
+    draft = JobDescription.objects.get(name="nightly-reindex", team__slug="northwind-vision")
+    finding = Finding.objects.filter(team__slug="northwind-vision").order_by("pk").first()
+    window = IntakeWindow.objects.filter(closed_at__isnull=True).first()
+    search = "status=new&q=staging"
+    return [
+        ("partner /jobs/", PARTNER, "/jobs/"),
+        ("job page with run (timeline, ledger)", PARTNER, f"/jobs/{masks.pk}/"),
+        ("guided step", PARTNER, f"/jobs/{draft.pk}/edit/work/"),
+        ("partner /findings/", PARTNER, "/findings/"),
+        ("finding page", PARTNER, f"/findings/{finding.pk}/"),
+        ("staff home /", STAFF, "/"),
+        ("staff triage /staff/findings/", STAFF, "/staff/findings/"),
+        ("staff triage: filter + search + sort", STAFF, f"/staff/findings/?{search}&sort=oldest"),
+        (
+            "admin changelist, same filter + search + sort",
+            STAFF,
+            "/admin/findings/finding/?status__exact=new&q=staging&o=7",
+        ),
+        ("staff finding (triage page)", STAFF, f"/staff/findings/{finding.pk}/"),
+        ("staff review queue", STAFF, "/staff/reviews/"),
+        ("staff applications", STAFF, f"/staff/intake/windows/{window.pk}/applications/"),
+        ("/problems/ (public)", ANON, "/problems/"),
+    ]
+
+
+FLOOR = "/accounts/password/"
+
+
+class Command(BaseCommand):
+    help = "Benchmark every page at the demo scale and at --factor N (wipes the database)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--factor", type=int, default=100)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--seconds", type=float, default=2.0, help="per sample")
+        parser.add_argument("--rounds", type=int, default=3, help="interleaved samples")
+        parser.add_argument("--concurrency", type=int, default=2)
+        parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+        parser.add_argument("--port", type=int, default=8765)
+        parser.add_argument("--wipe", action="store_true", help="consent to wipe the database")
+        parser.add_argument("--out", default="", help="also write the table to this file")
+
+    def handle(self, *args, **opts):
+        if connection.vendor != "postgresql":
+            raise CommandError("The benchmark runs on PostgreSQL: set DATABASE_URL.")
+        if not opts["wipe"]:
+            raise CommandError(
+                f"This wipes the database {settings.DATABASES['default']['NAME']}: "
+                "pass --wipe (make bench uses its own database)."
+            )
+        self.opts = opts
+        self.ensure_database()
+        self.log(f"Rebuilding {settings.DATABASES['default']['NAME']} with the demo data")
+        self.rebuild()
+        server = self.start_server()
+        try:
+            demo = self.measure("demo")
+            self.log(f"Loading {opts['factor']}× (load_scale --seed {opts['seed']})")
+            started = time.perf_counter()
+            call_command("load_scale", factor=opts["factor"], seed=opts["seed"])
+            load_seconds = time.perf_counter() - started
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+            scaled = self.measure(f"{opts['factor']}×")
+            ingest = self.ingest()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        table = self.table(demo, scaled, ingest, load_seconds)
+        self.stdout.write(table)
+        if opts["out"]:
+            with open(opts["out"], "w") as out:
+                out.write(table)
+
+    def log(self, message):
+        self.stderr.write(f"[bench {time.strftime('%H:%M:%S')}] {message}")
+
+    # --- set-up --------------------------------------------------------------------------
+
+    def ensure_database(self):
+        """Create the benchmark's database if it is not there yet (as the server's owner)."""
+        db = settings.DATABASES["default"]
+        params = {
+            "dbname": "postgres",
+            "user": db.get("USER") or None,
+            "password": db.get("PASSWORD") or None,
+            "host": db.get("HOST") or None,
+            "port": db.get("PORT") or None,
+            "autocommit": True,
+        }
+        with psycopg.connect(**{k: v for k, v in params.items() if v is not None}) as admin:
+            exists = admin.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]]
+            ).fetchone()
+            if not exists:
+                admin.execute(f'CREATE DATABASE "{db["NAME"]}"')
+
+    def rebuild(self):
+        with connection.cursor() as cursor:
+            cursor.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        call_command("migrate", verbosity=0, interactive=False)
+        call_command("load_demo", verbosity=0)
+        call_command("collectstatic", verbosity=0, interactive=False)
+        # E-mails queued by the ingest's set-up need the embedded broker's folders.
+        for folder in ("queue", "processed", "control"):
+            os.makedirs(settings.VAR_DIR / "celery" / folder, exist_ok=True)
+
+    def start_server(self):
+        bin_dir = os.path.dirname(sys.executable)
+        command = [
+            os.path.join(bin_dir, "gunicorn"),
+            "portal.wsgi",
+            "--bind",
+            f"127.0.0.1:{self.opts['port']}",
+            "--workers",
+            str(self.opts["workers"]),
+            "--timeout",
+            "120",
+        ]
+        server = subprocess.Popen(command, env={**os.environ, "DEBUG": "0"})
+        for _ in range(100):
+            try:
+                Session("127.0.0.1", self.opts["port"], timeout=2).request("GET", "/healthz")
+                return server
+            except OSError:
+                time.sleep(0.2)
+        server.terminate()
+        raise CommandError("gunicorn did not start.")
+
+    def sessions(self):
+        port = self.opts["port"]
+        return {
+            PARTNER: Session("127.0.0.1", port).login(PARTNER, DEMO_PASSWORD),
+            STAFF: Session("127.0.0.1", port).login(STAFF, DEMO_PASSWORD),
+            ANON: Session("127.0.0.1", port),
+        }
+
+    # --- measuring -----------------------------------------------------------------------
+
+    def queries(self, role, path):
+        client = Client(HTTP_HOST="127.0.0.1")
+        if role:
+            client.force_login(
+                User.objects.get(email=role), backend="django.contrib.auth.backends.ModelBackend"
+            )
+        client.get(path)
+        with CaptureQueriesContext(connection) as captured:
+            client.get(path)
+        return len(captured)
+
+    def measure(self, scale):
+        sessions = self.sessions()
+        seconds, concurrency = self.opts["seconds"], self.opts["concurrency"]
+        results = {}
+        for label, role, _path in pages():
+            results[label] = {"role": role or "anonymous", "ratios": [], "p50": [], "bytes": 0}
+        self.log(f"Measuring {len(results)} pages at {scale}, {self.opts['rounds']} rounds")
+        for _ in range(self.opts["rounds"]):
+            for label, role, path in pages():
+                floor_session = sessions[role] if role else sessions[PARTNER]
+                floor = hammer(floor_session, get(FLOOR), seconds, concurrency)
+                sample = hammer(sessions[role], get(path), seconds, concurrency)
+                row = results[label]
+                row["ratios"].append(sample.rps / floor.rps if floor.rps else 0)
+                row["p50"].append(sample.percentile(50))
+                row["bytes"] = sample.bytes
+                row["errors"] = row.get("errors", 0) + sample.errors
+        for label, role, path in pages():
+            results[label]["queries"] = self.queries(role, path)
+        results["autosave (guided step, htmx)"] = self.autosave(sessions[PARTNER])
+        for label, row in results.items():
+            self.log(f"  {label}: {statistics.median(row['ratios']):.2f} × floor")
+        return results
+
+    def autosave(self, session):
+        """p50/p99 of the guided step's autosave: the form as the browser posts it."""
+        draft = JobDescription.objects.get(name="nightly-reindex", team__slug="northwind-vision")
+        step = f"/jobs/{draft.pk}/edit/work/"
+        _, page, _ = session.request("GET", step)
+        fields = form_fields(page.decode(), "step-form")
+        url = f"{step}autosave/"
+
+        def send(s, conn):
+            status, body, _ = s.form_post(url, fields, {"HX-Request": "true"}, conn=conn)
+            return status, body
+
+        floor = hammer(session, get(FLOOR), self.opts["seconds"], 1)
+        sample = hammer(session, send, self.opts["seconds"] * 2, 1)
+        return {
+            "role": PARTNER,
+            "ratios": [sample.rps / floor.rps if floor.rps else 0],
+            "p50": [sample.percentile(50)],
+            "p99": sample.percentile(99),
+            "bytes": sample.bytes,
+            "errors": sample.errors,
+            "queries": "",
+        }
+
+    def ingest(self):
+        """Events per second through the batch API: 500 events into one run, and 500 across
+        50 runs, each a fresh accepted job (the API's documented maximum batch)."""
+        staff = User.objects.get(email=STAFF)
+        partner = User.objects.get(email=PARTNER)
+        _, token = run_services.create_client(name=f"bench {time.time()}", created_by=staff)
+        jobs = []
+        for i in range(51):
+            job = job_services.create_draft(
+                team=partner.memberships.first().team,
+                user=partner,
+                data={**spec.example_data(), "name": f"bench-ingest-{time.time()}-{i}"},
+            )
+            revision = job_services.submit(job=job, user=partner)
+            job_services.review(revision=revision, reviewer=staff, outcome="accepted")
+            jobs.append(job)
+        assert all(JobDescription.objects.get(pk=j.pk).status == JobStatus.ACCEPTED for j in jobs)
+        session = Session("127.0.0.1", self.opts["port"], timeout=125)
+        results = {}
+        cases = {"one run": [(jobs[0].pk, 500)], "50 runs": [(j.pk, 10) for j in jobs[1:]]}
+        for name, plan in cases.items():
+            events = []
+            for job_id, n in plan:
+                events += self.lifecycle(job_id, n)
+            body = json.dumps({"events": events})
+            started = time.perf_counter()
+            try:
+                status, _, _ = session.request(
+                    "POST",
+                    "/api/v1/scheduler/events",
+                    body=body,
+                    headers={
+                        "Authorization": f"Bearer {token}",
+                        "Content-Type": "application/json",
+                    },
+                )
+            except OSError:
+                status = 599
+            took = time.perf_counter() - started
+            if status == 200:
+                results[name] = (
+                    f"{len(events) / took:,.0f} events/s ({len(events)} in {took:.1f} s)"
+                )
+            else:
+                results[name] = f"failed: HTTP {status} after {took:.1f} s"
+            self.log(f"  ingest, {name}: {results[name]}")
+        return results
+
+    def lifecycle(self, job_id, n):
+        """n legal events: rented, running, then preempted back to rented and running again."""
+        at = timezone.now() - timedelta(days=1)
+        kinds = ["rented", "running"]
+        while len(kinds) < n:
+            kinds += ["preempted", "running"]
+        events = []
+        for i, kind in enumerate(kinds[:n]):
+            event = {
+                "job_id": job_id,
+                "kind": kind,
+                "occurred_at": (at + timedelta(seconds=i)).isoformat(),
+                "idempotency_key": f"bench:{job_id}:{i}",
+            }
+            if kind == "preempted":
+                event["requeue_to"] = "rented"
+            events.append(event)
+        return events
+
+    # --- the table -----------------------------------------------------------------------
+
+    def table(self, demo, scaled, ingest, load_seconds):
+        factor = self.opts["factor"]
+        lines = [
+            f"| page | role | demo: × floor | {factor}×: × floor | {factor}×: p50 | "
+            f"{factor}× / demo time | queries | bytes at {factor}× |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for label, row in scaled.items():
+            before = demo.get(label, {})
+            demo_ratio = statistics.median(before.get("ratios") or [0])
+            ratio = statistics.median(row["ratios"])
+            slowdown = demo_ratio / ratio if ratio else float("inf")
+            p50 = statistics.median(row["p50"]) * 1000
+            p50_text = f"{p50:.0f} ms"
+            if "p99" in row:
+                p50_text += f" (p99 {row['p99'] * 1000:.0f} ms)"
+            errors = f" ({row['errors']} errors)" if row.get("errors") else ""
+            lines.append(
+                f"| {label} | {row['role'].split('@')[0]} | {demo_ratio:.2f} | {ratio:.2f}{errors} | "
+                f"{p50_text} | {slowdown:.2f} | {row['queries']} | {row['bytes'] / 1024:.1f} KB |"
+            )
+        lines.append("")
+        for name, result in ingest.items():
+            lines.append(f"Scheduler batch ingest at {factor}×, {name}: {result}.  ")
+        lines.append(
+            f"load_scale --factor {factor}: {load_seconds:.0f} s. Floor: the logged-in "
+            f"{FLOOR} page. {self.opts['rounds']} rounds × {self.opts['seconds']:g} s per "
+            f"sample, {self.opts['concurrency']} connections, gunicorn {self.opts['workers']} "
+            "sync workers."
+        )
+        return "\n".join(lines) + "\n"
