@@ -6,12 +6,9 @@ from django.db import migrations
 
 OLD = (
     "No design partner has run a job on the network yet, so nothing here comes from findings so\n"
-    "far. What the program already holds to:"
+    "far."
 )
-NEW = (
-    "What the findings linked here teach us is added as staff triage them. What the program\n"
-    "already holds to:"
-)
+NEW = "What the findings linked here teach us is added as staff triage them."
 
 
 def reword(apps, schema_editor):

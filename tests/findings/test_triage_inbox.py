@@ -66,3 +66,10 @@ def test_send_the_answer_only_is_a_response_the_partner_reads(client_for, team_a
     assert note.visibility == NoteVisibility.RESPONSE and note.body == "Which bucket was it?"
     finding.refresh_from_db()
     assert finding.status == FindingStatus.NEW
+
+
+def test_published_problems_do_not_claim_nothing_comes_from_findings(client):
+    for problem in UnsolvedProblem.objects.filter(published=True):
+        page = client.get(reverse("problem_detail", args=[problem.slug])).content.decode()
+        assert "nothing here comes from findings" not in page
+        assert "What the findings linked here teach us" in page
