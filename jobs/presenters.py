@@ -283,10 +283,25 @@ def detail_context(request, job, review_values=None):
     }
 
 
-def description_sections(data):
-    """A description as people read it, part by part: every field with its label and the
-    value as typed (Yes/No, a choice's label), or "not said"; repeated parts per item."""
+def description_sections(data, previous=None):
+    """A description as people read it, part by part: each field with its label and the
+    value as typed (Yes/No, a choice's label); what was not said in one line; repeated
+    parts per item. With the previous revision's data, each changed field is marked in
+    place with what it was, and changes to fields no longer present are listed apart."""
     data = data if isinstance(data, dict) else {}
+    changes = {r["field"]: r for r in diff_rows(previous, data)} if previous is not None else {}
+    shown = set()
+
+    def row(path, label, value):
+        shown.add(path)
+        change = changes.get(path)
+        return {
+            "label": label,
+            "value": readable_value(path, value),
+            "changed": change is not None,
+            "was": change["before"] if change else "",
+        }
+
     sections = []
     for part in ["work", "realtime", "data", "request", "output"]:
         values = data.get(part) if isinstance(data.get(part), dict) else {}
@@ -301,24 +316,25 @@ def description_sections(data):
                         "item_label": s.item_label,
                         "items": [
                             [
-                                (c.label, readable_value(f"{path}.{i}.{c.name}", item.get(c.name)))
+                                row(f"{path}.{i}.{c.name}", c.label, item.get(c.name))
                                 for c in s.children
-                                if isinstance(item, dict)
                             ]
                             for i, item in enumerate(items)
+                            if isinstance(item, dict)
                         ],
                     }
                 )
             else:
-                rows.append((s.label, readable_value(path, values.get(s.name))))
+                rows.append(row(path, s.label, values.get(s.name)))
         sections.append(
             {
                 "part": part,
                 "title": PART_TITLES[part],
-                "rows": [(label, value) for label, value in rows if value],
+                "rows": [r for r in rows if r["value"] or r["changed"]],
                 # What the team did not say, in one line: the page stays one page.
-                "unsaid": [label for label, value in rows if not value],
+                "unsaid": [r["label"] for r in rows if not r["value"] and not r["changed"]],
                 "groups": groups,
             }
         )
-    return sections
+    elsewhere = [c for path, c in changes.items() if path not in shown]
+    return sections, list(changes.values()), elsewhere

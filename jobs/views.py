@@ -416,6 +416,9 @@ def revision_detail(request, pk, number):
     working = job.data if job.editable else None
     _, issues = spec.lint(revision.data)
     threads, _ = selectors.discussion(job)
+    sections, changes, elsewhere = description_sections(
+        revision.data, previous.data if previous else None
+    )
     # Staff decide from this page: the description, its issues and the talk beside the form.
     can_review = (
         request.user.is_staff
@@ -430,8 +433,9 @@ def revision_detail(request, pk, number):
             "revision": revision,
             "previous": previous,
             "previous_number": str(previous.number) if previous else "",
-            "rows": diff_rows(previous.data, revision.data) if previous else [],
-            "sections": description_sections(revision.data),
+            "sections": sections,
+            "changes": changes,
+            "elsewhere": elsewhere,
             "issues": issues,
             "threads": threads,
             "working_rows": diff_rows(revision.data, working) if working is not None else None,

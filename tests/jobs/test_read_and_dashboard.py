@@ -69,7 +69,8 @@ def test_a_later_revision_shows_its_changes_and_the_whole_description(
         client_for(staff).get(reverse("revision_detail", args=[submitted.pk, 2])).content.decode()
     )
     assert "What changed since revision 1" in page and "The whole description" in page
-    assert "Data can be staged before compute is rented" in page and ">No<" in page
+    assert "Data › Data can be staged before compute is rented" in page  # in the summary
+    assert 'No <span class="was">changed from <del>Yes</del></span>' in page
 
 
 def test_withdraw_asks_first(client_for, submitted, a_member):
