@@ -45,7 +45,7 @@ DASHBOARD_ORDER = ("-last_activity_at", "-pk")
 def dashboard(user, team=None, status=""):
     """The user's jobs, newest activity first (sorted and paged by the view in
     DASHBOARD_ORDER), each with its run and unread count in the same query."""
-    queryset = jobs_for(user).select_related("team", "updated_by", "run")
+    queryset = jobs_for(user).select_related("team", "updated_by", "run", "run__dispatch__cluster")
     if team is not None:
         queryset = queryset.filter(team=team)
     if status:

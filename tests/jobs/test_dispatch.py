@@ -109,6 +109,8 @@ def test_staff_dispatch_from_the_review_queue_and_the_partner_sees_it(
     page = client_for(a_member).get(f"/jobs/{run.job_id}/").content.decode()
     assert "Dispatched to <strong>local</strong>" in page and "waiting for its agent" in page
     assert "Cancel this run" in page
+    listing = client_for(a_member).get("/jobs/?status=accepted").content.decode()
+    assert "(real: local)" in listing
 
 
 def test_a_partner_cancels_before_the_agent_submitted(
