@@ -293,7 +293,7 @@ def job_withdraw(request, pk):
     job = selectors.get_job_for_user(request.user, pk)
     if request.user.is_staff and not portal_selectors.membership_of(request.user, job.team):
         raise PermissionDenied("Only the team withdraws its own description.")
-    if not request.POST.get("confirm"):
+    if not request.POST.get("confirm") and job.status == JobStatus.IN_REVIEW:
         # Ask first: staff stop reviewing, and the revision goes back to the team.
         return render(
             request, "jobs/withdraw.html", {"job": job, "revision": job.revisions.first()}

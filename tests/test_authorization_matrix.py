@@ -70,8 +70,7 @@ MATRIX = {
     "job_submit": ("post", {**_partner_page, "a_member": 302, "a_admin": 302, "staff": 302}),
     "job_delete": ("get", _partner_page),
     # The world's job is accepted: withdrawing is refused with a message (302), never for outsiders.
-    # Without confirm=1 the team is asked first (200); staff may not withdraw (403).
-    "job_withdraw": ("post", {**_partner_page, "a_member": 200, "a_admin": 200, "staff": 403}),
+    "job_withdraw": ("post", {**_partner_page, "a_member": 302, "a_admin": 302, "staff": 403}),
     "comment_create": ("post", {**_partner_page, "a_member": 400, "a_admin": 400, "staff": 400}),
     "revision_detail": ("get", _partner_page),
     "revision_export": ("get", _partner_page),
