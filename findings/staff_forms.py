@@ -3,7 +3,7 @@
 from django import forms
 
 from portal.models import Team, User
-from portal.widgets import Textarea
+from portal.widgets import ListSelect, Textarea
 
 from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
@@ -19,25 +19,39 @@ class QueueFilterForm(forms.Form):
     q = forms.CharField(label="Search", required=False, max_length=200)
     status = forms.ChoiceField(
         required=False,
+        widget=ListSelect,
         choices=[("", "Any status"), ("waiting", "Waiting on staff"), *FindingStatus.choices],
     )
-    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *FindingKind.choices])
+    kind = forms.ChoiceField(
+        required=False, widget=ListSelect, choices=[("", "Any kind"), *FindingKind.choices]
+    )
+    # Every team of the program: rendered without a template per option (ListSelect).
     team = forms.ModelChoiceField(
-        queryset=Team.objects.order_by("name"), required=False, empty_label="Any team"
+        queryset=Team.objects.only("pk", "name").order_by("name"),
+        required=False,
+        empty_label="Any team",
+        widget=ListSelect,
     )
     problem = forms.ModelChoiceField(
-        queryset=UnsolvedProblem.objects.all(), required=False, empty_label="Any problem"
+        queryset=UnsolvedProblem.objects.only("pk", "title"),
+        required=False,
+        empty_label="Any problem",
+        widget=ListSelect,
     )
-    assignee = forms.ModelChoiceField(queryset=None, required=False, empty_label="Anyone")
+    assignee = forms.ModelChoiceField(
+        queryset=None, required=False, empty_label="Anyone", widget=ListSelect
+    )
     unassigned = forms.BooleanField(label="Unassigned only", required=False)
     age = forms.ChoiceField(
         label="Older than",
         required=False,
+        widget=ListSelect,
         choices=[("", "Any age")]
         + [(k, f"{v} day{'s' if v > 1 else ''}") for k, v in selectors.AGES.items()],
     )
     sort = forms.ChoiceField(
         required=False,
+        widget=ListSelect,
         choices=[
             ("newest", "Newest first"),
             ("oldest", "Oldest first"),

@@ -3,8 +3,12 @@
 Both are stateless and need no login, so a partner's CI can lint job files
 against the portal; nothing sent is stored."""
 
+import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
@@ -13,6 +17,8 @@ from .runs.agent_api import router as agent_router
 from .runs.scheduler_api import router as scheduler_router
 from .spec import slurm_export
 from .spec.textio import SpecReadError
+
+log = logging.getLogger(__name__)
 
 api = NinjaAPI(
     title="E31 design-partner portal API",
@@ -24,6 +30,39 @@ api = NinjaAPI(
 )
 api.add_router("/scheduler", scheduler_router)
 api.add_router("/scheduler/cluster", agent_router)
+
+
+@api.exception_handler(RequestDataTooBig)
+def body_too_big(request, exc):
+    return api.create_response(
+        request,
+        {"detail": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."},
+        status=413,
+    )
+
+
+@api.exception_handler(OperationalError)
+def database_unavailable(request, exc):
+    # Every write here is one transaction: a failed one left nothing behind, so a retry
+    # (with the same idempotency keys) is safe.
+    log.error("API %s %s: database unavailable: %s", request.method, request.path, exc)
+    response = api.create_response(
+        request, {"detail": "The database is unavailable; nothing was saved. Retry later."},
+        status=503,
+    )  # fmt: skip
+    response["Retry-After"] = "30"
+    return response
+
+
+@api.exception_handler(Exception)
+def unexpected_error(request, exc):
+    # A client of the API reads JSON whatever happens, never the HTML error page.
+    log.exception("API %s %s failed", request.method, request.path)
+    return api.create_response(
+        request,
+        {"detail": "The server failed on this request; nothing of it was saved. Retry it."},
+        status=500,
+    )
 
 
 class IssueOut(Schema):

@@ -303,6 +303,8 @@ class Event(models.Model):
                 fields=["run", "idempotency_key"], name="event_idempotency_key_unique_per_run"
             ),
         ]
+        # Ingest replays a run from its earliest new event: "this run, from this time on".
+        indexes = [models.Index(fields=["run", "occurred_at"], name="event_run_occurred_idx")]
 
     def __str__(self):
         return f"{self.get_kind_display()} at {self.occurred_at:%Y-%m-%d %H:%M}"

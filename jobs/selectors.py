@@ -45,7 +45,12 @@ DASHBOARD_ORDER = ("-last_activity_at", "-pk")
 def dashboard(user, team=None, status=""):
     """The user's jobs, newest activity first (sorted and paged by the view in
     DASHBOARD_ORDER), each with its run and unread count in the same query."""
-    queryset = jobs_for(user).select_related("team", "updated_by", "run", "run__dispatch__cluster")
+    # Not the descriptions themselves (kilobytes of JSON a row): the list shows names.
+    queryset = (
+        jobs_for(user)
+        .select_related("team", "updated_by", "run", "run__dispatch__cluster")
+        .defer("data", "recent_saves", "clarify_fields")
+    )
     if team is not None:
         queryset = queryset.filter(team=team)
     if status:

@@ -53,9 +53,9 @@ def comments_read(user, *, team_id, count):
     _apply([user], team_id, "unread_comments", -count)
 
 
-def notice_left(people, *, team_id, topic):
+def notice_left(people, *, team_id, topic, count=1):
     if topic == BADGE_TOPIC:
-        _apply(people, team_id, "unread_notices", 1)
+        _apply(people, team_id, "unread_notices", count)
 
 
 def notices_read(user, *, team_id, topic, count):

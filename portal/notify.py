@@ -2,11 +2,12 @@
 portal) and an e-mail, both written in the caller's transaction, the e-mail delivered
 after commit through the outbox. Every "tell the team / the followers / staff" goes here."""
 
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from . import badges
 from .models import Notice, User
-from .outbox import queue_email
+from .outbox import Message, queue_emails, render_body
 
 
 @dataclass(frozen=True)
@@ -24,26 +25,62 @@ def staff_people():
     return list(User.objects.filter(is_staff=True, is_active=True))
 
 
+@dataclass(frozen=True)
+class Telling:
+    """One thing to tell some people (the arguments of `tell`)."""
+
+    people: list
+    key: str
+    email: Email
+    notice: str = ""
+    topic: str = ""
+    url: str = ""
+    team: object = None
+    exclude: object = None
+
+
 def tell(people, *, key, email: Email, notice="", topic="", url="", team=None, exclude=None):
     """E-mail each person once per `key` (the key names the event); with `notice`, also
     leave them a portal notice under `topic` linking to `url`. `exclude`: the person who
     caused it, who needs no telling."""
-    told = []
-    for person in people:
-        if exclude is not None and person.pk == exclude.pk:
+    return tell_each([Telling(list(people), key, email, notice, topic, url, team, exclude)])
+
+
+def tell_each(tellings):
+    """Several `tell`s in a few queries whatever their number (a batch of scheduler
+    events may tell a hundred teams). Returns everyone told."""
+    notices, messages, told = [], [], []
+    for t in tellings:
+        people = [p for p in t.people if t.exclude is None or p.pk != t.exclude.pk]
+        if not people:
             continue
-        if notice:
-            Notice.objects.create(
-                user=person, team=team, topic=topic, message=notice[:300], url=url[:300]
-            )
-        queue_email(
-            key=f"{key}:{person.pk}",
-            to=person.email,
-            subject=email.subject,
-            template=email.template,
-            context=email.context,
-        )
-        told.append(person)
-    if notice and told:
-        badges.notice_left(told, team_id=team.pk if team is not None else None, topic=topic)
+        if t.notice:
+            notices += [
+                Notice(user=p, team=t.team, topic=t.topic, message=t.notice[:300], url=t.url[:300])
+                for p in people
+            ]
+        body = render_body(t.email.template, t.email.context)  # the same for everyone told
+        messages += [Message(f"{t.key}:{p.pk}", p.email, t.email.subject, body) for p in people]
+        told += people
+    if notices:
+        Notice.objects.bulk_create(notices)
+        _count_badges(notices)
+    if messages:
+        queue_emails(messages)
     return told
+
+
+def _count_badges(notices):
+    """Each person's unread badge goes up by the notices they were left, per team and topic
+    (one UPDATE per team, topic and count, not per notice)."""
+    left = defaultdict(Counter)  # (team pk, topic) -> person -> notices
+    people = {}
+    for n in notices:
+        left[(n.team_id, n.topic)][n.user_id] += 1
+        people[n.user_id] = n.user
+    for (team_id, topic), counts in left.items():
+        by_count = defaultdict(list)
+        for person_pk, count in counts.items():
+            by_count[count].append(people[person_pk])
+        for count, persons in by_count.items():
+            badges.notice_left(persons, team_id=team_id, topic=topic, count=count)

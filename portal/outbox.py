@@ -4,6 +4,7 @@ the broker is down when the transaction commits, the beat sweep sends it later."
 
 import logging
 import smtplib
+from dataclasses import dataclass
 from datetime import timedelta
 
 from celery import shared_task
@@ -22,27 +23,82 @@ def absolute_url(path):
     return f"{settings.SITE_URL}{path}"
 
 
+@dataclass(frozen=True)
+class Message:
+    key: str
+    to: str
+    subject: str
+    body: str
+
+
+def render_body(template, context):
+    return render_to_string(template, {"site_url": settings.SITE_URL, **context})
+
+
 def queue_email(*, key, to, subject, template, context):
     """Record an e-mail and deliver it after the surrounding transaction commits.
 
     Calling twice with the same key sends one e-mail: the key names the event
     (e.g. "invitation:<uuid>"), not the attempt.
     """
-    body = render_to_string(template, {"site_url": settings.SITE_URL, **context})
+    body = render_body(template, context)
     email, created = OutboundEmail.objects.get_or_create(
         dedupe_key=key[:200], defaults={"to": to, "subject": subject[:200], "body": body}
     )
     if created:
-        transaction.on_commit(lambda: _enqueue(email.pk))
+        _deliver_after_commit([email.pk])
     return email
 
 
-def _enqueue(email_id):
+def queue_emails(messages):
+    """Several e-mails in three queries whatever their number (same rules as
+    queue_email). Returns the ids of those newly queued."""
+    wanted = {}
+    for m in messages:
+        wanted.setdefault(m.key[:200], m)
+    known = set(
+        OutboundEmail.objects.filter(dedupe_key__in=list(wanted)).values_list(
+            "dedupe_key", flat=True
+        )
+    )
+    new = [
+        OutboundEmail(dedupe_key=key, to=m.to, subject=m.subject[:200], body=m.body)
+        for key, m in wanted.items()
+        if key not in known
+    ]
+    if not new:
+        return []
+    # A concurrent writer of the same key wins quietly; its row is delivered once anyway.
+    OutboundEmail.objects.bulk_create(new, ignore_conflicts=True)
+    ids = list(
+        OutboundEmail.objects.filter(
+            dedupe_key__in=[e.dedupe_key for e in new], sent_at__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    _deliver_after_commit(ids)
+    return ids
+
+
+def _deliver_after_commit(ids):
+    transaction.on_commit(lambda: _enqueue(ids))
+
+
+def _enqueue(ids):
     # The change is already committed: a broker fault must not turn it into an error page.
     try:
-        deliver_email.delay(email_id)
+        if len(ids) == 1:
+            deliver_email.delay(ids[0])
+        else:
+            deliver_emails.delay(ids)
     except Exception:
-        log.warning("could not enqueue e-mail %s; the sweep will send it", email_id, exc_info=True)
+        log.warning("could not enqueue e-mails %s; the sweep will send them", ids, exc_info=True)
+
+
+@shared_task
+def deliver_emails(email_ids):
+    """Fan out: one delivery task per e-mail, each with its own retries."""
+    for email_id in email_ids:
+        deliver_email.delay(email_id)
 
 
 @shared_task(

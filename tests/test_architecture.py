@@ -21,6 +21,7 @@ WIRING = {
     "portal.management.commands.load_demo",
     "portal.management.commands.load_scale",
     "portal.management.commands.bench",
+    "portal.management.commands.recount",
     "portal.management.demo_pages",
     "portal.management.commands.screenshots",
     "portal.management.commands.lighthouse",

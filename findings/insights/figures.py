@@ -21,7 +21,7 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from jobs.field_signals import SCREEN_CODES
-from jobs.models import FieldSignal, JobDescription, JobStatus, JobStatusChange, RunOutcome
+from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision, RunOutcome
 from jobs.spec.model import WorkKind
 from jobs.steps import field_label
 from portal.aggregates import Median, MedianSeconds
@@ -66,16 +66,24 @@ def _share(part, whole):
 # --- Which fields are hard to declare -------------------------------------------------------
 
 
+def submitted_jobs():
+    """Job descriptions whose team tried to submit them at least once: those with a first
+    revision, and those whose every try was refused (they left first-submission signals)."""
+    submitted = Revision.objects.filter(number=1).count()
+    refused_only = (
+        FieldSignal.objects.filter(at_first_submission=True)
+        .exclude(job__revisions__number=1)
+        .values("job")
+        .distinct()
+        .count()
+    )
+    return submitted + refused_only
+
+
 def fields():
     """Per field: how often it was flagged at first submission, revisions until exact, staff
     requests to clarify, and time from first draft to acceptance. One query."""
-    submitted = JobDescription.objects.aggregate(
-        n=Count(
-            "pk",
-            distinct=True,
-            filter=Q(revisions__number=1) | Q(field_signals__at_first_submission=True),
-        )
-    )["n"]
+    submitted = submitted_jobs()
     rows = (
         FieldSignal.objects.values("field")
         .annotate(
@@ -209,17 +217,14 @@ def problems():
     """Per published problem: findings by kind and status, distinct teams, and the median time
     to triage and to address. Three queries (counts, months, medians)."""
     counts = {
-        "finding_total": Count("findings", distinct=True),
+        # One join (problem → finding): a finding counts once per problem without DISTINCT.
+        "finding_total": Count("findings"),
         "teams": Count("findings__team", distinct=True),
     }
     for kind in FindingKind:
-        counts[f"kind__{kind.value}"] = Count(
-            "findings", distinct=True, filter=Q(findings__kind=kind)
-        )
+        counts[f"kind__{kind.value}"] = Count("findings", filter=Q(findings__kind=kind))
     for status in FindingStatus:
-        counts[f"status__{status.value}"] = Count(
-            "findings", distinct=True, filter=Q(findings__status=status)
-        )
+        counts[f"status__{status.value}"] = Count("findings", filter=Q(findings__status=status))
     rows = list(
         UnsolvedProblem.objects.filter(published=True)
         .annotate(**counts)
@@ -239,7 +244,10 @@ def problems():
     since = _seconds_between("created_at", "finding__created_at")
     medians = {
         m["finding__problems"]: m
-        for m in StatusChange.objects.filter(finding__problems__published=True)
+        for m in StatusChange.objects.filter(
+            finding__problems__published=True,
+            to_status__in=[FindingStatus.TRIAGED, FindingStatus.ADDRESSED],
+        )
         .values("finding__problems")
         .annotate(
             triage=MedianSeconds(

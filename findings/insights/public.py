@@ -9,13 +9,14 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Max, Q
 
-from jobs.models import FieldSignal, JobDescription, RunOutcome
+from jobs.models import FieldSignal, RunOutcome
 from jobs.spec import Problem
 from jobs.steps import field_label
 from portal.aggregates import Median
 
 from .. import rules
 from ..models import Finding, FindingKind, FindingStatus
+from .figures import submitted_jobs
 
 MIN_TEAMS = 3
 
@@ -44,14 +45,13 @@ def _pct(part, whole):
 
 def _findings(problem):
     counted = Q(status__in=rules.COUNTED)
-    kinds = {f"kind__{k.value}": Count("pk", filter=Q(kind=k), distinct=True) for k in FindingKind}
+    # Filtered to one problem, the join cannot repeat a finding: no DISTINCT needed.
+    kinds = {f"kind__{k.value}": Count("pk", filter=Q(kind=k)) for k in FindingKind}
     row = Finding.objects.filter(counted, problems=problem).aggregate(
-        findings=Count("pk", distinct=True),
+        findings=Count("pk"),
         teams=Count("team", distinct=True),
         addressed=Count(
-            "pk",
-            distinct=True,
-            filter=Q(status__in=[FindingStatus.ADDRESSED, FindingStatus.VERIFIED]),
+            "pk", filter=Q(status__in=[FindingStatus.ADDRESSED, FindingStatus.VERIFIED])
         ),
         at=Max("updated_at"),
         **kinds,
@@ -83,13 +83,7 @@ def _findings(problem):
 
 def _fields(problem):
     slug = problem.slug
-    submitted = JobDescription.objects.aggregate(
-        n=Count(
-            "pk",
-            distinct=True,
-            filter=Q(revisions__number=1) | Q(field_signals__at_first_submission=True),
-        )
-    )["n"]
+    submitted = submitted_jobs()
     row = FieldSignal.objects.filter(problem=slug).aggregate(
         jobs=Count("job", distinct=True),
         first=Count("job", distinct=True, filter=Q(at_first_submission=True) & ~Q(first_level="")),

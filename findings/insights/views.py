@@ -37,7 +37,8 @@ def _charts(data):
                 "chart": charts.bars(
                     [(b["label"], b["runs"]) for b in metric["bands"]],
                     title=f"{metric['label']}: runs by {metric['meaning']}",
-                    label_width=120,
+                    width=360,
+                    label_width=100,
                 ),
             }
             for metric in data["outcomes"]["all"]["metrics"]

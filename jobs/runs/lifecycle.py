@@ -93,14 +93,20 @@ SAME_MOMENT = {kind: rank for rank, kind in enumerate(
     [K.RENTED, K.RUNNING, K.PREEMPTED, K.OUTPUT, K.RELEASED, K.FAILED, K.CANCELLED])}  # fmt: skip
 
 
-def replay(run, events):
-    """Set each event's verdict (status, from/to state, reason) and return the run's state."""
-    state, since, restarts, failure = RunState.SUBMITTED, run.created_at, 0, ""
-    order = sorted(
-        events,
-        key=lambda e: (e.occurred_at, SAME_MOMENT.get(e.kind, 9), e.received_at, e.pk or 0),
-    )
-    for event in order:
+def order_key(event):
+    """Where an event stands in the run: when it happened, then the lifecycle's order."""
+    return (event.occurred_at, SAME_MOMENT.get(event.kind, 9), event.received_at, event.pk or 0)
+
+
+def replay(run, events, start=None):
+    """Set each event's verdict (status, from/to state, reason) and return the run's state.
+    `start`: the state before the first of `events` (a replay of the run's tail only);
+    by default the run as it was accepted."""
+    if start is None:
+        start = Replayed(RunState.SUBMITTED, run.created_at, 0, "")
+    state, since, restarts = start.state, start.state_since, start.restarts
+    failure = start.failure_reason
+    for event in sorted(events, key=order_key):
         try:
             target = next_state(state, event.kind, event.requeue_to)
         except IllegalMove as error:

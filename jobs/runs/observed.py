@@ -104,6 +104,9 @@ def approx_duration(seconds):
     if seconds is None:
         return "—"
     seconds = int(round(seconds))
+    if seconds >= 3 * 86400:  # days and hours are enough past three days
+        days, hours = divmod(int(round(seconds / 3600)), 24)
+        return f"{days}d {hours}h" if hours else f"{days}d"
     if seconds >= 600:
         seconds = int(round(seconds / 60) * 60)  # minutes are enough past ten of them
     return format_duration(seconds)
@@ -509,7 +512,7 @@ def chart(observed, width=640, bar=18):
     line (declared). Ratios beyond 3× are drawn at 3× and say so."""
     rows = [f for f in observed.figures if f.ratio is not None]
     top = 3.0
-    x0, usable = 200, width - 260
+    x0, usable = 250, width - 310
     scale = usable / top
     out = []
     for i, f in enumerate(rows):

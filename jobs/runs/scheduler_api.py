@@ -1,13 +1,13 @@
 """The scheduler API: the network posts lifecycle events and resource holds.
 
 Authenticated by a bearer token per scheduler client (stored hashed, revocable).
-Every write carries an idempotency key: a repeat is accepted and changes nothing."""
+Every write carries an idempotency key: a repeat is accepted and changes nothing, the
+same key with a different body is refused with 409 (as Stripe does)."""
 
 import logging
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from django.db import IntegrityError
 from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
@@ -16,9 +16,9 @@ from pydantic import field_validator
 from jobs.models import EventKind, FailureReason, Phase, Run
 from portal.errors import DomainError
 
+from . import ingest, services
 from . import ledger as ledger_mod
 from . import observed as observed_mod
-from . import services
 
 log = logging.getLogger(__name__)
 
@@ -137,74 +137,73 @@ def _run(job_id):
     return run
 
 
-def _record(run, payload, client):
-    try:
-        event, created = services.record_event(
-            run=run,
-            kind=payload.kind,
-            occurred_at=payload.occurred_at,
-            idempotency_key=payload.idempotency_key,
-            client=client,
-            note=payload.note,
-            requeue_to=payload.requeue_to,
-            failure_reason=payload.failure_reason,
-            observed=payload.observed(),
-        )
-    except (DomainError, IntegrityError) as error:
-        log.info("scheduler API: %s refused an event for job %s: %s", client, run.job_id, error)
-        raise HttpError(400, str(error)) from None
-    run.refresh_from_db(fields=["state"])
+def _incoming(job_id, payload):
+    return ingest.Incoming(
+        job_id=job_id,
+        kind=payload.kind,
+        occurred_at=payload.occurred_at,
+        idempotency_key=payload.idempotency_key,
+        note=payload.note,
+        requeue_to=payload.requeue_to,
+        failure_reason=payload.failure_reason,
+        observed=payload.observed(),
+    )
+
+
+def _answer(outcome):
+    item = outcome.incoming
+    if outcome.error:
+        return {
+            "job_id": item.job_id,
+            "idempotency_key": item.idempotency_key,
+            "error": outcome.error,
+            "conflict": outcome.conflict,
+        }
     return {
-        "job_id": run.job_id,
-        "idempotency_key": event.idempotency_key,
-        "status": event.status,
-        "duplicate": not created,
-        "reject_reason": event.reject_reason,
-        "run_state": run.state,
+        "job_id": item.job_id,
+        "idempotency_key": outcome.event.idempotency_key,
+        "status": outcome.event.status,
+        "duplicate": not outcome.created,
+        "reject_reason": outcome.event.reject_reason,
+        "run_state": outcome.run.state,
     }
 
 
 @router.post(
     "/jobs/{job_id}/events",
-    response={200: EventOut, 400: ErrorOut, 404: ErrorOut},
+    response={200: EventOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut},
     url_name="scheduler_event",
 )
 def post_event(request, job_id: JobId, payload: EventIn):
-    """Post one lifecycle event. An event illegal at its place in time is kept as rejected."""
-    return _record(_run(job_id), payload, request.auth)
+    """Post one lifecycle event. An event illegal at its place in time is kept as rejected.
+    An idempotency key reused with a different body answers 409."""
+    (outcome,) = services.record_events(items=[_incoming(job_id, payload)], client=request.auth)
+    if outcome.error == ingest.NO_RUN:
+        raise HttpError(404, f"No accepted job has id {job_id}.")
+    if outcome.error:
+        log.info("scheduler API: %s refused an event for job %s: %s", request.auth, job_id,
+                 outcome.error)  # fmt: skip
+        raise HttpError(409 if outcome.conflict else 400, outcome.error)
+    return _answer(outcome)
 
 
 @router.post("/events", response={200: dict, 400: ErrorOut}, url_name="scheduler_batch")
 def post_batch(request, payload: BatchIn):
-    """Post many events at once; each is answered on its own (a missing job does not stop the rest)."""
-    results = []
-    for item in payload.events:
-        run = Run.objects.filter(job_id=item.job_id).first()
-        if run is None:
-            results.append(
-                {
-                    "job_id": item.job_id,
-                    "idempotency_key": item.idempotency_key,
-                    "error": "no accepted job",
-                }
-            )
-            continue
-        try:
-            results.append(_record(run, item, request.auth))
-        except HttpError as error:
-            results.append(
-                {
-                    "job_id": item.job_id,
-                    "idempotency_key": item.idempotency_key,
-                    "error": str(error),
-                }
-            )
-    return {"results": results}
+    """Post many events at once, in one transaction; each is answered on its own (a
+    missing job or a reused key does not stop the rest). run_state is the run's state
+    after the whole batch."""
+    outcomes = services.record_events(
+        items=[_incoming(item.job_id, item) for item in payload.events], client=request.auth
+    )
+    refused = sum(1 for o in outcomes if o.error)
+    if refused:
+        log.info("scheduler API: %s sent a batch with %d refused events", request.auth, refused)
+    return {"results": [_answer(o) for o in outcomes]}
 
 
 @router.post(
     "/jobs/{job_id}/holds",
-    response={200: HoldOut, 400: ErrorOut, 404: ErrorOut},
+    response={200: HoldOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut},
     url_name="scheduler_hold",
 )
 def post_hold(request, job_id: JobId, payload: HoldIn):
@@ -222,6 +221,8 @@ def post_hold(request, job_id: JobId, payload: HoldIn):
             client=request.auth,
             observed=payload.observed(),
         )
+    except services.KeyConflict as error:
+        raise HttpError(409, str(error)) from None
     except DomainError as error:
         raise HttpError(400, str(error)) from None
     return {"job_id": job_id, "idempotency_key": hold.idempotency_key, "outcome": outcome}

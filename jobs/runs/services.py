@@ -7,48 +7,28 @@ import uuid
 from datetime import timedelta
 
 from django.db import transaction
-from django.urls import reverse
+from django.db.models import Q
 from django.utils import timezone
 
 from jobs.models import (
-    FINAL_STATES,
     Cluster,
-    Event,
-    EventKind,
-    FailureReason,
     Hold,
     Phase,
     Run,
-    RunState,
     SchedulerClient,
 )
 from portal.errors import DomainError
-from portal.models import NoticeTopic
-from portal.notify import Email, team_people, tell
-from portal.outbox import absolute_url
 
+from . import ingest
 from . import observed as observed_mod
-from .lifecycle import replay
 
-NOTIFY_STATES = {
-    RunState.RENTED: "Resources are held for {job}: data staging has started.",
-    RunState.RUNNING: "{job} is running.",
-    RunState.OUTPUT: "Output of {job} is being delivered.",
-    RunState.RELEASED: "{job} is done: resources were released. Check the ledger.",
-    RunState.FAILED: "{job} failed ({reason}).",
-}
-MAX_CLOCK_SKEW = timedelta(minutes=5)
-
-
-# The simulator lays job time in the past; nothing real is older than this before acceptance.
-MAX_BACKDATING = timedelta(days=3660)
-
-
-def _check_time(run, value, name):
-    if value > timezone.now() + MAX_CLOCK_SKEW:
-        raise DomainError(f"{name} is in the future.")
-    if value < run.created_at - MAX_BACKDATING:
-        raise DomainError(f"{name} is long before the job was accepted.")
+# Kept here under their old names for callers of the services module.
+NOTIFY_STATES = ingest.NOTIFY_STATES
+MAX_CLOCK_SKEW, MAX_BACKDATING = ingest.MAX_CLOCK_SKEW, ingest.MAX_BACKDATING
+KeyConflict = ingest.KeyConflict
+_check_time = ingest.check_time
+# A scheduler posting many requests a second would otherwise write its client row on each.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def hash_token(token):
@@ -76,7 +56,10 @@ def client_for_token(token):
         token_hash=hash_token(token), revoked_at__isnull=True
     ).first()
     if client is not None:
-        SchedulerClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
+        now = timezone.now()
+        SchedulerClient.objects.filter(pk=client.pk).filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION)
+        ).update(last_used_at=now)
     return client
 
 
@@ -107,79 +90,33 @@ def record_event(
     failure_reason="",
     observed=None,
 ):
-    """Record one event. Returns (event, created). A repeated key changes nothing; an
-    event illegal at its place in time is kept as rejected, with the reason. `observed`
-    holds what the scheduler measured (observed.OBSERVED_KEYS), all optional."""
-    run = Run.objects.select_for_update().select_related("job", "job__team").get(pk=run.pk)
-    kind = EventKind(kind)
-    observed = observed_mod.clean_observed(observed)
-    existing = run.events.filter(idempotency_key=idempotency_key).first()
-    if existing is not None:
-        same = (
-            existing.kind == kind
-            and existing.occurred_at == occurred_at
-            and existing.requeue_to == (requeue_to or "")
-            and existing.failure_reason == (failure_reason or "")
-            and existing.observed == observed
-        )
-        if not same:
-            raise DomainError("This idempotency key was used for a different event.")
-        return existing, False
-    _check_time(run, occurred_at, "occurred_at")
-    if client is not None:
-        SchedulerClient.objects.filter(pk=client.pk).update(last_used_at=timezone.now())
-    if failure_reason and failure_reason not in FailureReason.values:
-        raise DomainError(f"failure_reason is one of {', '.join(FailureReason.values)}.")
-    before = run.state
-    event = Event.objects.create(
-        run=run,
+    """Record one event. Returns (event, created). A repeated key changes nothing (a key
+    reused for a different event raises KeyConflict); an event illegal at its place in
+    time is kept as rejected, with the reason. `observed` holds what the scheduler
+    measured (observed.OBSERVED_KEYS), all optional."""
+    item = ingest.Incoming(
+        job_id=run.job_id,
         kind=kind,
         occurred_at=occurred_at,
-        idempotency_key=idempotency_key[:200],
-        actor=actor,
-        client=client,
-        note=(note or "")[:2000],
-        requeue_to=requeue_to or "",
-        failure_reason=failure_reason or "",
-        simulated=bool(client and client.simulated),
+        idempotency_key=idempotency_key,
+        note=note,
+        requeue_to=requeue_to,
+        failure_reason=failure_reason,
         observed=observed,
     )
-    events = list(run.events.all())
-    result = replay(run, events)
-    Event.objects.bulk_update(events, ["status", "from_state", "to_state", "reject_reason"])
-    run.state, run.state_since, run.restarts = result.state, result.state_since, result.restarts
-    run.failure_reason = result.failure_reason
-    run.simulated = run.simulated or event.simulated
-    run.save(update_fields=["state", "state_since", "restarts", "failure_reason", "simulated"])
-    run.job.__class__.objects.filter(pk=run.job_id).update(last_activity_at=timezone.now())
-    if run.is_final or before in FINAL_STATES:
-        observed_mod.record_outcome(run, events=events)
-    event.refresh_from_db()
-    if run.state != before and run.state in NOTIFY_STATES:
-        _notify(run)
-    return event, True
+    (outcome,) = ingest.record([item], client=client, actor=actor)
+    if outcome.conflict:
+        raise KeyConflict(outcome.error)
+    if outcome.error:
+        raise DomainError(outcome.error)
+    return outcome.event, outcome.created
 
 
-def _notify(run):
-    job = run.job
-    reason = run.get_failure_reason_display() if run.failure_reason else ""
-    message = NOTIFY_STATES[RunState(run.state)].format(job=job, reason=reason)
-    if run.simulated:
-        message = f"[simulated] {message}"
-    path = reverse("job_detail", args=[job.pk]) + "#run"
-    tell(
-        team_people(job.team),
-        key=f"run:{run.pk}:{run.state}:{run.restarts}",
-        notice=message,
-        topic=NoticeTopic.JOB,
-        url=path,
-        team=job.team,
-        email=Email(
-            subject=message[:200],
-            template="emails/run_transition.txt",
-            context={"job": job, "run": run, "message": message, "url": absolute_url(path)},
-        ),
-    )
+@transaction.atomic
+def record_events(*, items, client=None):
+    """A batch of events (ingest.Incoming, each naming its job) in one transaction.
+    Returns one ingest.Outcome per item, in order."""
+    return ingest.record(items, client=client)
 
 
 @transaction.atomic
@@ -238,7 +175,10 @@ def record_hold(
             and existing.started_at == started_at
         )
         if not same:
-            raise DomainError("This idempotency key was used for a different hold.")
+            raise KeyConflict(
+                "This idempotency key was used for a different hold: the earlier hold is kept "
+                "(a different body needs a new key)."
+            )
         if existing.ended_at is None and ended_at is not None:
             existing.ended_at = ended_at
             existing.observed = {**existing.observed, **observed}
@@ -246,7 +186,10 @@ def record_hold(
             _outcome_after_hold(run)
             return existing, "closed"
         if observed and {**existing.observed, **observed} != existing.observed:
-            raise DomainError("This idempotency key was used for a different hold.")
+            raise KeyConflict(
+                "This idempotency key was used for a different hold: the earlier hold is kept "
+                "(a different body needs a new key)."
+            )
         return existing, "duplicate"
     hold = Hold.objects.create(
         run=run,

@@ -144,7 +144,8 @@ def test_scheduler_refuses_a_reused_key_with_another_payload_and_absurd_times(cl
         content_type="application/json",
         headers=headers,
     )
-    assert other.status_code == 400 and "different event" in other.json()["detail"]
+    # The same key with another body: 409, saying so (as Stripe does).
+    assert other.status_code == 409 and "different event" in other.json()["detail"]
     for bad in ("0001-01-01T00:00:00+14:00", "1970-01-01T00:00:00Z"):
         response = client.post(
             url,

@@ -1,11 +1,13 @@
 """Declared next to observed for one run: the scheduler API's optional observed values, the
 figures on the job page, the finding a gap offers, and the RunOutcome row of an ended run."""
 
+import io
 import json
 import re
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from jobs.models import Event, Hold, RunOutcome
@@ -183,7 +185,9 @@ def test_a_repeated_key_with_other_observed_values_is_refused(client, run, token
     url = f"/api/v1/scheduler/jobs/{run.job_id}/events"
     assert post(client, url, token, body).json()["duplicate"] is False
     assert post(client, url, token, body).json()["duplicate"] is True
-    assert post(client, url, token, {**body, "nodes_granted": 3}).status_code == 400
+    assert (
+        post(client, url, token, {**body, "nodes_granted": 3}).status_code == 409
+    )  # reused key, other body
 
 
 def test_observed_values_are_checked_by_the_service_too(run):
@@ -202,3 +206,30 @@ def test_the_simulator_reports_what_it_measured(run):
     assert outcome.staged_bytes and outcome.delivered_bytes and outcome.nodes_granted
     assert outcome.exit_reason == "completed" and outcome.simulated
     assert outcome.duration_ratio and outcome.staging_ratio
+
+
+def test_the_batch_endpoint_takes_observed_values_too(client, run, token):
+    body = {
+        "events": [
+            {"job_id": run.job_id, "kind": "rented", "occurred_at": at(0).isoformat(),
+             "idempotency_key": "b1", "bytes_staged": 5_000_000_000},
+            {"job_id": run.job_id, "kind": "running", "occurred_at": at(1).isoformat(),
+             "idempotency_key": "b2", "nodes_granted": 3, "exit_reason": "still going"},
+        ]
+    }  # fmt: skip
+    response = post(client, "/api/v1/scheduler/events", token, body)
+    assert response.status_code == 200, response.content
+    assert Event.objects.get(idempotency_key="b1").observed == {"bytes_staged": 5_000_000_000}
+    assert Event.objects.get(idempotency_key="b2").observed == {
+        "nodes_granted": 3, "exit_reason": "still going"
+    }  # fmt: skip
+
+
+def test_outcomes_of_runs_that_ended_before_are_recorded_by_the_command(run):
+    play(run)
+    RunOutcome.objects.all().delete()
+    out = io.StringIO()
+    call_command("record_run_outcomes", stdout=out)
+    assert RunOutcome.objects.filter(run=run).exists() and "1 run" in out.getvalue()
+    call_command("record_run_outcomes", stdout=out)  # again: nothing new, nothing doubled
+    assert RunOutcome.objects.count() == 1

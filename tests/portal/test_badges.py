@@ -2,12 +2,12 @@
 counting every comment and notice would say (jobs.selectors.unread_recounted)."""
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from jobs import services
 from jobs.models import ReadMark
 from jobs.selectors import unread_recounted
-from jobs.unread import recount_unread
 from portal import badges
 from portal import services as portal_services
 from portal.models import Membership, NoticeTopic, User
@@ -96,6 +96,6 @@ def test_recount_puts_counters_right_after_bulk_writes(team_a, a_member, a_admin
     ReadMark.objects.update(unread=7)
     Membership.objects.update(unread_comments=9, unread_notices=4)
     User.objects.update(unread_comments=5)
-    recount_unread()
+    call_command("recount")
     assert {p.pk: _badge(p) for p in (a_member, a_admin, staff)} == expected
     _assert_true(a_member, a_admin, staff)

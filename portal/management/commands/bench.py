@@ -77,6 +77,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--factor", type=int, default=100)
+        parser.add_argument(
+            "--baseline",
+            type=int,
+            default=1,
+            help="also measure at this factor (full 50-row pages, 1/N of the data); 0: skip",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--seconds", type=float, default=2.0, help="per sample")
         parser.add_argument("--rounds", type=int, default=3, help="interleaved samples")
@@ -101,22 +107,30 @@ class Command(BaseCommand):
         server = self.start_server()
         try:
             demo = self.measure("demo")
-            self.log(f"Loading {opts['factor']}× (load_scale --seed {opts['seed']})")
-            started = time.perf_counter()
-            call_command("load_scale", factor=opts["factor"], seed=opts["seed"])
-            load_seconds = time.perf_counter() - started
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+            baseline, loaded = None, 0
+            if 0 < opts["baseline"] < opts["factor"]:
+                self.load(opts["baseline"], opts["seed"])
+                baseline, loaded = self.measure(f"{opts['baseline']}×"), opts["baseline"]
+            # The rest on top, with another seed: the same program, N times as busy.
+            load_seconds = self.load(opts["factor"] - loaded, opts["seed"] + 1)
             scaled = self.measure(f"{opts['factor']}×")
             ingest = self.ingest()
         finally:
             server.terminate()
             server.wait(timeout=30)
-        table = self.table(demo, scaled, ingest, load_seconds)
+        table = self.table(demo, baseline, scaled, ingest, load_seconds)
         self.stdout.write(table)
         if opts["out"]:
             with open(opts["out"], "w") as out:
                 out.write(table)
+
+    def load(self, factor, seed):
+        self.log(f"Loading {factor}× more (load_scale --factor {factor} --seed {seed})")
+        started = time.perf_counter()
+        call_command("load_scale", factor=factor, seed=seed)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        return time.perf_counter() - started
 
     def log(self, message):
         self.stderr.write(f"[bench {time.strftime('%H:%M:%S')}] {message}")
@@ -197,7 +211,8 @@ class Command(BaseCommand):
     def measure(self, scale):
         sessions = self.sessions()
         seconds, concurrency = self.opts["seconds"], self.opts["concurrency"]
-        results = {}
+        floor_label = f"floor: {FLOOR} (logged in)"
+        results = {floor_label: {"role": "partner", "ratios": [], "p50": [], "bytes": 0}}
         for label, role, _path in pages():
             results[label] = {"role": role or "anonymous", "ratios": [], "p50": [], "bytes": 0}
         self.log(f"Measuring {len(results)} pages at {scale}, {self.opts['rounds']} rounds")
@@ -211,6 +226,11 @@ class Command(BaseCommand):
                 row["p50"].append(sample.percentile(50))
                 row["bytes"] = sample.bytes
                 row["errors"] = row.get("errors", 0) + sample.errors
+                if floor_session is sessions[PARTNER]:
+                    results[floor_label]["ratios"].append(1.0)
+                    results[floor_label]["p50"].append(floor.percentile(50))
+                    results[floor_label]["bytes"] = floor.bytes
+        results[floor_label]["queries"] = self.queries(PARTNER, FLOOR)
         for label, role, path in pages():
             results[label]["queries"] = self.queries(role, path)
         results["autosave (guided step, htmx)"] = self.autosave(sessions[PARTNER])
@@ -311,34 +331,53 @@ class Command(BaseCommand):
 
     # --- the table -----------------------------------------------------------------------
 
-    def table(self, demo, scaled, ingest, load_seconds):
-        factor = self.opts["factor"]
-        lines = [
-            f"| page | role | demo: × floor | {factor}×: × floor | {factor}×: p50 | "
-            f"{factor}× / demo time | queries | bytes at {factor}× |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
+    def table(self, demo, baseline, scaled, ingest, load_seconds):
+        factor, base = self.opts["factor"], self.opts["baseline"]
+
+        def ratio(results, label):
+            row = (results or {}).get(label)
+            return statistics.median(row["ratios"]) if row and row["ratios"] else None
+
+        def text(value):
+            return "—" if value is None else f"{value:.2f}"
+
+        def slower(before, after):
+            return None if not before or not after else before / after
+
+        head = ["page", "role", "demo: × floor"]
+        if baseline:
+            head.append(f"{base}×: × floor")
+        head += [f"{factor}×: × floor", f"{factor}×: p50"]
+        if baseline:
+            head.append(f"time {factor}× / {base}×")
+        head += [f"time {factor}× / demo", "queries", f"bytes at {factor}×"]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for label, row in scaled.items():
-            before = demo.get(label, {})
-            demo_ratio = statistics.median(before.get("ratios") or [0])
-            ratio = statistics.median(row["ratios"])
-            slowdown = demo_ratio / ratio if ratio else float("inf")
-            p50 = statistics.median(row["p50"]) * 1000
-            p50_text = f"{p50:.0f} ms"
-            if "p99" in row:
-                p50_text += f" (p99 {row['p99'] * 1000:.0f} ms)"
+            now = ratio(scaled, label)
+            cells = [label, row["role"].split("@")[0], text(ratio(demo, label))]
+            if baseline:
+                cells.append(text(ratio(baseline, label)))
             errors = f" ({row['errors']} errors)" if row.get("errors") else ""
-            lines.append(
-                f"| {label} | {row['role'].split('@')[0]} | {demo_ratio:.2f} | {ratio:.2f}{errors} | "
-                f"{p50_text} | {slowdown:.2f} | {row['queries']} | {row['bytes'] / 1024:.1f} KB |"
-            )
+            p50 = f"{statistics.median(row['p50']) * 1000:.0f} ms"
+            if "p99" in row:
+                p50 += f" (p99 {row['p99'] * 1000:.0f} ms)"
+            cells += [text(now) + errors, p50]
+            if baseline:
+                cells.append(text(slower(ratio(baseline, label), now)))
+            cells += [
+                text(slower(ratio(demo, label), now)),
+                str(row["queries"]),
+                f"{row['bytes'] / 1024:.1f} KB",
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
         for name, result in ingest.items():
             lines.append(f"Scheduler batch ingest at {factor}×, {name}: {result}.  ")
         lines.append(
-            f"load_scale --factor {factor}: {load_seconds:.0f} s. Floor: the logged-in "
-            f"{FLOOR} page. {self.opts['rounds']} rounds × {self.opts['seconds']:g} s per "
-            f"sample, {self.opts['concurrency']} connections, gunicorn {self.opts['workers']} "
-            "sync workers."
+            f"load_scale to {factor}×: {load_seconds:.0f} s. Floor: the logged-in "
+            f"{FLOOR} page. Time ratios are floor-normalised (page/floor at one scale over the "
+            f"other). {self.opts['rounds']} rounds × {self.opts['seconds']:g} s per sample, "
+            f"{self.opts['concurrency']} connections, gunicorn {self.opts['workers']} sync "
+            "workers."
         )
         return "\n".join(lines) + "\n"

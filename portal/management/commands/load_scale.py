@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from findings.counts import recount_problems
 from findings.models import (
     Finding,
     FindingKind,
@@ -357,6 +358,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             counts = self.load(factor)
         recount_unread()
+        recount_problems()
         self.stdout.write(
             self.style.SUCCESS(", ".join(f"{n:,} {name}" for name, n in counts.items()))
         )

@@ -1,0 +1,174 @@
+"""Scheduler batch ingest under load: one transaction, linear, JSON whatever happens,
+one notice per state change (issue 11, item 2)."""
+
+import json
+import random
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from jobs import services, spec
+from jobs.models import Event, EventStatus, Run, RunState
+from jobs.runs import ingest
+from jobs.runs import services as run_services
+from jobs.runs.lifecycle import replay
+from portal.models import Membership, Notice, OutboundEmail
+
+pytestmark = pytest.mark.django_db
+
+BATCH = "/api/v1/scheduler/events"
+
+
+@pytest.fixture
+def token(db):
+    return run_services.create_client(name="eu-west scheduler")[1]
+
+
+def post(client, token, body, url=BATCH):
+    return client.post(
+        url, json.dumps(body), content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )  # fmt: skip
+
+
+def cycle(job_id, n, start, prefix="e"):
+    """n events for one run: rented, then running/preempted back to rented, over and over."""
+    kinds = [("rented", "")] + [
+        ("running", "") if i % 2 == 0 else ("preempted", "rented") for i in range(n - 1)
+    ]
+    return [
+        {
+            "job_id": job_id,
+            "kind": kind,
+            "requeue_to": requeue,
+            "occurred_at": (start + timedelta(seconds=i)).isoformat(),
+            "idempotency_key": f"{prefix}{i}",
+        }
+        for i, (kind, requeue) in enumerate(kinds)
+    ]
+
+
+def queries(client, token, events):
+    with CaptureQueriesContext(connection) as captured:
+        response = post(client, token, {"events": events})
+    assert response.status_code == 200, response.content
+    return len(captured), response.json()["results"]
+
+
+def test_a_full_batch_for_one_run_is_applied_in_a_constant_number_of_queries(client, run, token):
+    start = timezone.now() - timedelta(days=1)
+    small, _ = queries(client, token, cycle(run.job_id, 10, start, "a"))
+    later = start + timedelta(hours=1)
+    # The run is running: carry on from a preemption, 498 events.
+    big, results = queries(client, token, cycle(run.job_id, 500, later, "b")[2:])
+    # Quadratic replay made the second batch hundreds of queries; now both are a handful.
+    assert big <= small + 2, (small, big)
+    assert all(r["status"] == "applied" for r in results)
+    run.refresh_from_db()
+    preempted = Event.objects.filter(run=run, kind="preempted").count()
+    assert run.events.count() == 508 and run.restarts == preempted == 4 + 249
+
+
+def test_many_runs_in_one_batch_cost_queries_per_run_not_per_event(
+    client, team_a, a_member, staff, token
+):
+    jobs = []
+    for _ in range(4):
+        job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+        services.review(revision=services.submit(job=job, user=a_member), reviewer=staff,
+                        outcome="accepted")  # fmt: skip
+        jobs.append(job)
+    start = timezone.now() - timedelta(days=1)
+    few, _ = queries(client, token, [e for j in jobs for e in cycle(j.pk, 4, start, "x")])
+    many, _ = queries(client, token, [e for j in jobs for e in cycle(j.pk, 100, start, "y")[4:]])
+    assert many <= few + 2, (few, many)
+
+
+def test_one_notice_per_state_change_not_per_event(client, run, token, a_member, a_admin):
+    start = timezone.now() - timedelta(days=1)
+    events = cycle(run.job_id, 302, start)  # ends running after 150 preemptions
+    end = start + timedelta(seconds=400)
+    events += [
+        {"job_id": run.job_id, "kind": "output", "occurred_at": end.isoformat(),
+         "idempotency_key": "out"},
+        {"job_id": run.job_id, "kind": "released",
+         "occurred_at": (end + timedelta(seconds=1)).isoformat(), "idempotency_key": "rel"},
+    ]  # fmt: skip
+    assert post(client, token, {"events": events}).status_code == 200
+    assert Run.objects.get(pk=run.pk).state == RunState.RELEASED
+    # Submitted -> released: the partner hears once that the run is done, each person once.
+    assert Notice.objects.filter(user=a_member, topic="job").count() == 1
+    assert Membership.objects.get(user=a_member).unread_notices == 1  # the badge agrees
+    assert (
+        OutboundEmail.objects.filter(to=a_member.email, dedupe_key__startswith="run:").count() == 1
+    )
+
+
+def test_a_fault_mid_batch_leaves_nothing_behind_and_answers_json(client, run, token):
+    client.raise_request_exception = False
+    start = timezone.now() - timedelta(days=1)
+    events = cycle(run.job_id, 6, start)
+    with mock.patch.object(ingest, "notify_state", side_effect=RuntimeError("disk on fire")):
+        response = post(client, token, {"events": events})
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
+    assert "detail" in response.json() and "fire" not in response.content.decode()
+    assert Event.objects.count() == 0 and Run.objects.get(pk=run.pk).state == "submitted"
+
+
+def test_late_events_in_a_batch_are_placed_by_their_time(client, run, token):
+    start = timezone.now() - timedelta(days=1)
+    first = cycle(run.job_id, 3, start)  # rented, running, preempted->rented
+    assert post(client, token, {"events": first}).status_code == 200
+    late = [
+        {"job_id": run.job_id, "kind": "cancelled", "idempotency_key": "late",
+         "occurred_at": (start + timedelta(milliseconds=500)).isoformat()},
+    ]  # fmt: skip
+    results = post(client, token, {"events": late}).json()["results"]
+    assert results[0]["status"] == "applied" and results[0]["run_state"] == "cancelled"
+    statuses = dict(Event.objects.values_list("idempotency_key", "status"))
+    assert statuses == {"e0": "applied", "late": "applied", "e1": "rejected", "e2": "rejected"}
+    run.refresh_from_db()
+    assert run.restarts == 0 and run.state == RunState.CANCELLED
+
+
+def test_duplicates_and_conflicts_within_and_across_batches(client, run, token):
+    when = (timezone.now() - timedelta(hours=1)).isoformat()
+    one = {"job_id": run.job_id, "kind": "rented", "occurred_at": when, "idempotency_key": "k"}
+    other = {**one, "kind": "cancelled"}
+    results = post(client, token, {"events": [one, one, other]}).json()["results"]
+    assert [r.get("duplicate") for r in results[:2]] == [False, True]
+    assert "different" in results[2]["error"] and results[2]["conflict"] is True
+    assert Event.objects.count() == 1
+    single = f"/api/v1/scheduler/jobs/{run.job_id}/events"
+    body = {k: v for k, v in other.items() if k != "job_id"}
+    response = post(client, token, body, url=single)
+    assert response.status_code == 409 and "different body" in response.json()["detail"]
+
+
+def test_the_incremental_path_agrees_with_a_full_replay(run):
+    """Property: whatever order events arrive in, the stored verdicts equal a replay."""
+    rng = random.Random(11)
+    start = timezone.now() - timedelta(days=2)
+    kinds = ["rented", "running", "preempted", "output", "released", "failed", "cancelled"]
+    for i in range(120):
+        run_services.record_event(
+            run=run, kind=rng.choice(kinds), idempotency_key=f"p{i}",
+            occurred_at=start + timedelta(minutes=rng.randrange(300)),
+            requeue_to=rng.choice(["", "rented"]),
+        )  # fmt: skip
+    events = list(Event.objects.filter(run=run))
+    stored = {e.pk: (e.status, e.from_state, e.to_state) for e in events}
+    result = replay(run, events)
+    assert stored == {e.pk: (e.status, e.from_state, e.to_state) for e in events}
+    run.refresh_from_db()
+    assert (run.state, run.restarts, run.state_since) == (
+        result.state,
+        result.restarts,
+        result.state_since,
+    )
+    assert EventStatus.REJECTED in {s for s, _, _ in stored.values()}
