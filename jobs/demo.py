@@ -17,6 +17,27 @@ NIGHTLY_SBATCH = """#!/bin/bash
 srun python reindex.py --since yesterday
 """
 
+# A CPU-only SkyPilot task whose buckets are read, written and used for checkpoints.
+TOKENIZE_SKYPILOT = """name: tokenize-transcripts
+resources:
+  cpus: 32+
+  memory: 128+
+  disk_size: 2TB
+envs:
+  SRC: s3://northwind-transcripts/2027-q1
+  OUT_BUCKET: northwind-tokens
+file_mounts:
+  /transcripts: ${SRC}
+  /tokens:
+    name: ${OUT_BUCKET}
+    mode: MOUNT
+  /ckpt:
+    name: northwind-tokenize-ckpt
+    mode: MOUNT
+run: |
+  python tokenize.py --in /transcripts --out /tokens --state-dir /ckpt
+"""
+
 
 def _example(**changes):
     data = copy.deepcopy(spec.example_data())
@@ -93,6 +114,10 @@ def load_jobs(*, teams, users):
 
     # A draft imported from an sbatch script: the precision check lists what it leaves out.
     services.import_draft(team=northwind, user=ben, text=NIGHTLY_SBATCH, filename="nightly.sbatch")
+    # A CPU-only job: no accelerators, counted in node-hours.
+    services.import_draft(
+        team=northwind, user=ben, text=TOKENIZE_SKYPILOT, filename="tokenize.yaml"
+    )
 
     # Accepted and on the network.
     vectors = services.create_draft(

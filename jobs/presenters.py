@@ -9,6 +9,7 @@ from . import selectors, spec
 from .forms import CommentForm
 from .models import JobStatus, Run
 from .review.presenters import review_groups
+from .runs.ledger import for_description
 from .runs.presenters import run_context
 from .selectors import comments_by_anchor, discussion
 from .steps import (
@@ -169,6 +170,7 @@ class StepPage:
         index = STEP_NAMES.index(step)
         errors = [i for i in issues if i.level == spec.Level.ERROR]
         warnings = [i for i in issues if i.level == spec.Level.WARNING]
+        requested = for_description(description)  # in accelerator-hours, or node-hours
         return {
             "job": job,
             "editor_token": uuid.uuid4().hex,
@@ -206,7 +208,8 @@ class StepPage:
             "warnings": warnings,
             "groups": grouped_issues(issues, job),
             "not_a_network_job": next((i for i in issues if i.code == "not_a_network_job"), None),
-            "requested_hours": spec.requested_accelerator_hours(description),
+            "requested_hours": requested.requested,
+            "requested_unit": requested.unit,
             "name_anchor": anchor_id("name"),
             "clarify": sorted(clarify),
             "anchored": anchored,

@@ -353,7 +353,9 @@ class IntakeApplication(models.Model):
     job_data = models.TextField()
     job_request = models.TextField()
     job_output = models.TextField()
-    accelerator_type = models.CharField(max_length=80)
+    # A CPU-only job names no accelerator; its counts (here and typical/peak) are nodes.
+    cpu_only = models.BooleanField(default=False)
+    accelerator_type = models.CharField(max_length=80, blank=True)
     accelerator_count = models.PositiveIntegerField()
     data_size_text = models.CharField(max_length=60)
     data_size_bytes = models.BigIntegerField()
@@ -400,6 +402,11 @@ class IntakeApplication(models.Model):
                 condition=models.Q(peak_accelerators__gte=models.F("typical_accelerators")),
                 name="intake_application_peak_at_least_typical",
             ),
+            # Every job names its accelerator, or says it uses none.
+            models.CheckConstraint(
+                condition=models.Q(cpu_only=True) | ~models.Q(accelerator_type=""),
+                name="intake_application_accelerator_or_cpu_only",
+            ),
         ]
         indexes = [
             models.Index(fields=["window", "status"], name="intake_app_window_status_idx"),
@@ -411,6 +418,17 @@ class IntakeApplication(models.Model):
 
     def __str__(self):
         return f"{self.team_name} ({self.organisation})"
+
+    @property
+    def units(self):
+        """What the counts count: accelerators, or nodes for a CPU-only job."""
+        return "CPU nodes" if self.cpu_only else "accelerators"
+
+    @property
+    def compute_summary(self):
+        if self.cpu_only:
+            return f"{self.accelerator_count} CPU node{'s' if self.accelerator_count != 1 else ''} (no accelerators)"
+        return f"{self.accelerator_count} × {self.accelerator_type}"
 
 
 class IntakeDecision(models.Model):

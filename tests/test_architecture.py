@@ -40,7 +40,6 @@ JOBS_BASE = {"jobs.models", "jobs.selectors"}
 # Imports inside a function, each with its reason.
 LATE_IMPORTS = {
     "portal.apps",  # AppConfig.ready: the app registry must be loaded first
-    "jobs.management.commands.jobspec",  # the CLI loads the ORM only for `export`
 }
 
 

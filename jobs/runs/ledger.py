@@ -1,5 +1,8 @@
 """The ledger: accelerator-hours requested (declared), held (per phase) and expected,
-never money, with the difference explained in words and drawn as an SVG chart."""
+never money, with the difference explained in words and drawn as an SVG chart.
+
+A job that states no_accelerators is counted in node-hours: the scheduler holds nodes for
+it (a hold's count is then nodes), and its request and expectation are in node-hours."""
 
 from dataclasses import dataclass, field
 
@@ -26,7 +29,7 @@ class PhaseLine:
     phase: Phase
     hours: float
     seconds: int  # wall-clock span covered by the phase's holds (their union)
-    accelerators: int  # most accelerators held at once in the phase
+    accelerators: int  # most accelerators (nodes, for a CPU-only job) held at once
     open: bool
     source: str = "reported"  # measured, simulated, reported, or mixed
 
@@ -37,6 +40,12 @@ class Ledger:
     expected: float | None
     phases: list = field(default_factory=list)
     explanations: list = field(default_factory=list)
+    unit: str = "accelerator-hours"
+    holder: str = "accelerator"  # what a hold counts: accelerators, or nodes
+
+    @property
+    def cpu_only(self):
+        return self.unit == "node-hours"
 
     @property
     def source(self):
@@ -70,6 +79,7 @@ class Ledger:
             "phases": {p.phase.value: round(p.hours, 3) for p in self.phases},
             "held_source": self.source,
             "explanations": self.explanations,
+            "unit": self.unit,
         }
 
 
@@ -107,10 +117,7 @@ def compute(run, holds=None, now=None):
     now = now or timezone.now()
     holds = list(run.holds.all()) if holds is None else holds
     description = run.revision.as_description()
-    ledger = Ledger(
-        requested=spec.requested_accelerator_hours(description),
-        expected=description.request.expected_accelerator_hours,
-    )
+    ledger = for_description(description)
     for phase in Phase:
         mine = [h for h in holds if h.phase == phase]
         if not mine:
@@ -130,7 +137,7 @@ def compute(run, holds=None, now=None):
         if phase != Phase.RUNNING and line.hours > 0:
             ledger.explanations.append(
                 f"+{line.hours:.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
-                f"{format_duration(line.seconds)} on {line.accelerators} accelerator"
+                f"{format_duration(line.seconds)} on {line.accelerators} {ledger.holder}"
                 f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
             )
     running = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
@@ -143,6 +150,22 @@ def compute(run, holds=None, now=None):
             f"({abs(diff):.1f} h {word}).",
         )
     return ledger
+
+
+def for_description(description):
+    """An empty ledger in the job's own unit, with what it requested and expected."""
+    request = description.request
+    if request.no_accelerators and not request.accelerators:
+        return Ledger(
+            requested=spec.requested_node_hours(description),
+            expected=request.expected_node_hours,
+            unit="node-hours",
+            holder="node",
+        )
+    return Ledger(
+        requested=spec.requested_accelerator_hours(description),
+        expected=request.expected_accelerator_hours,
+    )
 
 
 def chart(ledger, width=640, bar=26):

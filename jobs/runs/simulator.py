@@ -46,6 +46,8 @@ def plan(run, *, bandwidth=DEFAULT_BANDWIDTH, preemption=DEFAULT_PREEMPTION):
     first = (d.request.accelerators or [None])[0]
     acc_type = first.type if first and first.type else "accelerator"
     per_node = first.count if first and first.count else 1
+    if d.request.no_accelerators and not d.request.accelerators:
+        acc_type, per_node = "CPU node", 1  # a CPU-only job holds nodes
     asked = d.request.nodes or 1
     data_bytes = sum(i.size.bytes for i in d.data.inputs or [] if i.size and i.size.exact)
     out_bytes = sum(a.size.bytes for a in d.output.artifacts or [] if a.size and a.size.exact)

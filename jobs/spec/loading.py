@@ -36,6 +36,11 @@ def load(data):
                 "A description is a mapping with work, data, request and output.",
             )
         ]
+    try:
+        # Most files are valid as they are: validate before paying for a copy to edit.
+        return Description.model_validate(data), []
+    except ValidationError:
+        pass
     data = copy.deepcopy(data)
     issues = []
     for _ in range(MAX_PASSES):

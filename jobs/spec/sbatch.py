@@ -1,7 +1,6 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
 import re
-import shlex
 
 from . import mounts
 from .envs import Variables
@@ -55,11 +54,17 @@ def parse_components(text):
     return components
 
 
+# A word: runs of unquoted text and quoted strings (as the shell splits an #SBATCH line).
+# One regex pass keeps a long line linear; shlex builds each token a character at a time.
+WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"|'[^']*')+|["'][^\s]*""")
+
+
+def _words(body):
+    return [re.sub(r"""(["'])(.*?)\1""", r"\2", w) for w in WORD.findall(body)]
+
+
 def _read_line(body, options):
-    try:
-        words = shlex.split(body, comments=False)
-    except ValueError:
-        words = body.split()
+    words = _words(body)
     i = 0
     while i < len(words):
         word = words[i]

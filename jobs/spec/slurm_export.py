@@ -22,6 +22,7 @@ from .units import format_size
 SETUP_MARK = "# e31: setup, once per node"
 COMMAND_MARK = "# e31: command"
 SETUP_END = "E31_SETUP"
+STAGE_STEP = "e31-stage"
 DEFAULT_STAGE = (
     '"${E31_STAGE_IN:?set E31_STAGE_IN to this site\'s copy command, e.g. rclone copy}" '
     '{location} "${E31_SCRATCH:-$HOME/e31-scratch}/{name}"'
@@ -168,8 +169,9 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
     body = [f'# e31: exported from job "{shown}" (format version {d.version})']
     if inputs and not staging_job:
         body.append("# e31: the inputs are copied inside the allocation (accelerators held)")
-        body += [f"srun --ntasks-per-node=1 --job-name=e31-stage {_stage_line(site, i)}"
-                 for i in inputs]  # fmt: skip
+        # One step per input, named so the agent reads the staging span from Slurm's records.
+        body += [f"srun --ntasks-per-node=1 --job-name={STAGE_STEP} bash -c "
+                 f"{shlex.quote(_stage_line(site, i))} || exit 1" for i in inputs]  # fmt: skip
     if d.work.shape == Shape.SHARDS:
         body.append(
             'export SHARD_INDEX="${SLURM_ARRAY_TASK_ID:-0}"'

@@ -63,10 +63,20 @@ class ApplicationForm(forms.Form):
         "Request", "How much compute, for how long or until done, and what it does with less."
     )
     job_output = _part("Output", "What should come back, in what format, and where it goes next.")
-    accelerator_type = forms.CharField(
-        label="Accelerator type", max_length=80, help_text="e.g. H100 80GB, A100 40GB, L4."
+    cpu_only = forms.BooleanField(
+        label="The job uses no accelerators (CPU only)",
+        required=False,
+        help_text="Then leave the accelerator type empty and count nodes instead of accelerators.",
     )
-    accelerator_count = _count("Accelerators the job needs", "How many at once, e.g. 64.")
+    accelerator_type = forms.CharField(
+        label="Accelerator type",
+        max_length=80,
+        required=False,
+        help_text="e.g. H100 80GB, A100 40GB, L4. Empty for a CPU-only job.",
+    )
+    accelerator_count = _count(
+        "Accelerators the job needs", "How many at once, e.g. 64 (nodes, for a CPU-only job)."
+    )
     data_size = _quantity("Data size", "A number and a unit, e.g. '2.5 TiB' or '800 GB'.")
     duration = _quantity("Duration", "How long it runs, e.g. '36h', '90 min' or '3d'.")
     deadline = _quantity(
@@ -74,9 +84,13 @@ class ApplicationForm(forms.Form):
     )
 
     typical_accelerators = _count(
-        "Typical accelerators in use", "On an ordinary week, e.g. 8.", min_value=0
+        "Typical accelerators in use",
+        "On an ordinary week, e.g. 8 (nodes, for a CPU-only job).",
+        min_value=0,
     )
-    peak_accelerators = _count("Peak accelerators", "At the height of a spike, e.g. 256.")
+    peak_accelerators = _count(
+        "Peak accelerators", "At the height of a spike, e.g. 256 (nodes, for a CPU-only job)."
+    )
     spike_interval = _quantity(
         "How often spikes come", "The usual time between spikes, e.g. '6w' or '30d'."
     )
@@ -114,6 +128,7 @@ class ApplicationForm(forms.Form):
                 "job_data",
                 "job_request",
                 "job_output",
+                "cpu_only",
                 "accelerator_type",
                 "accelerator_count",
                 "data_size",
@@ -184,6 +199,17 @@ class ApplicationForm(forms.Form):
         typical, peak = cleaned.get("typical_accelerators"), cleaned.get("peak_accelerators")
         if typical is not None and peak is not None and peak < typical:
             self.add_error("peak_accelerators", "The peak cannot be lower than the typical number.")
+        kind = cleaned.get("accelerator_type", "").strip()
+        if cleaned.get("cpu_only") and kind:
+            self.add_error(
+                "accelerator_type",
+                "A CPU-only job names no accelerator: empty this, or untick CPU only.",
+            )
+        elif not cleaned.get("cpu_only") and not kind and "accelerator_type" not in self.errors:
+            self.add_error(
+                "accelerator_type",
+                "Name the accelerator type, e.g. H100 80GB, or tick CPU only if the job uses none.",
+            )
         if cleaned.get("has_real_time") and not cleaned.get("real_time_description", "").strip():
             self.add_error("real_time_description", "Say which part is real-time.")
         return cleaned
@@ -203,6 +229,7 @@ class ApplicationForm(forms.Form):
                 "job_data",
                 "job_request",
                 "job_output",
+                "cpu_only",
                 "accelerator_type",
                 "accelerator_count",
                 "typical_accelerators",

@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from findings.models import Finding
-from jobs.models import Event, JobDescription, Run
+from jobs.models import FINAL_STATES, Event, FieldSignal, JobDescription, Run, RunOutcome
 from jobs.selectors import unread_recounted
 from portal import badges
 from portal.models import IntakeApplication, Team, User
@@ -36,6 +36,11 @@ def test_load_scale_makes_a_busy_program_the_same_way_each_time():
     for run in Run.objects.prefetch_related("events")[:20]:
         events = sorted(run.events.all(), key=lambda e: e.occurred_at)
         assert not events or events[-1].to_state == run.state
+    # What the program learns is there too: an outcome per ended run, field signals.
+    ended = Run.objects.filter(state__in=FINAL_STATES).count()
+    assert ended and RunOutcome.objects.count() == ended
+    assert FieldSignal.objects.exclude(job__status="draft").count() == FieldSignal.objects.count()
+    assert FieldSignal.objects.count() > 100
     # The badges were recounted after the bulk writes.
     for user in User.objects.all()[:20]:
         assert badges.badge(user, list(memberships_for(user))) == unread_recounted(user)

@@ -9,7 +9,7 @@ import pytest
 
 from jobs.models import Cluster, Event, EventStatus, Hold, Run
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.slurm_agent.derive import derive
+from jobs.runs.slurm_agent.derive import derive_dispatch
 from jobs.runs.slurm_agent.slurm import Slurm
 
 from .conftest import accepted, dispatch_of, run_state, sacct, small_job, wait_for
@@ -83,7 +83,9 @@ def test_an_agent_restarted_while_the_job_runs_loses_no_event(
         Event.objects.filter(run=run).order_by("occurred_at").values_list("kind", "status")
     )
     assert kinds == [(k, EventStatus.APPLIED) for k in ("rented", "running", "output", "released")]
-    assert Hold.objects.get(run=run).ended_at is not None
+    # Staging inside the allocation, then the run: both held, both closed.
+    holds = Hold.objects.filter(run=run).order_by("started_at")
+    assert [h.phase for h in holds] == ["staging", "running"] and all(h.ended_at for h in holds)
 
 
 def slurm_pending_or_running(job_id):
@@ -128,7 +130,8 @@ def test_repeated_and_reordered_posts_change_nothing(
     # Everything Slurm recorded, derived again and posted again, newest first, twice.
     record = dispatch_of(run)
     records = Slurm().records(list(record.slurm_jobs.values()))
-    posts = derive(cluster.name, record.slurm_jobs, records, requeueable=True).posts
+    listed = {"scripts": record.scripts, "slurm_jobs": record.slurm_jobs}
+    posts = derive_dispatch(cluster.name, listed, records).posts
     assert len(posts) >= 5
     for post in list(reversed(posts)) * 2:
         path = "events" if post.what == "event" else "holds"

@@ -96,7 +96,7 @@ def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
     assert "FAILED (exit code 3)" in failed.note
     wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
     [output] = sacct(dispatch_of(run).slurm_jobs["output"])
-    assert output["State"].startswith("CANCELLED") and output["Start"] in ("None", "Unknown")
+    assert output["State"].startswith("CANCELLED") and output["ElapsedRaw"] == "0"
     assert applied_kinds(run) == ["rented", "running", "failed"]
 
 
@@ -115,9 +115,12 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     wait_for(lambda: run_state(run) == "cancelled", 60, "cancelled", agent)
     [row] = sacct(dispatch_of(run).slurm_jobs["run"])
     assert row["State"].startswith("CANCELLED")
-    hold = wait_for(lambda: Hold.objects.filter(run=run, ended_at__isnull=False).first(), 30,
-                    "the hold to close", agent)  # fmt: skip
-    assert abs((hold.ended_at - hold.started_at).total_seconds() - slurm_seconds(row)) <= 1
+    wait_for(lambda: not Hold.objects.filter(run=run, ended_at__isnull=True).exists()
+             and Hold.objects.filter(run=run).count() == 2, 30, "the holds to close", agent)  # fmt: skip
+    # Staging inside the allocation, then the run until scancel: together, Slurm's elapsed.
+    holds = Hold.objects.filter(run=run)
+    held = sum((h.ended_at - h.started_at).total_seconds() for h in holds)
+    assert abs(held - slurm_seconds(row)) <= 1 and all(h.measured for h in holds)
     assert applied_kinds(run) == ["rented", "running", "cancelled"]
 
 
@@ -153,7 +156,37 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
     ]
     attempts = sacct(job_id)
     assert [a["State"] for a in attempts] == ["REQUEUED", "COMPLETED"]
+    # Each attempt holds its GPUs for staging, then for the run: Slurm's elapsed, per attempt.
     holds = list(Hold.objects.filter(run=run).order_by("started_at"))
-    assert len(holds) == 2 and all(h.measured and h.ended_at for h in holds)
-    for hold, attempt in zip(holds, attempts, strict=True):
-        assert abs((hold.ended_at - hold.started_at).total_seconds() - slurm_seconds(attempt)) <= 1
+    assert [h.phase for h in holds] == ["staging", "running"] * 2
+    assert all(h.measured and h.ended_at for h in holds)
+    for pair, attempt in zip((holds[:2], holds[2:]), attempts, strict=True):
+        held = sum((h.ended_at - h.started_at).total_seconds() for h in pair)
+        assert abs(held - slurm_seconds(attempt)) <= 1
+
+
+def test_shards_run_as_an_array_held_per_task(team_a, a_member, staff, cluster, start_agent):
+    data = small_job("slurm-shards", 'sleep 2; echo "shard $SHARD_INDEX of $SHARD_COUNT"', gpus=1)
+    data["work"].update(shape="shards", shards=3)
+    data["request"]["nodes"] = 2  # two shards at a time, one node each
+    run = accepted(team_a, a_member, staff, data)
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    record = dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    assert "#SBATCH --array=0-2%2" in next(s["text"] for s in record.scripts if s["phase"] == "run")
+
+    wait_for(lambda: run_state(run) == "released", 90, "released", agent)
+    assert applied_kinds(run) == ["rented", "running", "output", "released"]
+    tasks = sacct(dispatch_of(run).slurm_jobs["run"], "JobID,State,Start,End,ElapsedRaw,AllocTRES")
+    assert sorted(t["JobID"].split("_")[1] for t in tasks) == ["0", "1", "2"]
+    holds = Hold.objects.filter(run=run)
+    assert holds.count() == 3 and all(h.measured and h.count == 1 and h.ended_at for h in holds)
+    assert (
+        abs(
+            sum((h.ended_at - h.started_at).total_seconds() for h in holds)
+            - sum(slurm_seconds(t) for t in tasks)
+        )
+        <= 3
+    )

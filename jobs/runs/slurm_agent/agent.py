@@ -8,7 +8,7 @@ import logging
 import time
 from datetime import UTC, datetime, timedelta
 
-from .derive import Post, derive
+from .derive import Post, derive_dispatch
 from .portal import PortalDown, PortalRefused
 from .slurm import SlurmError, SlurmRefused
 
@@ -31,6 +31,7 @@ class Agent:
         self.posted = {}  # idempotency key -> fingerprint of what was posted
         self.reported_at = None
         self.stopping = False
+        self.refused_token = False
         self.polls = 0
         self.watched = 0  # dispatches looked at, summed over polls (for the benchmark)
 
@@ -46,6 +47,14 @@ class Agent:
                 self._sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 continue
+            except PortalRefused as error:
+                if error.status in (401, 403):
+                    # A revoked or wrong token, or a client that is not a cluster: polling
+                    # again changes nothing, so stop and say so.
+                    log.error("the portal refuses this agent (%s): check the token", error)
+                    self.refused_token = True
+                    return
+                log.error("the portal refused a request: %s", error)
             except SlurmError as error:
                 log.error("Slurm: %s", error)
             self._sleep(self.interval)
@@ -123,14 +132,8 @@ class Agent:
         self.portal.finished(dispatch["job_id"])
 
     def watch(self, dispatch, records):
-        job_id, jobs = dispatch["job_id"], dispatch["slurm_jobs"]
-        run_script = next((s["text"] for s in dispatch["scripts"] if s["phase"] == "run"), "")
-        derived = derive(
-            self.cluster,
-            jobs,
-            [r for r in records if r.job_id in jobs.values()],
-            requeueable="\n#SBATCH --requeue\n" in run_script,
-        )
+        job_id = dispatch["job_id"]
+        derived = derive_dispatch(self.cluster, dispatch, records)
         if dispatch["cancel"] and derived.unfinished:
             log.info("job %s: cancel requested, scancel %s", job_id, derived.unfinished)
             self.slurm.scancel(derived.unfinished)

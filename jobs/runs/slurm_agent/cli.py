@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .agent import Agent
-from .portal import Portal, PortalDown
+from .portal import Portal, PortalDown, PortalRefused
 from .slurm import Slurm, SlurmError
 
 
@@ -63,7 +63,7 @@ def run(options):
     if options.once:
         try:
             agent.poll_once()
-        except (PortalDown, SlurmError) as error:
+        except (PortalDown, PortalRefused, SlurmError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
     else:
@@ -71,7 +71,7 @@ def run(options):
             "polling %s every %s s", options.url, options.interval
         )
         agent.run_forever()
-    return 0
+    return 1 if agent.refused_token else 0
 
 
 def main(argv=None):

@@ -16,6 +16,7 @@ Held accelerators are the run's allocated GPUs × its elapsed time, per attempt,
 from dataclasses import dataclass, field
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
+STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
 ORDER = (STAGING, RUN, OUTPUT)
 REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD"}
 FAILURE = {
@@ -62,18 +63,25 @@ class _Builder:
         body = {"kind": kind, "occurred_at": _iso(at), "idempotency_key": key, "note": note[:2000]}
         self.out.posts.append(Post("event", {**body, **extra}))
 
-    def hold(self, record, attempt, phase):
-        if not record.gpus or record.start is None:
+    def hold(self, record, attempt, phase, start=None, end=None):
+        """Accelerators held by an allocation from `start` (its start) to `end` (its end)."""
+        start = start or record.start
+        if not record.gpus or start is None:
             return  # no accelerators allocated (a staging or delivery job): nothing held
         body = {
             "accelerator_type": record.gres or "gpu",
             "count": record.gpus,
             "phase": phase,
-            "started_at": _iso(record.start),
-            "idempotency_key": self.key(record, attempt, "hold"),
+            "started_at": _iso(start),
+            "idempotency_key": self.key(record, attempt, "hold" if phase == "running" else phase),
         }
-        if record.end is not None and record.state not in ("RUNNING", "COMPLETING", "SUSPENDED"):
-            body["ended_at"] = _iso(max(record.end, record.start))
+        ended = record.end is not None and record.state not in (
+            "RUNNING",
+            "COMPLETING",
+            "SUSPENDED",
+        )
+        if end is not None or ended:
+            body["ended_at"] = _iso(max(end or record.end, start))
         self.out.posts.append(Post("hold", body))
 
 
@@ -88,7 +96,22 @@ def _label(phase, record):
     return f"Slurm job {job} ({phase})"
 
 
-def _end(b, phase, record, attempt):
+def _staged(b, record, attempt):
+    """The in-allocation staging of one attempt: its hold, and when the run proper began
+    (the end of the last e31-stage step), or None while it is still staging."""
+    ended = record.end is not None and record.state not in ("RUNNING", "COMPLETING", "SUSPENDED")
+    steps = [s for s in b.stage_steps if s.job_id == record.job_id and s.start and
+             s.start >= record.start and (not ended or s.start <= record.end)]  # fmt: skip
+    done = steps and all(s.final for s in steps)
+    if done and all(s.state == "COMPLETED" for s in steps):
+        staged = max(s.end for s in steps)
+        b.hold(record, attempt, "staging", end=staged)
+        return staged
+    b.hold(record, attempt, "staging", end=max(s.end for s in steps) if done else None)
+    return None
+
+
+def _end(b, phase, record, attempt, where=None):
     """The first job of the chain that did not complete ends the run."""
     at = record.end or record.start or record.submit
     label = _label(phase, record)
@@ -97,7 +120,7 @@ def _end(b, phase, record, attempt):
         b.event("cancelled", at, b.key(record, attempt, "cancelled"),
                 f"{label} CANCELLED{reason}.")  # fmt: skip
         return
-    reason = FAILURE.get(record.state) or {STAGING: "data"}.get(phase, "other")
+    reason = FAILURE.get(record.state) or {STAGING: "data"}.get(where or phase, "other")
     detail = f"exit code {record.exit_code}" + (
         f", signal {record.signal}" if record.signal else ""
     )
@@ -117,11 +140,16 @@ def attempts(records):
     return sorted(records, key=lambda r: (r.start or r.end or r.submit or epoch, r.raw_id))
 
 
-def derive(cluster, slurm_jobs, records, requeueable=False):
-    """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts).
-    requeueable: the run was submitted with --requeue, so a PREEMPTED attempt comes back."""
+def derive(cluster, slurm_jobs, records, requeueable=False, staged_inside=False):
+    """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts, and
+    their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED attempt
+    comes back. staged_inside: the run job copies its inputs first, as a step named
+    e31-stage, while it holds the accelerators: that span is the ledger's staging phase."""
     out = Derived()
     b = _Builder(cluster, out)
+    b.stage_steps = [r for r in records if r.step and r.name == STAGE_STEP]
+    b.staged_inside = staged_inside
+    records = [r for r in records if not r.step]
     by_phase = {}
     for phase, job_id in slurm_jobs.items():
         mine = [r for r in records if r.job_id == job_id]
@@ -180,10 +208,20 @@ def _single(b, phase, tries, rented, chain, requeueable):
             b.event("rented", record.start, b.key(record, attempt, "rented"),
                     f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
         if phase == RUN:
-            b.event("running", record.start, b.key(record, attempt, "running"),
-                    f"{_label(phase, record)} running on {_where(record)}.",
-                    **({"nodes_granted": record.nodes} if record.nodes else {}))  # fmt: skip
-            b.hold(record, attempt, "running")
+            started = record.start
+            if b.staged_inside:
+                started = _staged(b, record, attempt)
+                if started is None:  # still staging (or the step is not in sacct yet)
+                    if record.final and not comes_back:
+                        _end(b, phase, record, attempt, STAGING)
+                        return "ended"
+                    if not comes_back:
+                        return "going"
+            if started is not None:
+                b.event("running", started, b.key(record, attempt, "running"),
+                        f"{_label(phase, record)} running on {_where(record)}.",
+                        **({"nodes_granted": record.nodes} if record.nodes else {}))  # fmt: skip
+                b.hold(record, attempt, "running", start=started)
         if comes_back:
             b.event(
                 "preempted",
@@ -224,3 +262,17 @@ def _array(b, phase, tasks, rented):
         _end(b, phase, failed[0], len(tasks[failed[0].task]) - 1)
         return "ended"
     return "completed"
+
+
+def derive_dispatch(cluster, dispatch, records):
+    """derive() for a dispatch as the portal lists it: its scripts say whether the run is
+    requeued on preemption and whether it stages its inputs inside its allocation."""
+    run_script = next((s["text"] for s in dispatch["scripts"] if s["phase"] == RUN), "")
+    jobs = dispatch["slurm_jobs"]
+    return derive(
+        cluster,
+        jobs,
+        [r for r in records if r.job_id in jobs.values()],
+        requeueable="\n#SBATCH --requeue\n" in run_script,
+        staged_inside=f"--job-name={STAGE_STEP}" in run_script,
+    )

@@ -51,6 +51,7 @@ class Record:
     gpus: int
     gres: str  # e.g. gpu:h100
     reason: str
+    step: str = ""  # a job step (123.0, 123.batch); "" for the allocation itself
 
     @property
     def final(self):
@@ -102,7 +103,8 @@ def parse_sacct(text):
         if len(parts) != len(SACCT_FIELDS):
             continue
         row = dict(zip(SACCT_FIELDS, parts, strict=True))
-        job_id, _, task = row["JobID"].partition("_")
+        allocation, _, step = row["JobID"].partition(".")
+        job_id, _, task = allocation.partition("_")
         code, _, signal = row["ExitCode"].partition(":")
         gpus, gres = gpus_in(row["AllocTRES"])
         records.append(
@@ -123,6 +125,7 @@ def parse_sacct(text):
                 gpus=gpus,
                 gres=gres,
                 reason=row["Reason"] if row["Reason"] != "None" else "",
+                step=step,
             )
         )
     return records
@@ -189,10 +192,11 @@ class Slurm:
         return found
 
     def records(self, job_ids):
-        """Every attempt (-D: requeued ones too) of these jobs and their array tasks."""
+        """Every attempt (-D: requeued ones too) of these jobs and their array tasks, with
+        their steps (an in-allocation staging step is its own phase of the ledger)."""
         if not job_ids:
             return []
-        out = self.run(["sacct", "-D", "-X", "-n", "-P", f"--format={','.join(SACCT_FIELDS)}",
+        out = self.run(["sacct", "-D", "-n", "-P", f"--format={','.join(SACCT_FIELDS)}",
                         "-j", ",".join(sorted(set(job_ids)))])  # fmt: skip
         return parse_sacct(out)
 

@@ -1,11 +1,14 @@
 """What every group of precision rules shares."""
 
+import functools
+
 from ..issues import Level, Problem
 
 E, W = Level.ERROR, Level.WARNING
 DECLARE, DATA, SCHED = Problem.DECLARE, Problem.DATA, Problem.SCHEDULING
 
 
+@functools.cache
 def example(model, name):
     info = model.model_fields[name]
     examples = (

@@ -66,6 +66,8 @@ def pages():
         ("staff review queue", STAFF, "/staff/reviews/"),
         ("staff applications", STAFF, f"/staff/intake/windows/{window.pk}/applications/"),
         ("/problems/ (public)", ANON, "/problems/"),
+        ("problem page with learned figures", ANON, "/problems/getting-data-to-compute/"),
+        ("staff insights /staff/insights/", STAFF, "/staff/insights/"),
     ]
 
 

@@ -33,10 +33,12 @@ from findings.models import (
 )
 from jobs import spec
 from jobs.models import (
+    FINAL_STATES,
     Comment,
     Event,
     EventKind,
     EventStatus,
+    FieldSignal,
     Hold,
     JobDescription,
     JobStatus,
@@ -47,6 +49,7 @@ from jobs.models import (
     ReviewOutcome,
     Revision,
     Run,
+    RunOutcome,
     RunState,
 )
 from jobs.unread import recount_unread
@@ -64,6 +67,16 @@ from portal.models import (
 )
 
 BATCH = 2000
+RATIOS = ("duration", "data", "staging", "hours")
+# (field, the problem it is evidence for, the vague word a partner wrote or "")
+SIGNALS = [
+    ("request.estimate", "knowing-what-a-job-must-declare", "roughly"),
+    ("data.inputs.N.size", "getting-data-to-compute", "about"),
+    ("output.artifacts.N.size", "knowing-what-a-job-must-declare", "tbd"),
+    ("request.less_compute", "scheduling-mixed-sizes", ""),
+    ("request.deadline", "scheduling-mixed-sizes", "as soon as possible"),
+    ("work.summary", "knowing-what-a-job-must-declare", "a few"),
+]
 # A vocabulary wide enough that a searched word is in a few percent of findings, as in
 # real text (a word in most rows would turn every search into a scan of the table).
 WORDS = (
@@ -484,6 +497,7 @@ class Command(BaseCommand):
             )
         jobs = self.bulk(JobDescription, jobs)
         self.history(jobs, members, staff)
+        self.field_signals(jobs)
         self.discussions(jobs, members, staff)
         return jobs
 
@@ -630,10 +644,84 @@ class Command(BaseCommand):
         Run.objects.bulk_update(
             runs, ["state", "state_since", "restarts", "simulated"], batch_size=BATCH
         )
+        self.outcomes([r for r in runs if r.state in FINAL_STATES])
         self.bulk(Event, events)
         self.bulk(Hold, holds)
         self.bulk(Notice, notices)
         self.event_count = len(events)
+
+    def outcomes(self, runs):
+        """What the program learns from each ended run: declared next to observed, as
+        jobs/runs/observed.py records it, with ratios spread as real runs spread."""
+        rows = []
+        for run in runs:
+            ratio = {m: round(self.rng.lognormvariate(0.15, 0.35), 4) for m in RATIOS}
+            declared = {"duration": 129600.0, "data": 2748779069440, "staging": 2199.0,
+                        "hours": 1200.0}  # fmt: skip
+            margin = self.rng.uniform(-2, 5) * 86400
+            rows.append(
+                RunOutcome(
+                    run=run,
+                    team_id=run.job.team_id,
+                    work_kind=run.job.data["work"]["kind"],
+                    final_state=run.state,
+                    simulated=True,
+                    finished_at=run.state_since,
+                    declared_seconds=declared["duration"],
+                    observed_seconds=declared["duration"] * ratio["duration"],
+                    duration_ratio=ratio["duration"],
+                    declared_bytes=declared["data"],
+                    staged_bytes=int(declared["data"] * ratio["data"]),
+                    data_ratio=ratio["data"],
+                    implied_staging_seconds=declared["staging"],
+                    staging_seconds=declared["staging"] * ratio["staging"],
+                    staging_ratio=ratio["staging"],
+                    expected_hours=declared["hours"],
+                    held_hours=declared["hours"] * ratio["hours"],
+                    hours_ratio=ratio["hours"],
+                    nodes_asked=run.job.data["request"]["nodes"],
+                    nodes_granted=max(
+                        1, run.job.data["request"]["nodes"] // self.rng.choice([1, 1, 2])
+                    ),
+                    preemptible=True,
+                    restarts=run.restarts,
+                    deadline_met=margin >= 0 if run.state == RunState.RELEASED else False,
+                    deadline_margin_seconds=margin if run.state == RunState.RELEASED else None,
+                )  # fmt: skip
+            )
+        self.bulk(RunOutcome, rows)
+
+    def field_signals(self, jobs):
+        """Fields flagged at first submission or named by staff, as jobs/field_signals.py
+        records them: a few per submitted job."""
+        rows = []
+        for job in jobs:
+            if job.status == JobStatus.DRAFT:
+                continue
+            for field, problem, word in self.rng.sample(SIGNALS, self.rng.randrange(0, 4)):
+                first = 1 if self.rng.random() < 0.8 else 2
+                exact = None if job.status == JobStatus.NEEDS_CLARIFICATION else first
+                rows.append(
+                    FieldSignal(
+                        job=job,
+                        team_id=job.team_id,
+                        field=field,
+                        problem=problem,
+                        first_level=self.pick([("error", 6), ("warning", 3), ("", 1)]),
+                        first_code="vague_wording" if word else "missing",
+                        vague_word=word,
+                        at_first_submission=first == 1,
+                        first_revision=first,
+                        exact_revision=exact and exact + self.rng.randrange(0, 3),
+                        clarify_requests=self.pick([(0, 6), (1, 3), (2, 1)]),
+                        draft_to_accept_seconds=self.rng.randrange(3600, 40 * 86400)
+                        if job.status == JobStatus.ACCEPTED
+                        else None,
+                        created_at=job.created_at,
+                        updated_at=job.last_activity_at,
+                    )  # fmt: skip
+                )
+        self.bulk(FieldSignal, rows)
 
     def discussions(self, jobs, members, staff):
         comments, marks = [], []

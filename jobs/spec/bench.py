@@ -1,0 +1,112 @@
+"""How fast `jobspec import` reads a large file, in-process: `python -m jobs.spec.bench`.
+
+Job files are at most 1 MB (textio.MAX_TEXT_BYTES); each shape below is built to that
+size and imported end to end (read, convert, precision check). The target is under a
+second per file; the printed ratio to a file a tenth the size shows the time grows in
+proportion to the size (a quadratic step would show a ratio near 100)."""
+
+import argparse
+import contextlib
+import sys
+import time
+
+from . import import_text
+from .textio import MAX_TEXT_BYTES
+
+LIMIT = MAX_TEXT_BYTES - 1024
+
+
+def _fill(head, line, tail="", size=LIMIT):
+    body = []
+    used = len(head) + len(tail)
+    i = 0
+    while used < size:
+        text = line.format(i=i)
+        if used + len(text) > size:
+            break
+        body.append(text)
+        used += len(text)
+        i += 1
+    return head + "".join(body) + tail
+
+
+def skypilot_long_run(size=LIMIT):
+    head = (
+        "name: big-run\nresources:\n  accelerators: H100:8\n  disk_size: 2TB\nnum_nodes: 4\n"
+        "envs:\n  BUCKET: northwind-out\nfile_mounts:\n  /data: s3://northwind-data/v1\n"
+        "  /ckpt:\n    name: northwind-ckpt\n    mode: MOUNT\nrun: |\n"
+    )
+    line = (
+        "  python step.py --input /data/part-{i} --output-dir s3://$BUCKET/part-{i} >> /ckpt/log\n"
+    )
+    return _fill(head, line, size=size)
+
+
+def skypilot_many_mounts(size=LIMIT):
+    head = "name: mounts\nresources:\n  cpus: 8+\nfile_mounts:\n"
+    line = "  /mnt/in-{i}: s3://northwind-data/shard-{i}\n"
+    return _fill(head, line, "run: |\n  python go.py\n", size=size)
+
+
+def sbatch_long_body(size=LIMIT):
+    head = (
+        "#!/bin/bash\n#SBATCH --job-name=big\n#SBATCH --nodes=8\n#SBATCH --gres=gpu:a100:8\n"
+        "#SBATCH --array=1-10%1\n#SBATCH --time=20:00:00\n"
+    )
+    line = "srun python step.py --shard {i} --save /ckpt/run --output s3://northwind-out/{i}\n"
+    return _fill(head, line, size=size)
+
+
+def sbatch_long_directive(size=LIMIT):
+    head = "#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:8 --comment="
+    return _fill(head, "x", "\npython train.py\n", size=size)
+
+
+def native_many_inputs(size=LIMIT):
+    head = "name: native\nwork:\n  kind: training\ndata:\n  inputs:\n"
+    line = "    - {{location: 's3://northwind/{i}', size: 1.8 TiB, access: copy_before_start}}\n"
+    return _fill(head, line, size=min(size, 400_000))
+
+
+SHAPES = {
+    "skypilot: 1 MB run script": skypilot_long_run,
+    "skypilot: many mounts": skypilot_many_mounts,
+    "sbatch: 1 MB script body": sbatch_long_body,
+    "sbatch: one 1 MB #SBATCH line": sbatch_long_directive,
+    "native: many inputs": native_many_inputs,
+}
+
+
+def timed(text, repeat=3):
+    best = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with contextlib.suppress(ValueError):  # a refused file must be refused fast too
+            import_text(text)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best
+
+
+def measure(shape, size=LIMIT, repeat=3):
+    """(seconds for a file of size, seconds for a tenth of it) for one shape."""
+    return timed(shape(size), repeat), timed(shape(size // 10), repeat)
+
+
+def main(argv=None):
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--repeat", type=int, default=3)
+    options = args.parse_args(argv)
+    worst = 0.0
+    print(f"{'file':36} {'size':>9} {'seconds':>8} {'ratio to 1/10':>14}")
+    for name, shape in SHAPES.items():
+        text = shape()
+        full, tenth = measure(shape, repeat=options.repeat)
+        worst = max(worst, full)
+        print(f"{name:36} {len(text.encode()):>9} {full:8.3f} {full / max(tenth, 1e-6):14.1f}")
+    print(f"slowest: {worst:.3f} s (target: under 1 s)")
+    return 0 if worst < 1 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

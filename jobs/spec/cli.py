@@ -1,0 +1,101 @@
+"""`jobspec schema|lint|import`: the format from the command line, with nothing but the
+format loaded (no Django), so a partner's CI or a cluster's login node pays only for
+what it uses. `python -m jobs.spec …` and `python manage.py jobspec …` both land here;
+`export` reads the database and stays a Django management command."""
+
+import argparse
+import json
+import sys
+
+from . import Level, SpecReadError, has_errors, import_text, json_schema, to_yaml
+from .textio import MAX_TEXT_BYTES
+
+ACTIONS = ("schema", "lint", "import")
+FORMATS = ["auto", "native", "skypilot", "sbatch"]
+
+
+def parser():
+    root = argparse.ArgumentParser(
+        prog="jobspec",
+        description="The job-description format: print the JSON Schema, lint or import files.",
+    )
+    sub = root.add_subparsers(dest="action", required=True)
+    sub.add_parser("schema", help="Print the JSON Schema of the format.")
+    for name, help_text in (
+        ("lint", "Print the precision issues of a description (exit 1 on errors)."),
+        ("import", "Import a SkyPilot task, an sbatch script or a description."),
+    ):
+        action = sub.add_parser(name, help=help_text)
+        action.add_argument("path", help="A file, or - for standard input.")
+        action.add_argument("--from", dest="source_format", default="auto", choices=FORMATS)
+        action.add_argument("--json", action="store_true")
+    return root
+
+
+def read_path(path, stdin=None):
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        return stream.read(MAX_TEXT_BYTES + 1)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_TEXT_BYTES + 1)
+    except OSError as error:
+        raise SpecReadError(f"Cannot read {path}: {error.strerror}.") from None
+
+
+def format_issue(issue):
+    return f"{issue.level:<7} {issue.field or '-'}: {issue.message} [{issue.code}]"
+
+
+def run(action, *, path=None, source_format="auto", as_json=False, out, stdin=None):
+    """Do one action, writing to out (a text stream); returns the exit code."""
+    if action == "schema":
+        out.write(json.dumps(json_schema(), indent=2) + "\n")
+        return 0
+    results = import_text(read_path(path, stdin), source_format, filename=path)
+    print_results(results, as_json, with_description=action == "import", out=out)
+    if action == "lint" and any(has_errors(r.issues) for r in results):
+        return 1
+    return 0
+
+
+def print_results(results, as_json, with_description, out):
+    if as_json:
+        payload = [
+            r.as_dict() if with_description else {"issues": [i.as_dict() for i in r.issues]}
+            for r in results
+        ]
+        out.write(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2) + "\n")
+        return
+    for index, result in enumerate(results):
+        if index:
+            out.write("---\n")
+        if with_description:
+            out.write(to_yaml(result.description).rstrip() + "\n")
+            out.write("# ---- precision check ----\n")
+        errors = sum(1 for i in result.issues if i.level == Level.ERROR)
+        warnings = len(result.issues) - errors
+        name = result.description.name or "(unnamed)"
+        lines = [format_issue(i) for i in result.issues]
+        lines += [f"note    {note}" for note in result.notes]
+        prefix = "# " if with_description else ""
+        for line in lines:
+            out.write(prefix + line + "\n")
+        out.write(f"{prefix}{name}: {errors} errors, {warnings} warnings\n")
+
+
+def main(argv=None, out=None, err=None):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    args = parser().parse_args(argv)
+    try:
+        return run(
+            args.action,
+            path=getattr(args, "path", None),
+            source_format=getattr(args, "source_format", "auto"),
+            as_json=getattr(args, "json", False),
+            out=out,
+        )
+    except SpecReadError as error:
+        err.write(f"error: {error}\n")
+        return 2

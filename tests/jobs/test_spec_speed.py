@@ -1,0 +1,54 @@
+"""`jobspec` stays fast: import time grows in proportion to the file (a ratio, not a timed
+test; `python -m jobs.spec.bench` prints the absolute figures), and the command line's
+schema / lint / import never start Django."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobs.spec import bench
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", list(bench.SHAPES))
+def test_import_time_grows_in_proportion_to_the_file(name):
+    full, tenth = bench.measure(bench.SHAPES[name], size=500_000, repeat=3)
+    # Ten times the text; a step that is quadratic in it would take ~100 times as long.
+    assert full / max(tenth, 1e-4) < 40, (name, full, tenth)
+
+
+@pytest.mark.parametrize("action", [["schema"], ["lint", "-"], ["import", "-", "--json"]])
+def test_the_command_line_answers_without_loading_django(action):
+    probe = (
+        "import sys, manage\n"
+        f"sys.argv = ['manage.py', 'jobspec', *{action!r}]\n"
+        "try:\n    manage.main()\nexcept SystemExit as stop:\n    code = stop.code\n"
+        "print('django loaded' if 'django' in sys.modules else 'no django', code, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input="#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:a100:8\npython train.py\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert "no django" in done.stderr, done.stderr
+    assert done.stderr.strip().endswith(("0", "1")), done.stderr
+    assert done.stdout.strip()
+
+
+def test_python_m_jobs_spec_is_the_same_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "jobs.spec", "import", "-", "--json"],
+        input="resources:\n  cpus: 4+\nrun: python prep.py\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"no_accelerators": true' in done.stdout
