@@ -49,6 +49,16 @@ LABELS = {
     "start_delay": "Start delay it tolerates",
     "until_done": "Runs until done",
     "image": "Container image or entry point",
+    "no_accelerators": "No accelerators (CPU only)",
+    "expected_node_hours": "Expected node-hours",
+    "instance_type": "Cloud instance type",
+    "node_features": "Node features",
+    "chain_runs": "Runs in the chain",
+    "nodes_per_shard": "Nodes per shard",
+    "runs_with": "Runs together with jobs",
+    "code": "Code and configuration",
+    "credentials": "Credentials (names or paths only)",
+    "unclassified": "Mounts of unclear direction",
 }
 UNITS = {
     Size: "B, KB, MB, GB, TB, PB (powers of 1000) or KiB…PiB (1024)",

@@ -229,7 +229,7 @@ def _mounts(task, variables, script, notes):
         elif use == mounts.Use.CODE:
             found["code"].append(now)
         else:
-            found["unclear"].append(f"{target} -> {seen}")
+            found["unclear"].append(f"{target} -> {seen}"[:300])
             notes.append(
                 f"{section} {target} ({seen}): not clear whether the job reads it or writes it; "
                 "say which."
@@ -297,14 +297,14 @@ def task_to_data(task, auxiliary=False):
         for other in found["checkpoints"][1:]:
             notes.append(f"A second checkpoint location, {other}: the format holds one.")
     if found["code"]:
-        work["code"] = list(dict.fromkeys(found["code"]))
+        work["code"] = [c[:300] for c in dict.fromkeys(found["code"])]
     credentials = found["credentials"]
     secrets = task.get("secrets")
     if isinstance(secrets, dict):
         credentials += [str(k) for k in secrets]
     credentials += [str(k) for k in envs if SECRET_NAME.search(str(k))]
     if credentials:
-        work["credentials"] = list(dict.fromkeys(credentials))
+        work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)

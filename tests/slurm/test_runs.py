@@ -1,6 +1,7 @@
 """Dispatched jobs run on the real cluster: released, failed, cancelled and requeued runs,
 with the ledger checked against Slurm's own accounting."""
 
+import subprocess
 from datetime import datetime
 
 import pytest
@@ -190,3 +191,34 @@ def test_shards_run_as_an_array_held_per_task(team_a, a_member, staff, cluster, 
         )
         <= 3
     )
+
+
+def test_a_script_sbatch_refuses_fails_the_run_with_slurms_words(
+    team_a, a_member, staff, cluster, start_agent
+):
+    # The partition's nodes have no feature "infiniband": sbatch refuses the run script.
+    run = accepted(
+        team_a, a_member, staff, small_job("slurm-refused", node_features=["infiniband"])
+    )
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "failed", 60, "failed", agent)
+    run.refresh_from_db()
+    assert run.failure_reason == "setup"
+    failed = Event.objects.get(run=run, kind="failed")
+    assert "sbatch refused the run script" in failed.note and "feature" in failed.note.lower()
+    wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
+    # The staging job submitted before the refusal was cancelled: nothing runs for nothing.
+    assert dispatch_of(run).slurm_jobs == {}
+    name = f"e31-{dispatch_of(run).key}-staging"
+
+    def staging_state():
+        out = subprocess.run(["sacct", "-X", "-n", "-P", "-S", "now-1hours", "--format=State",
+                              f"--name={name}"], capture_output=True, text=True)  # fmt: skip
+        return out.stdout.split()[:1] == ["CANCELLED"]
+
+    wait_for(staging_state, 20, "the staging job to be cancelled in Slurm's records")
