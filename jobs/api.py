@@ -13,6 +13,7 @@ from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
 from . import spec
+from .api_parser import BoundedParser
 from .runs.agent_api import router as agent_router
 from .runs.scheduler_api import router as scheduler_router
 from .spec import slurm_export
@@ -25,6 +26,7 @@ api = NinjaAPI(
     version="1",
     urls_namespace="api",
     docs_url=None,  # the interactive docs load scripts from a CDN, which the CSP forbids
+    parser=BoundedParser(),  # depth, size and NUL characters checked once, before any endpoint
     description="Job-description format, version 1 (JSON Schema: /spec/v1/schema.json), and the "
     "scheduler API (bearer token per scheduler client).",
 )

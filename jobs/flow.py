@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from django.http import Http404
 
 from . import services
+from .spec import model as spec_model
 from .steps import PART_SPECS, STEP_PARTS, STEPS, is_group, values_from_post
 
 # Repeated groups (inputs, artifacts, accelerators) stop growing here: the format's lists
 # are bounded too, and a page with hundreds of empty groups helps nobody.
-MAX_GROUP_ITEMS = 50
+MAX_GROUP_ITEMS = spec_model.MAX_ITEMS
 
 
 @dataclass(frozen=True)

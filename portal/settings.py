@@ -70,6 +70,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a parameter: PostgreSQL cannot store a NUL character.
+    "portal.middleware.StripNulMiddleware",
+    "portal.middleware.ApiRateLimitMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -141,6 +144,43 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "portal.models.login_name_for_throttling"
+# The client's address, from X-Forwarded-For only when a trusted proxy sent the request.
+AXES_CLIENT_IP_CALLABLE = "portal.clientip.client_ip"
+
+# Proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed. Empty:
+# the client is the connection's address. Behind the TLS proxy set it to the proxy's address,
+# or every client shares it (five wrong passwords from anyone would lock a partner out).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+# A shared cache: every web worker must see the same rate-limit counts. Redis in
+# production (CACHE_URL=redis://host:6379/1); the database otherwise (its table is made by
+# `migrate`), or locmem:// for a single process.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+elif CACHE_URL == "locmem://" or (not CACHE_URL and env_bool("TESTING")):
+    # Tests clear it between tests; tests/abuse/test_ratelimit.py covers the database cache.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+elif CACHE_URL in ("", "db://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "portal_cache",
+        }
+    }
+else:
+    raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r}: use redis://…, db:// or locmem://.")
+
+# Anonymous endpoints, per client address (COUNT/PERIOD, PERIOD one of s, m, h, d).
+RATE_LIMITS = {
+    # The format's HTTP API (validate, import): a partner's CI linting its job files.
+    "spec_api": os.environ.get("RATE_LIMIT_SPEC_API", "120/m"),
+    # Applications received (each sends an e-mail to the address it names).
+    "intake_apply": os.environ.get("RATE_LIMIT_APPLY", "5/h"),
+}
+RATE_LIMITED_PATHS = {"/api/v1/spec/": "spec_api"}
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -2,6 +2,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 
 from portal.celery import app as celery_app
 from portal.models import Membership, Role, Team, User
@@ -20,6 +21,12 @@ def needs_shared_corpus():
     if os.environ.get("REQUIRE_SHARED_CORPUS") == "1":
         raise RuntimeError(f"REQUIRE_SHARED_CORPUS=1 but {reason}")
     return pytest.mark.skip(reason=reason)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Rate-limit counts from one test must not refuse the next (tests use local memory).
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

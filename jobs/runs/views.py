@@ -1,3 +1,5 @@
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -14,6 +16,8 @@ from . import dispatch as dispatch_mod
 from . import services
 from .presenters import run_context
 from .tasks import simulate_run
+
+log = logging.getLogger(__name__)
 
 
 def _run_for(user, pk):
@@ -68,10 +72,15 @@ def run_simulate(request, pk):
         messages.error(request, "This run is over: nothing to simulate.")
     else:
         speed = 3600.0
-        simulate_run.delay_on_commit(run.pk, speed)
-        messages.success(
-            request, "The simulator is playing this run (one hour of job time per second)."
-        )
+        try:
+            simulate_run.delay(run.pk, speed)  # nothing is written here: no commit to wait for
+        except Exception:  # the broker is down: say so, never a 500
+            log.warning("could not enqueue the simulation of run %s", run.pk, exc_info=True)
+            messages.error(request, "The simulator could not start: the task queue is down.")
+        else:
+            messages.success(
+                request, "The simulator is playing this run (one hour of job time per second)."
+            )
     return redirect(reverse("job_detail", args=[job.pk]) + "#run")
 
 

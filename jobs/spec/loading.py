@@ -143,6 +143,14 @@ def _issue_for(detail, path):
         return Issue(field, Level.ERROR, "invalid", f"{shown} is too large here.")
     if detail["type"].startswith("string_too_long"):
         return Issue(field, Level.ERROR, "invalid", "This is too long: shorten it.")
+    if detail["type"] == "too_long":
+        most = (detail.get("ctx") or {}).get("max_length")
+        return Issue(
+            field,
+            Level.ERROR,
+            "too_many",
+            f"At most {most} entries here: keep the ones that matter.",
+        )
     # Our own validators raise ValueError with a sentence for people; pydantic prefixes
     # "Value error, ". Anything else is described without the library's words.
     message = str(detail.get("msg", ""))

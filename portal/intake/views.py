@@ -1,3 +1,5 @@
+from contextlib import suppress
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -5,6 +7,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
+from portal import ratelimit
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
@@ -55,6 +58,17 @@ def intake_apply(request):
             return HttpResponseClientRefresh()
         return _design_partners_page(request, status=status, http_status=403)
     form = ApplicationForm(request.POST)
+    try:
+        # Each application sends an e-mail to the address it names: a client may send a few.
+        ratelimit.check(request, "intake_apply")
+    except ratelimit.Limited as limited:
+        form.is_valid()  # the page shows what was typed, as after any other refusal
+        form.add_error(
+            None,
+            "Too many applications were sent from your network in the last hour. Nothing "
+            f"you typed is lost: send it again in {max(1, limited.retry_after // 60)} minutes.",
+        )
+        return _refused(request, status, form, http_status=429)
     if form.is_valid():
         try:
             submitted = services.submit_application(
@@ -64,6 +78,8 @@ def intake_apply(request):
         except DomainError as error:
             form.add_error("contact_email", str(error))
         else:
+            if submitted.status_token is not None:
+                _count_application(request)
             if submitted.status_token is None:
                 messages.info(
                     request,
@@ -76,9 +92,18 @@ def intake_apply(request):
         status = rules.current_status()  # it may have closed meanwhile
         if not status.is_open:
             return _redirect(request, reverse("design_partners"))
-    if request.htmx:
+    return _refused(request, status, form, http_status=400)
+
+
+def _refused(request, status, form, *, http_status):
+    if request.htmx:  # 200: htmx swaps no 4xx
         return render(request, "portal/intake/design_partners.html#application", {"form": form})
-    return _design_partners_page(request, status=status, form=form, http_status=400)
+    return _design_partners_page(request, status=status, form=form, http_status=http_status)
+
+
+def _count_application(request):
+    with suppress(ratelimit.Limited):  # this one was received; the next is refused
+        ratelimit.hit(request, "intake_apply")
 
 
 def _redirect(request, url):

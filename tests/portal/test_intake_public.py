@@ -149,7 +149,8 @@ def test_validation_errors_are_on_the_field_and_the_draft_survives(client):
         ("contact_email", "not-an-address", "valid email"),
         ("accelerator_count", "0", "greater than or equal to 1"),
         ("spike_interval", "9" * 40, ""),
-        ("next_spike", "\x00", "Null characters"),
+        # NUL is removed at the edge (portal/middleware.py); what is left is checked as typed.
+        ("next_spike", "soon\x00", ""),
         ("team_name", "x" * 500, "at most 120"),
     ],
 )

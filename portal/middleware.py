@@ -1,0 +1,72 @@
+"""At the edge, before any view: NUL characters and the anonymous API's rate limit.
+
+NUL characters, once. PostgreSQL cannot store U+0000 in text, so a NUL
+in a query parameter or a form field reached the database and answered 500. No one
+types one: it is removed from the path's parameters and the form fields before any view
+sees them (JSON bodies are cleaned by the API's parser, jobs/api.py)."""
+
+import logging
+
+from django.conf import settings
+from django.http import HttpResponseNotFound, JsonResponse
+
+from . import ratelimit
+from .clientip import client_ip
+
+log = logging.getLogger(__name__)
+
+NUL = "\x00"
+
+
+def _clean(querydict):
+    cleaned = querydict.copy()
+    for key in list(cleaned):
+        values = [v.replace(NUL, "") if isinstance(v, str) else v for v in cleaned.getlist(key)]
+        del cleaned[key]
+        cleaned.setlist(key.replace(NUL, ""), values)
+    cleaned._mutable = False
+    return cleaned
+
+
+def _has_nul(querydict):
+    return any(NUL in key or any(NUL in v for v in querydict.getlist(key) if isinstance(v, str))
+               for key in querydict)  # fmt: skip
+
+
+class StripNulMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if NUL in request.path:
+            return HttpResponseNotFound("Not found.")  # no URL of ours has one
+        if "%00" in request.META.get("QUERY_STRING", "") and _has_nul(request.GET):
+            request.GET = _clean(request.GET)
+        if (
+            request.method == "POST"
+            and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data")
+            and _has_nul(request.POST)
+        ):
+            request.POST = _clean(request.POST)
+        return self.get_response(request)
+
+
+class ApiRateLimitMiddleware:
+    """Anonymous API endpoints (settings.RATE_LIMITED_PATHS: path prefix -> scope) answer
+    429 in the API's JSON once a client has used up its limit."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        for prefix, scope in settings.RATE_LIMITED_PATHS.items():
+            if request.path.startswith(prefix):
+                try:
+                    ratelimit.hit(request, scope)
+                except ratelimit.Limited as limited:
+                    log.info("rate limit %s reached by %s", scope, client_ip(request))
+                    response = JsonResponse({"detail": str(limited)}, status=429)
+                    response["Retry-After"] = str(limited.retry_after)
+                    return response
+                break
+        return self.get_response(request)
