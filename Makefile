@@ -19,7 +19,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: run test lint install browser-check clean slurm bench
+.PHONY: run test lint install browser-check clean slurm bench pages-db lighthouse screenshots
 
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@if [ ! -x $(PY) ]; then \
@@ -60,3 +60,20 @@ slurm:
 
 clean:
 	rm -rf $(VENV) var
+
+# The people's side, measured and shown (see README "Accessibility, Lighthouse, screenshots").
+# Both serve a fresh demo database under var/pages/ from the command's own process.
+PAGES_ENV := env -u DATABASE_URL -u CELERY_BROKER_URL VAR_DIR=var/pages
+pages-db: install
+	rm -rf var/pages && mkdir -p var/pages
+	$(PAGES_ENV) $(PY) manage.py migrate --noinput --verbosity 0
+	$(PAGES_ENV) $(PY) manage.py load_demo
+	$(PAGES_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+
+# Lighthouse from npm (the only npm package; not needed by `make test`), Debian's Chromium.
+lighthouse: pages-db
+	npm install --prefix var/node --no-audit --no-fund --loglevel=error lighthouse@12
+	$(PAGES_ENV) $(PY) manage.py lighthouse --lighthouse var/node/node_modules/.bin/lighthouse
+
+screenshots: pages-db
+	$(PAGES_ENV) $(PY) manage.py screenshots --out docs/screenshots

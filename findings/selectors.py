@@ -186,3 +186,13 @@ def get_problem_for_public(user, slug):
     if user.is_authenticated and user.is_staff:
         queryset = UnsolvedProblem.objects.all()
     return get_object_or_404(queryset, slug=slug)
+
+
+def next_waiting(*, exclude=None):
+    """The oldest finding staff still owe an action on (new or reopened), for "next"."""
+    queryset = Finding.objects.filter(status__in=rules.WAITING_ON_STAFF).order_by(
+        "created_at", "pk"
+    )
+    if exclude is not None:
+        queryset = queryset.exclude(pk=exclude)
+    return queryset.only("pk", "title").first()

@@ -97,12 +97,27 @@ def staff_finding_bulk(request):
     return _back(request)
 
 
+# Moves said as verbs, with the single key that focuses each button (no modifier keys).
+VERBS = {
+    FindingStatus.TRIAGED: ("Triage: link to the ticked problems", "t"),
+    FindingStatus.ACCEPTED: ("Accept into the design", "a"),
+    FindingStatus.ADDRESSED: ("Mark as addressed", "d"),
+    FindingStatus.DECLINED: ("Decline…", "x"),
+    FindingStatus.NEW: ("Back to new, to triage again", ""),
+}
+
+
 def _staff_context(request, finding, **forms):
     context = detail_context(request, finding)
     context.update(selectors.staff_detail(finding))
+    moves = rules.allowed_targets(finding.status, Actor.STAFF)
     context.update(
         {
-            "staff_moves": rules.allowed_targets(finding.status, Actor.STAFF),
+            "staff_moves": moves,
+            "staff_move_values": [str(m.value) for m in moves],
+            "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
+            "linked_problems": list(finding.problems.all()),
+            "next_finding": selectors.next_waiting(exclude=finding.pk),
             "status_form": forms.get("status_form")
             or StatusForm(
                 initial={
@@ -157,18 +172,31 @@ def staff_finding_status(request, finding_id):
         )
     except DomainError as error:
         return _refused(request, finding, error, status_form=form)
+    # Straight on to the next finding that waits, as in a triage inbox.
+    following = selectors.next_waiting(exclude=finding.pk)
     messages.success(
         request,
-        f"#{finding.pk} is now {FindingStatus(form.cleaned_data['to_status']).label.lower()}; the partner is told.",
+        f"#{finding.pk} is now {FindingStatus(form.cleaned_data['to_status']).label.lower()}; "
+        "the partner is told."
+        + (
+            f" Next: #{following.pk}, the oldest still waiting."
+            if following
+            else " Nothing else waits."
+        ),
     )
-    return redirect("staff_finding_detail", finding.pk)
+    if following:
+        return redirect("staff_finding_detail", following.pk)
+    return redirect("staff_finding_queue")
 
 
 @staff_required
 @require_POST
 def staff_finding_note(request, finding_id):
     finding = get_object_or_404(Finding, pk=finding_id)
-    form = NoteForm(request.POST)
+    posted = request.POST.copy()
+    if not posted.get("body") and posted.get("note"):
+        posted["body"] = posted["note"]  # "Send the answer only" from the decide form
+    form = NoteForm(posted)
     if not form.is_valid():
         return _refused(request, finding, "Write the note and say who reads it.", note_form=form)
     try:

@@ -284,3 +284,60 @@ def detail_context(request, job, review_values=None):
         "review_values": review_values or {},
         **(run_context(run) if run else {}),
     }
+
+
+def description_sections(data, previous=None):
+    """A description as people read it, part by part: each field with its label and the
+    value as typed (Yes/No, a choice's label); what was not said in one line; repeated
+    parts per item. With the previous revision's data, each changed field is marked in
+    place with what it was, and changes to fields no longer present are listed apart."""
+    data = data if isinstance(data, dict) else {}
+    changes = {r["field"]: r for r in diff_rows(previous, data)} if previous is not None else {}
+    shown = set()
+
+    def row(path, label, value):
+        shown.add(path)
+        change = changes.get(path)
+        return {
+            "label": label,
+            "value": readable_value(path, value),
+            "changed": change is not None,
+            "was": change["before"] if change else "",
+        }
+
+    sections = []
+    for part in ["work", "realtime", "data", "request", "output"]:
+        values = data.get(part) if isinstance(data.get(part), dict) else {}
+        rows, groups = [], []
+        for s in PART_SPECS[part]:
+            path = f"{part}.{s.name}"
+            if s.kind == "group":
+                items = values.get(s.name) if isinstance(values.get(s.name), list) else []
+                groups.append(
+                    {
+                        "label": s.label,
+                        "item_label": s.item_label,
+                        "items": [
+                            [
+                                row(f"{path}.{i}.{c.name}", c.label, item.get(c.name))
+                                for c in s.children
+                            ]
+                            for i, item in enumerate(items)
+                            if isinstance(item, dict)
+                        ],
+                    }
+                )
+            else:
+                rows.append(row(path, s.label, values.get(s.name)))
+        sections.append(
+            {
+                "part": part,
+                "title": PART_TITLES[part],
+                "rows": [r for r in rows if r["value"] or r["changed"]],
+                # What the team did not say, in one line: the page stays one page.
+                "unsaid": [r["label"] for r in rows if not r["value"] and not r["changed"]],
+                "groups": groups,
+            }
+        )
+    elsewhere = [c for path, c in changes.items() if path not in shown]
+    return sections, list(changes.values()), elsewhere

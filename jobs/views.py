@@ -20,7 +20,15 @@ from . import selectors, services, spec
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
-from .presenters import Seen, StepPage, detail_context, diff_rows, grouped_issues
+from .presenters import (
+    Seen,
+    StepPage,
+    description_sections,
+    detail_context,
+    diff_rows,
+    grouped_issues,
+)
+from .review.presenters import review_groups
 from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -285,6 +293,11 @@ def job_withdraw(request, pk):
     job = selectors.get_job_for_user(request.user, pk)
     if request.user.is_staff and not portal_selectors.membership_of(request.user, job.team):
         raise PermissionDenied("Only the team withdraws its own description.")
+    if not request.POST.get("confirm") and job.status == JobStatus.IN_REVIEW:
+        # Ask first: staff stop reviewing, and the revision goes back to the team.
+        return render(
+            request, "jobs/withdraw.html", {"job": job, "revision": job.revisions.first()}
+        )
     try:
         services.withdraw(job=job, user=request.user)
     except DomainError as error:
@@ -399,17 +412,37 @@ def job_delete(request, pk):
 def revision_detail(request, pk, number):
     revision = selectors.get_revision_for_user(request.user, pk, number)
     previous = revision.job.revisions.filter(number__lt=number).order_by("-number").first()
-    working = revision.job.data if revision.job.editable else None
+    job = revision.job
+    working = job.data if job.editable else None
+    _, issues = spec.lint(revision.data)
+    threads, _ = selectors.discussion(job)
+    sections, changes, elsewhere = description_sections(
+        revision.data, previous.data if previous else None
+    )
+    # Staff decide from this page: the description, its issues and the talk beside the form.
+    can_review = (
+        request.user.is_staff
+        and job.status == JobStatus.IN_REVIEW
+        and not job.revisions.filter(number__gt=revision.number).exists()
+    )
     return render(
         request,
         "jobs/revision.html",
         {
-            "job": revision.job,
+            "job": job,
             "revision": revision,
             "previous": previous,
-            "rows": diff_rows(previous.data if previous else {}, revision.data),
+            "previous_number": str(previous.number) if previous else "",
+            "sections": sections,
+            "changes": changes,
+            "elsewhere": elsewhere,
+            "issues": issues,
+            "threads": threads,
             "working_rows": diff_rows(revision.data, working) if working is not None else None,
             "reviews": revision.reviews.select_related("reviewer"),
+            "can_review": can_review,
+            "review_groups": review_groups(revision) if can_review else [],
+            "review_values": {},
         },
     )
 

@@ -1,3 +1,13 @@
+from datetime import timedelta
+
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from findings.models import Finding, FindingStatus
+from jobs.models import FINAL_STATES, JobDescription, JobStatus, Run
+from portal.models import ApplicationStatus, IntakeApplication
+
 from . import badges, selectors
 
 
@@ -7,7 +17,41 @@ def navigation(request):
         return {"nav_memberships": []}
     # Lazy: loaded only if a template shows them, and the same list the view's team-scoped
     # reads used (selectors.own_memberships): one query for the menu, the badge and scoping.
-    return {
+    context = {
         "nav_memberships": lambda: selectors.own_memberships(user),
         "nav_unread": lambda: badges.badge(user, selectors.own_memberships(user)),
     }
+    if user.is_staff:
+        context["staff_glance"] = staff_glance  # called only by the home page
+    return context
+
+
+def staff_glance():
+    """The program at a glance for the staff home: what waits, as numbers with links
+    (a handful of counts, computed only when the home page shows them)."""
+    now = timezone.now()
+    day, week = now - timedelta(days=1), now - timedelta(days=7)
+    untriaged = Finding.objects.filter(status=FindingStatus.NEW).aggregate(
+        fresh=Count("pk", filter=Q(created_at__gt=day)),
+        days=Count("pk", filter=Q(created_at__lte=day, created_at__gt=week)),
+        old=Count("pk", filter=Q(created_at__lte=week)),
+    )
+    queue = reverse("staff_finding_queue")
+    return [
+        (
+            IntakeApplication.objects.filter(
+                status__in=[ApplicationStatus.RECEIVED, ApplicationStatus.UNDER_REVIEW]
+            ).count(),
+            "applications waiting",
+            reverse("staff_intake"),
+        ),
+        (
+            JobDescription.objects.filter(status=JobStatus.IN_REVIEW).count(),
+            "descriptions waiting for review",
+            reverse("review_queue"),
+        ),
+        (untriaged["fresh"], "findings untriaged, under a day old", f"{queue}?status=new"),
+        (untriaged["days"], "findings untriaged for 1 to 7 days", f"{queue}?status=new&age=1"),
+        (untriaged["old"], "findings untriaged for over a week", f"{queue}?status=new&age=7"),
+        (Run.objects.exclude(state__in=FINAL_STATES).count(), "runs active", reverse("job_list")),
+    ]

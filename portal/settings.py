@@ -216,7 +216,8 @@ if EMAIL_HOST:
         }
     }
 else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    # Printed as people read it (portal/mail.py): no quoted-printable, links whole.
+    MAILERS = {"default": {"BACKEND": "portal.mail.ReadableConsoleBackend"}}
 del EMAIL_HOST  # the MAILERS entry above is the only e-mail configuration
 DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", "E31 design partners <partners@localhost>"

@@ -22,6 +22,9 @@ WIRING = {
     "portal.management.commands.load_scale",
     "portal.management.commands.bench",
     "portal.management.commands.recount",
+    "portal.management.demo_pages",
+    "portal.management.commands.screenshots",
+    "portal.management.commands.lighthouse",
 }
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {

@@ -58,7 +58,10 @@ class Ledger:
 
     @property
     def gap(self):
-        return None if self.expected is None else round(self.held - self.expected, 3)
+        # Nothing held yet (accepted, not started): no gap, not "-1200 h against expected".
+        if self.expected is None or not self.phases:
+            return None
+        return round(self.held - self.expected, 3)
 
     @property
     def offer_finding(self):
@@ -169,7 +172,9 @@ def chart(ledger, width=640, bar=26):
     """Geometry for the SVG bars: requested, expected and held (stacked by phase)."""
     values = [v for v in (ledger.requested, ledger.expected, ledger.held) if v]
     top = max(values) if values else 1
-    scale = (width - 170) / top if top else 0
+    # Room on the left for the labels and on the right for the value, at the larger type
+    # used on narrow screens (ui.css), so neither overlaps a bar at 360 px.
+    scale = (width - 200) / top if top else 0
     rows = []
     y = 10
     for label, value in (("Requested", ledger.requested), ("Expected", ledger.expected)):
@@ -192,4 +197,4 @@ def chart(ledger, width=640, bar=26):
         )
         x += w
     rows.append({"label": "Held", "y": y, "segments": segments, "value": ledger.held, "width": x})
-    return {"rows": rows, "height": y + bar + 10, "width": width, "bar": bar, "x0": 90}
+    return {"rows": rows, "height": y + bar + 10, "width": width, "bar": bar, "x0": 110}

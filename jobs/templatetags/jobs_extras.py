@@ -1,4 +1,5 @@
 from django import template
+from django.urls import reverse
 
 from portal.markdown import render_markdown
 
@@ -56,3 +57,81 @@ def form_words_filter(text):
 def problem_title(slug):
     """'knowing-what-a-job-must-declare' -> 'Knowing what a job must declare'."""
     return str(slug or "").replace("-", " ").capitalize()
+
+
+PHASES = ["submitted", "rented", "running", "output", "released"]
+PHASE_LABELS = {
+    "submitted": "Submit",
+    "rented": "Rent",
+    "running": "Run",
+    "output": "Output",
+    "released": "Release",
+}
+
+
+@register.inclusion_tag("jobs/_phase_strip.html")
+def phase_strip(run):
+    """A run's place in submit → rent → run → output → release, as a small picture."""
+    state = getattr(run, "state", "")
+    stopped = state in ("failed", "cancelled")
+    reached = PHASES.index(state) if state in PHASES else -1
+    segments = []
+    for i, phase in enumerate(PHASES):
+        if stopped:
+            status = "stopped"
+        elif state == "released" or i < reached:
+            status = "done"
+        elif i == reached:
+            status = "now"
+        else:
+            status = "todo"
+        segments.append({"label": PHASE_LABELS[phase], "status": status, "x": i * 30})
+    words = {"done": "done", "now": "now", "todo": "to come", "stopped": "stopped"}
+    summary = ", ".join(f"{s['label']} {words[s['status']]}" for s in segments)
+    return {"run": run, "segments": segments, "summary": summary, "stopped": stopped}
+
+
+@register.filter
+def needs_action(jobs, user):
+    """Of the jobs listed, those waiting on this person, most pressing first:
+    (job, what to do, link, kind). No query: the list's rows carry what it needs."""
+    todo = []
+    for job in jobs:
+        todo.extend(_actions_for(job, str(job.status), user))
+    order = {"clarify": 0, "review": 1, "declined": 2, "unread": 3, "draft": 4}
+    return sorted(todo, key=lambda item: order[item[3]])
+
+
+def _actions_for(job, status, user):
+    detail = reverse("job_detail", args=[job.pk])
+    if user.is_staff and status == "in_review":
+        yield (job, "waits for your review", detail + "#reviews", "review")
+    if not user.is_staff:
+        if status == "needs_clarification":
+            yield (
+                job,
+                "staff asked you to clarify fields",
+                reverse("job_step", args=[job.pk, "work"]),
+                "clarify",
+            )
+        elif status == "declined":
+            yield (
+                job,
+                "declined as not a network job: revise the batch part",
+                detail + "#reviews",
+                "declined",
+            )
+        elif status == "draft":
+            yield (
+                job,
+                "draft: finish it and submit",
+                reverse("job_step", args=[job.pk, "review"]),
+                "draft",
+            )
+    if getattr(job, "unread", 0):
+        yield (
+            job,
+            f"{job.unread} new comment{'s' if job.unread != 1 else ''} to read",
+            detail + "#discussion",
+            "unread",
+        )

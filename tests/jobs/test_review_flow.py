@@ -276,7 +276,11 @@ def test_withdraw_from_review_to_revise_and_a_declined_job_can_be_revised(
     assert "Withdraw from review to revise" in page
     assert client_for(staff).post(reverse("job_withdraw", args=[complete.pk])).status_code == 403
     client = client_for(a_member)
-    client.post(reverse("job_withdraw", args=[complete.pk]))
+    asked = client.post(reverse("job_withdraw", args=[complete.pk]))
+    assert "Withdraw" in asked.content.decode() and "confirm" in asked.content.decode()
+    complete.refresh_from_db()
+    assert complete.status == "in_review"  # asked first, nothing changed yet
+    client.post(reverse("job_withdraw", args=[complete.pk]), {"confirm": "1"})
     complete.refresh_from_db()
     assert complete.status == JobStatus.DRAFT and complete.revisions.count() == 1
     revision = services.submit(job=complete, user=a_member)

@@ -275,6 +275,18 @@
   });
 
   document.addEventListener("htmx:afterSettle", syncValidity);
+  // Focus after an in-place swap (htmx itself focuses a swapped-in [autofocus]): if the
+  // focused element was replaced, the new region gets focus, so a keyboard or screen-reader
+  // user is not thrown back to the top of the page. Focus that survived is left alone.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    if (!target || !document.contains(target)) return;
+    var active = document.activeElement;
+    if (!active || active === document.body) {
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    }
+  });
   document.addEventListener("htmx:oobAfterSwap", function () {
     window.setTimeout(syncValidity, 0);
   });
@@ -283,11 +295,31 @@
   document.addEventListener("change", onTyping, true);
   document.addEventListener("submit", markSubmitted, true);
 
+  // Single-key shortcuts (triage): no modifier keys, never while typing in a field.
+  // A link is followed; a field or a button gets focus (Enter then does it).
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    // A key typed into a text field is text; on a checkbox, radio or button it is free.
+    if (target && target.tagName === "INPUT" && !/^(checkbox|radio|button|submit|reset)$/.test(target.type)) return;
+    if (!/^[a-z]$/.test(event.key)) return;
+    var element = document.querySelector('[data-key="' + event.key + '"]');
+    if (!element) return;
+    event.preventDefault();
+    if (element.tagName === "A") element.click();
+    else element.focus();
+  });
+
   window.addEventListener("online", function () {
     if (retryTarget) retry();
   });
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) {
+      window.print();
+      return;
+    }
     var button = event.target.closest && event.target.closest("[data-problem-action]");
     if (!button) return;
     if (button.getAttribute("data-problem-action") === "retry") retry();

@@ -1,0 +1,27 @@
+"""The staff home shows the program at a glance: numbers with links."""
+
+import pytest
+from django.urls import reverse
+
+from jobs import services, spec
+from tests.findings.helpers import file
+
+pytestmark = pytest.mark.django_db
+
+
+def test_staff_home_counts_what_waits(client_for, team_a, a_member, staff):
+    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    services.submit(job=job, user=a_member)
+    file(team_a, a_member)
+    page = client_for(staff).get(reverse("home")).content.decode()
+    assert "The program at a glance" in page
+    assert f'href="{reverse("review_queue")}"><span class="number">1</span>' in page
+    assert (
+        '<span class="number">1</span> <span class="what">findings untriaged, under a day old'
+        in page
+    )
+
+
+def test_partners_do_not_get_the_glance(client_for, a_member):
+    page = client_for(a_member).get(reverse("home")).content.decode()
+    assert "The program at a glance" not in page
