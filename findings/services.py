@@ -269,6 +269,13 @@ def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
     """Mark `source` a duplicate of `target`; copy its evidence and subscribers over."""
     if source.pk == target.pk:
         raise DomainError("A finding cannot be a duplicate of itself.")
+    # Merging copies evidence (job, ledger, timeline) onto the target, which its team reads:
+    # across teams that would show one team's job to another, so it is refused.
+    if source.team_id != target.team_id:
+        raise DomainError(
+            f"Finding #{target.pk} belongs to another team: only findings of the same team can be "
+            "merged. Link both to the same problem instead."
+        )
     # Lock both in id order so two staff merging the pair opposite ways cannot deadlock.
     locked = {
         f.pk: f

@@ -165,6 +165,30 @@ def test_merge_carries_evidence_and_subscribers_and_unmerge_takes_them_back(
     assert source.evidence.count() == 1  # its own evidence never moved
 
 
+def test_merging_across_teams_is_refused_and_shows_nothing_of_the_other_team(
+    client_for, team_a, team_b, a_member, b_member, staff
+):
+    # Team B's finding, with its job's evidence, must never be carried onto team A's finding.
+    job_b = accepted_job(team_b, b_member, staff)
+    source = file(team_b, b_member, job=job_b)
+    target = file(team_a, a_member)
+    with pytest.raises(DomainError, match="another team"):
+        services.merge(source=source, target=target, actor=staff)
+
+    response = client_for(staff).post(
+        f"/staff/findings/{source.pk}/merge/",
+        {"target": target.pk, "note": "same thing", "version": source.version},
+    )
+    assert response.status_code == 400
+    assert b"another team" in response.content
+    source.refresh_from_db()
+    assert source.status != "duplicate" and source.duplicate_of is None
+    assert target.evidence.count() == 0 and not target.subscriptions.filter(user=b_member).exists()
+    partner_page = client_for(a_member).get(f"/findings/{target.pk}/")
+    assert partner_page.status_code == 200
+    assert job_b.name.encode() not in partner_page.content
+
+
 def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_member, staff, problem):
     ready, addressed = file(team_a, a_member), file(team_a, a_member)
     for to in ("triaged", "accepted", "addressed"):
