@@ -84,9 +84,9 @@ def phase_strip(run):
         elif i == reached:
             status = "now"
         else:
-            status = "todo"
+            status = "upcoming"
         segments.append({"label": PHASE_LABELS[phase], "status": status, "x": i * 30})
-    words = {"done": "done", "now": "now", "todo": "to come", "stopped": "stopped"}
+    words = {"done": "done", "now": "now", "upcoming": "to come", "stopped": "stopped"}
     summary = ", ".join(f"{s['label']} {words[s['status']]}" for s in segments)
     return {"run": run, "segments": segments, "summary": summary, "stopped": stopped}
 
@@ -95,11 +95,11 @@ def phase_strip(run):
 def needs_action(jobs, user):
     """Of the jobs listed, those waiting on this person, most pressing first:
     (job, what to do, link, kind). No query: the list's rows carry what it needs."""
-    todo = []
+    actions = []
     for job in jobs:
-        todo.extend(_actions_for(job, str(job.status), user))
+        actions.extend(_actions_for(job, str(job.status), user))
     order = {"clarify": 0, "review": 1, "declined": 2, "unread": 3, "draft": 4}
-    return sorted(todo, key=lambda item: order[item[3]])
+    return sorted(actions, key=lambda item: order[item[3]])
 
 
 def _actions_for(job, status, user):

@@ -34,13 +34,13 @@ def test_needs_action_first_and_phase_strips(new_page, team_a, a_member, staff):
         log_in(watcher, a_member)
         page = watcher.page
         page.goto("/jobs/")
-        todo = page.get_by_role("region", name="Needs your action")
-        todo.get_by_text("staff asked you to clarify fields").wait_for()
+        actions = page.get_by_role("region", name="Needs your action")
+        actions.get_by_text("staff asked you to clarify fields").wait_for()
         strip = page.get_by_role(
             "img", name="Submit done, Rent done, Run done, Output done, Release done"
         )
         assert strip.count() == 1
         watcher.check_accessibility()
         assert watcher.errors == []
-    todo.get_by_role("link", name="asked").click()
+    actions.get_by_role("link", name="asked").click()
     page.wait_for_url(f"**/jobs/{asked.pk}/edit/work/")
