@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .models import OutboundEmail
+from .validators import fold
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def queue_email(*, key, to, subject, template, context):
     """
     body = render_body(template, context)
     email, created = OutboundEmail.objects.get_or_create(
-        dedupe_key=key[:200], defaults={"to": to, "subject": subject[:200], "body": body}
+        dedupe_key=key[:200], defaults={"to": to, "subject": fold(subject)[:200], "body": body}
     )
     if created:
         _deliver_after_commit([email.pk])
@@ -62,7 +63,7 @@ def queue_emails(messages):
         )
     )
     new = [
-        OutboundEmail(dedupe_key=key, to=m.to, subject=m.subject[:200], body=m.body)
+        OutboundEmail(dedupe_key=key, to=m.to, subject=fold(m.subject)[:200], body=m.body)
         for key, m in wanted.items()
         if key not in known
     ]
@@ -130,7 +131,9 @@ def deliver_email(email_id):
         email.attempts += 1
         email.save(update_fields=["attempts"])
     try:
-        send_mail(email.subject, email.body, None, [email.to])
+        # The one place an e-mail is built: a line break left in a header by older data (a
+        # team name, a title) would make it undeliverable forever, so headers are one line.
+        send_mail(fold(email.subject), email.body, None, [fold(email.to)])
     except Exception as exc:
         OutboundEmail.objects.filter(pk=email_id).update(last_error=str(exc)[:2000])
         log.warning("e-mail %s to %s failed: %s", email_id, email.to, exc)

@@ -10,6 +10,7 @@ from jobs.models import Cluster, Run, SchedulerClient
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.outbox import enqueue
+from portal.validators import has_line_break
 
 from . import dispatch as dispatch_mod
 from . import services
@@ -89,6 +90,8 @@ def scheduler_clients(request):
     if request.method == "POST":
         if not name:
             error = "Give the client a name, e.g. the scheduler's host or region."
+        elif has_line_break(name):
+            error = "Keep the name on one line (no line breaks)."
         elif SchedulerClient.objects.filter(name__iexact=name).exists():
             error = f"A client called {name} already exists."
         else:
