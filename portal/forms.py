@@ -5,6 +5,7 @@ from django.template.loader import render_to_string
 
 from .models import Role, User
 from .outbox import queue_email
+from .submissions import SubmissionTokenField
 from .validators import one_line
 
 
@@ -20,6 +21,7 @@ class RoleForm(forms.Form):
 
 
 class TeamCreateForm(forms.Form):
+    submission_token = SubmissionTokenField(required=False)
     name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
     organisation = forms.CharField(max_length=160, required=False, validators=[one_line])
     admin_email = forms.EmailField(
