@@ -1,10 +1,13 @@
+import hashlib
+
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from .models import Role, User
-from .outbox import queue_email
+from .outbox import absolute_url, queue_email
 
 
 class InviteForm(forms.Form):
@@ -86,10 +89,18 @@ class QueuedPasswordResetForm(PasswordResetForm):
         html_email_template_name=None,
     ):
         subject = " ".join(render_to_string(subject_template_name, context).split())
+        uid, token = context["uid"], context.pop("token")
+        # The link works as a password for a day: it goes out in the message, and neither the
+        # stored copy nor its key holds it (the key names the request by the token's hash).
+        link = absolute_url(
+            reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+        )
+        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
         queue_email(
-            key=f"password-reset:{context['uid']}:{context['token']}",
+            key=f"password-reset:{uid}:{digest}",
             to=to_email,
             subject=subject,
             template=email_template_name,
             context=context,
+            private_link=link,
         )
