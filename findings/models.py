@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from jobs.models import Phase
 from portal.models import Team, User
+from portal.validators import one_line
 
 
 class ProblemStatus(models.TextChoices):
@@ -24,7 +25,7 @@ class UnsolvedProblem(models.Model):
     """A problem the program says, in public, it has not solved. Staff write and publish it;
     the public sees only published problems and aggregate counts of findings."""
 
-    title = models.CharField(max_length=160)
+    title = models.CharField(max_length=160, validators=[one_line])
     slug = models.SlugField(max_length=80, unique=True)
     summary = models.CharField(max_length=300, help_text="One or two sentences, shown in the list.")
     body = models.TextField(blank=True, help_text="Markdown: the problem as the program sees it.")
@@ -92,7 +93,7 @@ class Finding(models.Model):
         max_length=12, choices=FindingStatus.choices, default=FindingStatus.NEW, db_index=True
     )
     impact = models.CharField(max_length=12, choices=Impact.choices, db_index=True)
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=200, validators=[one_line])
     summary = models.TextField(max_length=10_000)
     # The kind's own fields, as data (see findings/kinds.py for each kind's keys).
     details = models.JSONField(default=dict, blank=True)

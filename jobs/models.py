@@ -3,6 +3,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from portal.models import Team, User
+from portal.validators import one_line
 
 from . import spec
 
@@ -209,7 +210,7 @@ class SchedulerClient(models.Model):
     """A scheduler of the network allowed to post events. The token is shown once and
     stored only as a SHA-256 hash; revoking is immediate."""
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     token_hash = models.CharField(max_length=64, unique=True)
     token_prefix = models.CharField(max_length=12)
     simulated = models.BooleanField(default=False)
@@ -372,7 +373,7 @@ class Cluster(models.Model):
     """A Slurm cluster. Its agent authenticates as `client` and reports the partition it
     submits to (nodes, GRES, limits); dispatch checks a job against that report."""
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     client = models.OneToOneField(SchedulerClient, on_delete=models.PROTECT, related_name="cluster")
     partition = models.CharField(max_length=120)
     # Accelerator type as partners write it -> GRES, e.g. {"H100-80GB": "gpu:h100"}.

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from .models import Role, User
 from .outbox import absolute_url, queue_email
+from .validators import one_line
 
 
 class InviteForm(forms.Form):
@@ -22,8 +23,8 @@ class RoleForm(forms.Form):
 
 
 class TeamCreateForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=120)
-    organisation = forms.CharField(max_length=160, required=False)
+    name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
+    organisation = forms.CharField(max_length=160, required=False, validators=[one_line])
     admin_email = forms.EmailField(
         label="First admin's e-mail", help_text="They get an invitation to set a password."
     )
@@ -32,7 +33,9 @@ class TeamCreateForm(forms.Form):
 class AcceptInvitationForm(forms.Form):
     """For a person with no account yet: a name and a new password."""
 
-    full_name = forms.CharField(label="Your name", max_length=150, required=False)
+    full_name = forms.CharField(
+        label="Your name", max_length=150, required=False, validators=[one_line]
+    )
     password1 = forms.CharField(
         label="Password",
         strip=False,

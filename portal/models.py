@@ -8,6 +8,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
+from .validators import one_line
+
 INVITATION_LIFETIME = timedelta(days=7)
 
 
@@ -47,7 +49,7 @@ class User(AbstractUser):
 
     username = None
     email = models.EmailField("e-mail address", unique=True)
-    full_name = models.CharField(max_length=150, blank=True)
+    full_name = models.CharField(max_length=150, blank=True, validators=[one_line])
     # The navigation badge, kept on write by portal/badges.py so no page counts it: unread
     # job comments and job notices of every team for staff; for partners only notices of no
     # team (their teams' news is counted on each Membership, and leaves with it).
@@ -70,9 +72,9 @@ class User(AbstractUser):
 
 
 class Team(models.Model):
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     slug = models.SlugField(max_length=60, unique=True)
-    organisation = models.CharField(max_length=160, blank=True)
+    organisation = models.CharField(max_length=160, blank=True, validators=[one_line])
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -346,9 +348,9 @@ class IntakeApplication(models.Model):
     # sha256 of the private status link's token; the token itself is only in the e-mail.
     status_token_hash = models.CharField(max_length=64, unique=True, editable=False)
 
-    team_name = models.CharField(max_length=120)
-    organisation = models.CharField(max_length=160)
-    contact_name = models.CharField(max_length=150)
+    team_name = models.CharField(max_length=120, validators=[one_line])
+    organisation = models.CharField(max_length=160, validators=[one_line])
+    contact_name = models.CharField(max_length=150, validators=[one_line])
     contact_email = models.EmailField()
     engineering_contacts = models.TextField()
 

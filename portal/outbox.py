@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .models import OutboundEmail
+from .validators import fold
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ def queue_email(*, key, to, subject, template, context, private_link=""):
         dedupe_key=key[:200],
         defaults={
             "to": to,
-            "subject": subject[:200],
+            "subject": fold(subject)[:200],
             "body": body,
             "private_link": private_link,
         },
@@ -82,7 +83,7 @@ def queue_emails(messages):
         )
     )
     new = [
-        OutboundEmail(dedupe_key=key, to=m.to, subject=m.subject[:200], body=m.body)
+        OutboundEmail(dedupe_key=key, to=m.to, subject=fold(m.subject)[:200], body=m.body)
         for key, m in wanted.items()
         if key not in known
     ]
@@ -99,26 +100,40 @@ def queue_emails(messages):
     return ids
 
 
-def _deliver_after_commit(ids):
-    transaction.on_commit(lambda: _enqueue(ids))
+def enqueue(task, *args, countdown=None, **kwargs) -> bool:
+    """Send a task to the broker; False, logged, when the broker cannot take it.
 
-
-def _enqueue(ids):
-    # The change is already committed: a broker fault must not turn it into an error page.
+    Every enqueue in the project goes through here (tests/abuse/test_broker_down.py keeps
+    it so). By then the change is committed, or nothing was written: a broker fault must
+    never turn a saved change into an error page, nor ask the person to send it again.
+    What the task was for is kept by a row (the outbox row, swept by `resend_stuck_emails`)
+    or left for the caller to say (it gets False)."""
     try:
-        if len(ids) == 1:
-            deliver_email.delay(ids[0])
-        else:
-            deliver_emails.delay(ids)
-    except Exception:
-        log.warning("could not enqueue e-mails %s; the sweep will send them", ids, exc_info=True)
+        task.apply_async(args, kwargs, countdown=countdown)
+    except Exception:  # kombu's OperationalError, redis' ConnectionError, a full disk...
+        log.warning("could not enqueue %s%s", task.name, args, exc_info=True)
+        return False
+    return True
+
+
+def enqueue_after_commit(task, *args, **kwargs):
+    """`enqueue` once the surrounding transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: enqueue(task, *args, **kwargs))
+
+
+def _deliver_after_commit(ids):
+    # A lost enqueue is not lost mail: the row stays unsent and the sweep sends it.
+    if len(ids) == 1:
+        enqueue_after_commit(deliver_email, ids[0])
+    elif ids:
+        enqueue_after_commit(deliver_emails, ids)
 
 
 @shared_task
 def deliver_emails(email_ids):
     """Fan out: one delivery task per e-mail, each with its own retries."""
     for email_id in email_ids:
-        deliver_email.delay(email_id)
+        enqueue(deliver_email, email_id)
 
 
 @shared_task(
@@ -139,7 +154,9 @@ def deliver_email(email_id):
     if email.private_link:
         body = body.replace(PRIVATE_LINK_MARK, email.private_link)
     try:
-        send_mail(email.subject, body, None, [email.to])
+        # The one place an e-mail is built: a line break left in a header by older data (a
+        # team name, a title) would make it undeliverable forever, so headers are one line.
+        send_mail(fold(email.subject), body, None, [fold(email.to)])
     except Exception as exc:
         OutboundEmail.objects.filter(pk=email_id).update(last_error=str(exc)[:2000])
         log.warning("e-mail %s to %s failed: %s", email_id, email.to, exc)
@@ -163,7 +180,7 @@ def resend_stuck_emails():
         ).values_list("pk", flat=True)[:500]
     )
     for email_id in ids:
-        deliver_email.delay(email_id)
+        enqueue(deliver_email, email_id)
     if ids:
         log.info("re-enqueued %d undelivered e-mails", len(ids))
     # Older than the sweep's day nothing sends them any more: a private link they still

@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
 from portal.models import ApplicationStatus, StagedDecision
+from portal.validators import one_line
 from portal.widgets import Textarea
 
 # Canonical values must fit their columns whatever someone types.
@@ -38,10 +39,10 @@ class ApplicationForm(forms.Form):
 
     submission_token = forms.UUIDField(widget=forms.HiddenInput)
 
-    team_name = forms.CharField(label="Team name", max_length=120)
-    organisation = forms.CharField(max_length=160)
+    team_name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
+    organisation = forms.CharField(max_length=160, validators=[one_line])
 
-    contact_name = forms.CharField(label="Contact's name", max_length=150)
+    contact_name = forms.CharField(label="Contact's name", max_length=150, validators=[one_line])
     contact_email = forms.EmailField(
         label="Contact's e-mail address",
         max_length=254,

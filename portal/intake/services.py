@@ -24,6 +24,7 @@ from portal.models import (
 )
 from portal.outbox import absolute_url, queue_email
 from portal.services import invite
+from portal.validators import fold
 
 from . import rules
 
@@ -318,9 +319,11 @@ def _unique_team_name(name, organisation):
 
 
 def _accept(application, *, released_by):
-    name = _unique_team_name(application.team_name, application.organisation)
+    # An application stored before names were one line must not make a two-line team.
+    organisation = fold(application.organisation)
+    name = _unique_team_name(fold(application.team_name), organisation)
     team = Team.objects.create(
-        name=name, organisation=application.organisation, slug=Team.unique_slug_for(name)
+        name=name, organisation=organisation, slug=Team.unique_slug_for(name)
     )
     application.team = team
     invite(team=team, email=application.contact_email, role=Role.ADMIN, invited_by=released_by)
