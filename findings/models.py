@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import Phase
+from portal import submissions
 from portal.models import Team, User
 from portal.validators import one_line
 
@@ -120,6 +121,7 @@ class Finding(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    submission_token = submissions.token_field()  # a double click files one finding
     status_changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -148,6 +150,7 @@ class Finding(models.Model):
             models.CheckConstraint(
                 condition=~Q(duplicate_of=models.F("pk")), name="finding_not_duplicate_of_itself"
             ),
+            submissions.unique_token("finding"),
         ]
 
     def __str__(self):
@@ -238,6 +241,7 @@ class FindingNote(models.Model):
     author = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
     body = models.TextField(max_length=10_000)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    submission_token = submissions.token_field()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -247,7 +251,8 @@ class FindingNote(models.Model):
             )
         ]
         constraints = [
-            models.CheckConstraint(condition=~Q(body=""), name="finding_note_body_not_empty")
+            models.CheckConstraint(condition=~Q(body=""), name="finding_note_body_not_empty"),
+            submissions.unique_token("finding_note"),
         ]
 
     def __str__(self):

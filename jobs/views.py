@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from portal import selectors as portal_selectors
 from portal import services as portal_services
+from portal import submissions
 from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
@@ -142,6 +143,7 @@ def job_new(request):
                     text=text,
                     filename=form.source_filename(),
                     source_format=form.cleaned_data["source_format"],
+                    submission_token=submissions.token_from(request.POST),
                 )
             except spec.SpecReadError as error:
                 form.add_error("file" if form.cleaned_data.get("file") else "text", str(error))
@@ -154,7 +156,9 @@ def job_new(request):
                 messages.success(request, f"Imported {len(result.filled())} fields from the file.")
                 return redirect("job_imported", pk=job.pk)
         else:
-            job = services.create_draft(team=team, user=request.user)
+            job = services.create_draft(
+                team=team, user=request.user, submission_token=submissions.token_from(request.POST)
+            )
             return redirect("job_step", pk=job.pk, step="work")
     return render(request, "jobs/new.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -377,6 +381,7 @@ def comment_create(request, pk):
                 body=form.cleaned_data["body"],
                 anchor=form.cleaned_data["anchor"],
                 parent=form.cleaned_data["parent"],
+                submission_token=form.cleaned_data["submission_token"],
             )
         except DomainError as error:
             form.add_error("body", str(error))

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from .models import Role, User
 from .outbox import absolute_url, queue_email
+from .submissions import SubmissionTokenField
 from .validators import one_line
 
 
@@ -23,6 +24,7 @@ class RoleForm(forms.Form):
 
 
 class TeamCreateForm(forms.Form):
+    submission_token = SubmissionTokenField(required=False)
     name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
     organisation = forms.CharField(max_length=160, required=False, validators=[one_line])
     admin_email = forms.EmailField(

@@ -8,6 +8,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
+from . import submissions
 from .validators import one_line
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -76,9 +77,11 @@ class Team(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     organisation = models.CharField(max_length=160, blank=True, validators=[one_line])
     created_at = models.DateTimeField(default=timezone.now)
+    submission_token = submissions.token_field()  # of the staff form that created it
 
     class Meta:
         ordering = ["name"]
+        constraints = [submissions.unique_token("team")]
 
     def __str__(self):
         return self.name

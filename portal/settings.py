@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "portal.context_processors.navigation",
             ],
+            "builtins": ["portal.templatetags.submissions"],
         },
     },
 ]

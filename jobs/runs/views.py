@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from jobs import selectors
 from jobs.models import Cluster, Run, SchedulerClient
+from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.outbox import enqueue
@@ -92,14 +93,28 @@ def scheduler_clients(request):
             error = "Give the client a name, e.g. the scheduler's host or region."
         elif has_line_break(name):
             error = "Keep the name on one line (no line breaks)."
-        elif SchedulerClient.objects.filter(name__iexact=name).exists():
-            error = f"A client called {name} already exists."
         else:
-            client, token = services.create_client(name=name, created_by=request.user)
-            messages.success(
-                request, f"Client {client} created. Copy its token now: it is not shown again."
-            )
-            name = ""
+            try:
+                client, token = services.create_client(
+                    name=name,
+                    created_by=request.user,
+                    submission_token=submissions.token_from(request.POST),
+                )
+            except DomainError as refused:
+                error = str(refused)
+            else:
+                if token is None:  # the same form sent twice
+                    messages.info(
+                        request,
+                        f"Client {client} was already created by this form; its token was "
+                        "shown once, on the first answer. If you did not copy it, revoke the "
+                        "client and create another.",
+                    )
+                    return redirect("scheduler_clients")
+                messages.success(
+                    request, f"Client {client} created. Copy its token now: it is not shown again."
+                )
+                name = ""
     clients = SchedulerClient.objects.select_related("created_by").order_by("revoked_at", "name")
     return render(
         request,

@@ -111,7 +111,7 @@ def test_staff_see_that_the_confirmation_went_out_without_the_link(
 
 
 def test_the_migration_takes_links_out_of_rows_written_before_it():
-    migration = importlib.import_module("portal.migrations.0009_outbound_private_link")
+    migration = importlib.import_module("portal.migrations.0010_outbound_private_link")
     sent = OutboundEmail.objects.create(
         dedupe_key="intake-received:1",
         to="a@example.com",
