@@ -1,13 +1,9 @@
-import hashlib
-
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
-from django.template.loader import render_to_string
-from django.urls import reverse
 
 from .models import Role, User
-from .outbox import absolute_url, queue_email
+from .passwords import request_password_reset
 from .submissions import SubmissionTokenField
 from .validators import one_line
 
@@ -78,34 +74,12 @@ class EmailAuthenticationForm(AuthenticationForm):
 
 
 class QueuedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, but the e-mail goes through the after-commit queue."""
+    """Django's reset form; the page only hands the address to a task (portal/passwords.py),
+    known or not, so neither the answer nor its time tells whether it has an account."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].label = "E-mail address"
 
-    def send_mail(
-        self,
-        subject_template_name,
-        email_template_name,
-        context,
-        from_email,
-        to_email,
-        html_email_template_name=None,
-    ):
-        subject = " ".join(render_to_string(subject_template_name, context).split())
-        uid, token = context["uid"], context.pop("token")
-        # The link works as a password for a day: it goes out in the message, and neither the
-        # stored copy nor its key holds it (the key names the request by the token's hash).
-        link = absolute_url(
-            reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
-        )
-        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-        queue_email(
-            key=f"password-reset:{uid}:{digest}",
-            to=to_email,
-            subject=subject,
-            template=email_template_name,
-            context=context,
-            private_link=link,
-        )
+    def save(self, *args, **kwargs):
+        request_password_reset(self.cleaned_data["email"])

@@ -461,3 +461,20 @@ class IntakeDecision(models.Model):
 
     def __str__(self):
         return f"{self.application}: {self.from_status} → {self.to_status}"
+
+
+class RateCount(models.Model):
+    """One client's uses of a rate-limited scope in one window, when the shared cache is
+    the database (the embedded default). Django's database cache increments by reading and
+    writing back, so two web workers at once lose a count; here one UPDATE adds it
+    (portal/ratelimit.py). Rows outlive their window briefly and are swept on insert."""
+
+    key = models.CharField(max_length=200)
+    count = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key"], name="rate_count_key_unique")]
+
+    def __str__(self):
+        return f"{self.key}: {self.count}"

@@ -2,14 +2,16 @@
 that caused it, then delivered by a Celery task after commit. The row is the promise: if
 the broker is down when the transaction commits, the beat sweep sends it later."""
 
+import hashlib
 import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Value
 from django.db.models.functions import Replace
@@ -136,6 +138,15 @@ def deliver_emails(email_ids):
         enqueue(deliver_email, email_id)
 
 
+def message_id(email):
+    """The same Message-ID on every attempt at one row: if a worker dies after the SMTP
+    server accepted the message but before the row says so, the resend carries the first
+    one's id, and servers and mail clients that deduplicate on it show one e-mail."""
+    digest = hashlib.sha256(email.dedupe_key.encode()).hexdigest()[:20]
+    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<outbox.{email.pk}.{digest}@{domain}>"
+
+
 @shared_task(
     autoretry_for=(smtplib.SMTPException, OSError),
     retry_backoff=30,
@@ -144,29 +155,47 @@ def deliver_emails(email_ids):
     max_retries=8,
 )
 def deliver_email(email_id):
+    # The row stays locked while the SMTP server takes the message and until it is marked
+    # sent, so two workers (a retry and the sweep's copy) never send one row at once: the
+    # second skips a row being sent, then finds it sent. Holding the transaction for the
+    # length of one SMTP exchange (at most the backend's timeout) is the price.
+    failure = None
     with transaction.atomic():
-        email = OutboundEmail.objects.select_for_update().filter(pk=email_id).first()
-        if email is None or email.sent_at is not None:
-            return  # gone, or already delivered by an earlier attempt
-        email.attempts += 1
-        email.save(update_fields=["attempts"])
-    body = email.body
-    if email.private_link:
-        body = body.replace(PRIVATE_LINK_MARK, email.private_link)
-    try:
-        # The one place an e-mail is built: a line break left in a header by older data (a
-        # team name, a title) would make it undeliverable forever, so headers are one line.
-        send_mail(fold(email.subject), body, None, [fold(email.to)])
-    except Exception as exc:
-        OutboundEmail.objects.filter(pk=email_id).update(last_error=str(exc)[:2000])
-        log.warning("e-mail %s to %s failed: %s", email_id, email.to, exc)
-        raise
-    delivered = {"sent_at": timezone.now(), "last_error": ""}
-    if email.private_link:
-        delivered.update(
-            private_link="", body=email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
+        email = (
+            OutboundEmail.objects.select_for_update(skip_locked=True).filter(pk=email_id).first()
         )
-    OutboundEmail.objects.filter(pk=email_id).update(**delivered)
+        if email is None or email.sent_at is not None:
+            return  # gone, already delivered, or being delivered by another worker now
+        email.attempts += 1
+        body = email.body
+        if email.private_link:
+            body = body.replace(PRIVATE_LINK_MARK, email.private_link)
+        try:
+            # The one place an e-mail is built: a line break left in a header by older data
+            # (a team name, a title) would make it undeliverable forever, so headers are one line.
+            EmailMessage(
+                fold(email.subject),
+                body,
+                None,
+                [fold(email.to)],
+                headers={"Message-ID": message_id(email)},
+            ).send()
+        except Exception as exc:
+            email.last_error = str(exc)[:2000]
+            email.save(update_fields=["attempts", "last_error"])
+            failure = exc
+        else:
+            email.sent_at, email.last_error = timezone.now(), ""
+            fields = ["attempts", "sent_at", "last_error"]
+            if email.private_link:
+                # Delivered: the copy kept says the link was there, and no longer holds it.
+                email.body = email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
+                email.private_link = ""
+                fields += ["body", "private_link"]
+            email.save(update_fields=fields)
+    if failure is not None:
+        log.warning("e-mail %s to %s failed: %s", email_id, email.to, failure)
+        raise failure
 
 
 @shared_task

@@ -65,7 +65,9 @@ def test_before_delivery_the_body_holds_a_mark_and_a_failed_try_keeps_the_link_f
     location, email = apply(client, django_capture_on_commit_callbacks, deliver=False)
     token = location.rstrip("/").rsplit("/", 1)[1]
     assert token not in email.body and outbox.PRIVATE_LINK_MARK in email.body
-    down = mock.patch.object(outbox, "send_mail", side_effect=smtplib.SMTPServerDisconnected("x"))
+    down = mock.patch.object(
+        outbox.EmailMessage, "send", side_effect=smtplib.SMTPServerDisconnected("x")
+    )
     with down, pytest.raises(smtplib.SMTPServerDisconnected):
         outbox.deliver_email.run(email.pk)
     email.refresh_from_db()
@@ -111,7 +113,7 @@ def test_staff_see_that_the_confirmation_went_out_without_the_link(
 
 
 def test_the_migration_takes_links_out_of_rows_written_before_it():
-    migration = importlib.import_module("portal.migrations.0010_outbound_private_link")
+    migration = importlib.import_module("portal.migrations.0011_outbound_private_link")
     sent = OutboundEmail.objects.create(
         dedupe_key="intake-received:1",
         to="a@example.com",

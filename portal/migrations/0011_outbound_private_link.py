@@ -25,7 +25,7 @@ def take_status_links_out_of_stored_emails(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("portal", "0009_submission_tokens"),
+        ("portal", "0010_ratecount"),
     ]
 
     operations = [
