@@ -24,6 +24,7 @@ from .models import JobStatus
 from .presenters import (
     Seen,
     StepPage,
+    dashboard_rows,
     description_sections,
     detail_context,
     diff_rows,
@@ -110,6 +111,7 @@ def job_list(request):
         order=selectors.DASHBOARD_ORDER,
         request=request,
     )
+    dashboard_rows(jobs)
     context = {
         "jobs": jobs,
         "status": JobStatus(status) if status else None,
