@@ -6,6 +6,7 @@ from django import forms
 from jobs.models import Phase, Revision
 from jobs.spec.units import UnitError, parse_duration, parse_size
 from jobs.steps import all_field_paths, field_label
+from portal.validators import one_line
 from portal.widgets import Textarea
 
 from .models import FindingKind, Impact
@@ -26,7 +27,9 @@ class FindingForm(forms.Form):
     """The fields every kind has. `jobs` is the team-scoped queryset of jobs it may name."""
 
     kind = None
-    title = forms.CharField(max_length=200, help_text="One line that names what went wrong.")
+    title = forms.CharField(
+        max_length=200, help_text="One line that names what went wrong.", validators=[one_line]
+    )
     impact = forms.ChoiceField(choices=Impact.choices, widget=forms.RadioSelect)
     job = forms.ModelChoiceField(
         queryset=None,

@@ -10,7 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import Phase
+from portal import submissions
 from portal.models import Team, User
+from portal.validators import one_line
 
 
 class ProblemStatus(models.TextChoices):
@@ -24,7 +26,7 @@ class UnsolvedProblem(models.Model):
     """A problem the program says, in public, it has not solved. Staff write and publish it;
     the public sees only published problems and aggregate counts of findings."""
 
-    title = models.CharField(max_length=160)
+    title = models.CharField(max_length=160, validators=[one_line])
     slug = models.SlugField(max_length=80, unique=True)
     summary = models.CharField(max_length=300, help_text="One or two sentences, shown in the list.")
     body = models.TextField(blank=True, help_text="Markdown: the problem as the program sees it.")
@@ -92,7 +94,7 @@ class Finding(models.Model):
         max_length=12, choices=FindingStatus.choices, default=FindingStatus.NEW, db_index=True
     )
     impact = models.CharField(max_length=12, choices=Impact.choices, db_index=True)
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=200, validators=[one_line])
     summary = models.TextField(max_length=10_000)
     # The kind's own fields, as data (see findings/kinds.py for each kind's keys).
     details = models.JSONField(default=dict, blank=True)
@@ -119,6 +121,7 @@ class Finding(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    submission_token = submissions.token_field()  # a double click files one finding
     status_changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -147,6 +150,7 @@ class Finding(models.Model):
             models.CheckConstraint(
                 condition=~Q(duplicate_of=models.F("pk")), name="finding_not_duplicate_of_itself"
             ),
+            submissions.unique_token("finding"),
         ]
 
     def __str__(self):
@@ -237,6 +241,7 @@ class FindingNote(models.Model):
     author = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
     body = models.TextField(max_length=10_000)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    submission_token = submissions.token_field()
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -246,7 +251,8 @@ class FindingNote(models.Model):
             )
         ]
         constraints = [
-            models.CheckConstraint(condition=~Q(body=""), name="finding_note_body_not_empty")
+            models.CheckConstraint(condition=~Q(body=""), name="finding_note_body_not_empty"),
+            submissions.unique_token("finding_note"),
         ]
 
     def __str__(self):

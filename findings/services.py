@@ -4,6 +4,7 @@ records what changed as rows, and notifies the partner after commit."""
 from django.db import transaction
 from django.utils import timezone
 
+from portal import submissions
 from portal.errors import DomainError
 from portal.models import Membership, NoticeTopic, User
 from portal.notify import Email, tell
@@ -26,27 +27,45 @@ from .rules import Actor
 
 @transaction.atomic
 def file_finding(
-    *, team, user, kind, title, summary, impact, details, job=None, revision=None
+    *,
+    team,
+    user,
+    kind,
+    title,
+    summary,
+    impact,
+    details,
+    job=None,
+    revision=None,
+    submission_token=None,
 ) -> Finding:
-    """Record a partner's finding, freeze the job's evidence, subscribe the filer."""
+    """Record a partner's finding, freeze the job's evidence, subscribe the filer. The same
+    form sent twice (a double click) files one finding."""
     if job is not None and job.team_id != team.pk:
         # The forms only offer the team's jobs; this keeps any other caller honest.
         raise DomainError("A finding can only name one of your team's own jobs.")
     now = timezone.now()
-    finding = Finding.objects.create(
-        team=team,
-        filed_by=user,
-        kind=kind,
-        title=title,
-        summary=summary,
-        impact=impact,
-        details=details,
-        job=job,
-        revision=revision,
-        created_at=now,
-        updated_at=now,
-        status_changed_at=now,
+    finding, created = submissions.create_once(
+        Finding.objects.filter(team=team, filed_by=user),
+        submission_token,
+        lambda: Finding.objects.create(
+            team=team,
+            filed_by=user,
+            kind=kind,
+            title=title,
+            summary=summary,
+            impact=impact,
+            details=details,
+            job=job,
+            revision=revision,
+            created_at=now,
+            updated_at=now,
+            status_changed_at=now,
+            submission_token=submission_token,
+        ),
     )
+    if not created:
+        return finding
     if job is not None:
         snapshot = evidence.capture(job)
         if snapshot is not None:
@@ -185,15 +204,33 @@ def partner_reopen(*, finding, user, note) -> Finding:
 
 
 @transaction.atomic
-def add_note(*, finding, author, visibility, body, expected_version=None) -> FindingNote:
-    """An internal note, a response the partner reads, or information from the partner."""
+def add_note(
+    *, finding, author, visibility, body, expected_version=None, submission_token=None
+) -> FindingNote:
+    """An internal note, a response the partner reads, or information from the partner.
+    The same form sent twice is one note (looked up before the version check: the first
+    note bumped the version, and a double click is not someone else's change)."""
+    notes = FindingNote.objects.filter(finding=finding, author=author)
+    repeat = submissions.earlier(notes, submission_token)
+    if repeat is not None:
+        return repeat
     body = (body or "").strip()
     if not body:
         raise DomainError("Write something first.")
     finding = _locked(finding, expected_version)
-    note = FindingNote.objects.create(
-        finding=finding, visibility=visibility, author=author, body=body[:10_000]
+    note, created = submissions.create_once(
+        notes,
+        submission_token,
+        lambda: FindingNote.objects.create(
+            finding=finding,
+            visibility=visibility,
+            author=author,
+            body=body[:10_000],
+            submission_token=submission_token,
+        ),
     )
+    if not created:
+        return note
     _touch(finding)
     if visibility == NoteVisibility.RESPONSE:
         _notify(

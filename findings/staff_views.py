@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
@@ -206,6 +207,7 @@ def staff_finding_note(request, finding_id):
             visibility=form.cleaned_data["visibility"],
             body=form.cleaned_data["body"],
             expected_version=form.cleaned_data["version"],
+            submission_token=submissions.token_from(request.POST),
         )
     except DomainError as error:
         return _refused(request, finding, error, note_form=form)

@@ -15,6 +15,7 @@ from jobs.selectors import jobs_for
 from jobs.steps import all_field_paths
 from portal import selectors as portal_selectors
 from portal import services as portal_services
+from portal import submissions
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.models import NoticeTopic
@@ -140,6 +141,7 @@ def finding_new(request):
                     details=form.details(),
                     job=form.chosen_job(),
                     revision=form.chosen_revision(),
+                    submission_token=submissions.token_from(request.POST),
                 )
             except DomainError as error:
                 form.add_error(None, str(error))
@@ -267,7 +269,11 @@ def finding_information(request, finding_id):
     body = request.POST.get("body", "")[:10_000]
     try:
         services.add_note(
-            finding=finding, author=request.user, visibility=NoteVisibility.PARTNER, body=body
+            finding=finding,
+            author=request.user,
+            visibility=NoteVisibility.PARTNER,
+            body=body,
+            submission_token=submissions.token_from(request.POST),
         )
     except DomainError as error:
         context = detail_context(request, finding, info_form_errors=str(error))

@@ -1,5 +1,6 @@
 from django import forms
 
+from portal.submissions import SubmissionTokenField
 from portal.widgets import Textarea
 
 from .models import Comment, ReviewOutcome
@@ -63,6 +64,7 @@ def anchor_choices():
 
 
 class CommentForm(forms.Form):
+    submission_token = SubmissionTokenField(required=False)
     body = forms.CharField(
         label="Comment",
         max_length=10_000,

@@ -2,7 +2,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from portal import submissions
 from portal.models import Team, User
+from portal.validators import one_line
 
 from . import spec
 
@@ -44,6 +46,7 @@ class JobDescription(models.Model):
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     last_activity_at = models.DateTimeField(default=timezone.now, db_index=True)
+    submission_token = submissions.token_field()  # "New job" pressed twice is one draft
 
     class Meta:
         ordering = ["-last_activity_at"]
@@ -54,6 +57,7 @@ class JobDescription(models.Model):
             # The dashboard: a team's jobs, newest activity first, 50 a page (keyset).
             models.Index(fields=["team", "-last_activity_at", "-id"], name="job_team_activity_idx"),
         ]
+        constraints = [submissions.unique_token("job")]
 
     def __str__(self):
         return self.name or f"Untitled job {self.pk}"
@@ -131,11 +135,13 @@ class Comment(models.Model):
     author = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
     by_staff = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    submission_token = submissions.token_field()  # a double click posts one comment
 
     class Meta:
         ordering = ["created_at"]
         constraints = [
             models.CheckConstraint(condition=~Q(body=""), name="comment_body_not_empty"),
+            submissions.unique_token("comment"),
         ]
 
     def __str__(self):
@@ -209,7 +215,7 @@ class SchedulerClient(models.Model):
     """A scheduler of the network allowed to post events. The token is shown once and
     stored only as a SHA-256 hash; revoking is immediate."""
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     token_hash = models.CharField(max_length=64, unique=True)
     token_prefix = models.CharField(max_length=12)
     simulated = models.BooleanField(default=False)
@@ -219,9 +225,11 @@ class SchedulerClient(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    submission_token = submissions.token_field()
 
     class Meta:
         ordering = ["name"]
+        constraints = [submissions.unique_token("scheduler_client")]
 
     def __str__(self):
         return self.name
@@ -372,7 +380,7 @@ class Cluster(models.Model):
     """A Slurm cluster. Its agent authenticates as `client` and reports the partition it
     submits to (nodes, GRES, limits); dispatch checks a job against that report."""
 
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     client = models.OneToOneField(SchedulerClient, on_delete=models.PROTECT, related_name="cluster")
     partition = models.CharField(max_length=120)
     # Accelerator type as partners write it -> GRES, e.g. {"H100-80GB": "gpu:h100"}.

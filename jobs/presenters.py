@@ -3,7 +3,11 @@
 import re
 import uuid
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
+
+from portal.dates import day_month, iso
+from portal.links import row_url
 
 from . import selectors, spec
 from .forms import CommentForm
@@ -263,6 +267,40 @@ def _order(key):
     part = key.split(".", 1)[0]
     order = ["name", "work", "realtime", "data", "request", "output", "version"]
     return (order.index(part) if part in order else 99, key)
+
+
+def _related(obj, name):
+    """A one-to-one relation loaded by select_related, or None (without the exception the
+    template would raise and swallow each time it looked)."""
+    try:
+        return getattr(obj, name)
+    except ObjectDoesNotExist:
+        return None
+
+
+# get_status_display() rebuilds the choices' dict on every call.
+STATUS_LABELS = dict(JobStatus.choices)
+
+
+def dashboard_rows(jobs):
+    """What each row of the jobs list shows, worked out once per row in Python (links,
+    labels, dates) so the template only places strings."""
+    for job in jobs:
+        job.detail_url = row_url("job_detail", job.pk)
+        job.link = (
+            row_url("job_step", job.pk, "work")
+            if job.editable and job.status == JobStatus.DRAFT
+            else job.detail_url
+        )
+        job.status_label = STATUS_LABELS.get(job.status, job.status)
+        job.activity_iso = iso(job.last_activity_at)
+        job.activity_text = day_month(job.last_activity_at)
+        job.run_shown = _related(job, "run")
+        job.cluster_shown = None
+        if job.run_shown is not None and not job.run_shown.simulated:
+            dispatch = _related(job.run_shown, "dispatch")
+            job.cluster_shown = dispatch.cluster if dispatch is not None else None
+    return jobs
 
 
 def detail_context(request, job, review_values=None):

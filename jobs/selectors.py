@@ -5,7 +5,7 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from portal.models import NoticeTopic
-from portal.pagination import bounded_count, shown_count
+from portal.pagination import bounded_counts, shown_count
 from portal.selectors import scoped, unread_notice_count
 
 from .models import Comment, JobDescription, JobStatus, ReadMark, Revision
@@ -40,16 +40,30 @@ def with_unread(queryset, user):
 
 
 DASHBOARD_ORDER = ("-last_activity_at", "-pk")
+DASHBOARD_FIELDS = (
+    "team__name",
+    "name",
+    "status",
+    "last_activity_at",
+    "updated_by__email",
+    "updated_by__full_name",
+    "run__job",
+    "run__state",
+    "run__simulated",
+    "run__dispatch__run",
+    "run__dispatch__cluster__name",
+)
 
 
 def dashboard(user, team=None, status=""):
     """The user's jobs, newest activity first (sorted and paged by the view in
     DASHBOARD_ORDER), each with its run and unread count in the same query."""
-    # Not the descriptions themselves (kilobytes of JSON a row): the list shows names.
+    # Only the columns the rows show: not the descriptions (kilobytes of JSON a row), nor a
+    # dispatch's scripts or a cluster's report, which cost more to load than the rest.
     queryset = (
         jobs_for(user)
         .select_related("team", "updated_by", "run", "run__dispatch__cluster")
-        .defer("data", "recent_saves", "clarify_fields")
+        .only(*DASHBOARD_FIELDS)
     )
     if team is not None:
         queryset = queryset.filter(team=team)
@@ -60,13 +74,12 @@ def dashboard(user, team=None, status=""):
 
 def status_counts(user, team=None):
     """How many of the user's jobs are in each status, each count stopping at the bound
-    (a query per status through the team-status index, whatever the number of jobs)."""
+    (through the team-status index, whatever the number of jobs; one query for all)."""
     queryset = jobs_for(user)
     if team is not None:
         queryset = queryset.filter(team=team)
-    return [
-        (status, shown_count(bounded_count(queryset.filter(status=status)))) for status in JobStatus
-    ]
+    counts = bounded_counts(queryset.filter(status=status) for status in JobStatus)
+    return [(status, shown_count(n)) for status, n in zip(JobStatus, counts, strict=True)]
 
 
 def unread_recounted(user):

@@ -7,7 +7,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from portal import badges
+from portal import badges, submissions
 from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
@@ -55,14 +55,20 @@ def _touch(job, user, fields):
 
 
 @transaction.atomic
-def create_draft(*, team, user, data=None) -> JobDescription:
+def create_draft(*, team, user, data=None, submission_token=None) -> JobDescription:
+    """A new draft; the same "New job" form sent twice gives the draft of the first."""
     data = data or {}
-    job = JobDescription.objects.create(
-        team=team,
-        name=" ".join(str(data.get("name") or "").split())[:300],
-        data=data,
-        created_by=user,
-        updated_by=user,
+    job, _ = submissions.create_once(
+        JobDescription.objects.filter(team=team, created_by=user),
+        submission_token,
+        lambda: JobDescription.objects.create(
+            team=team,
+            name=" ".join(str(data.get("name") or "").split())[:300],
+            data=data,
+            created_by=user,
+            updated_by=user,
+            submission_token=submission_token,
+        ),
     )
     return job
 
@@ -117,12 +123,14 @@ def save_draft(
 
 
 @transaction.atomic
-def import_draft(*, team, user, text, filename=None, source_format="auto") -> tuple:
+def import_draft(
+    *, team, user, text, filename=None, source_format="auto", submission_token=None
+) -> tuple:
     """A new draft from a SkyPilot task, an sbatch script or a description (first stage only)."""
     results = spec.import_text(text, source_format, filename=filename)
     result = results[0]
     data = result.description.to_data()
-    job = create_draft(team=team, user=user, data=data)
+    job = create_draft(team=team, user=user, data=data, submission_token=submission_token)
     return job, result, len(results)
 
 
@@ -268,7 +276,12 @@ def review(*, revision, reviewer, outcome, note="", fields=()) -> Review:
 
 
 @transaction.atomic
-def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
+def add_comment(*, job, author, body, anchor="", parent=None, submission_token=None) -> Comment:
+    """A comment, and the other side told. The same form sent twice (a double click) is one
+    comment: the second answer is the first one's."""
+    repeat = submissions.earlier(Comment.objects.filter(job=job, author=author), submission_token)
+    if repeat is not None:
+        return repeat
     body = (body or "").strip()
     if not body:
         raise DomainError("Write something first.")
@@ -278,14 +291,21 @@ def add_comment(*, job, author, body, anchor="", parent=None) -> Comment:
         raise DomainError("You can only reply to a comment on the same job.")
     if parent is not None and parent.parent_id:
         parent = parent.parent  # one level of threading keeps discussions readable
-    comment = Comment.objects.create(
-        job=job,
-        parent=parent,
-        anchor=anchor[:120],
-        body=body,
-        author=author,
-        by_staff=author.is_staff,
+    comment, created = submissions.create_once(
+        Comment.objects.filter(job=job, author=author),
+        submission_token,
+        lambda: Comment.objects.create(
+            job=job,
+            parent=parent,
+            anchor=anchor[:120],
+            body=body,
+            author=author,
+            by_staff=author.is_staff,
+            submission_token=submission_token,
+        ),
     )
+    if not created:
+        return comment  # the same form won a race with itself: its e-mails are sent
     JobDescription.objects.filter(pk=job.pk).update(last_activity_at=comment.created_at)
     mark_read(job=job, user=author)
     _count_unread(job, exclude=author)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from portal import selectors as portal_selectors
 from portal import services as portal_services
+from portal import submissions
 from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
@@ -23,6 +24,7 @@ from .models import JobStatus
 from .presenters import (
     Seen,
     StepPage,
+    dashboard_rows,
     description_sections,
     detail_context,
     diff_rows,
@@ -32,7 +34,8 @@ from .review.presenters import review_groups
 from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
-PENDING_KEY = "jobs:pending-post"
+PENDING_KEY = "jobs:pending-posts"
+MAX_PENDING = 10  # posts kept per session while logged out (each tab's last one)
 SEEN_KEY = "jobs:seen:{}"
 MAX_SEEN = 500  # field paths remembered per draft: a form has far fewer
 
@@ -82,13 +85,8 @@ def login_keeping_post(view):
         step_path = request.path
         if kwargs.get("step") and kwargs.get("pk"):
             step_path = reverse("job_step", args=[kwargs["pk"], kwargs["step"]])
-        if request.method == "POST":
-            request.session[PENDING_KEY] = {
-                "path": step_path,
-                "post": {
-                    k: request.POST.get(k) for k in request.POST if k != "csrfmiddlewaretoken"
-                },
-            }
+        if request.method == "POST" and kwargs.get("step") and kwargs.get("pk"):
+            _keep_pending_post(request, kwargs["pk"], kwargs["step"])
         login_url = f"{reverse('login')}?next={step_path}"
         if request.htmx:
             response = HttpResponse(status=204)
@@ -113,6 +111,7 @@ def job_list(request):
         order=selectors.DASHBOARD_ORDER,
         request=request,
     )
+    dashboard_rows(jobs)
     context = {
         "jobs": jobs,
         "status": JobStatus(status) if status else None,
@@ -142,6 +141,7 @@ def job_new(request):
                     text=text,
                     filename=form.source_filename(),
                     source_format=form.cleaned_data["source_format"],
+                    submission_token=submissions.token_from(request.POST),
                 )
             except spec.SpecReadError as error:
                 form.add_error("file" if form.cleaned_data.get("file") else "text", str(error))
@@ -154,7 +154,9 @@ def job_new(request):
                 messages.success(request, f"Imported {len(result.filled())} fields from the file.")
                 return redirect("job_imported", pk=job.pk)
         else:
-            job = services.create_draft(team=team, user=request.user)
+            job = services.create_draft(
+                team=team, user=request.user, submission_token=submissions.token_from(request.POST)
+            )
             return redirect("job_step", pk=job.pk, step="work")
     return render(request, "jobs/new.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -175,13 +177,33 @@ def job_imported(request, pk):
     )
 
 
-def _apply_pending_post(request, job, step):
-    """After a re-login, save what was posted when the session had expired."""
-    pending = request.session.get(PENDING_KEY)
-    if not pending or pending.get("path") != request.path:
-        return
-    del request.session[PENDING_KEY]
-    _save_from_post(request, job, step, pending["post"], recovered=True)
+def _keep_pending_post(request, pk, step):
+    """Keep a post that arrived after the session expired, one per tab (its editor token)
+    and step: two tabs posting after one expiry each keep their text."""
+    post = {k: request.POST.get(k) for k in request.POST if k != "csrfmiddlewaretoken"}
+    tab = str(post.get("editor") or "")[:64]
+    pending = [
+        p for p in request.session.get(PENDING_KEY, [])
+        if (p["job"], p["step"], p["tab"]) != (pk, step, tab)
+    ]  # fmt: skip
+    pending.append({"job": pk, "step": step, "tab": tab, "post": post})
+    request.session[PENDING_KEY] = pending[-MAX_PENDING:]
+
+
+def _apply_pending_posts(request, job):
+    """After a re-login, save what each tab posted to this job while the session had
+    expired, oldest first. The first that conflicts with an earlier one (two tabs, one
+    field) goes to the compare page; the rest wait for the next visit."""
+    pending = request.session.get(PENDING_KEY) or []
+    for entry in [p for p in pending if p["job"] == job.pk]:
+        pending.remove(entry)
+        request.session[PENDING_KEY] = pending
+        step = FLOW.get(entry["step"])
+        if step is None or step.is_review:
+            continue
+        job.refresh_from_db()
+        if _save_from_post(request, job, step, entry["post"], recovered=True) is None:
+            return
 
 
 def _save_from_post(request, job, step, post, recovered=False):
@@ -225,7 +247,7 @@ def job_step(request, pk, step):
         _seen(request, job, everything=True)  # asking for the review judges every field
         return render(request, "jobs/step.html", StepPage(job, step.name, request.user).context())
     if request.method == "GET":
-        _apply_pending_post(request, job, step)
+        _apply_pending_posts(request, job)
         job.refresh_from_db()
         if request.session.get(CONFLICT_KEY.format(job.pk)):
             return redirect("job_conflict", pk=job.pk)
@@ -377,6 +399,7 @@ def comment_create(request, pk):
                 body=form.cleaned_data["body"],
                 anchor=form.cleaned_data["anchor"],
                 parent=form.cleaned_data["parent"],
+                submission_token=form.cleaned_data["submission_token"],
             )
         except DomainError as error:
             form.add_error("body", str(error))

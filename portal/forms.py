@@ -1,10 +1,11 @@
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
-from django.template.loader import render_to_string
 
 from .models import Role, User
-from .outbox import queue_email
+from .passwords import request_password_reset
+from .submissions import SubmissionTokenField
+from .validators import one_line
 
 
 class InviteForm(forms.Form):
@@ -19,8 +20,9 @@ class RoleForm(forms.Form):
 
 
 class TeamCreateForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=120)
-    organisation = forms.CharField(max_length=160, required=False)
+    submission_token = SubmissionTokenField(required=False)
+    name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
+    organisation = forms.CharField(max_length=160, required=False, validators=[one_line])
     admin_email = forms.EmailField(
         label="First admin's e-mail", help_text="They get an invitation to set a password."
     )
@@ -29,7 +31,9 @@ class TeamCreateForm(forms.Form):
 class AcceptInvitationForm(forms.Form):
     """For a person with no account yet: a name and a new password."""
 
-    full_name = forms.CharField(label="Your name", max_length=150, required=False)
+    full_name = forms.CharField(
+        label="Your name", max_length=150, required=False, validators=[one_line]
+    )
     password1 = forms.CharField(
         label="Password",
         strip=False,
@@ -70,26 +74,12 @@ class EmailAuthenticationForm(AuthenticationForm):
 
 
 class QueuedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, but the e-mail goes through the after-commit queue."""
+    """Django's reset form; the page only hands the address to a task (portal/passwords.py),
+    known or not, so neither the answer nor its time tells whether it has an account."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].label = "E-mail address"
 
-    def send_mail(
-        self,
-        subject_template_name,
-        email_template_name,
-        context,
-        from_email,
-        to_email,
-        html_email_template_name=None,
-    ):
-        subject = " ".join(render_to_string(subject_template_name, context).split())
-        queue_email(
-            key=f"password-reset:{context['uid']}:{context['token']}",
-            to=to_email,
-            subject=subject,
-            template=email_template_name,
-            context=context,
-        )
+    def save(self, *args, **kwargs):
+        request_password_reset(self.cleaned_data["email"])

@@ -8,6 +8,9 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
+from . import submissions
+from .validators import one_line
+
 INVITATION_LIFETIME = timedelta(days=7)
 
 
@@ -47,7 +50,7 @@ class User(AbstractUser):
 
     username = None
     email = models.EmailField("e-mail address", unique=True)
-    full_name = models.CharField(max_length=150, blank=True)
+    full_name = models.CharField(max_length=150, blank=True, validators=[one_line])
     # The navigation badge, kept on write by portal/badges.py so no page counts it: unread
     # job comments and job notices of every team for staff; for partners only notices of no
     # team (their teams' news is counted on each Membership, and leaves with it).
@@ -70,13 +73,15 @@ class User(AbstractUser):
 
 
 class Team(models.Model):
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[one_line])
     slug = models.SlugField(max_length=60, unique=True)
-    organisation = models.CharField(max_length=160, blank=True)
+    organisation = models.CharField(max_length=160, blank=True, validators=[one_line])
     created_at = models.DateTimeField(default=timezone.now)
+    submission_token = submissions.token_field()  # of the staff form that created it
 
     class Meta:
         ordering = ["name"]
+        constraints = [submissions.unique_token("team")]
 
     def __str__(self):
         return self.name
@@ -190,6 +195,9 @@ class OutboundEmail(models.Model):
     to = models.EmailField()
     subject = models.CharField(max_length=200)
     body = models.TextField()
+    # A private link (an applicant's status link) waits here, not in the body, until the
+    # e-mail is delivered, and is erased then: the stored copy never holds a usable link.
+    private_link = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -343,9 +351,9 @@ class IntakeApplication(models.Model):
     # sha256 of the private status link's token; the token itself is only in the e-mail.
     status_token_hash = models.CharField(max_length=64, unique=True, editable=False)
 
-    team_name = models.CharField(max_length=120)
-    organisation = models.CharField(max_length=160)
-    contact_name = models.CharField(max_length=150)
+    team_name = models.CharField(max_length=120, validators=[one_line])
+    organisation = models.CharField(max_length=160, validators=[one_line])
+    contact_name = models.CharField(max_length=150, validators=[one_line])
     contact_email = models.EmailField()
     engineering_contacts = models.TextField()
 
@@ -453,3 +461,20 @@ class IntakeDecision(models.Model):
 
     def __str__(self):
         return f"{self.application}: {self.from_status} → {self.to_status}"
+
+
+class RateCount(models.Model):
+    """One client's uses of a rate-limited scope in one window, when the shared cache is
+    the database (the embedded default). Django's database cache increments by reading and
+    writing back, so two web workers at once lose a count; here one UPDATE adds it
+    (portal/ratelimit.py). Rows outlive their window briefly and are swept on insert."""
+
+    key = models.CharField(max_length=200)
+    count = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key"], name="rate_count_key_unique")]
+
+    def __str__(self):
+        return f"{self.key}: {self.count}"

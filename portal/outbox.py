@@ -2,19 +2,24 @@
 that caused it, then delivered by a Celery task after commit. The row is the promise: if
 the broker is down when the transaction commits, the beat sweep sends it later."""
 
+import hashlib
 import logging
 import smtplib
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Replace
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from .models import OutboundEmail
+from .validators import fold
 
 log = logging.getLogger(__name__)
 
@@ -31,19 +36,37 @@ class Message:
     body: str
 
 
+# A private link (a status link whose token is stored only as a hash) is never written into
+# the stored body: the template prints this mark, delivery puts the link in its place in the
+# message it sends, then erases the link and leaves the second mark, so the row stays an
+# audit of what was sent without holding a usable link.
+PRIVATE_LINK_MARK = "[private link: put in when the e-mail is sent]"
+PRIVATE_LINK_REMOVED = "[private link removed after delivery]"
+PRIVATE_LINK_EXPIRED = "[private link removed: the e-mail was not delivered within a day]"
+
+
 def render_body(template, context):
     return render_to_string(template, {"site_url": settings.SITE_URL, **context})
 
 
-def queue_email(*, key, to, subject, template, context):
+def queue_email(*, key, to, subject, template, context, private_link=""):
     """Record an e-mail and deliver it after the surrounding transaction commits.
 
     Calling twice with the same key sends one e-mail: the key names the event
-    (e.g. "invitation:<uuid>"), not the attempt.
+    (e.g. "invitation:<uuid>"), not the attempt. A `private_link` is printed where the
+    template says `{{ private_link }}` in the message sent, and is not kept after it.
     """
+    if private_link:
+        context = {**context, "private_link": PRIVATE_LINK_MARK}
     body = render_body(template, context)
     email, created = OutboundEmail.objects.get_or_create(
-        dedupe_key=key[:200], defaults={"to": to, "subject": subject[:200], "body": body}
+        dedupe_key=key[:200],
+        defaults={
+            "to": to,
+            "subject": fold(subject)[:200],
+            "body": body,
+            "private_link": private_link,
+        },
     )
     if created:
         _deliver_after_commit([email.pk])
@@ -62,7 +85,7 @@ def queue_emails(messages):
         )
     )
     new = [
-        OutboundEmail(dedupe_key=key, to=m.to, subject=m.subject[:200], body=m.body)
+        OutboundEmail(dedupe_key=key, to=m.to, subject=fold(m.subject)[:200], body=m.body)
         for key, m in wanted.items()
         if key not in known
     ]
@@ -79,26 +102,49 @@ def queue_emails(messages):
     return ids
 
 
-def _deliver_after_commit(ids):
-    transaction.on_commit(lambda: _enqueue(ids))
+def enqueue(task, *args, countdown=None, **kwargs) -> bool:
+    """Send a task to the broker; False, logged, when the broker cannot take it.
 
-
-def _enqueue(ids):
-    # The change is already committed: a broker fault must not turn it into an error page.
+    Every enqueue in the project goes through here (tests/abuse/test_broker_down.py keeps
+    it so). By then the change is committed, or nothing was written: a broker fault must
+    never turn a saved change into an error page, nor ask the person to send it again.
+    What the task was for is kept by a row (the outbox row, swept by `resend_stuck_emails`)
+    or left for the caller to say (it gets False)."""
     try:
-        if len(ids) == 1:
-            deliver_email.delay(ids[0])
-        else:
-            deliver_emails.delay(ids)
-    except Exception:
-        log.warning("could not enqueue e-mails %s; the sweep will send them", ids, exc_info=True)
+        task.apply_async(args, kwargs, countdown=countdown)
+    except Exception:  # kombu's OperationalError, redis' ConnectionError, a full disk...
+        log.warning("could not enqueue %s%s", task.name, args, exc_info=True)
+        return False
+    return True
+
+
+def enqueue_after_commit(task, *args, **kwargs):
+    """`enqueue` once the surrounding transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: enqueue(task, *args, **kwargs))
+
+
+def _deliver_after_commit(ids):
+    # A lost enqueue is not lost mail: the row stays unsent and the sweep sends it.
+    if len(ids) == 1:
+        enqueue_after_commit(deliver_email, ids[0])
+    elif ids:
+        enqueue_after_commit(deliver_emails, ids)
 
 
 @shared_task
 def deliver_emails(email_ids):
     """Fan out: one delivery task per e-mail, each with its own retries."""
     for email_id in email_ids:
-        deliver_email.delay(email_id)
+        enqueue(deliver_email, email_id)
+
+
+def message_id(email):
+    """The same Message-ID on every attempt at one row: if a worker dies after the SMTP
+    server accepted the message but before the row says so, the resend carries the first
+    one's id, and servers and mail clients that deduplicate on it show one e-mail."""
+    digest = hashlib.sha256(email.dedupe_key.encode()).hexdigest()[:20]
+    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<outbox.{email.pk}.{digest}@{domain}>"
 
 
 @shared_task(
@@ -109,19 +155,47 @@ def deliver_emails(email_ids):
     max_retries=8,
 )
 def deliver_email(email_id):
+    # The row stays locked while the SMTP server takes the message and until it is marked
+    # sent, so two workers (a retry and the sweep's copy) never send one row at once: the
+    # second skips a row being sent, then finds it sent. Holding the transaction for the
+    # length of one SMTP exchange (at most the backend's timeout) is the price.
+    failure = None
     with transaction.atomic():
-        email = OutboundEmail.objects.select_for_update().filter(pk=email_id).first()
+        email = (
+            OutboundEmail.objects.select_for_update(skip_locked=True).filter(pk=email_id).first()
+        )
         if email is None or email.sent_at is not None:
-            return  # gone, or already delivered by an earlier attempt
+            return  # gone, already delivered, or being delivered by another worker now
         email.attempts += 1
-        email.save(update_fields=["attempts"])
-    try:
-        send_mail(email.subject, email.body, None, [email.to])
-    except Exception as exc:
-        OutboundEmail.objects.filter(pk=email_id).update(last_error=str(exc)[:2000])
-        log.warning("e-mail %s to %s failed: %s", email_id, email.to, exc)
-        raise
-    OutboundEmail.objects.filter(pk=email_id).update(sent_at=timezone.now(), last_error="")
+        body = email.body
+        if email.private_link:
+            body = body.replace(PRIVATE_LINK_MARK, email.private_link)
+        try:
+            # The one place an e-mail is built: a line break left in a header by older data
+            # (a team name, a title) would make it undeliverable forever, so headers are one line.
+            EmailMessage(
+                fold(email.subject),
+                body,
+                None,
+                [fold(email.to)],
+                headers={"Message-ID": message_id(email)},
+            ).send()
+        except Exception as exc:
+            email.last_error = str(exc)[:2000]
+            email.save(update_fields=["attempts", "last_error"])
+            failure = exc
+        else:
+            email.sent_at, email.last_error = timezone.now(), ""
+            fields = ["attempts", "sent_at", "last_error"]
+            if email.private_link:
+                # Delivered: the copy kept says the link was there, and no longer holds it.
+                email.body = email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
+                email.private_link = ""
+                fields += ["body", "private_link"]
+            email.save(update_fields=fields)
+    if failure is not None:
+        log.warning("e-mail %s to %s failed: %s", email_id, email.to, failure)
+        raise failure
 
 
 @shared_task
@@ -135,7 +209,15 @@ def resend_stuck_emails():
         ).values_list("pk", flat=True)[:500]
     )
     for email_id in ids:
-        deliver_email.delay(email_id)
+        enqueue(deliver_email, email_id)
     if ids:
         log.info("re-enqueued %d undelivered e-mails", len(ids))
+    # Older than the sweep's day nothing sends them any more: a private link they still
+    # hold is only a risk now, so it goes.
+    OutboundEmail.objects.filter(sent_at__isnull=True, created_at__lte=day_ago).exclude(
+        private_link=""
+    ).update(
+        private_link="",
+        body=Replace("body", Value(PRIVATE_LINK_MARK), Value(PRIVATE_LINK_EXPIRED)),
+    )
     return len(ids)

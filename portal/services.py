@@ -1,12 +1,13 @@
 """Writes that span models for teams, memberships and invitations."""
 
+import uuid
 from collections import Counter
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from . import badges
+from . import badges, submissions
 from .errors import DomainError
 from .models import INVITATION_LIFETIME, Invitation, Membership, Notice, Role, Team, User
 from .outbox import absolute_url, queue_email
@@ -149,16 +150,40 @@ def remove_member(*, membership: Membership) -> None:
 
 
 @transaction.atomic
-def create_team(*, name: str, organisation: str, admin_email: str, created_by: User) -> Team:
-    """Staff create a partner team and invite its first admin."""
+def create_team(
+    *,
+    name: str,
+    organisation: str,
+    admin_email: str,
+    created_by: User,
+    submission_token: uuid.UUID | None = None,
+) -> tuple[Team, bool]:
+    """Staff create a partner team and invite its first admin. (team, created): the same
+    form sent twice gives the team it created the first time."""
     name = name.strip()
+    repeat = submissions.earlier(Team.objects.all(), submission_token)
+    if repeat is not None:
+        return repeat, False
+    taken = f"A team called {name} already exists: choose another name, or open that team."
     if Team.objects.filter(name__iexact=name).exists():
-        raise DomainError(f"A team called {name} already exists.")
-    team = Team.objects.create(
-        name=name, organisation=organisation.strip(), slug=Team.unique_slug_for(name)
-    )
-    invite(team=team, email=admin_email, role=Role.ADMIN, invited_by=created_by)
-    return team
+        raise DomainError(taken)
+    try:
+        team, created = submissions.create_once(
+            Team.objects.all(),
+            submission_token,
+            lambda: Team.objects.create(
+                name=name,
+                organisation=organisation.strip(),
+                slug=Team.unique_slug_for(name),
+                submission_token=submission_token,
+            ),
+        )
+    except IntegrityError:
+        # Another staff member created a team of this name (or address) since the check.
+        raise DomainError(taken) from None
+    if created:
+        invite(team=team, email=admin_email, role=Role.ADMIN, invited_by=created_by)
+    return team, created
 
 
 @transaction.atomic

@@ -101,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "portal.context_processors.navigation",
             ],
+            "builtins": ["portal.templatetags.submissions"],
         },
     },
 ]
@@ -266,7 +267,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 # Task modules outside an app's tasks.py (autodiscovery finds those).
-CELERY_IMPORTS = ["portal.outbox", "portal.intake.tasks", "jobs.runs.tasks"]
+CELERY_IMPORTS = ["portal.outbox", "portal.passwords", "portal.intake.tasks", "jobs.runs.tasks"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -184,18 +184,22 @@ def staff_teams(request):
     form = TeamCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            team = services.create_team(
+            team, created = services.create_team(
                 name=form.cleaned_data["name"],
                 organisation=form.cleaned_data["organisation"],
                 admin_email=form.cleaned_data["admin_email"],
                 created_by=request.user,
+                submission_token=form.cleaned_data["submission_token"],
             )
         except DomainError as error:
             form.add_error("name", str(error))
         else:
-            messages.success(
-                request, f"Team {team.name} created; its admin has been invited by e-mail."
-            )
+            if created:
+                messages.success(
+                    request, f"Team {team.name} created; its admin has been invited by e-mail."
+                )
+            else:
+                messages.info(request, f"Team {team.name} was already created by this form.")
             return redirect("team_detail", slug=team.slug)
     return render(
         request,

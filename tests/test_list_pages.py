@@ -148,8 +148,8 @@ LISTS = {
 # The queries of each page, pinned: session and user, the memberships (menu, badge and
 # scoping at once), what the page needs, its rows in one query with their relations.
 PINNED = {
-    "partner jobs": 10,  # + notices, 5 bounded status counts, the page
-    "partner jobs by status": 10,
+    "partner jobs": 6,  # + notices, the 5 bounded status counts in one query, the page
+    "partner jobs by status": 6,
     "partner findings": 5,
     "staff triage": 11,  # + filter form choices, bounded count, problems of the page's rows
     "staff triage filtered, searched, sorted": 11,

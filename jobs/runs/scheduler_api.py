@@ -14,6 +14,7 @@ from ninja.security import HttpBearer
 from pydantic import field_validator
 
 from jobs.models import EventKind, FailureReason, Phase, Run
+from portal.clientip import client_ip
 from portal.errors import DomainError
 
 from . import ingest, services
@@ -29,9 +30,8 @@ class SchedulerToken(HttpBearer):
     def authenticate(self, request, token):
         client = services.client_for_token(token)
         if client is None:
-            log.warning(
-                "scheduler API: unknown or revoked token from %s", request.META.get("REMOTE_ADDR")
-            )
+            # The client's address (behind the TLS proxy, not the proxy's): who to block.
+            log.warning("scheduler API: unknown or revoked token from %s", client_ip(request))
         return client
 
 

@@ -6,7 +6,7 @@ import secrets
 import uuid
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -17,6 +17,7 @@ from jobs.models import (
     Run,
     SchedulerClient,
 )
+from portal import submissions
 from portal.errors import DomainError
 
 from . import ingest
@@ -36,17 +37,35 @@ def hash_token(token):
 
 
 @transaction.atomic
-def create_client(*, name, created_by=None, simulated=False):
-    """A new scheduler client; returns (client, token). The token is not stored."""
+@transaction.atomic
+def create_client(*, name, created_by=None, simulated=False, submission_token=None):
+    """A new scheduler client; returns (client, token). The token is not stored, so the
+    same form sent twice gets the client it created and no token (None)."""
+    repeat = submissions.earlier(SchedulerClient.objects.all(), submission_token)
+    if repeat is not None:
+        return repeat, None
+    name = name.strip()[:120]
+    taken = f"A client called {name} already exists: revoke it or choose another name."
+    if SchedulerClient.objects.filter(name__iexact=name).exists():
+        raise DomainError(taken)
     token = "e31s_" + secrets.token_urlsafe(32)
-    client = SchedulerClient.objects.create(
-        name=name.strip()[:120],
-        token_hash=hash_token(token),
-        token_prefix=token[:12],
-        created_by=created_by,
-        simulated=simulated,
-    )
-    return client, token
+    try:
+        client, created = submissions.create_once(
+            SchedulerClient.objects.all(),
+            submission_token,
+            lambda: SchedulerClient.objects.create(
+                name=name,
+                token_hash=hash_token(token),
+                token_prefix=token[:12],
+                created_by=created_by,
+                simulated=simulated,
+                submission_token=submission_token,
+            ),
+        )
+    except IntegrityError:
+        # Another staff member created a client of this name since the check.
+        raise DomainError(taken) from None
+    return client, token if created else None
 
 
 def client_for_token(token):

@@ -5,6 +5,7 @@ from datetime import datetime
 from celery import shared_task
 
 from jobs.models import Run
+from portal.outbox import enqueue
 
 from . import simulator
 
@@ -18,7 +19,7 @@ def simulate_run(run_id, speed=3600.0):
     steps = simulator.plan(run)
     base = simulator.base_time(steps, run=run).isoformat()
     for index, step in enumerate(steps):
-        simulate_step.apply_async((run_id, index, base), countdown=step.offset / speed)
+        enqueue(simulate_step, run_id, index, base, countdown=step.offset / speed)
     return len(steps)
 
 

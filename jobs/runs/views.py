@@ -1,5 +1,3 @@
-import logging
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -9,15 +7,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from jobs import selectors
 from jobs.models import Cluster, Run, SchedulerClient
+from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
+from portal.outbox import enqueue
+from portal.validators import has_line_break
 
 from . import dispatch as dispatch_mod
 from . import services
 from .presenters import run_context
 from .tasks import simulate_run
-
-log = logging.getLogger(__name__)
 
 
 def _run_for(user, pk):
@@ -72,10 +71,8 @@ def run_simulate(request, pk):
         messages.error(request, "This run is over: nothing to simulate.")
     else:
         speed = 3600.0
-        try:
-            simulate_run.delay(run.pk, speed)  # nothing is written here: no commit to wait for
-        except Exception:  # the broker is down: say so, never a 500
-            log.warning("could not enqueue the simulation of run %s", run.pk, exc_info=True)
+        # Nothing is written here: no commit to wait for, and nothing to keep if it fails.
+        if not enqueue(simulate_run, run.pk, speed):
             messages.error(request, "The simulator could not start: the task queue is down.")
         else:
             messages.success(
@@ -94,14 +91,30 @@ def scheduler_clients(request):
     if request.method == "POST":
         if not name:
             error = "Give the client a name, e.g. the scheduler's host or region."
-        elif SchedulerClient.objects.filter(name__iexact=name).exists():
-            error = f"A client called {name} already exists."
+        elif has_line_break(name):
+            error = "Keep the name on one line (no line breaks)."
         else:
-            client, token = services.create_client(name=name, created_by=request.user)
-            messages.success(
-                request, f"Client {client} created. Copy its token now: it is not shown again."
-            )
-            name = ""
+            try:
+                client, token = services.create_client(
+                    name=name,
+                    created_by=request.user,
+                    submission_token=submissions.token_from(request.POST),
+                )
+            except DomainError as refused:
+                error = str(refused)
+            else:
+                if token is None:  # the same form sent twice
+                    messages.info(
+                        request,
+                        f"Client {client} was already created by this form; its token was "
+                        "shown once, on the first answer. If you did not copy it, revoke the "
+                        "client and create another.",
+                    )
+                    return redirect("scheduler_clients")
+                messages.success(
+                    request, f"Client {client} created. Copy its token now: it is not shown again."
+                )
+                name = ""
     clients = SchedulerClient.objects.select_related("created_by").order_by("revoked_at", "name")
     return render(
         request,

@@ -17,7 +17,11 @@ SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
         "gpus", "gpus-per-node", "gpus-per-task", "mem", "mem-per-cpu", "mem-per-gpu", "time",
-        "begin", "deadline", "array", "requeue", "no-requeue", "output", "constraint", "tmp"}  # fmt: skip
+        "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
+# Where Slurm writes what the job prints: its console, not something the job produces.
+STREAMS = {"output": "the job's console log (what it prints), not an output it delivers",
+           "error": "the job's error messages, apart from its console log; not an output",
+           "input": "a file fed to the job as typed input"}  # fmt: skip
 JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "signal",
             "dependency", "mail-type", "mail-user", "account", "qos")  # fmt: skip
 GPU_NAMES = re.compile(
@@ -235,14 +239,24 @@ def _component(options, body):
         scratch = slurm_memory(options["tmp"])
         if scratch:
             data["scratch"] = scratch
-    if options.get("output"):
-        output["artifacts"] = [{"name": "job log", "destination": options["output"]}]
+    for key, meaning in STREAMS.items():
+        if options.get(key):
+            notes.append(f"--{key} {options[key]}: {meaning}.")
     _script_facts(body, work, data, request, output, notes)
+    if not output.get("artifacts"):
+        # Say what is missing rather than invent an output from the log.
+        notes.append(
+            "Output not declared: the script does not say what the job produces or where it "
+            "goes. Say it in the output step."
+        )
     for key in ("partition", "account", "qos", "reservation"):
         if options.get(key):
             notes.append(f"--{key} {options[key]} is specific to the cluster it came from.")
     for key in sorted(
-        set(options) - READ - {"partition", "account", "qos", "reservation", "time-min", "signal"}
+        set(options)
+        - READ
+        - set(STREAMS)
+        - {"partition", "account", "qos", "reservation", "time-min", "signal"}
     ):
         value = f" {options[key]}" if options[key] else ""
         notes.append(f"--{key}{value}: not represented in the format.")

@@ -16,6 +16,10 @@ MAX_DEPTH = 40
 MAX_ALIASES = 100
 
 
+NUL = "\x00"
+_NUL_MESSAGE = "The file holds a NUL character (written \\0 or \\u0000): job files are text."
+
+
 class SpecReadError(ValueError):
     """The input cannot be read at all; the message is one line for the person."""
 
@@ -61,7 +65,13 @@ def _check_size(value):
             raise SpecReadError("The file holds too many values to be a job description.")
         if depth > MAX_DEPTH:
             raise SpecReadError("The file is nested too deeply to be a job description.")
+        if isinstance(node, str) and NUL in node:
+            # A raw NUL is refused in decode(); an escaped one ("\0", "\x00", "\u0000")
+            # appears only now, and PostgreSQL cannot store it.
+            raise SpecReadError(_NUL_MESSAGE)
         if isinstance(node, dict):
+            if any(isinstance(k, str) and NUL in k for k in node):
+                raise SpecReadError(_NUL_MESSAGE)
             stack.extend((v, depth + 1) for v in node.values())
             stack.extend((k, depth + 1) for k in node if isinstance(k, tuple | dict | list))
         elif isinstance(node, list):

@@ -1,8 +1,13 @@
-from django import template
-from django.urls import reverse
+from functools import lru_cache
 
+from django import template
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from portal.links import row_url
 from portal.markdown import render_markdown
 
+from ..models import RunState
 from ..spec.units import format_duration
 from ..steps import anchor_id, form_words, step_of_field
 from ..steps import field_label as label
@@ -59,6 +64,7 @@ def problem_title(slug):
     return str(slug or "").replace("-", " ").capitalize()
 
 
+STATE_LABELS = dict(RunState.choices)
 PHASES = ["submitted", "rented", "running", "output", "released"]
 PHASE_LABELS = {
     "submitted": "Submit",
@@ -69,10 +75,18 @@ PHASE_LABELS = {
 }
 
 
-@register.inclusion_tag("jobs/_phase_strip.html")
+@register.simple_tag
 def phase_strip(run):
-    """A run's place in submit → rent → run → output → release, as a small picture."""
+    """A run's place in submit → rent → run → output → release, as a small picture. It
+    depends on the state alone, so a list renders each state's picture once."""
     state = getattr(run, "state", "")
+    label = STATE_LABELS.get(state, state)
+    if settings.DEBUG:  # a template being edited shows at once
+        return _phase_strip(state, label)
+    return _phase_strip_kept(state, label)
+
+
+def _phase_strip(state, state_label):
     stopped = state in ("failed", "cancelled")
     reached = PHASES.index(state) if state in PHASES else -1
     segments = []
@@ -88,7 +102,13 @@ def phase_strip(run):
         segments.append({"label": PHASE_LABELS[phase], "status": status, "x": i * 30})
     words = {"done": "done", "now": "now", "upcoming": "to come", "stopped": "stopped"}
     summary = ", ".join(f"{s['label']} {words[s['status']]}" for s in segments)
-    return {"run": run, "segments": segments, "summary": summary, "stopped": stopped}
+    return render_to_string(
+        "jobs/_phase_strip.html",
+        {"state_label": state_label, "segments": segments, "summary": summary},
+    )
+
+
+_phase_strip_kept = lru_cache(maxsize=32)(_phase_strip)
 
 
 @register.filter
@@ -103,7 +123,7 @@ def needs_action(jobs, user):
 
 
 def _actions_for(job, status, user):
-    detail = reverse("job_detail", args=[job.pk])
+    detail = row_url("job_detail", job.pk)
     if user.is_staff and status == "in_review":
         yield (job, "waits for your review", detail + "#reviews", "review")
     if not user.is_staff:
@@ -111,7 +131,7 @@ def _actions_for(job, status, user):
             yield (
                 job,
                 "staff asked you to clarify fields",
-                reverse("job_step", args=[job.pk, "work"]),
+                row_url("job_step", job.pk, "work"),
                 "clarify",
             )
         elif status == "declined":
@@ -125,7 +145,7 @@ def _actions_for(job, status, user):
             yield (
                 job,
                 "draft: finish it and submit",
-                reverse("job_step", args=[job.pk, "review"]),
+                row_url("job_step", job.pk, "review"),
                 "draft",
             )
     if getattr(job, "unread", 0):

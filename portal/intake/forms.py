@@ -1,10 +1,10 @@
-import uuid
-
 from django import forms
 from django.utils import timezone
 
 from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
 from portal.models import ApplicationStatus, StagedDecision
+from portal.submissions import SubmissionTokenField
+from portal.validators import one_line
 from portal.widgets import Textarea
 
 # Canonical values must fit their columns whatever someone types.
@@ -36,12 +36,12 @@ class ApplicationForm(forms.Form):
     """The application. Quantities are typed as text (so '2.5 TiB' or '36h' work) and
     parsed with the job-description format's own units, whose messages go on the field."""
 
-    submission_token = forms.UUIDField(widget=forms.HiddenInput)
+    submission_token = SubmissionTokenField()
 
-    team_name = forms.CharField(label="Team name", max_length=120)
-    organisation = forms.CharField(max_length=160)
+    team_name = forms.CharField(label="Team name", max_length=120, validators=[one_line])
+    organisation = forms.CharField(max_length=160, validators=[one_line])
 
-    contact_name = forms.CharField(label="Contact's name", max_length=150)
+    contact_name = forms.CharField(label="Contact's name", max_length=150, validators=[one_line])
     contact_email = forms.EmailField(
         label="Contact's e-mail address",
         max_length=254,
@@ -147,8 +147,6 @@ class ApplicationForm(forms.Form):
     def __init__(self, *args, now=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.now = now or timezone.now()
-        if not self.is_bound:
-            self.initial.setdefault("submission_token", uuid.uuid4())
 
     def fieldsets(self):
         return [(legend, [self[name] for name in names]) for legend, names in self.FIELDSETS]

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from portal import submissions
 from portal.errors import DomainError
 from portal.models import (
     ApplicationStatus,
@@ -24,6 +25,7 @@ from portal.models import (
 )
 from portal.outbox import absolute_url, queue_email
 from portal.services import invite
+from portal.validators import fold
 
 from . import rules
 
@@ -162,9 +164,9 @@ def submit_application(
     `data` holds IntakeApplication field values (as the form cleaned them). The same
     submission token twice returns the first application (a double click, a reload)."""
     now = now or timezone.now()
-    earlier = IntakeApplication.objects.filter(submission_token=submission_token).first()
-    if earlier is not None:
-        return Submitted(application=earlier, status_token=None)
+    repeat = submissions.earlier(IntakeApplication.objects.all(), submission_token)
+    if repeat is not None:
+        return Submitted(application=repeat, status_token=None)
     window = rules.current_window(now=now)
     if window is None:
         raise DomainError("Intake is not open.")
@@ -180,27 +182,30 @@ def submit_application(
         )
     token, token_hash = rules.new_status_token()
     try:
-        with transaction.atomic():
-            application = IntakeApplication.objects.create(
+        application, created = submissions.create_once(
+            IntakeApplication.objects.all(),
+            submission_token,
+            lambda: IntakeApplication.objects.create(
                 **{**data, "contact_email": email},
                 window=window,
                 submission_token=submission_token,
                 status_token_hash=token_hash,
                 submitted_at=now,
                 consented_at=now,
-            )
+            ),
+        )
     except IntegrityError:
-        # The same form (or address) raced in from a second request and won.
-        earlier = IntakeApplication.objects.filter(submission_token=submission_token).first()
-        if earlier is not None:
-            return Submitted(application=earlier, status_token=None)
+        # The same address raced in from another form and won.
         raise DomainError("An application from this address was already received.") from None
+    if not created:  # the same form raced in from a second request and won
+        return Submitted(application=application, status_token=None)
     queue_email(
         key=f"intake-received:{application.pk}",
         to=application.contact_email,
         subject="We received your design-partner application",
         template="portal/intake/emails/received.txt",
-        context={"application": application, "url": status_url(token)},
+        context={"application": application},
+        private_link=status_url(token),  # in the message sent, not in the stored copy
     )
     return Submitted(application=application, status_token=token)
 
@@ -317,9 +322,11 @@ def _unique_team_name(name, organisation):
 
 
 def _accept(application, *, released_by):
-    name = _unique_team_name(application.team_name, application.organisation)
+    # An application stored before names were one line must not make a two-line team.
+    organisation = fold(application.organisation)
+    name = _unique_team_name(fold(application.team_name), organisation)
     team = Team.objects.create(
-        name=name, organisation=application.organisation, slug=Team.unique_slug_for(name)
+        name=name, organisation=organisation, slug=Team.unique_slug_for(name)
     )
     application.team = team
     invite(team=team, email=application.contact_email, role=Role.ADMIN, invited_by=released_by)

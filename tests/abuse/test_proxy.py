@@ -49,3 +49,17 @@ def test_an_attacker_behind_the_proxy_does_not_lock_the_user_out(client, a_membe
     assert login(client, a_member, PASSWORD, "198.51.100.66").status_code == 429
     welcome = login(client, a_member, PASSWORD, "203.0.113.20")
     assert welcome.status_code == 302  # the real user, from their own address
+
+
+@override_settings(TRUSTED_PROXIES=[PROXY])
+def test_a_bad_scheduler_token_is_logged_with_the_clients_address(client, caplog):
+    with caplog.at_level("WARNING", logger="jobs.runs.scheduler_api"):
+        response = client.get(
+            "/api/v1/scheduler/jobs/1",
+            headers={"Authorization": "Bearer e31s_wrong"},
+            REMOTE_ADDR=PROXY,
+            HTTP_X_FORWARDED_FOR="198.51.100.77",
+        )
+    assert response.status_code == 401
+    [line] = [r.getMessage() for r in caplog.records if "token" in r.getMessage()]
+    assert line.endswith("198.51.100.77") and PROXY not in line

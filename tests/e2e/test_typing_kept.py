@@ -128,3 +128,36 @@ def test_a_stale_form_gets_the_sites_own_page_and_the_text_comes_back(new_page, 
     # Only the failures this test caused on purpose reach the console (htmx logs them).
     deliberate = ("403", "htmx:", "INTERNET_DISCONNECTED")
     assert [e for e in watcher.errors if not any(d in e for d in deliberate)] == []
+
+
+def test_two_tabs_that_could_not_save_each_keep_their_own_text(new_page, draft, a_member):
+    """Two tabs on one step, neither can save; each keeps what was typed in it (a copy per
+    tab, of the fields typed there), and each puts its own back once the portal answers."""
+    watcher = new_page()
+    log_in(watcher, a_member)
+    tab_a = watcher.page
+    tab_b = tab_a.context.new_page()
+    for tab in (tab_a, tab_b):
+        tab.goto(f"/jobs/{draft.pk}/edit/work/")
+    tab_a.context.route("**/autosave/", lambda route: route.abort("internetdisconnected"))
+
+    type_into(tab_a, "f-work-summary", "Typed in tab A.")
+    tab_a.get_by_role("alert").filter(has_text="cannot be reached").wait_for()
+    type_into(tab_b, "f-work-image", "ghcr.io/northwind/typed-in-b:1")
+    tab_b.get_by_role("alert").filter(has_text="cannot be reached").wait_for()
+    kept = tab_b.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('portal:keep:'))"
+        ".map(k => localStorage.getItem(k)).join(' ')"
+    )
+    assert "Typed in tab A." in kept and "typed-in-b" in kept
+    assert summary_of(draft) is None
+
+    tab_a.context.unroute("**/autosave/")
+    tab_a.reload()
+    saved(tab_a)
+    tab_b.reload()
+    saved(tab_b)
+    job = JobDescription.objects.get(pk=draft.pk)
+    assert job.data["work"]["summary"] == "Typed in tab A."
+    assert job.data["work"]["image"] == "ghcr.io/northwind/typed-in-b:1"
+    assert tab_b.locator("#f-work-summary").input_value() == "Typed in tab A."

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from findings.models import Finding, FindingKind, Impact
-from portal.pagination import bounded_count, keyset_page, shown_count
+from portal.pagination import bounded_count, bounded_counts, keyset_page, shown_count
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +77,17 @@ def test_counts_stop_at_the_bound(findings):
     assert bounded_count(Finding.objects.all(), bound=10) == 11
     assert shown_count(11, bound=10) == "10+"
     assert shown_count(1234, bound=2000) == "1,234"
+
+
+def test_bounded_counts_are_each_bounded_count_in_one_query(
+    findings, team_b, django_assert_num_queries
+):
+    querysets = [
+        Finding.objects.all(),
+        Finding.objects.filter(title__in=["f1", "f2"]),
+        Finding.objects.filter(team=team_b),
+    ]
+    with django_assert_num_queries(1):
+        counts = bounded_counts(querysets, bound=10)
+    assert counts == [bounded_count(q, bound=10) for q in querysets] == [11, 2, 0]
+    assert bounded_counts([]) == []

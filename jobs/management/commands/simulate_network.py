@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from jobs.models import Run
 from jobs.runs import simulator
 from jobs.runs.tasks import simulate_run
+from portal.outbox import enqueue
 
 
 class Command(BaseCommand):
@@ -34,7 +35,8 @@ class Command(BaseCommand):
             raise CommandError("No accepted job is waiting to run.")
         for run in runs:
             if live:
-                simulate_run.delay(run.pk, live)
+                if not enqueue(simulate_run, run.pk, live):
+                    raise CommandError("The task queue is down: start the broker and retry.")
                 self.stdout.write(f"{run.job}: scheduled in Celery at {live:g}× speed.")
                 continue
             run = simulator.play_now(run, bandwidth=bandwidth_gbps * 1.25e8, preemption=preemption)

@@ -7,7 +7,10 @@
  *    in the form's save status and in a banner fixed to the bottom of the window.
  * 3. Forms marked data-keep="<key>" keep what was typed in this browser until the
  *    server confirms the save (X-Draft-Saved). A page that finds unsaved typing for
- *    its form puts it back and saves it, e.g. after logging in again.
+ *    its form puts it back and saves it, e.g. after logging in again. The copy is kept
+ *    per tab and holds only the fields typed in that tab, so two tabs that could not
+ *    save (one session expiry, the network down) keep both texts: neither overwrites
+ *    the other's copy, nor its fields with what it merely showed.
  */
 (function () {
   "use strict";
@@ -20,8 +23,37 @@
     return match ? decodeURIComponent(match[1]) : null;
   }
 
+  // A tab's own name: sessionStorage is per tab and survives its reloads and navigation.
+  var tabName = (function () {
+    try {
+      var name = window.sessionStorage.getItem("portal:tab");
+      if (!name) {
+        name = Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+        window.sessionStorage.setItem("portal:tab", name);
+      }
+      return name;
+    } catch (error) {
+      return "tab";
+    }
+  })();
+
   function keptKey(form) {
-    return KEEP_PREFIX + form.getAttribute("data-keep");
+    return KEEP_PREFIX + form.getAttribute("data-keep") + "@" + tabName;
+  }
+
+  // "portal:keep:job:7:work@tab" -> "job:7:work" (older copies have no "@tab").
+  function keepOfKey(key) {
+    var keep = key.slice(KEEP_PREFIX.length);
+    var at = keep.lastIndexOf("@");
+    return at >= 0 ? keep.slice(0, at) : keep;
+  }
+
+  // The fields typed in this tab, per form: only those are kept.
+  var typedFields = new WeakMap();
+
+  function typedIn(form) {
+    if (!typedFields.has(form)) typedFields.set(form, new Set());
+    return typedFields.get(form);
   }
 
   function formValues(form) {
@@ -62,8 +94,11 @@
   }
 
   function writeKept(form, extra) {
+    var typed = typedIn(form);
+    if (!typed.size) return; // nothing typed here: nothing of this tab's to keep
     try {
-      var entry = { values: formValues(form), at: Date.now() };
+      var values = formValues(form).filter(function (pair) { return typed.has(pair[0]); });
+      var entry = { values: values, at: Date.now() };
       Object.assign(entry, extra || {});
       window.localStorage.setItem(keptKey(form), JSON.stringify(entry));
     } catch (error) {
@@ -153,12 +188,40 @@
   function onTyping(event) {
     var form = event.target.form || (event.target.closest && event.target.closest("form"));
     if (!form || !form.hasAttribute("data-keep")) return;
+    if (event.target.name) typedIn(form).add(event.target.name);
     typedSince.set(form, (typedSince.get(form) || 0) + 1);
     writeKept(form);
   }
 
+  // This tab's copy; else the newest another tab left (a tab closed before it could save,
+  // or a browser restarted): this tab takes it over, so it is put back once.
+  function findKept(form) {
+    var own = keptKey(form);
+    if (readKept(own)) return own;
+    var keep = form.getAttribute("data-keep");
+    var newest = null;
+    var newestAt = -1;
+    try {
+      Object.keys(window.localStorage).forEach(function (key) {
+        if (key.indexOf(KEEP_PREFIX) !== 0 || keepOfKey(key) !== keep) return;
+        var kept = readKept(key);
+        if (kept && (kept.at || 0) > newestAt) {
+          newest = key;
+          newestAt = kept.at || 0;
+        }
+      });
+      if (newest) {
+        window.localStorage.setItem(own, window.localStorage.getItem(newest));
+        window.localStorage.removeItem(newest);
+      }
+    } catch (error) {
+      return own;
+    }
+    return own;
+  }
+
   function restoreKept(form) {
-    var key = keptKey(form);
+    var key = findKept(form);
     var kept = readKept(key);
     if (!kept || !Array.isArray(kept.values)) return;
     if (Date.now() - (kept.at || 0) > KEEP_DAYS * 86400000) return dropKept(key);
@@ -175,6 +238,7 @@
     kept.values.forEach(function (pair) {
       var field = form.elements.namedItem(pair[0]);
       if (field && "value" in field) field.value = pair[1];
+      typedIn(form).add(pair[0]);
     });
     var status = form.querySelector("[data-save-status]");
     if (status) {
@@ -340,7 +404,7 @@
         if (failedPage) {
           delete kept.submitted;
           window.localStorage.setItem(key, JSON.stringify(kept));
-        } else if (!document.querySelector('[data-keep="' + key.slice(KEEP_PREFIX.length) + '"]')) {
+        } else if (!document.querySelector('[data-keep="' + keepOfKey(key) + '"]')) {
           dropKept(key);
         }
       });
