@@ -55,7 +55,9 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     list_display = ["subject", "to", "created_at", "sent_at", "attempts"]
     list_filter = ["sent_at"]
     search_fields = ["to", "subject"]
-    readonly_fields = [f.name for f in OutboundEmail._meta.fields]
+    # A private link waiting for delivery is nobody's to read, staff included.
+    exclude = ["private_link"]
+    readonly_fields = [f.name for f in OutboundEmail._meta.fields if f.name != "private_link"]
 
     def has_add_permission(self, request):
         return False

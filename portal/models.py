@@ -195,6 +195,9 @@ class OutboundEmail(models.Model):
     to = models.EmailField()
     subject = models.CharField(max_length=200)
     body = models.TextField()
+    # A private link (an applicant's status link) waits here, not in the body, until the
+    # e-mail is delivered, and is erased then: the stored copy never holds a usable link.
+    private_link = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)

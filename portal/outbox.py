@@ -13,6 +13,8 @@ from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Replace
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -34,19 +36,37 @@ class Message:
     body: str
 
 
+# A private link (a status link whose token is stored only as a hash) is never written into
+# the stored body: the template prints this mark, delivery puts the link in its place in the
+# message it sends, then erases the link and leaves the second mark, so the row stays an
+# audit of what was sent without holding a usable link.
+PRIVATE_LINK_MARK = "[private link: put in when the e-mail is sent]"
+PRIVATE_LINK_REMOVED = "[private link removed after delivery]"
+PRIVATE_LINK_EXPIRED = "[private link removed: the e-mail was not delivered within a day]"
+
+
 def render_body(template, context):
     return render_to_string(template, {"site_url": settings.SITE_URL, **context})
 
 
-def queue_email(*, key, to, subject, template, context):
+def queue_email(*, key, to, subject, template, context, private_link=""):
     """Record an e-mail and deliver it after the surrounding transaction commits.
 
     Calling twice with the same key sends one e-mail: the key names the event
-    (e.g. "invitation:<uuid>"), not the attempt.
+    (e.g. "invitation:<uuid>"), not the attempt. A `private_link` is printed where the
+    template says `{{ private_link }}` in the message sent, and is not kept after it.
     """
+    if private_link:
+        context = {**context, "private_link": PRIVATE_LINK_MARK}
     body = render_body(template, context)
     email, created = OutboundEmail.objects.get_or_create(
-        dedupe_key=key[:200], defaults={"to": to, "subject": fold(subject)[:200], "body": body}
+        dedupe_key=key[:200],
+        defaults={
+            "to": to,
+            "subject": fold(subject)[:200],
+            "body": body,
+            "private_link": private_link,
+        },
     )
     if created:
         _deliver_after_commit([email.pk])
@@ -147,12 +167,15 @@ def deliver_email(email_id):
         if email is None or email.sent_at is not None:
             return  # gone, already delivered, or being delivered by another worker now
         email.attempts += 1
+        body = email.body
+        if email.private_link:
+            body = body.replace(PRIVATE_LINK_MARK, email.private_link)
         try:
             # The one place an e-mail is built: a line break left in a header by older data
             # (a team name, a title) would make it undeliverable forever, so headers are one line.
             EmailMessage(
                 fold(email.subject),
-                email.body,
+                body,
                 None,
                 [fold(email.to)],
                 headers={"Message-ID": message_id(email)},
@@ -163,7 +186,13 @@ def deliver_email(email_id):
             failure = exc
         else:
             email.sent_at, email.last_error = timezone.now(), ""
-            email.save(update_fields=["attempts", "sent_at", "last_error"])
+            fields = ["attempts", "sent_at", "last_error"]
+            if email.private_link:
+                # Delivered: the copy kept says the link was there, and no longer holds it.
+                email.body = email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
+                email.private_link = ""
+                fields += ["body", "private_link"]
+            email.save(update_fields=fields)
     if failure is not None:
         log.warning("e-mail %s to %s failed: %s", email_id, email.to, failure)
         raise failure
@@ -183,4 +212,12 @@ def resend_stuck_emails():
         enqueue(deliver_email, email_id)
     if ids:
         log.info("re-enqueued %d undelivered e-mails", len(ids))
+    # Older than the sweep's day nothing sends them any more: a private link they still
+    # hold is only a risk now, so it goes.
+    OutboundEmail.objects.filter(sent_at__isnull=True, created_at__lte=day_ago).exclude(
+        private_link=""
+    ).update(
+        private_link="",
+        body=Replace("body", Value(PRIVATE_LINK_MARK), Value(PRIVATE_LINK_EXPIRED)),
+    )
     return len(ids)

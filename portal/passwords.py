@@ -4,13 +4,15 @@ The reset page must not tell whether an address has an account, not even by how 
 takes to answer: looking the address up, making the token and writing the e-mail happen in
 the task, so the page does the same work (one enqueue) for every address."""
 
+import hashlib
 import logging
 
 from celery import shared_task
 from django.contrib.auth.forms import PasswordResetForm
 from django.template.loader import render_to_string
+from django.urls import reverse
 
-from .outbox import enqueue, queue_email
+from .outbox import absolute_url, enqueue, queue_email
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +30,20 @@ class OutboxPasswordResetForm(PasswordResetForm):
         html_email_template_name=None,
     ):
         subject = " ".join(render_to_string(subject_template_name, context).split())
+        uid, token = context["uid"], context.pop("token")
+        # The link works as a password for a day: it goes out in the message, and neither the
+        # stored copy nor its key holds it (the key names the request by the token's hash).
+        link = absolute_url(
+            reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+        )
+        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
         queue_email(
-            key=f"password-reset:{context['uid']}:{context['token']}",
+            key=f"password-reset:{uid}:{digest}",
             to=to_email,
             subject=subject,
             template=email_template_name,
             context=context,
+            private_link=link,
         )
 
 

@@ -1,10 +1,11 @@
 """Reads for the intake pages. Staff lists are built with select_related and one
 annotated query each, so their query count does not grow with the rows."""
 
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from portal.models import IntakeApplication, IntakeWindow
+from portal.models import IntakeApplication, IntakeWindow, OutboundEmail
 from portal.pagination import bounded_count, shown_count
 
 from . import rules
@@ -50,6 +51,14 @@ def get_application(application_id):
 
 def decisions_of(application):
     return application.decisions.select_related("decided_by", "released_by")
+
+
+def emails_of(application):
+    """The e-mails sent to the applicant about this application (their keys name it)."""
+    return OutboundEmail.objects.filter(
+        Q(dedupe_key=f"intake-received:{application.pk}")
+        | Q(dedupe_key__startswith=f"intake-decision:{application.pk}:")
+    ).order_by("created_at", "pk")
 
 
 def get_application_by_status_token(token):

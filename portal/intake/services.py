@@ -204,7 +204,8 @@ def submit_application(
         to=application.contact_email,
         subject="We received your design-partner application",
         template="portal/intake/emails/received.txt",
-        context={"application": application, "url": status_url(token)},
+        context={"application": application},
+        private_link=status_url(token),  # in the message sent, not in the stored copy
     )
     return Submitted(application=application, status_token=token)
 

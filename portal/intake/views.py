@@ -238,6 +238,7 @@ def _application_page(request, application, form=None, http_status=200):
         {
             "application": application,
             "decisions": selectors.decisions_of(application),
+            "emails": selectors.emails_of(application),
             "form": form
             or DecisionForm(
                 initial={

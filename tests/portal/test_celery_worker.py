@@ -1,6 +1,7 @@
 """A real Celery worker, on the configured broker (Redis in CI, the filesystem
 broker otherwise), delivers an e-mail that a service enqueued after commit."""
 
+import re
 import time
 import uuid
 
@@ -10,7 +11,10 @@ from django.core import mail
 
 from portal import services
 from portal.celery import app as celery_app
+from portal.intake.services import submit_application
 from portal.models import OutboundEmail
+
+from .intake_helpers import application_data, make_window
 
 
 @pytest.fixture
@@ -60,3 +64,22 @@ def test_real_worker_delivers_invitation_email(real_worker, team_a, a_admin):
     ):
         time.sleep(0.1)
     assert OutboundEmail.objects.get().sent_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_delivers_the_status_link_and_the_row_keeps_none(real_worker, client):
+    make_window()
+    token = submit_application(submission_token=uuid.uuid4(), data=application_data()).status_token
+    deadline = time.monotonic() + 30
+    while (
+        OutboundEmail.objects.filter(sent_at__isnull=True).exists() and time.monotonic() < deadline
+    ):
+        time.sleep(0.2)
+    email = OutboundEmail.objects.get()
+    assert email.sent_at is not None
+    assert token not in f"{email.body} {email.private_link} {email.dedupe_key}"
+    (sent,) = mail.outbox
+    link = re.search(r"http://testserver(/design-partners/applications/\S+/)", sent.body).group(1)
+    assert token in link
+    page = client.get(link)
+    assert page.status_code == 200 and "Status: Received" in page.content.decode()
