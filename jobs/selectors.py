@@ -111,8 +111,16 @@ def review_queue():
         Revision.objects.filter(job__status=JobStatus.IN_REVIEW)
         .exclude(Exists(later))
         .select_related("job", "job__team", "submitted_by")
-        # Not the descriptions themselves (kilobytes of JSON a row): the list shows names.
-        .defer("data", "job__data", "job__recent_saves", "job__clarify_fields")
+        # Only what a row shows: not the descriptions themselves (kilobytes of JSON a row).
+        .only(
+            "job__name",
+            "job__team__name",
+            "number",
+            "submitted_at",
+            "warnings_acknowledged",
+            "submitted_by__full_name",
+            "submitted_by__email",
+        )
         .order_by(*REVIEW_ORDER)
     )
 

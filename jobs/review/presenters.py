@@ -2,6 +2,34 @@
 
 from jobs.forms import ReviewForm
 from jobs.steps import PART_TITLES, all_field_paths, anchor_id, field_label
+from portal.dates import day_month
+from portal.links import row_url
+from portal.rows import html_row
+
+# A row of the review queue (made in Python: portal/rows.py).
+QUEUE_ROW = (
+    '<tr><td><a href="{job_link}">{job}</a></td><td>{team}</td>'
+    '<td><a href="{revision_link}">Read revision {number} and decide</a></td>'
+    "<td>{submitted_at} UTC by {submitted_by}</td><td>{warnings}</td></tr>"
+)
+
+
+def queue_rows(revisions):
+    """Each revision waiting for review as its row of the queue."""
+    for revision in revisions:
+        job = revision.job
+        revision.row = html_row(
+            QUEUE_ROW,
+            job_link=row_url("job_detail", job.pk),
+            job=job,
+            team=job.team.name,
+            revision_link=row_url("revision_detail", job.pk, revision.number),
+            number=revision.number,
+            submitted_at=day_month(revision.submitted_at),
+            submitted_by=revision.submitted_by or "—",
+            warnings=len(revision.warnings_acknowledged or []),
+        )
+    return revisions
 
 
 def review_paths(revision):

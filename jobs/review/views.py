@@ -10,7 +10,7 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.pagination import keyset_page
 
-from .presenters import review_form
+from .presenters import queue_rows, review_form
 
 
 @staff_required
@@ -20,9 +20,9 @@ def review_queue(request):
         request,
         "jobs/staff_reviews.html",
         {
-            "revisions": revisions,
+            "revisions": queue_rows(revisions),
             "ready": dispatch.ready_to_dispatch(),
-            "clusters": Cluster.objects.order_by("name"),
+            "clusters": list(Cluster.objects.order_by("name").only("name")),
         },
     )
 

@@ -210,6 +210,8 @@ def ready_to_dispatch(limit=50):
         Run.objects.filter(state=RunState.SUBMITTED, dispatch__isnull=True)
         .exclude(Exists(Event.objects.filter(run=OuterRef("pk"))))
         .select_related("job", "job__team", "revision")
+        # What the list shows, not the job's nor the revision's description (JSON).
+        .only("job__name", "job__team__name", "revision__number", "created_at")
         .order_by("created_at", "pk")[:limit]
     )
 

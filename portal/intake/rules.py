@@ -6,10 +6,17 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from portal.models import ApplicationStatus, CloseReason, IntakeState, IntakeWindow
+from portal.models import (
+    ApplicationStatus,
+    CloseReason,
+    IntakeApplication,
+    IntakeState,
+    IntakeWindow,
+)
 from portal.transitions import Machine, move
 
 A = ApplicationStatus
@@ -109,11 +116,17 @@ class WindowStatus:
 
 
 def with_accepted_count(queryset):
-    return queryset.annotate(
-        accepted_count=Count(
-            "applications", filter=Q(applications__status=ApplicationStatus.ACCEPTED)
-        )
+    """Each window with its accepted applications counted through the (window, status)
+    index: a join and GROUP BY would read every application of the window (thousands) to
+    count the few accepted."""
+    accepted = (
+        IntakeApplication.objects.filter(window=OuterRef("pk"), status=ApplicationStatus.ACCEPTED)
+        .order_by()
+        .values("window")
+        .annotate(n=Count("pk"))
+        .values("n")
     )
+    return queryset.annotate(accepted_count=Coalesce(Subquery(accepted), 0))
 
 
 def status_of(window: IntakeWindow | None, *, now: datetime | None = None) -> WindowStatus:

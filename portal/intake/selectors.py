@@ -6,7 +6,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from portal.models import IntakeApplication, IntakeWindow, OutboundEmail
-from portal.pagination import bounded_count, shown_count
+from portal.pagination import bounded_counts, shown_count
 
 from . import rules
 
@@ -20,11 +20,37 @@ def get_window(window_id):
 
 
 REVIEW_ORDER = ("submitted_at", "pk")
+APPLICATION_ROW_FIELDS = (
+    "window",
+    "status",
+    "submitted_at",
+    "team_name",
+    "organisation",
+    "cpu_only",
+    "accelerator_type",
+    "accelerator_count",
+    "data_size_text",
+    "duration_text",
+    "deadline",
+    "typical_accelerators",
+    "peak_accelerators",
+    "spike_interval_text",
+    "next_spike",
+    "has_real_time",
+    "team__name",
+    "team__slug",
+    "staged_decision",
+    "staged_by__full_name",
+    "staged_by__email",
+)
 
 
 def applications_for_review(*, window, status="", real_time=""):
-    applications = IntakeApplication.objects.filter(window=window).select_related(
-        "staged_by", "team"
+    # Only what a row shows: not the long answers (job, contacts, reasons).
+    applications = (
+        IntakeApplication.objects.filter(window=window)
+        .select_related("staged_by", "team")
+        .only(*APPLICATION_ROW_FIELDS)
     )
     if status:
         applications = applications.filter(status=status)
@@ -35,10 +61,9 @@ def applications_for_review(*, window, status="", real_time=""):
 
 def staged_counts(window):
     """How many decisions are staged (counting no further than the bound: a page never
-    counts every application of a window)."""
+    counts every application of a window), in one query."""
     staged = IntakeApplication.objects.filter(window=window).exclude(staged_decision="")
-    total = bounded_count(staged)
-    accepts = bounded_count(staged.filter(staged_decision="accepted"))
+    total, accepts = bounded_counts([staged, staged.filter(staged_decision="accepted")])
     return {"total": total, "shown": shown_count(total), "accepts": shown_count(accepts)}
 
 

@@ -16,6 +16,7 @@ from portal.pagination import keyset_page
 
 from . import rules, selectors, services
 from .forms import ApplicationFilterForm, ApplicationForm, DecisionForm, WindowForm
+from .presenters import application_rows
 
 # ---------------------------------------------------------------------------
 # Public
@@ -204,12 +205,14 @@ def staff_intake_applications(request, window_id):
         {
             "intake": rules.status_of(window),
             "filters": filters,
-            "applications": keyset_page(
-                selectors.applications_for_review(
-                    window=window, status=status, real_time=real_time
-                ),
-                order=selectors.REVIEW_ORDER,
-                request=request,
+            "applications": application_rows(
+                keyset_page(
+                    selectors.applications_for_review(
+                        window=window, status=status, real_time=real_time
+                    ),
+                    order=selectors.REVIEW_ORDER,
+                    request=request,
+                )
             ),
             "staged": selectors.staged_counts(window),
         },
