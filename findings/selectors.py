@@ -54,6 +54,8 @@ def _latest_response():
 
 
 PARTNER_ORDER = ("-created_at", "-pk")
+# What a row of a list of findings shows (and its sort keys).
+LIST_FIELDS = ("team__name", "title", "kind", "status", "created_at")
 
 
 def partner_list(user, team=None):
@@ -62,6 +64,7 @@ def partner_list(user, team=None):
     queryset = (
         findings_for(user)
         .select_related("team")
+        .only(*LIST_FIELDS)
         .annotate(latest_response=Subquery(_latest_response()))
     )
     if team is not None:
@@ -113,8 +116,17 @@ def staff_queue(filters):
     """The triage queue, filtered by the cleaned QueueFilterForm data (sorted and paged by
     the view, see staff_sort). Rows carry their team, assignee and problems in a fixed
     number of queries, whatever the page size."""
-    queryset = Finding.objects.select_related("team", "assignee", "filed_by").prefetch_related(
-        Prefetch("problems", queryset=UnsolvedProblem.objects.only("pk", "title", "slug"))
+    # Only the columns the rows and the sorts use: not the summary, nor the details' JSON.
+    queryset = (
+        Finding.objects.select_related("team", "assignee")
+        .only(*LIST_FIELDS, "updated_at", "assignee__full_name", "assignee__email")
+        .prefetch_related(
+            Prefetch(
+                "problems",
+                queryset=UnsolvedProblem.objects.only("pk", "title", "slug"),
+                to_attr="problem_list",
+            )
+        )
     )
     status = filters.get("status")
     if status == "waiting":

@@ -3,7 +3,7 @@
 from django import forms
 
 from portal.models import Team, User
-from portal.widgets import ListSelect, Textarea
+from portal.widgets import ChoicesOnce, ListSelect, Textarea
 
 from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
@@ -11,6 +11,12 @@ from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
 
 def _staff():
     return User.objects.filter(is_staff=True, is_active=True).order_by("email")
+
+
+def _staff_names():
+    """(id, full name, e-mail) of each active staff member, for a list of choices: a User
+    shows as its full name, else its e-mail."""
+    return _staff().values_list("pk", "full_name", "email")
 
 
 class QueueFilterForm(forms.Form):
@@ -25,22 +31,11 @@ class QueueFilterForm(forms.Form):
     kind = forms.ChoiceField(
         required=False, widget=ListSelect, choices=[("", "Any kind"), *FindingKind.choices]
     )
-    # Every team of the program: rendered without a template per option (ListSelect).
-    team = forms.ModelChoiceField(
-        queryset=Team.objects.only("pk", "name").order_by("name"),
-        required=False,
-        empty_label="Any team",
-        widget=ListSelect,
-    )
-    problem = forms.ModelChoiceField(
-        queryset=UnsolvedProblem.objects.only("pk", "title"),
-        required=False,
-        empty_label="Any problem",
-        widget=ListSelect,
-    )
-    assignee = forms.ModelChoiceField(
-        queryset=None, required=False, empty_label="Anyone", widget=ListSelect
-    )
+    # Every team of the program (hundreds): the options are read as (id, name) pairs, not
+    # model instances, and rendered without a template per option (ListSelect).
+    team = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
+    problem = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
+    assignee = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
     unassigned = forms.BooleanField(label="Unassigned only", required=False)
     age = forms.ChoiceField(
         label="Older than",
@@ -63,7 +58,18 @@ class QueueFilterForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["assignee"].queryset = _staff()
+        self.fields["team"].choices = ChoicesOnce(
+            lambda: [("", "Any team"), *Team.objects.order_by("name").values_list("pk", "name")]
+        )
+        self.fields["problem"].choices = ChoicesOnce(
+            lambda: [("", "Any problem"), *UnsolvedProblem.objects.values_list("pk", "title")]
+        )
+        self.fields["assignee"].choices = ChoicesOnce(
+            lambda: [
+                ("", "Anyone"),
+                *((pk, name or email) for pk, name, email in _staff_names()),
+            ]
+        )
 
     def filters(self):
         if not self.is_valid():

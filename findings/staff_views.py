@@ -14,7 +14,7 @@ from portal.pagination import bounded_count, keyset_page, shown_count
 
 from . import rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
-from .presenters import detail_context
+from .presenters import detail_context, list_rows
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -34,11 +34,16 @@ def staff_finding_queue(request):
     filters = filter_form.filters()
     queryset = selectors.staff_queue(filters)
     page = keyset_page(queryset, order=selectors.staff_sort(filters), request=request)
+    list_rows(page, staff=True)
     context = {
         "filter_form": filter_form,
         "page": page,
         "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
+        # The bulk form offers the staff and problems the filters list (the same rows,
+        # in the same order), read once for both.
+        "bulk_staff": filter_form.fields["assignee"].choices.loaded_rows(),
+        "bulk_problems": filter_form.fields["problem"].choices.loaded_rows(),
         "here": request.get_full_path(),
     }
     if request.htmx:

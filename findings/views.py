@@ -25,7 +25,7 @@ from . import evidence, selectors, services
 from .forms import FORMS, KindForm
 from .insights import public as public_figures
 from .models import EvidenceSnapshot, FindingKind, NoteVisibility
-from .presenters import detail_context, is_member
+from .presenters import detail_context, is_member, list_rows
 
 # --- Public -------------------------------------------------------------------------------
 
@@ -190,8 +190,12 @@ def finding_list(request):
         request,
         "findings/list.html",
         {
-            "findings": keyset_page(
-                selectors.partner_list(request.user), order=selectors.PARTNER_ORDER, request=request
+            "findings": list_rows(
+                keyset_page(
+                    selectors.partner_list(request.user),
+                    order=selectors.PARTNER_ORDER,
+                    request=request,
+                )
             ),
             "notices": notices,
         },

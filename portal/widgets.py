@@ -1,7 +1,10 @@
 from django import forms
 from django.forms.utils import flatatt
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.choices import BaseChoiceIterator
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from .rows import escaped
 
 
 class Textarea(forms.Textarea):
@@ -21,13 +24,31 @@ class ListSelect(forms.Select):
     def render(self, name, value, attrs=None, renderer=None):
         selected = {str(v) for v in self.format_value(value)}
         final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        keys = ((("" if v is None else str(v)), label) for v, label in self.choices)
-        options = format_html_join(
-            "",
-            '<option value="{}"{}>{}</option>',
-            ((key, SELECTED if key in selected else "", label) for key, label in keys),
-        )
-        return format_html("<select{}>{}</select>", flatatt(final), options)
+        # One join, not format_html per option: with hundreds of options format_html's
+        # own checks cost more than the text.
+        options = []
+        for v, label in self.choices:
+            key = "" if v is None else str(v)
+            mark = " selected" if key in selected else ""
+            options.append(f'<option value="{escaped(key)}"{mark}>{escaped(label)}</option>')
+        # Each value and label was escaped above.
+        return format_html("<select{}>{}</select>", flatatt(final), SafeString("".join(options)))
 
 
-SELECTED = mark_safe(" selected")
+class ChoicesOnce(BaseChoiceIterator):
+    """A field's choices read from the database when first needed (validating a value,
+    rendering the options), then kept for the form's life: one query, none if neither
+    happens (an htmx request that re-renders only the results)."""
+
+    def __init__(self, load):
+        self.load = load
+        self.loaded = None
+
+    def __iter__(self):
+        if self.loaded is None:
+            self.loaded = list(self.load())
+        return iter(self.loaded)
+
+    def loaded_rows(self):
+        """The choices without the empty one ("Any …"), for another list of the same rows."""
+        return [(value, label) for value, label in self if value != ""]

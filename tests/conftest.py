@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from hypothesis import settings as hypothesis_settings
 
 from jobs import services, spec
 from jobs.models import Run
@@ -10,6 +11,12 @@ from portal.celery import app as celery_app
 from portal.models import Membership, Role, Team, User
 
 PASSWORD = "correct horse battery staple"
+
+# Property tests: 100 examples each in the everyday suite (their inputs cost more to generate
+# than the code under test costs to run); HYPOTHESIS_PROFILE=thorough tries 2,000 each.
+hypothesis_settings.register_profile("default", max_examples=100, deadline=None)
+hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # The workspace's sample of real job files, beside the clone (CI has it). A clone elsewhere
 # skips the tests that read it, saying so; REQUIRE_SHARED_CORPUS=1 (CI) makes that a failure.

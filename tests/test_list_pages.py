@@ -151,8 +151,8 @@ PINNED = {
     "partner jobs": 6,  # + notices, the 5 bounded status counts in one query, the page
     "partner jobs by status": 6,
     "partner findings": 5,
-    "staff triage": 11,  # + filter form choices, bounded count, problems of the page's rows
-    "staff triage filtered, searched, sorted": 11,
+    "staff triage": 9,  # + filter choices (teams, staff, problems), bounded count, the problems of the rows
+    "staff triage filtered, searched, sorted": 9,
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
     "staff applications": 7,
 }

@@ -1,11 +1,13 @@
 """Pages: team scoping, what the public may see, and query counts that do not grow."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from findings import services
-from findings.models import UnsolvedProblem
+from findings.models import NoteVisibility, UnsolvedProblem
 from tests.conftest import make_user
 from tests.findings.helpers import file
 
@@ -46,6 +48,23 @@ def test_the_list_shows_only_the_teams_findings(client_for, team_a, team_b, a_me
     file(team_b, b_member, title="Beta finding")
     page = client_for(b_member).get("/findings/").content.decode()
     assert "Beta finding" in page and "Alpha finding" not in page
+
+
+def test_the_list_shows_the_latest_response_or_a_dash(client_for, team_a, a_member, staff):
+    answered = file(team_a, a_member, title="Answered finding")
+    file(team_a, a_member, title="Unanswered finding")
+    services.add_note(
+        finding=answered,
+        author=staff,
+        visibility=NoteVisibility.RESPONSE,
+        body="We throttled the bucket. " + "More words. " * 20,
+    )
+    page = client_for(a_member).get("/findings/").content.decode()
+    cells = re.findall(r"<td>([^<]*)</td>\s*<td>\d+ \w+ \d{4}</td>", page)
+    # Newest first: the unanswered one has no response (not "None"), the other's is cut.
+    assert cells[0] == "—"
+    assert cells[1].startswith("We throttled the bucket.") and cells[1].endswith("…")
+    assert len(cells[1]) == 140
 
 
 def test_follow_and_unfollow_with_htmx(client_for, team_a, a_member, a_admin):

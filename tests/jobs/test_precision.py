@@ -256,7 +256,7 @@ parts = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(parts, json_values, max_size=6))
 def test_no_input_crashes_the_check(data):
     description, issues = spec.lint(data)
@@ -264,7 +264,7 @@ def test_no_input_crashes_the_check(data):
     spec.to_yaml(description)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.fixed_dictionaries(
         {},
