@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from .spec import model as m
 from .spec.quantities import Amount, Duration, Quantity, Size, When
+from .spec.units import number_for_people
 
 STEPS = [
     ("work", "Work", "What runs, and whether it is a batch job at all."),
@@ -261,8 +262,8 @@ def display_value(value, spec):
         return "true" if value is True else "false" if value is False else str(value)
     if spec.kind == "lines" and isinstance(value, list):
         return "\n".join(map(str, value))
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, int | float) and math.isfinite(value):
+        return number_for_people(value)
     return str(value)
 
 
@@ -315,7 +316,8 @@ def spec_at(path):
 
 def readable_value(path, value):
     """A stored value as a person reads it: Yes/No, a choice's label, a list one per line,
-    text as typed. None (not said) is the empty string."""
+    text as typed, numbers as people write them (a revision stores 9000 for "9,000": it
+    reads "9,000" again). None (not said) is the empty string."""
     if value is None or value == "":
         return ""
     spec = spec_at(path)
@@ -326,8 +328,8 @@ def readable_value(path, value):
         return labels.get(value, str(value))
     if isinstance(value, list):
         return "\n".join(map(str, value))
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, int | float) and math.isfinite(value):
+        return number_for_people(value)
     return str(value)
 
 

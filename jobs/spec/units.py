@@ -283,6 +283,15 @@ def _plain(value):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def number_for_people(value):
+    """A number as a person writes it: 1536.0 -> '1,536', 1152.25 -> '1,152.25', never
+    '1.2e+06' or float noise (to 3 decimals)."""
+    value = round(value, 3)
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,}"
+
+
 def hours(seconds):
     return seconds / 3600 if seconds is not None else None
 

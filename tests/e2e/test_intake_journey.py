@@ -80,6 +80,12 @@ def test_staff_open_a_team_applies_is_accepted_and_joins(new_page, staff):
     error = page.locator("#id_data_size_error")
     error.wait_for()
     assert "is not a size" in error.inner_text()
+    # One summary, focused on arrival, whose link takes the person to the field.
+    summary = page.locator(".error-summary:focus")
+    summary.wait_for()
+    assert "One thing needs fixing" in summary.inner_text()
+    summary.get_by_role("link", name="Data size").click()
+    page.locator("#id_data_size:focus").wait_for()
     assert field(page, "Data size").get_attribute("aria-invalid") == "true"
     assert field(page, "Team name").input_value() == "Gull Vision"
     assert field(page, "Work").input_value() == answers["Work"]

@@ -10,7 +10,7 @@ from jobs import services, spec
 from jobs.presenters import diff_rows
 from jobs.spec import units
 from jobs.spec.loading import load
-from jobs.steps import form_words
+from jobs.steps import form_words, readable_value
 from portal.models import OutboundEmail
 
 
@@ -129,3 +129,50 @@ def test_comment_and_review_emails_name_fields_as_people_do(team_a, a_member, st
     assert "Request › Expected accelerator-hours" in bodies
     assert "Data › Input 1 › Size" in bodies
     assert "request.expected_accelerator_hours" not in bodies
+
+
+def test_durations_in_messages_are_the_ones_typed():
+    _, issues = spec.lint(
+        {
+            "request": {
+                "estimate": "48h",
+                "maximum": "60h",
+                "earliest_start": "2027-03-01T09:00Z",
+                "deadline": "2027-03-02T09:00Z",
+            }
+        }
+    )
+    (message,) = [i.message for i in issues if i.code == "duration_exceeds_window"]
+    assert message.startswith("The job runs 48h but") and "2d" not in message
+
+
+def test_hours_in_messages_read_as_people_write_them():
+    data = spec.example_data()
+    data["request"].update(expected_accelerator_hours="1,200,000")
+    _, issues = spec.lint(data)
+    (message,) = [i.message for i in issues if i.code == "expected_hours_mismatch"]
+    assert message.startswith("You expect 1,200,000 accelerator-hours but the request is 1,152 ")
+    assert "e+" not in message
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"), [(9000, "9,000"), (1536.0, "1,536"), (0.5, "0.5"), (2, "2"), (True, "Yes")]
+)
+def test_a_revision_reads_numbers_as_people_write_them(stored, read):
+    # A revision stores 9000 for the "9,000" typed: it reads "9,000" again, never 9000.0.
+    assert readable_value("data.inputs.0.objects", stored) == read
+
+
+def test_no_label_or_help_text_speaks_of_billing():
+    # The network sets no prices: hours are held or used, never billed.
+    from jobs.steps import PART_SPECS
+
+    def texts(specs):
+        for s in specs:
+            yield s.label
+            yield s.help
+            yield from texts(s.children)
+
+    words = " ".join(t for specs in PART_SPECS.values() for t in texts(specs) if t)
+    assert "Expected accelerator-hours" in words
+    assert not re.search(r"\bbill|\bprice|\bcost", words, re.IGNORECASE)

@@ -40,7 +40,7 @@ def _inconsistent(d):
                     "request.estimate",
                     E,
                     "duration_exceeds_window",
-                    f"The job runs {units.format_duration(est)} but the window from earliest start to "
+                    f"The job runs {r.estimate.text} but the window from earliest start to "
                     f"deadline is {units.format_duration(int(window))}.",
                     SCHED,
                 )
@@ -51,7 +51,7 @@ def _inconsistent(d):
                     "request.maximum",
                     W,
                     "maximum_exceeds_window",
-                    f"The maximum ({units.format_duration(mx)}) is longer than the window "
+                    f"The maximum ({r.maximum.text}) is longer than the window "
                     f"({units.format_duration(int(window))}): say what happens at the deadline.",
                     SCHED,
                 )
@@ -155,7 +155,8 @@ def _inconsistent(d):
                 "request.expected_accelerator_hours",
                 W,
                 "expected_hours_mismatch",
-                f"You expect {expected:g} accelerator-hours but the request is {requested:g} "
+                f"You expect {units.number_for_people(expected)} accelerator-hours but the "
+                f"request is {units.number_for_people(requested)} "
                 f"(count × nodes × estimate). Explain the difference or correct one of them.",
             )
         )
@@ -166,7 +167,8 @@ def _inconsistent(d):
                 "request.expected_node_hours",
                 W,
                 "expected_hours_mismatch",
-                f"You expect {expected:g} node-hours but the request is {requested:g} "
+                f"You expect {units.number_for_people(expected)} node-hours but the request is "
+                f"{units.number_for_people(requested)} "
                 f"(nodes × estimate). Explain the difference or correct one of them.",
             )
         )
