@@ -485,7 +485,9 @@ class RunOutcome(models.Model):
     class Meta:
         ordering = ["-finished_at"]
         indexes = [
-            models.Index(fields=["team", "finished_at"], name="runoutcome_team_finished_idx")
+            models.Index(fields=["team", "finished_at"], name="runoutcome_team_finished_idx"),
+            # The newest write, read by the stamp of kept figures (portal/kept.py).
+            models.Index(fields=["recorded_at"], name="runoutcome_recorded_idx"),
         ]
 
     def __str__(self):
@@ -518,7 +520,11 @@ class FieldSignal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["job", "field"], name="fieldsignal_one_per_job_field")
         ]
-        indexes = [models.Index(fields=["field", "team"], name="fieldsignal_field_team_idx")]
+        indexes = [
+            models.Index(fields=["field", "team"], name="fieldsignal_field_team_idx"),
+            # The newest write, read by the stamp of kept figures (portal/kept.py).
+            models.Index(fields=["updated_at"], name="fieldsignal_updated_idx"),
+        ]
 
     def __str__(self):
         return f"{self.field} on job {self.job_id}"
