@@ -12,6 +12,7 @@ from portal.dates import day_month
 from portal.links import row_url
 from portal.markdown import render_markdown
 from portal.rows import html_row
+from portal.selectors import own_memberships
 
 from . import rules, selectors
 from .forms import DETAIL_LABELS
@@ -24,7 +25,9 @@ STATUS_LABELS = dict(FindingStatus.choices)
 
 
 def is_member(user, finding):
-    return selectors.filing_teams(user).filter(pk=finding.team_id).exists()
+    """Whether the user is in the finding's team (from the memberships the request has
+    already read for the menu: no query)."""
+    return any(m.team_id == finding.team_id for m in own_memberships(user))
 
 
 def _shown(key, value):
@@ -89,7 +92,9 @@ def list_rows(findings, *, staff=False):
     return findings
 
 
-def detail_context(request, finding, info_form_errors=None, reopen_text=""):
+def detail_context(request, finding, info_form_errors=None, reopen_text="", reads=None):
+    """The finding's page; `reads` replaces what the partner sees beside it (history, notes,
+    evidence, problems) with more, for staff, so neither is read twice."""
     member = is_member(request.user, finding)
     return {
         "finding": finding,
@@ -104,5 +109,5 @@ def detail_context(request, finding, info_form_errors=None, reopen_text=""):
         "partner_moves": rules.allowed_targets(finding.status, Actor.PARTNER) if member else [],
         "info_error": info_form_errors,
         "reopen_text": reopen_text,
-        **selectors.partner_detail(finding),
+        **(selectors.partner_detail(finding) if reads is None else reads),
     }

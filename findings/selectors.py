@@ -28,7 +28,10 @@ def findings_for(user):
 
 def get_finding_for_user(user, pk):
     return get_object_or_404(
-        findings_for(user).select_related("team", "filed_by", "job", "assignee", "duplicate_of"),
+        findings_for(user)
+        .select_related("team", "filed_by", "job", "assignee", "duplicate_of")
+        # The page names the job; its description (kilobytes of JSON) is not read here.
+        .defer("job__data", "job__recent_saves", "job__clarify_fields"),
         pk=pk,
     )
 

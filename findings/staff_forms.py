@@ -3,7 +3,13 @@
 from django import forms
 
 from portal.models import Team, User
-from portal.widgets import ChoicesOnce, ListSelect, Textarea
+from portal.widgets import (
+    ChoicesOnce,
+    ListedModelChoiceField,
+    ListedModelMultipleChoiceField,
+    ListSelect,
+    Textarea,
+)
 
 from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
@@ -120,7 +126,7 @@ class BulkForm(forms.Form):
 
 class StatusForm(forms.Form):
     to_status = forms.ChoiceField(choices=FindingStatus.choices, label="Move to")
-    problems = forms.ModelMultipleChoiceField(
+    problems = ListedModelMultipleChoiceField(
         queryset=UnsolvedProblem.objects.all(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -154,7 +160,7 @@ class NoteForm(forms.Form):
 
 
 class AssignForm(forms.Form):
-    assignee = forms.ModelChoiceField(queryset=None, required=False, empty_label="Nobody")
+    assignee = ListedModelChoiceField(queryset=None, required=False, empty_label="Nobody")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

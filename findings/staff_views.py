@@ -114,21 +114,21 @@ VERBS = {
 
 
 def _staff_context(request, finding, **forms):
-    context = detail_context(request, finding)
-    context.update(selectors.staff_detail(finding))
+    context = detail_context(request, finding, reads=selectors.staff_detail(finding))
+    linked = context["problems"]  # every problem the finding is linked to, for staff
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
     context.update(
         {
             "staff_moves": moves,
             "staff_move_values": [str(m.value) for m in moves],
             "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
-            "linked_problems": list(finding.problems.all()),
+            "linked_problems": linked,
             "next_finding": selectors.next_waiting(exclude=finding.pk),
             "status_form": forms.get("status_form")
             or StatusForm(
                 initial={
                     "version": finding.version,
-                    "problems": [p.pk for p in finding.problems.all()],
+                    "problems": [p.pk for p in linked],
                 }
             ),
             "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
@@ -145,7 +145,9 @@ def _staff_context(request, finding, **forms):
 @require_GET
 def staff_finding_detail(request, finding_id):
     finding = get_object_or_404(
-        Finding.objects.select_related("team", "filed_by", "assignee", "duplicate_of"),
+        Finding.objects.select_related("team", "filed_by", "assignee", "duplicate_of", "job")
+        # The page names the job; its description (kilobytes of JSON) is not read here.
+        .defer("job__data", "job__recent_saves", "job__clarify_fields"),
         pk=finding_id,
     )
     return render(request, "findings/staff_detail.html", _staff_context(request, finding))

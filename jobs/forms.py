@@ -1,7 +1,9 @@
+from functools import cache
+
 from django import forms
 
 from portal.submissions import SubmissionTokenField
-from portal.widgets import Textarea
+from portal.widgets import ListSelect, ListSelectMultiple, Textarea
 
 from .models import Comment, ReviewOutcome
 from .spec.textio import MAX_TEXT_BYTES
@@ -58,9 +60,10 @@ class NewJobForm(forms.Form):
         return upload.name if upload else None
 
 
+@cache  # the format's fields: the same for every form
 def anchor_choices():
     paths = all_field_paths()
-    return [("", "The whole description")] + [(path, field_label(path)) for path in paths]
+    return (("", "The whole description"), *((path, field_label(path)) for path in paths))
 
 
 class CommentForm(forms.Form):
@@ -71,7 +74,8 @@ class CommentForm(forms.Form):
         widget=Textarea(attrs={"rows": 4}),
         help_text="Markdown works: **bold**, `code`, lists, links.",
     )
-    anchor = forms.ChoiceField(label="About", required=False)
+    # Every field of the format (~150): options rendered without a template each.
+    anchor = forms.ChoiceField(label="About", required=False, widget=ListSelect)
     parent = forms.ModelChoiceField(
         queryset=Comment.objects.none(), required=False, widget=forms.HiddenInput
     )
@@ -92,7 +96,7 @@ class ReviewForm(forms.Form):
         required=False,
         label="Fields to clarify",
         help_text="They are highlighted for the team.",
-        widget=forms.SelectMultiple(attrs={"size": 8}),
+        widget=ListSelectMultiple(attrs={"size": 8}),
     )
     note = forms.CharField(
         required=False,

@@ -149,8 +149,9 @@ class Comment(models.Model):
 
 
 class ReadMark(models.Model):
-    """A person's place in a job's discussion: when they last read it (empty: never) and how
-    many comments by others arrived since, kept on write so no list counts comments."""
+    """A person's place in a job's discussion: when they last read it with something new in
+    it (empty: never) and how many comments by others arrived since, kept on write so no
+    list counts comments."""
 
     job = models.ForeignKey(JobDescription, on_delete=models.CASCADE, related_name="read_marks")
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")

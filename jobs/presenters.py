@@ -4,6 +4,7 @@ import re
 import uuid
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Prefetch
 from django.urls import reverse
 
 from portal.dates import day_month, iso
@@ -11,7 +12,7 @@ from portal.links import row_url
 
 from . import selectors, spec
 from .forms import CommentForm
-from .models import JobStatus, Run
+from .models import JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
 from .runs.presenters import run_context
@@ -305,9 +306,11 @@ def dashboard_rows(jobs):
 
 def detail_context(request, job, review_values=None):
     threads, _ = selectors.discussion(job)
-    run = Run.objects.filter(job=job).select_related("revision").first()
+    run = Run.objects.filter(job=job).select_related("revision", "dispatch__cluster").first()
     revisions = list(
-        job.revisions.select_related("submitted_by").prefetch_related("reviews__reviewer")
+        job.revisions.select_related("submitted_by").prefetch_related(
+            Prefetch("reviews", queryset=Review.objects.select_related("reviewer"))
+        )
     )
     return {
         "job": job,

@@ -16,7 +16,7 @@ def jobs_for(user):
 
 
 def get_job_for_user(user, pk, *, for_update=False):
-    queryset = jobs_for(user).select_related("team")
+    queryset = jobs_for(user).select_related("team", "updated_by")
     if for_update:
         queryset = queryset.select_for_update(of=("self",))
     return get_object_or_404(queryset, pk=pk)

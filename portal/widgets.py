@@ -1,7 +1,6 @@
 from django import forms
-from django.forms.utils import flatatt
+from django.forms.models import ModelChoiceIterator
 from django.utils.choices import BaseChoiceIterator
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from .rows import escaped
@@ -23,7 +22,9 @@ class ListSelect(forms.Select):
 
     def render(self, name, value, attrs=None, renderer=None):
         selected = {str(v) for v in self.format_value(value)}
-        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
+        final = self.build_attrs(self.attrs, attrs)
+        if self.allow_multiple_selected:
+            final["multiple"] = True
         # One join, not format_html per option: with hundreds of options format_html's
         # own checks cost more than the text.
         options = []
@@ -32,7 +33,43 @@ class ListSelect(forms.Select):
             mark = " selected" if key in selected else ""
             options.append(f'<option value="{escaped(key)}"{mark}>{escaped(label)}</option>')
         # Each value and label was escaped above.
-        return format_html("<select{}>{}</select>", flatatt(final), SafeString("".join(options)))
+        return SafeString(f"<select{_attributes(name, final)}>{''.join(options)}</select>")
+
+
+def _attributes(name, attrs):
+    """The attributes as Django's widget template writes them: the name, then the others
+    in their order (a True one bare, a False one left out)."""
+    text = f' name="{escaped(name)}"'
+    for key, value in attrs.items():
+        if value is True:
+            text += f" {key}"
+        elif value is not False:
+            text += f' {key}="{escaped(value)}"'
+    return text
+
+
+class ListSelectMultiple(ListSelect, forms.SelectMultiple):
+    """ListSelect for several values (SelectMultiple's reading of the posted values)."""
+
+
+class _ListedIterator(ModelChoiceIterator):
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        # The queryset itself, not queryset.iterator(): on PostgreSQL that is a server-side
+        # cursor (DECLARE, FETCH, CLOSE: three round trips) for a list of a few rows.
+        for obj in self.queryset:
+            yield self.choice(obj)
+
+
+class ListedModelChoiceField(forms.ModelChoiceField):
+    """A ModelChoiceField for short lists (staff, problems), read in one query."""
+
+    iterator = _ListedIterator
+
+
+class ListedModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    iterator = _ListedIterator
 
 
 class ChoicesOnce(BaseChoiceIterator):

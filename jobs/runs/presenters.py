@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 
-from jobs.models import Cluster, Dispatch, FailureReason, RunState
+from jobs.models import Cluster, Dispatch, FailureReason, Run, RunState
 
 from . import ledger as ledger_mod
 from . import observed as observed_mod
@@ -19,13 +19,22 @@ def simulated_now(run, events):
     return latest.occurred_at + (timezone.now() - latest.received_at)
 
 
+def _dispatch(run):
+    """The run's dispatch with its cluster: loaded with the run when the caller asked for
+    it (select_related("dispatch__cluster")), else read here."""
+    relation = Run._meta.get_field("dispatch")
+    if relation.is_cached(run):
+        return relation.get_cached_value(run)
+    return Dispatch.objects.filter(run=run).select_related("cluster").first()
+
+
 def run_context(run):
     events = list(run.events.select_related("actor", "client"))
     holds = list(run.holds.all())
     ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
     now = simulated_now(run, events)
     segs = timeline.segments(run, events, now=now)
-    dispatch = Dispatch.objects.filter(run=run).select_related("cluster").first()
+    dispatch = _dispatch(run)
     observed = observed_mod.compute(
         run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
     )

@@ -21,7 +21,7 @@ from .tasks import simulate_run
 
 def _run_for(user, pk):
     job = selectors.get_job_for_user(user, pk)
-    run = Run.objects.filter(job=job).select_related("revision", "job").first()
+    run = Run.objects.filter(job=job).select_related("revision", "job", "dispatch__cluster").first()
     if run is None:
         raise Http404("This job has not entered the lifecycle.")
     return job, run

@@ -81,7 +81,7 @@ def test_job_page_with_a_run_has_constant_queries(
         run=run, kind="rented", occurred_at=timezone.now() - timedelta(days=3), idempotency_key="r"
     )
     client.get(url)
-    with django_assert_num_queries(18) as first:
+    with django_assert_num_queries(12) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     simulator.play_now(run)

@@ -99,3 +99,21 @@ def test_recount_puts_counters_right_after_bulk_writes(team_a, a_member, a_admin
     call_command("recount")
     assert {p.pk: _badge(p) for p in (a_member, a_admin, staff)} == expected
     _assert_true(a_member, a_admin, staff)
+
+
+def test_reading_again_writes_nothing_until_something_new(
+    team_a, a_member, staff, django_assert_num_queries
+):
+    job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    services.add_comment(job=job, author=staff, body="first")
+    services.mark_read(job=job, user=a_member)
+    read_at = ReadMark.objects.get(job=job, user=a_member).read_at
+    with django_assert_num_queries(1):  # one look at the mark: nothing new, nothing written
+        services.mark_read(job=job, user=a_member)
+    assert ReadMark.objects.get(job=job, user=a_member).read_at == read_at
+    services.add_comment(job=job, author=staff, body="second")
+    assert _badge(a_member) == 1
+    services.mark_read(job=job, user=a_member)
+    assert _badge(a_member) == 0
+    assert ReadMark.objects.get(job=job, user=a_member).read_at > read_at
+    _assert_true(a_member, staff)
