@@ -1,12 +1,12 @@
 from datetime import timedelta
 
-from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from findings.models import Finding, FindingStatus
 from jobs.models import FINAL_STATES, JobDescription, JobStatus, Run
 from portal.models import ApplicationStatus, IntakeApplication
+from portal.pagination import bounded_counts, shown_count
 
 from . import badges, selectors
 
@@ -28,30 +28,30 @@ def navigation(request):
 
 def staff_glance():
     """The program at a glance for the staff home: what waits, as numbers with links
-    (a handful of counts, computed only when the home page shows them)."""
+    (computed only when the home page shows them): six counts in one query, each through
+    an index and stopping at the bound ("1,000+"), so the page costs the same at any size."""
     now = timezone.now()
     day, week = now - timedelta(days=1), now - timedelta(days=7)
-    untriaged = Finding.objects.filter(status=FindingStatus.NEW).aggregate(
-        fresh=Count("pk", filter=Q(created_at__gt=day)),
-        days=Count("pk", filter=Q(created_at__lte=day, created_at__gt=week)),
-        old=Count("pk", filter=Q(created_at__lte=week)),
-    )
-    queue = reverse("staff_finding_queue")
-    return [
-        (
+    untriaged = Finding.objects.filter(status=FindingStatus.NEW)
+    counts = bounded_counts(
+        [
             IntakeApplication.objects.filter(
                 status__in=[ApplicationStatus.RECEIVED, ApplicationStatus.UNDER_REVIEW]
-            ).count(),
-            "applications waiting",
-            reverse("staff_intake"),
-        ),
-        (
-            JobDescription.objects.filter(status=JobStatus.IN_REVIEW).count(),
-            "descriptions waiting for review",
-            reverse("review_queue"),
-        ),
-        (untriaged["fresh"], "findings untriaged, under a day old", f"{queue}?status=new"),
-        (untriaged["days"], "findings untriaged for 1 to 7 days", f"{queue}?status=new&age=1"),
-        (untriaged["old"], "findings untriaged for over a week", f"{queue}?status=new&age=7"),
-        (Run.objects.exclude(state__in=FINAL_STATES).count(), "runs active", reverse("job_list")),
+            ),
+            JobDescription.objects.filter(status=JobStatus.IN_REVIEW),
+            untriaged.filter(created_at__gt=day),
+            untriaged.filter(created_at__lte=day, created_at__gt=week),
+            untriaged.filter(created_at__lte=week),
+            Run.objects.exclude(state__in=FINAL_STATES),
+        ]
+    )
+    queue = reverse("staff_finding_queue")
+    links = [
+        ("applications waiting", reverse("staff_intake")),
+        ("descriptions waiting for review", reverse("review_queue")),
+        ("findings untriaged, under a day old", f"{queue}?status=new"),
+        ("findings untriaged for 1 to 7 days", f"{queue}?status=new&age=1"),
+        ("findings untriaged for over a week", f"{queue}?status=new&age=7"),
+        ("runs active", reverse("job_list")),
     ]
+    return [(shown_count(n), what, link) for n, (what, link) in zip(counts, links, strict=True)]

@@ -3,7 +3,9 @@
 import pytest
 from django.urls import reverse
 
+from findings.models import Finding, FindingKind, Impact
 from jobs import services, spec
+from portal.pagination import COUNT_BOUND
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -25,3 +27,22 @@ def test_staff_home_counts_what_waits(client_for, team_a, a_member, staff):
 def test_partners_do_not_get_the_glance(client_for, a_member):
     page = client_for(a_member).get(reverse("home")).content.decode()
     assert "The program at a glance" not in page
+
+
+def test_the_glance_counts_stop_at_the_bound(client_for, team_a, a_member, staff):
+    Finding.objects.bulk_create(
+        Finding(
+            team=team_a,
+            filed_by=a_member,
+            kind=FindingKind.OTHER,
+            impact=Impact.ANNOYANCE,
+            title=f"f{i}",
+            summary="s",
+        )
+        for i in range(COUNT_BOUND + 1)
+    )
+    page = client_for(staff).get(reverse("home")).content.decode()
+    assert (
+        '<span class="number">1,000+</span> <span class="what">findings untriaged, under a day'
+        in page
+    )
