@@ -38,8 +38,9 @@ run: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve --port $(PORT)
 
+# worksteal: a worker that finished its share takes tests from one still busy with slow modules.
 test: install
-	TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	TESTING=1 $(PY) -m pytest -n $(TEST_WORKERS) $(if $(filter 0,$(TEST_WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

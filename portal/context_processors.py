@@ -46,12 +46,32 @@ def staff_glance():
         ]
     )
     queue = reverse("staff_finding_queue")
+    # (singular, plural, link): "1 description waiting", not "1 descriptions waiting".
     links = [
-        ("applications waiting", reverse("staff_intake")),
-        ("descriptions waiting for review", reverse("review_queue")),
-        ("findings untriaged, under a day old", f"{queue}?status=new"),
-        ("findings untriaged for 1 to 7 days", f"{queue}?status=new&age=1"),
-        ("findings untriaged for over a week", f"{queue}?status=new&age=7"),
-        ("runs active", reverse("job_list")),
+        ("application waiting", "applications waiting", reverse("staff_intake")),
+        (
+            "description waiting for review",
+            "descriptions waiting for review",
+            reverse("review_queue"),
+        ),
+        (
+            "finding untriaged, under a day old",
+            "findings untriaged, under a day old",
+            f"{queue}?status=new",
+        ),
+        (
+            "finding untriaged for 1 to 7 days",
+            "findings untriaged for 1 to 7 days",
+            f"{queue}?status=new&age=1",
+        ),
+        (
+            "finding untriaged for over a week",
+            "findings untriaged for over a week",
+            f"{queue}?status=new&age=7",
+        ),
+        ("run active", "runs active", reverse("job_list")),
     ]
-    return [(shown_count(n), what, link) for n, (what, link) in zip(counts, links, strict=True)]
+    return [
+        (shown_count(n), one if n == 1 else many, link)
+        for n, (one, many, link) in zip(counts, links, strict=True)
+    ]

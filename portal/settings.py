@@ -119,6 +119,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif env_bool("TESTING"):
+    # Test databases are thrown away: a commit need not wait for the WAL to reach the disk.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "portal.User"

@@ -21,7 +21,7 @@ def test_glance_then_read_a_revision_and_decide_on_one_page(new_page, team_a, a_
     watcher = new_page()
     log_in(watcher, staff)
     page = watcher.page
-    page.get_by_role("link", name=re.compile("1 descriptions waiting for review")).click()
+    page.get_by_role("link", name=re.compile("1 description waiting for review")).click()
     page.wait_for_url("**/staff/reviews/**")
     page.get_by_role("link", name="Read revision 1 and decide").click()
     page.wait_for_url(f"**/jobs/{job.pk}/revisions/1/")

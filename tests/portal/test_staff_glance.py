@@ -19,7 +19,19 @@ def test_staff_home_counts_what_waits(client_for, team_a, a_member, staff):
     assert "The program at a glance" in page
     assert f'href="{reverse("review_queue")}"><span class="number">1</span>' in page
     assert (
-        '<span class="number">1</span> <span class="what">findings untriaged, under a day old'
+        '<span class="number">1</span> <span class="what">finding untriaged, under a day old'
+        in page
+    )
+    assert '<span class="what">description waiting for review' in page
+    assert '<span class="number">0</span> <span class="what">applications waiting' in page
+
+
+def test_the_glance_says_findings_for_two(client_for, team_a, a_member, staff):
+    file(team_a, a_member)
+    file(team_a, a_member)
+    page = client_for(staff).get(reverse("home")).content.decode()
+    assert (
+        '<span class="number">2</span> <span class="what">findings untriaged, under a day old'
         in page
     )
 
