@@ -381,8 +381,8 @@ def job_conflict(request, pk):
 
 @login_required
 def job_detail(request, pk):
-    job = selectors.get_job_for_user(request.user, pk)
-    services.mark_read(job=job, user=request.user)
+    job = selectors.get_job_for_page(request.user, pk)
+    services.mark_read(job=job, user=request.user, up_to_date=job.read_up_to_date)
     return render(request, "jobs/detail.html", detail_context(request, job))
 
 
