@@ -7,9 +7,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from portal.dates import day_month, iso
 from portal.kept import kept_all
-from portal.links import row_url
 
 from . import detail_kept, selectors, spec
 from .forms import CommentForm
@@ -278,31 +276,6 @@ def _related(obj, name):
         return getattr(obj, name)
     except ObjectDoesNotExist:
         return None
-
-
-# get_status_display() rebuilds the choices' dict on every call.
-STATUS_LABELS = dict(JobStatus.choices)
-
-
-def dashboard_rows(jobs):
-    """What each row of the jobs list shows, worked out once per row in Python (links,
-    labels, dates) so the template only places strings."""
-    for job in jobs:
-        job.detail_url = row_url("job_detail", job.pk)
-        job.link = (
-            row_url("job_step", job.pk, "work")
-            if job.editable and job.status == JobStatus.DRAFT
-            else job.detail_url
-        )
-        job.status_label = STATUS_LABELS.get(job.status, job.status)
-        job.activity_iso = iso(job.last_activity_at)
-        job.activity_text = day_month(job.last_activity_at)
-        job.run_shown = _related(job, "run")
-        job.cluster_shown = None
-        if job.run_shown is not None and not job.run_shown.simulated:
-            dispatch = _related(job.run_shown, "dispatch")
-            job.cluster_shown = dispatch.cluster if dispatch is not None else None
-    return jobs
 
 
 def detail_context(request, job, review_values=None):

@@ -10,21 +10,21 @@ from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from portal import badges, submissions
 from portal import selectors as portal_selectors
 from portal import services as portal_services
-from portal import submissions
 from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
 
 from . import selectors, services, spec
+from .dashboard import dashboard_rows
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
 from .presenters import (
     Seen,
     StepPage,
-    dashboard_rows,
     description_sections,
     detail_context,
     diff_rows,
@@ -105,15 +105,20 @@ def job_list(request):
         team = portal_selectors.get_team_for_user(request.user, request.GET["team"])
     status = request.GET.get("status", "")
     status = status if status in JobStatus.values else ""
-    notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
+    notices = []
+    # The badge's counters are kept on write: when they say none, there is nothing to read.
+    if badges.notices_waiting(request.user, portal_selectors.own_memberships(request.user)):
+        notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
     jobs = keyset_page(
         selectors.dashboard(request.user, team, status),
         order=selectors.DASHBOARD_ORDER,
         request=request,
     )
-    dashboard_rows(jobs)
+    rows, actions = dashboard_rows(jobs, request.user)
     context = {
         "jobs": jobs,
+        "rows": rows,
+        "actions": actions,
         "status": JobStatus(status) if status else None,
         "counts": selectors.status_counts(request.user, team),
         "team": team,

@@ -63,6 +63,16 @@ def notices_read(user, *, team_id, topic, count):
         _apply([user], team_id, "unread_notices", -count)
 
 
+def notices_waiting(user, memberships):
+    """Whether the counters say the user has unread notices of the badge's topic (jobs):
+    when they say none, the jobs list need not look for them (no query)."""
+    if not user.is_authenticated:
+        return False
+    if user.unread_notices:
+        return True
+    return not user.is_staff and any(m.unread_notices for m in memberships)
+
+
 def badge(user, memberships):
     """The number on the badge, from the user and their (already loaded) memberships."""
     if not user.is_authenticated:

@@ -103,11 +103,16 @@ def _flip(order):
 
 
 def _values(row, order):
+    """The sort values of a row: a model instance, or a dict from .values() (whose keys are
+    the sort's paths)."""
     values = []
     for path in (o.lstrip("-") for o in order):
-        value = row
-        for part in path.split("__"):
-            value = getattr(value, part)
+        if isinstance(row, dict):
+            value = row[path]
+        else:
+            value = row
+            for part in path.split("__"):
+                value = getattr(value, part)
         values.append(value.isoformat() if hasattr(value, "isoformat") else value)
     return values
 

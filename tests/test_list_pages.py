@@ -148,8 +148,8 @@ LISTS = {
 # The queries of each page, pinned: session and user, the memberships (menu, badge and
 # scoping at once), what the page needs, its rows in one query with their relations.
 PINNED = {
-    "partner jobs": 6,  # + notices, the 5 bounded status counts in one query, the page
-    "partner jobs by status": 6,
+    "partner jobs": 5,  # + the 5 bounded status counts in one query, the page (notices: none to read)
+    "partner jobs by status": 5,
     "partner findings": 5,
     "staff triage": 9,  # + filter choices (teams, staff, problems), bounded count, the problems of the rows
     "staff triage filtered, searched, sorted": 9,

@@ -254,7 +254,7 @@ def test_dashboard_groups_by_status_with_constant_queries(
     client = client_for(a_member)
     services.create_draft(team=team_a, user=a_member, data={"name": "one"})
     client.get(reverse("job_list"))
-    with django_assert_num_queries(6) as first:
+    with django_assert_num_queries(5) as first:
         client.get(reverse("job_list"))
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(10):

@@ -117,3 +117,21 @@ def test_reading_again_writes_nothing_until_something_new(
     assert _badge(a_member) == 0
     assert ReadMark.objects.get(job=job, user=a_member).read_at > read_at
     _assert_true(a_member, staff)
+
+
+def test_the_jobs_list_looks_for_notices_only_when_the_counters_say_some_wait(
+    client_for, team_a, a_member, django_assert_num_queries
+):
+    client = client_for(a_member)
+    client.get(reverse("job_list"))
+    with django_assert_num_queries(5):  # session, user, memberships, page, status counts
+        page = client.get(reverse("job_list")).content.decode()
+    assert "New on the network" not in page
+    _notice([a_member], team_a, "The run is released.")
+    _notice([a_member], None, "A notice of no team.")
+    page = client.get(reverse("job_list")).content.decode()
+    assert "The run is released." in page and "A notice of no team." in page
+    # Shown once: read, and the counters with them.
+    page = client.get(reverse("job_list")).content.decode()
+    assert "New on the network" not in page
+    assert _badge(a_member) == unread_recounted(a_member) == 0
