@@ -174,7 +174,9 @@ class StepPage:
         index = STEP_NAMES.index(step)
         errors = [i for i in issues if i.level == spec.Level.ERROR]
         warnings = [i for i in issues if i.level == spec.Level.WARNING]
-        requested = for_description(description)  # in accelerator-hours, or node-hours
+        review = step == "review"
+        # What only the review step shows (each issue with its link, the hours requested).
+        requested = for_description(description) if review else None  # accelerator-hours
         return {
             "job": job,
             "editor_token": uuid.uuid4().hex,
@@ -210,10 +212,10 @@ class StepPage:
             "issues": issues,
             "errors": errors,
             "warnings": warnings,
-            "groups": grouped_issues(issues, job),
+            "groups": grouped_issues(issues, job) if review else [],
             "not_a_network_job": next((i for i in issues if i.code == "not_a_network_job"), None),
-            "requested_hours": requested.requested,
-            "requested_unit": requested.unit,
+            "requested_hours": requested.requested if review else None,
+            "requested_unit": requested.unit if review else "",
             "name_anchor": anchor_id("name"),
             "clarify": sorted(clarify),
             "anchored": anchored,

@@ -72,6 +72,11 @@ def test_a_new_hold_shows_at_once(client_for, finished, a_member):
 
 
 def test_each_role_sees_its_own_run_section(client_for, finished, a_member, staff):
+    start = timezone.now() - timedelta(hours=60)
+    run_services.record_hold(
+        run=finished, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
+        started_at=start, ended_at=start + timedelta(hours=50), idempotency_key="far",
+    )  # fmt: skip
     offer = "kind=accounting_mismatch"  # partners are offered to file a finding; staff are not
     assert offer in page(client_for(a_member), finished.job)
     assert offer not in page(client_for(staff), finished.job)
