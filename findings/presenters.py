@@ -4,11 +4,10 @@ import unicodedata
 
 from django.utils import timezone
 from django.utils.text import Truncator
-from django.utils.timesince import timesince
 
 from jobs.models import Phase
 from jobs.steps import field_label
-from portal.dates import day_month
+from portal.dates import age, day_month
 from portal.links import row_url
 from portal.markdown import render_markdown
 from portal.rows import html_row
@@ -84,7 +83,7 @@ def list_rows(findings, *, staff=False):
                 problems=", ".join(p.title for p in f.problem_list) or "—",
                 assignee=f.assignee or "—",
                 filed_on=f.filed_on,
-                age=timesince(f.created_at, now),
+                age=age(f.created_at, now),
             )
         else:
             response = getattr(f, "latest_response", None)

@@ -32,7 +32,8 @@ from .staff_forms import (
 def staff_finding_queue(request):
     filter_form = QueueFilterForm(request.GET or None)
     filters = filter_form.filters()
-    queryset = selectors.staff_queue(filters)
+    # A search matches team names against the filter's list of teams, read for it anyway.
+    queryset = selectors.staff_queue(filters, teams=filter_form.fields["team"].choices.loaded_rows)
     page = keyset_page(queryset, order=selectors.staff_sort(filters), request=request)
     list_rows(page, staff=True)
     context = {
