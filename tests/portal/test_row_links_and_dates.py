@@ -7,7 +7,6 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse, set_script_prefix
 from django.utils import timezone as dj_timezone
-
 from django.utils.timesince import timesince
 from django.utils.translation import override
 
