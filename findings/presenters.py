@@ -3,12 +3,12 @@
 import unicodedata
 
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.utils.text import Truncator
-from django.utils.timesince import timesince
 
 from jobs.models import Phase
 from jobs.steps import field_label
-from portal.dates import day_month
+from portal.dates import age, day_month
 from portal.links import row_url
 from portal.markdown import render_markdown
 from portal.rows import html_row
@@ -61,35 +61,67 @@ TRIAGE_ROW = (
 )
 
 
-def list_rows(findings, *, staff=False):
-    """What each row of a list of findings shows, worked out once per row in Python (the
-    link, labels, dates, the latest response, on triage the problems and the age), so the
-    template only places strings."""
-    now = timezone.now()
+# A row of the partner's list of findings.
+PARTNER_ROW = (
+    "<tr>"
+    '<td><a href="{link}">#{pk} {title}</a>{team}</td>'
+    "<td>{kind}</td>"
+    '<td><span class="badge finding-status-{status}">{status_label}</span></td>'
+    "<td>{response}</td>"
+    "<td>{filed_on}</td>"
+    "</tr>"
+)
+TEAM_UNDER = '<br><span class="muted">{name}</span>'
+
+
+def partner_rows(findings, *, staff_viewer=False):
+    """The rows of the partner's list (dicts of selectors.partner_list) in one piece of
+    HTML; staff looking at it also see each finding's team."""
+    rows = []
     for f in findings:
-        f.link = row_url("staff_finding_detail" if staff else "finding_detail", f.pk)
-        f.kind_label = KIND_LABELS.get(f.kind, f.kind)
-        f.status_label = STATUS_LABELS.get(f.status, f.status)
-        f.filed_on = day_month(f.created_at, time=False)
-        if staff:
-            f.row = html_row(
-                TRIAGE_ROW,
-                pk=f.pk,
-                link=f.link,
-                title=f.title,
-                team=f.team.name,
-                kind=f.kind_label,
-                status=f.status,
-                status_label=f.status_label,
-                problems=", ".join(p.title for p in f.problem_list) or "—",
-                assignee=f.assignee or "—",
-                filed_on=f.filed_on,
-                age=timesince(f.created_at, now),
+        response = f["latest_response"]
+        rows.append(
+            html_row(
+                PARTNER_ROW,
+                link=row_url("finding_detail", f["pk"]),
+                pk=f["pk"],
+                title=f["title"],
+                team=html_row(TEAM_UNDER, name=f["team__name"]) if staff_viewer else "",
+                kind=KIND_LABELS.get(f["kind"], f["kind"]),
+                status=f["status"],
+                status_label=STATUS_LABELS.get(f["status"], f["status"]),
+                response=_truncated(response, 140) if response else "—",
+                filed_on=day_month(f["created_at"], time=False),
             )
-        else:
-            response = getattr(f, "latest_response", None)
-            f.response_shown = _truncated(response, 140) if response else "—"
-    return findings
+        )
+    return SafeString("".join(rows))
+
+
+def triage_rows(findings):
+    """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
+    with their problems (one query for the page) and their age."""
+    now = timezone.now()
+    problems = selectors.problem_titles([f["pk"] for f in findings]) if findings else {}
+    rows = []
+    for f in findings:
+        rows.append(
+            html_row(
+                TRIAGE_ROW,
+                pk=f["pk"],
+                link=row_url("staff_finding_detail", f["pk"]),
+                title=f["title"],
+                team=f["team__name"],
+                kind=KIND_LABELS.get(f["kind"], f["kind"]),
+                status=f["status"],
+                status_label=STATUS_LABELS.get(f["status"], f["status"]),
+                problems=", ".join(problems.get(f["pk"], ())) or "—",
+                # str(User), or a dash for no one.
+                assignee=f["assignee__full_name"] or f["assignee__email"] or "—",
+                filed_on=day_month(f["created_at"], time=False),
+                age=age(f["created_at"], now),
+            )
+        )
+    return SafeString("".join(rows))
 
 
 def detail_context(request, finding, info_form_errors=None, reopen_text="", reads=None):

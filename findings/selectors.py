@@ -4,7 +4,7 @@ see all; the public sees published problems and counts, never a team or private 
 from datetime import timedelta
 
 from django.db import connection
-from django.db.models import BooleanField, OuterRef, Prefetch, Q, Subquery
+from django.db.models import BooleanField, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -57,22 +57,18 @@ def _latest_response():
 
 
 PARTNER_ORDER = ("-created_at", "-pk")
-# What a row of a list of findings shows (and its sort keys).
-LIST_FIELDS = ("team__name", "title", "kind", "status", "created_at")
+# What a row of a list of findings shows (and its sort keys), read as values: a row is
+# only shown (findings/presenters.py writes it), no model instance is needed.
+LIST_FIELDS = ("pk", "team__name", "title", "kind", "status", "created_at")
 
 
 def partner_list(user, team=None):
     """The user's teams' findings with the latest staff response, in one query (sorted and
-    paged by the view in PARTNER_ORDER)."""
-    queryset = (
-        findings_for(user)
-        .select_related("team")
-        .only(*LIST_FIELDS)
-        .annotate(latest_response=Subquery(_latest_response()))
-    )
+    paged by the view in PARTNER_ORDER), as dicts of LIST_FIELDS and latest_response."""
+    queryset = findings_for(user).annotate(latest_response=Subquery(_latest_response()))
     if team is not None:
         queryset = queryset.filter(team=team)
-    return queryset.order_by(*PARTNER_ORDER)
+    return queryset.order_by(*PARTNER_ORDER).values(*LIST_FIELDS, "latest_response")
 
 
 def partner_detail(finding):
@@ -115,22 +111,12 @@ SORTS = {
 AGES = {"1": 1, "3": 3, "7": 7, "30": 30}
 
 
-def staff_queue(filters):
-    """The triage queue, filtered by the cleaned QueueFilterForm data (sorted and paged by
-    the view, see staff_sort). Rows carry their team, assignee and problems in a fixed
-    number of queries, whatever the page size."""
-    # Only the columns the rows and the sorts use: not the summary, nor the details' JSON.
-    queryset = (
-        Finding.objects.select_related("team", "assignee")
-        .only(*LIST_FIELDS, "updated_at", "assignee__full_name", "assignee__email")
-        .prefetch_related(
-            Prefetch(
-                "problems",
-                queryset=UnsolvedProblem.objects.only("pk", "title", "slug"),
-                to_attr="problem_list",
-            )
-        )
-    )
+def staff_queue(filters, teams=None):
+    """The triage queue, filtered by the cleaned QueueFilterForm data (counted as it is,
+    its rows read through staff_rows, sorted and paged by the view, see staff_sort).
+    `teams`, if given, returns the program's (id, name) rows the caller has read anyway
+    (the filter's list), for the search."""
+    queryset = Finding.objects.all()
     status = filters.get("status")
     if status == "waiting":
         queryset = queryset.filter(status__in=rules.WAITING_ON_STAFF)
@@ -148,7 +134,7 @@ def staff_queue(filters):
             created_at__lte=timezone.now() - timedelta(days=AGES[filters["age"]])
         )
     if filters.get("q"):
-        queryset = _search(queryset, filters["q"])
+        queryset = _search(queryset, filters["q"], teams() if teams else None)
     return queryset
 
 
@@ -163,17 +149,47 @@ def search_matches(q):
     )
 
 
-def _search(queryset, q):
+def _search(queryset, q, teams=None):
     """Findings whose title or summary has the words (PostgreSQL full-text search: stems,
     "quoted phrases", -exclusions), whose team's name contains the text, or #id. SQLite,
-    the embedded default, has no such index: there it is a plain substring match."""
-    by_team = Team.objects.filter(name__icontains=q).values("pk")
-    match = Q(team__in=by_team)
+    the embedded default, has no such index: there it is a plain substring match.
+
+    Given the program's (id, name) rows, the teams whose name matches are picked here and
+    sent as constants (none: no team part at all). A sub-select there, in an OR, kept
+    PostgreSQL from its indexes: counting a search's matches read every finding."""
+    if teams is None:
+        by_team = Q(team__in=Team.objects.filter(name__icontains=q).values("pk"))
+    else:
+        needle = q.upper()  # as icontains: UPPER(name) LIKE UPPER('%q%')
+        ids = [pk for pk, name in teams if needle in name.upper()]
+        by_team = Q(team__in=ids) if ids else Q()
+    match = by_team
     if q.lstrip("#").isdigit() and len(q) < 18:
         match |= Q(pk=int(q.lstrip("#")))
     if connection.vendor == "postgresql":
         return queryset.filter(match | Q(search_matches(q)))
     return queryset.filter(match | Q(title__icontains=q) | Q(summary__icontains=q))
+
+
+def staff_rows(queryset):
+    """The queue's rows as dicts: only the columns a row and the sorts use (not the
+    summary, nor the details' JSON). Their problems are read apart, for the page
+    (problem_titles): a fixed number of queries, whatever the page size."""
+    return queryset.values(*LIST_FIELDS, "updated_at", "assignee__full_name", "assignee__email")
+
+
+def problem_titles(finding_ids):
+    """{finding id: [problem title, …]} for these findings, each list in the problems'
+    own order (UnsolvedProblem.Meta.ordering), in one query."""
+    links = (
+        Finding.problems.through.objects.filter(finding_id__in=finding_ids)
+        .order_by("unsolvedproblem__order", "unsolvedproblem__title")
+        .values_list("finding_id", "unsolvedproblem__title")
+    )
+    titles = {}
+    for finding_id, title in links:
+        titles.setdefault(finding_id, []).append(title)
+    return titles
 
 
 def staff_sort(filters):

@@ -14,7 +14,7 @@ from portal.pagination import bounded_count, keyset_page, shown_count
 
 from . import rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
-from .presenters import detail_context, list_rows
+from .presenters import detail_context, triage_rows
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -32,12 +32,15 @@ from .staff_forms import (
 def staff_finding_queue(request):
     filter_form = QueueFilterForm(request.GET or None)
     filters = filter_form.filters()
-    queryset = selectors.staff_queue(filters)
-    page = keyset_page(queryset, order=selectors.staff_sort(filters), request=request)
-    list_rows(page, staff=True)
+    # A search matches team names against the filter's list of teams, read for it anyway.
+    queryset = selectors.staff_queue(filters, teams=filter_form.fields["team"].choices.loaded_rows)
+    page = keyset_page(
+        selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
+    )
     context = {
         "filter_form": filter_form,
         "page": page,
+        "rows": triage_rows(page),
         "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
         # The bulk form offers the staff and problems the filters list (the same rows,

@@ -25,7 +25,7 @@ from . import evidence, selectors, services
 from .forms import FORMS, KindForm
 from .insights import public as public_figures
 from .models import EvidenceSnapshot, FindingKind, NoteVisibility
-from .presenters import detail_context, is_member, list_rows
+from .presenters import detail_context, is_member, partner_rows
 
 # --- Public -------------------------------------------------------------------------------
 
@@ -186,17 +186,15 @@ def _chosen_team(teams, slug):
 @require_GET
 def finding_list(request):
     notices = portal_selectors.unread_notices(request.user, NoticeTopic.FINDING)
+    page = keyset_page(
+        selectors.partner_list(request.user), order=selectors.PARTNER_ORDER, request=request
+    )
     response = render(
         request,
         "findings/list.html",
         {
-            "findings": list_rows(
-                keyset_page(
-                    selectors.partner_list(request.user),
-                    order=selectors.PARTNER_ORDER,
-                    request=request,
-                )
-            ),
+            "findings": page,
+            "rows": partner_rows(page, staff_viewer=request.user.is_staff),
             "notices": notices,
         },
     )

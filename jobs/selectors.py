@@ -121,9 +121,11 @@ def review_queue():
     return (
         Revision.objects.filter(job__status=JobStatus.IN_REVIEW)
         .exclude(Exists(later))
-        .select_related("job", "job__team", "submitted_by")
-        # Only what a row shows: not the descriptions themselves (kilobytes of JSON a row).
-        .only(
+        # Only what a row shows, as values (a row is only shown: jobs/review/presenters.py),
+        # not the descriptions themselves (kilobytes of JSON a row).
+        .values(
+            "pk",
+            "job_id",
             "job__name",
             "job__team__name",
             "number",

@@ -1,5 +1,7 @@
 """Which fields staff can name in a review, and the review form built from them."""
 
+from django.utils.safestring import SafeString
+
 from jobs.forms import ReviewForm
 from jobs.steps import PART_TITLES, all_field_paths, anchor_id, field_label
 from portal.dates import day_month
@@ -15,21 +17,25 @@ QUEUE_ROW = (
 
 
 def queue_rows(revisions):
-    """Each revision waiting for review as its row of the queue."""
-    for revision in revisions:
-        job = revision.job
-        revision.row = html_row(
-            QUEUE_ROW,
-            job_link=row_url("job_detail", job.pk),
-            job=job,
-            team=job.team.name,
-            revision_link=row_url("revision_detail", job.pk, revision.number),
-            number=revision.number,
-            submitted_at=day_month(revision.submitted_at),
-            submitted_by=revision.submitted_by or "—",
-            warnings=len(revision.warnings_acknowledged or []),
-        )
-    return revisions
+    """The revisions waiting for review (dicts of selectors.review_queue), as the rows of
+    the queue in one piece of HTML."""
+    return SafeString("".join(_queue_row(revision) for revision in revisions))
+
+
+def _queue_row(revision):
+    job_id = revision["job_id"]
+    return html_row(
+        QUEUE_ROW,
+        job_link=row_url("job_detail", job_id),
+        job=revision["job__name"] or f"Untitled job {job_id}",  # str(JobDescription)
+        team=revision["job__team__name"],
+        revision_link=row_url("revision_detail", job_id, revision["number"]),
+        number=revision["number"],
+        submitted_at=day_month(revision["submitted_at"]),
+        # str(User), or a dash for no one.
+        submitted_by=revision["submitted_by__full_name"] or revision["submitted_by__email"] or "—",
+        warnings=len(revision["warnings_acknowledged"] or []),
+    )
 
 
 def review_paths(revision):

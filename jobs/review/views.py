@@ -20,7 +20,8 @@ def review_queue(request):
         request,
         "jobs/staff_reviews.html",
         {
-            "revisions": queue_rows(revisions),
+            "revisions": revisions,
+            "rows": queue_rows(revisions),
             "ready": dispatch.ready_to_dispatch(),
             "clusters": list(Cluster.objects.order_by("name").only("name")),
         },

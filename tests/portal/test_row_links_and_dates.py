@@ -7,8 +7,10 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse, set_script_prefix
 from django.utils import timezone as dj_timezone
+from django.utils.timesince import timesince
+from django.utils.translation import override
 
-from portal.dates import day_month, iso
+from portal.dates import age, day_month, iso
 from portal.links import row_url
 
 
@@ -68,3 +70,14 @@ def test_day_month_is_the_date_filter(moment, zone):
 
 def test_no_date_is_empty():
     assert day_month(None) == iso(None) == ""
+
+
+def test_age_is_timesince():
+    now = datetime(2026, 3, 31, 12, 30, 15, tzinfo=UTC)
+    seconds = [0, 1, 59, 60, 61, 3599, 3600, 86399, 86400, 6 * 86400 + 3601, 7 * 86400]
+    seconds += [29 * 86400, 31 * 86400 + 7, 60 * 86400, 365 * 86400, 400 * 86400, 3000 * 86400]
+    for language in ("en-gb", "de"):
+        with override(language):
+            for s in seconds + [-60]:
+                then = now - timedelta(seconds=s)
+                assert age(then, now) == timesince(then, now), (language, s)
