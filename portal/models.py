@@ -422,6 +422,13 @@ class IntakeApplication(models.Model):
             models.Index(
                 fields=["window", "submitted_at", "id"], name="intake_app_window_page_idx"
             ),
+            # The staged decisions of a window, counted on the list: the few staged rows
+            # only, not every application of the window.
+            models.Index(
+                fields=["window", "staged_decision"],
+                condition=~models.Q(staged_decision=""),
+                name="intake_app_staged_idx",
+            ),
         ]
 
     def __str__(self):

@@ -199,21 +199,19 @@ def staff_intake_applications(request, window_id):
     status = real_time = ""
     if filters.is_valid():
         status, real_time = filters.cleaned_data["status"], filters.cleaned_data["real_time"]
+    page = keyset_page(
+        selectors.applications_for_review(window=window, status=status, real_time=real_time),
+        order=selectors.REVIEW_ORDER,
+        request=request,
+    )
     return render(
         request,
         "portal/intake/staff_applications.html",
         {
             "intake": rules.status_of(window),
             "filters": filters,
-            "applications": application_rows(
-                keyset_page(
-                    selectors.applications_for_review(
-                        window=window, status=status, real_time=real_time
-                    ),
-                    order=selectors.REVIEW_ORDER,
-                    request=request,
-                )
-            ),
+            "applications": page,
+            "rows": application_rows(page),
             "staged": selectors.staged_counts(window),
         },
     )
