@@ -9,12 +9,13 @@ from django.utils.text import Truncator
 from jobs.models import Phase
 from jobs.steps import field_label
 from portal.dates import age, day_month
+from portal.kept import kept_all
 from portal.links import row_url
 from portal.markdown import render_markdown
 from portal.rows import html_row
 from portal.selectors import own_memberships
 
-from . import rules, selectors
+from . import detail_kept, rules, selectors
 from .forms import DETAIL_LABELS
 from .models import FindingKind, FindingStatus
 from .rules import Actor
@@ -124,22 +125,58 @@ def triage_rows(findings):
     return SafeString("".join(rows))
 
 
-def detail_context(request, finding, info_form_errors=None, reopen_text="", reads=None):
-    """The finding's page; `reads` replaces what the partner sees beside it (history, notes,
-    evidence, problems) with more, for staff, so neither is read twice."""
+# The parts of each page kept rendered (findings/detail_kept.py): name -> template.
+KEPT_PARTS = {
+    "partner": {
+        "body": "findings/_finding_body.html",
+        "notes": "findings/detail.html#notes",
+        "history": "findings/detail.html#history",
+    },
+    "staff": {
+        "body": "findings/_finding_body.html",
+        "notes": "findings/staff_detail.html#notes",
+        "history": "findings/staff_detail.html#history",
+        "followers": "findings/staff_detail.html#followers",
+    },
+}
+
+
+def detail_context(request, finding, info_form_errors=None, reopen_text="", page="partner"):
+    """The finding's page, the partner's or (page="staff") the staff's, who see it with more
+    (every note and problem, followers, duplicates). What it shows of the finding's rows is
+    `kept`: HTML kept until one of them changes."""
     member = is_member(request.user, finding)
+    reads = selectors.partner_detail if page == "partner" else selectors.staff_detail
+    kept = detail_kept.parts(
+        page,
+        finding,
+        request,
+        lambda: {**_said(finding), **reads(finding), "staff_view": page == "staff"},
+        KEPT_PARTS[page],
+    )
     return {
         "finding": finding,
+        "subscribed": _subscribed(finding, request.user),
+        "is_member": member,
+        "partner_moves": rules.allowed_targets(finding.status, Actor.PARTNER) if member else [],
+        "info_error": info_form_errors,
+        "reopen_text": reopen_text,
+        **kept_all({"kept": kept}, max_age=detail_kept.MAX_AGE),
+    }
+
+
+def _said(finding):
+    return {
         "summary": render_markdown(finding.summary),
         "details": [
             (DETAIL_LABELS.get(key, key), _shown(key, value))
             for key, value in finding.details.items()
             if key in DETAIL_LABELS
         ],
-        "subscribed": selectors.is_subscribed(finding, request.user),
-        "is_member": member,
-        "partner_moves": rules.allowed_targets(finding.status, Actor.PARTNER) if member else [],
-        "info_error": info_form_errors,
-        "reopen_text": reopen_text,
-        **(selectors.partner_detail(finding) if reads is None else reads),
     }
+
+
+def _subscribed(finding, user):
+    """Read with the finding when the view asked (selectors.get_finding_for_page)."""
+    known = getattr(finding, "viewer_follows", None)
+    return selectors.is_subscribed(finding, user) if known is None else known

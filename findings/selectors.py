@@ -4,7 +4,7 @@ see all; the public sees published problems and counts, never a team or private 
 from datetime import timedelta
 
 from django.db import connection
-from django.db.models import BooleanField, OuterRef, Q, Subquery
+from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -18,6 +18,7 @@ from .models import (
     Finding,
     FindingNote,
     NoteVisibility,
+    Subscription,
     UnsolvedProblem,
 )
 
@@ -32,6 +33,18 @@ def get_finding_for_user(user, pk):
         .select_related("team", "filed_by", "job", "assignee", "duplicate_of")
         # The page names the job; its description (kilobytes of JSON) is not read here.
         .defer("job__data", "job__recent_saves", "job__clarify_fields"),
+        pk=pk,
+    )
+
+
+def get_finding_for_page(user, pk):
+    """The finding as its page shows it, with whether the user follows it, in one query."""
+    follows = Subscription.objects.filter(finding=OuterRef("pk"), user=user)
+    return get_object_or_404(
+        findings_for(user)
+        .select_related("team", "filed_by", "job", "assignee", "duplicate_of")
+        .defer("job__data", "job__recent_saves", "job__clarify_fields")
+        .annotate(viewer_follows=Exists(follows)),
         pk=pk,
     )
 

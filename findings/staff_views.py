@@ -117,8 +117,8 @@ VERBS = {
 
 
 def _staff_context(request, finding, **forms):
-    context = detail_context(request, finding, reads=selectors.staff_detail(finding))
-    linked = context["problems"]  # every problem the finding is linked to, for staff
+    context = detail_context(request, finding, page="staff")
+    linked = list(finding.problems.all())  # every problem it is linked to, for the forms
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
     context.update(
         {
@@ -147,12 +147,7 @@ def _staff_context(request, finding, **forms):
 @staff_required
 @require_GET
 def staff_finding_detail(request, finding_id):
-    finding = get_object_or_404(
-        Finding.objects.select_related("team", "filed_by", "assignee", "duplicate_of", "job")
-        # The page names the job; its description (kilobytes of JSON) is not read here.
-        .defer("job__data", "job__recent_saves", "job__clarify_fields"),
-        pk=finding_id,
-    )
+    finding = selectors.get_finding_for_page(request.user, finding_id)  # staff: any finding
     return render(request, "findings/staff_detail.html", _staff_context(request, finding))
 
 

@@ -206,7 +206,7 @@ def finding_list(request):
 @login_required
 @require_GET
 def finding_detail(request, finding_id):
-    finding = selectors.get_finding_for_user(request.user, finding_id)
+    finding = selectors.get_finding_for_page(request.user, finding_id)
     return render(request, "findings/detail.html", detail_context(request, finding))
 
 

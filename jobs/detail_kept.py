@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import Max
 from django.template.loader import render_to_string
 
-from portal.models import User
+from portal.kept import person_sql
 
 from .models import (
     Cluster,
@@ -33,12 +33,7 @@ _MODELS = (Run, Dispatch, Cluster, Event, Hold, SchedulerClient, Revision, Revie
 
 def _sql():
     t = {m.__name__: connection.ops.quote_name(m._meta.db_table) for m in _MODELS}
-    user = connection.ops.quote_name(User._meta.db_table)
-
-    def named(column):
-        # str(user) is the full name or the e-mail: both are in the digest.
-        return f"(SELECT concat(full_name, '/', email) FROM {user} WHERE id = {column})"  # noqa: S608
-
+    named = person_sql
     # Table names from the models' metadata; the only values are the two ids, as parameters.
     return f"""
     SELECT

@@ -12,6 +12,8 @@ again. What no stamp sees (a row deleted, an edit that bypasses the services) is
 from django.core.cache import cache
 from django.db import connection
 
+from portal.models import User
+
 
 def stamp(sources):
     """The newest value of each (model, field) in `sources`, as one tuple of strings."""
@@ -25,6 +27,14 @@ def stamp(sources):
         # Table and column names from the models' own metadata, quoted; no values.
         cursor.execute("SELECT " + ", ".join(selects))  # noqa: S608
         return tuple(str(value) for value in cursor.fetchone())
+
+
+def person_sql(column):
+    """SQL for what a page prints of the user whose id is in `column` (str(user) is the full
+    name or the e-mail; some pages say "staff"), for a digest of the rows a page shows."""
+    table = connection.ops.quote_name(User._meta.db_table)
+    # A table name from the model's metadata and a column of the caller's own SQL; no values.
+    return f"(SELECT concat(full_name, '/', email, '/', is_staff) FROM {table} WHERE id = {column})"  # noqa: S608
 
 
 def kept(key, *, sources, compute, max_age=300):

@@ -1,0 +1,80 @@
+"""The read-only parts of a finding's pages, kept rendered until a row they show changes.
+
+What the finding says (its facts, description and frozen evidence), its notes, history,
+followers and duplicates change only when one of their rows does. As for the job page
+(jobs/detail_kept.py), their stamp is a digest of those rows themselves, and of the names of
+the people and the job they print, computed by PostgreSQL in one query: any write, however
+made, changes it. Forms, CSRF tokens and what depends on the person (following, membership)
+stay out; the partner's page and the staff's page are kept apart (they show different notes,
+problems and links). On other databases nothing is kept (the stamp is None)."""
+
+from django.db import connection
+from django.template.loader import render_to_string
+
+from jobs.models import JobDescription
+from portal.kept import person_sql
+
+from .models import (
+    EvidenceSnapshot,
+    Finding,
+    FindingNote,
+    StatusChange,
+    Subscription,
+    UnsolvedProblem,
+)
+
+MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
+
+
+def _sql():
+    q = connection.ops.quote_name
+    t = {
+        m.__name__: q(m._meta.db_table)
+        for m in (Finding, EvidenceSnapshot, FindingNote, StatusChange, Subscription)
+    }
+    job, problem = q(JobDescription._meta.db_table), q(UnsolvedProblem._meta.db_table)
+    through = Finding.problems.through._meta
+    link = q(through.db_table)
+    to_finding = q(through.get_field("finding").column)
+    to_problem = q(through.get_field("unsolvedproblem").column)
+    # Table and column names from the models' metadata; the only value is the id, a parameter.
+    return f"""
+    SELECT md5(concat_ws('|',
+      (SELECT concat(f::text, '/', (SELECT j.name FROM {job} j WHERE j.id = f.job_id),
+                     '/', {person_sql("f.filed_by_id")})
+         FROM {t["Finding"]} f WHERE f.id = %(finding)s),
+      (SELECT string_agg(concat(p.id, '/', p.published, '/', p.slug, '/', p.title), '|'
+                         ORDER BY p.id)
+         FROM {problem} p JOIN {link} l ON l.{to_problem} = p.id
+         WHERE l.{to_finding} = %(finding)s),
+      (SELECT string_agg(e::text, '|' ORDER BY e.id) FROM {t["EvidenceSnapshot"]} e
+         WHERE e.finding_id = %(finding)s),
+      (SELECT string_agg(concat(n::text, {person_sql("n.author_id")}), '|' ORDER BY n.id)
+         FROM {t["FindingNote"]} n WHERE n.finding_id = %(finding)s),
+      (SELECT string_agg(concat(c::text, {person_sql("c.actor_id")}), '|' ORDER BY c.id)
+         FROM {t["StatusChange"]} c WHERE c.finding_id = %(finding)s),
+      (SELECT string_agg(concat(s::text, {person_sql("s.user_id")}), '|' ORDER BY s.id)
+         FROM {t["Subscription"]} s WHERE s.finding_id = %(finding)s),
+      (SELECT string_agg(d.id::text, ',' ORDER BY d.id) FROM {t["Finding"]} d
+         WHERE d.duplicate_of_id = %(finding)s)))
+    """  # noqa: S608
+
+
+def stamp(finding):
+    """The digest of every row a finding's kept parts show, or None (not PostgreSQL)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(), {"finding": finding.pk})
+        return cursor.fetchone()[0]
+
+
+def parts(page, finding, request, context, templates):
+    """An entry for portal.kept.kept_all: {name: template} (partials of the finding's pages)
+    rendered with context(), as a dict of HTML, kept per page (partner's or staff's)."""
+
+    def rendered():
+        values = {"finding": finding, **context()}
+        return {name: render_to_string(t, values, request) for name, t in templates.items()}
+
+    return (f"finding-page:{page}:{finding.pk}", stamp(finding), rendered)
