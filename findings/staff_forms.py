@@ -5,6 +5,7 @@ from django import forms
 from portal.models import Team, User
 from portal.widgets import (
     ChoicesOnce,
+    Hidden,
     ListedModelChoiceField,
     ListedModelMultipleChoiceField,
     ListSelect,
@@ -142,7 +143,7 @@ class StatusForm(forms.Form):
         max_length=2000,
         label="Note (the partner reads it; required to decline)",
     )
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=Hidden)
 
 
 class NoteForm(forms.Form):
@@ -156,7 +157,7 @@ class NoteForm(forms.Form):
         label="Who reads it",
     )
     body = forms.CharField(widget=Textarea(attrs={"rows": 3}), max_length=10_000, label="Text")
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=Hidden)
 
 
 class AssignForm(forms.Form):
@@ -172,7 +173,7 @@ class MergeForm(forms.Form):
         label="Duplicate of finding number", min_value=1, help_text="e.g. 12 for finding #12."
     )
     note = forms.CharField(required=False, max_length=2000, label="Note (the partner reads it)")
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=Hidden)
 
 
 class ProblemForm(forms.ModelForm):

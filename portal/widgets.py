@@ -8,11 +8,29 @@ from .rows import escaped
 
 class Textarea(forms.Textarea):
     """A textarea whose line ends count once: browsers send "\\r\\n" but count one character
-    against maxlength, so without this the server would refuse text the browser allowed."""
+    against maxlength, so without this the server would refuse text the browser allowed.
+    Written in Python, as Django's template writes it (a line end after the opening tag)."""
 
     def value_from_datadict(self, data, files, name):
         value = super().value_from_datadict(data, files, name)
         return value.replace("\r\n", "\n") if isinstance(value, str) else value
+
+    def render(self, name, value, attrs=None, renderer=None):
+        value = self.format_value(value)
+        text = escaped(value) if value else ""
+        final = self.build_attrs(self.attrs, attrs)
+        return SafeString(f"<textarea{_attributes(name, final)}>\n{text}</textarea>")
+
+
+class Hidden(forms.HiddenInput):
+    """A hidden input (a form's version, say) written in Python, as Django's template does."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        value = self.format_value(value)
+        shown = "" if value is None else f' value="{escaped(value)}"'
+        final = self.build_attrs(self.attrs, attrs)
+        attributes = _attributes(name, final).removeprefix(f' name="{escaped(name)}"')
+        return SafeString(f'<input type="hidden" name="{escaped(name)}"{shown}{attributes}>')
 
 
 class ListSelect(forms.Select):
