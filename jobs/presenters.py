@@ -7,9 +7,11 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from . import selectors, spec
+from portal.kept import kept_all
+
+from . import detail_kept, selectors, spec
 from .forms import CommentForm
-from .models import JobStatus, Review, Run
+from .models import JobDescription, JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
 from .runs.presenters import run_context
@@ -172,7 +174,9 @@ class StepPage:
         index = STEP_NAMES.index(step)
         errors = [i for i in issues if i.level == spec.Level.ERROR]
         warnings = [i for i in issues if i.level == spec.Level.WARNING]
-        requested = for_description(description)  # in accelerator-hours, or node-hours
+        review = step == "review"
+        # What only the review step shows (each issue with its link, the hours requested).
+        requested = for_description(description) if review else None  # accelerator-hours
         return {
             "job": job,
             "editor_token": uuid.uuid4().hex,
@@ -208,10 +212,10 @@ class StepPage:
             "issues": issues,
             "errors": errors,
             "warnings": warnings,
-            "groups": grouped_issues(issues, job),
+            "groups": grouped_issues(issues, job) if review else [],
             "not_a_network_job": next((i for i in issues if i.code == "not_a_network_job"), None),
-            "requested_hours": requested.requested,
-            "requested_unit": requested.unit,
+            "requested_hours": requested.requested if review else None,
+            "requested_unit": requested.unit if review else "",
             "name_anchor": anchor_id("name"),
             "clarify": sorted(clarify),
             "anchored": anchored,
@@ -278,24 +282,54 @@ def _related(obj, name):
 
 def detail_context(request, job, review_values=None):
     threads, _ = selectors.discussion(job)
-    run = Run.objects.filter(job=job).select_related("revision", "dispatch__cluster").first()
+    run = _run_of(job)
+    stamps = detail_kept.Stamps(job, run)
+    context = {
+        "job": job,
+        "threads": threads,
+        "comment_form": CommentForm(job=job),
+        "statuses": JobStatus,
+        "review_values": review_values or {},
+        "latest_number": stamps.latest_number,
+    }
+    kept = {}
+    # Staff reviewing need the latest revision's rows for the form: nothing kept for them.
+    if request.user.is_staff and job.status == JobStatus.IN_REVIEW:
+        context.update(_record_context(request, job))
+    else:
+        kept["record"] = detail_kept.record(
+            stamps, request, job, lambda: _record_context(request, job)
+        )
+    if run is not None and stamps.run is not None:
+        kept["run_live"] = detail_kept.run_live(stamps, request, job, run, lambda: run_context(run))
+        context.update(run=run, dispatch=_related(run, "dispatch"))
+    elif run is not None:
+        context.update(run_context(run))
+    context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
+    return context
+
+
+def _run_of(job):
+    """The job's run: loaded with the job when the caller asked (selectors.get_job_for_page)."""
+    relation = JobDescription._meta.get_field("run")
+    if relation.is_cached(job):
+        return relation.get_cached_value(job)
+    return Run.objects.filter(job=job).select_related("revision", "dispatch__cluster").first()
+
+
+def _record_context(request, job):
+    """The revisions with their reviews and the status history, as the page shows them."""
     revisions = list(
         job.revisions.select_related("submitted_by").prefetch_related(
             Prefetch("reviews", queryset=Review.objects.select_related("reviewer"))
         )
     )
     return {
-        "job": job,
         "revisions": revisions,
-        "threads": threads,
-        "comment_form": CommentForm(job=job),
-        "statuses": JobStatus,
         "changes": list(job.changes.select_related("actor")),
         # A review's note is shown with the review above; the history only names the move.
         "review_outcomes": [JobStatus.ACCEPTED, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED],
         "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
-        "review_values": review_values or {},
-        **(run_context(run) if run else {}),
     }
 
 

@@ -24,6 +24,20 @@ def get_job_for_user(user, pk, *, for_update=False):
     return get_object_or_404(queryset, pk=pk)
 
 
+# A read mark with nothing new since it was read.
+READ_UP_TO_DATE = {"unread": 0, "read_at__isnull": False}
+
+
+def get_job_for_page(user, pk):
+    """The job as its page shows it: with its run (dispatch, cluster, revision) and whether
+    the user's read mark is up to date, in the one query that checks the user may see it."""
+    marks = ReadMark.objects.filter(job=OuterRef("pk"), user=user, **READ_UP_TO_DATE)
+    queryset = jobs_for(user).select_related(
+        "team", "updated_by", "run__revision", "run__dispatch__cluster"
+    )
+    return get_object_or_404(queryset.annotate(read_up_to_date=Exists(marks)), pk=pk)
+
+
 def get_revision_for_user(user, pk, number):
     return get_object_or_404(
         Revision.objects.select_related("job", "job__team", "submitted_by").filter(

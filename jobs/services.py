@@ -25,6 +25,7 @@ from .models import (
 )
 from .rules import MOVES, Actor
 from .runs.services import start_run
+from .selectors import READ_UP_TO_DATE
 
 
 class DraftConflict(DomainError):
@@ -348,10 +349,13 @@ def _count_unread(job, *, exclude):
     badges.comments_arrived(readers, team_id=job.team_id)
 
 
-def mark_read(*, job, user) -> None:
+def mark_read(*, job, user, up_to_date=None) -> None:
     # Most visits find nothing new: one indexed read then, no lock and no write. (The mark's
     # time stays that of the last read that had something new: nothing arrived since.)
-    if ReadMark.objects.filter(job=job, user=user, unread=0, read_at__isnull=False).exists():
+    # `up_to_date`: that read, made by the caller with the job's row (selectors.get_job_for_page).
+    if up_to_date is None:
+        up_to_date = ReadMark.objects.filter(job=job, user=user, **READ_UP_TO_DATE).exists()
+    if up_to_date:
         return
     _mark_read(job=job, user=user)
 

@@ -198,8 +198,10 @@ def _keep_pending_post(request, pk, step):
 def _apply_pending_posts(request, job):
     """After a re-login, save what each tab posted to this job while the session had
     expired, oldest first. The first that conflicts with an earlier one (two tabs, one
-    field) goes to the compare page; the rest wait for the next visit."""
+    field) goes to the compare page; the rest wait for the next visit. True if any was
+    saved (or tried): the job is then read again."""
     pending = request.session.get(PENDING_KEY) or []
+    applied = False
     for entry in [p for p in pending if p["job"] == job.pk]:
         pending.remove(entry)
         request.session[PENDING_KEY] = pending
@@ -207,8 +209,10 @@ def _apply_pending_posts(request, job):
         if step is None or step.is_review:
             continue
         job.refresh_from_db()
+        applied = True
         if _save_from_post(request, job, step, entry["post"], recovered=True) is None:
-            return
+            break
+    return applied
 
 
 def _save_from_post(request, job, step, post, recovered=False):
@@ -252,8 +256,8 @@ def job_step(request, pk, step):
         _seen(request, job, everything=True)  # asking for the review judges every field
         return render(request, "jobs/step.html", StepPage(job, step.name, request.user).context())
     if request.method == "GET":
-        _apply_pending_posts(request, job)
-        job.refresh_from_db()
+        if _apply_pending_posts(request, job):
+            job.refresh_from_db()
         if request.session.get(CONFLICT_KEY.format(job.pk)):
             return redirect("job_conflict", pk=job.pk)
     action = request.POST.get("action", "")
@@ -386,8 +390,8 @@ def job_conflict(request, pk):
 
 @login_required
 def job_detail(request, pk):
-    job = selectors.get_job_for_user(request.user, pk)
-    services.mark_read(job=job, user=request.user)
+    job = selectors.get_job_for_page(request.user, pk)
+    services.mark_read(job=job, user=request.user, up_to_date=job.read_up_to_date)
     return render(request, "jobs/detail.html", detail_context(request, job))
 
 

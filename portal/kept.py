@@ -31,10 +31,29 @@ def kept(key, *, sources, compute, max_age=300):
     """compute(), or what it returned last time if no table in `sources` changed since and
     it is younger than `max_age` seconds. The stamp is read before computing, so figures
     are never kept under a stamp older than the rows they were computed from."""
-    current = stamp(sources)
-    entry = cache.get(key)
-    if entry is not None and entry[0] == current:
-        return entry[1]
-    value = compute()
-    cache.set(key, (current, value), max_age)
-    return value
+    return kept_under(key, stamp(sources), compute, max_age=max_age)
+
+
+def kept_under(key, current, compute, *, max_age=300):
+    """compute(), or what it returned last time under the same stamp `current` (read by the
+    caller, before computing, from the rows the value shows). No stamp (None): computed."""
+    return kept_all({key: (key, current, compute)}, max_age=max_age)[key]
+
+
+def kept_all(entries, *, max_age=300):
+    """{name: (key, current, compute)} -> {name: value}, each as kept_under would give it,
+    with one read of the cache for all of them (and one write for those computed)."""
+    keys = [key for key, current, _ in entries.values() if current is not None]
+    found = cache.get_many(keys) if keys else {}
+    values, fresh = {}, {}
+    for name, (key, current, compute) in entries.items():
+        entry = found.get(key)
+        if entry is not None and entry[0] == current:
+            values[name] = entry[1]
+            continue
+        values[name] = compute()
+        if current is not None:
+            fresh[key] = (current, values[name])
+    if fresh:
+        cache.set_many(fresh, max_age)
+    return values

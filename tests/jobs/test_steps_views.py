@@ -292,3 +292,24 @@ def test_the_status_counts_follow_writes_and_stay_with_the_team(
     assert _status_count(page, JobStatus.DRAFT) == "2"
     page = client_for(staff).get(reverse("job_list") + f"?team={team_b.slug}").content.decode()
     assert _status_count(page, JobStatus.DRAFT) == "1"
+
+
+def test_a_step_reads_the_job_once_and_the_same_however_many_fields(
+    client_for, team_a, a_member, staff, django_assert_num_queries
+):
+    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    client = client_for(a_member)
+    url = reverse("job_step", args=[job.pk, "data"])
+    client.get(url)
+    # Session, user, memberships, the job (not read again when nothing waited to be saved),
+    # whether it was ever submitted (nothing seen yet on this draft), its comments.
+    with django_assert_num_queries(6):
+        assert client.get(url).status_code == 200
+    data = spec.example_data()
+    data["data"]["inputs"] = data["data"]["inputs"] * 5
+    JobDescription.objects.filter(pk=job.pk).update(data=data)
+    for i in range(4):
+        services.add_comment(job=job, author=staff, body=f"Size {i}?", anchor="data.inputs.N.size")
+    with django_assert_num_queries(6):
+        page = client.get(url).content.decode()
+    assert "4 comments on this field" in page and "Remove input 5" in page
