@@ -98,11 +98,14 @@ def partner_rows(findings, *, staff_viewer=False):
     return SafeString("".join(rows))
 
 
-def triage_rows(findings):
+def triage_rows(findings, problem_rows):
     """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
-    with their problems (one query for the page) and their age."""
+    with their problems (one query for the page; `problem_rows`: every problem's (id,
+    title), in order, as the filter lists them) and their age."""
     now = timezone.now()
-    problems = selectors.problem_titles([f["pk"] for f in findings]) if findings else {}
+    problems = {}
+    if findings:
+        problems = selectors.problem_titles([f["pk"] for f in findings], problem_rows)
     rows = []
     for f in findings:
         rows.append(

@@ -191,18 +191,24 @@ def staff_rows(queryset):
     return queryset.values(*LIST_FIELDS, "updated_at", "assignee__full_name", "assignee__email")
 
 
-def problem_titles(finding_ids):
-    """{finding id: [problem title, …]} for these findings, each list in the problems'
-    own order (UnsolvedProblem.Meta.ordering), in one query."""
-    links = (
-        Finding.problems.through.objects.filter(finding_id__in=finding_ids)
-        .order_by("unsolvedproblem__order", "unsolvedproblem__title")
-        .values_list("finding_id", "unsolvedproblem__title")
+def problem_titles(finding_ids, problems):
+    """{finding id: [problem title, …]} for these findings, from their links alone (one
+    query, no join) and `problems`: every problem's (id, title) in the problems' own order
+    (UnsolvedProblem.Meta.ordering), as the triage filter lists them."""
+    links = Finding.problems.through.objects.filter(finding_id__in=finding_ids).values_list(
+        "finding_id", "unsolvedproblem_id"
     )
-    titles = {}
-    for finding_id, title in links:
-        titles.setdefault(finding_id, []).append(title)
-    return titles
+    place = {pk: i for i, (pk, _) in enumerate(problems)}
+    titles = dict(problems)
+    linked = {}
+    for finding_id, problem_id in links:
+        # A problem made since the list was read (a moment ago) waits for the next visit.
+        if problem_id in place:
+            linked.setdefault(finding_id, []).append(problem_id)
+    return {
+        finding_id: [titles[pk] for pk in sorted(ids, key=place.__getitem__)]
+        for finding_id, ids in linked.items()
+    }
 
 
 def staff_sort(filters):

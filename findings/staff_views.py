@@ -37,16 +37,17 @@ def staff_finding_queue(request):
     page = keyset_page(
         selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
+    # The bulk form offers the staff and problems the filters list (the same rows, in the
+    # same order), read once for both; the rows name their problems from that list too.
+    problems = filter_form.fields["problem"].choices.loaded_rows()
     context = {
         "filter_form": filter_form,
         "page": page,
-        "rows": triage_rows(page),
+        "rows": triage_rows(page, problems),
         "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
-        # The bulk form offers the staff and problems the filters list (the same rows,
-        # in the same order), read once for both.
         "bulk_staff": filter_form.fields["assignee"].choices.loaded_rows(),
-        "bulk_problems": filter_form.fields["problem"].choices.loaded_rows(),
+        "bulk_problems": problems,
         "here": request.get_full_path(),
     }
     if request.htmx:

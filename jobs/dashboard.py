@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString
 
 from portal.dates import day_month, iso
 from portal.links import row_url
-from portal.rows import html_row
+from portal.rows import escaped, html_row
 
 from .models import JobStatus
 from .templatetags.jobs_extras import phase_strip_of
@@ -45,7 +45,7 @@ def _editor(job):
     """str(User) of the last editor, from the row's values ("" for none)."""
     if job["updated_by__email"] is None:
         return ""
-    return html_row(BY, who=job["updated_by__full_name"] or job["updated_by__email"])
+    return BY.format(who=escaped(job["updated_by__full_name"] or job["updated_by__email"]))
 
 
 def _network(job, detail):
@@ -55,27 +55,28 @@ def _network(job, detail):
     if job["run__simulated"]:
         note = SIMULATED
     elif job["run__dispatch__cluster__name"]:
-        note = html_row(REAL, cluster=job["run__dispatch__cluster__name"])
+        note = REAL.format(cluster=escaped(job["run__dispatch__cluster__name"]))
     else:
         note = ""
-    return html_row(RUN, detail=detail, strip=phase_strip_of(job["run__state"]), note=note)
+    return RUN.format(detail=detail, strip=phase_strip_of(job["run__state"]), note=note)
 
 
 def row(job):
-    """One <tr> of the list."""
-    detail = row_url("job_detail", job["pk"])
-    unread = job["unread"]
-    return html_row(
-        ROW,
+    """One <tr> of the list. Each value is escaped once here (`escaped`); the links are
+    made of ids and fixed paths, the phase strip is markup already."""
+    pk, status, unread = job["pk"], job["status"], job["unread"]
+    detail = row_url("job_detail", pk)
+    when = job["last_activity_at"]
+    return ROW.format(
         # A draft opens at its first step; any other job at its page.
-        link=row_url("job_step", job["pk"], "work") if job["status"] == JobStatus.DRAFT else detail,
-        name=job_name(job),
-        status=STATUS_LABELS.get(job["status"], job["status"]),
-        team=job["team__name"],
-        iso=iso(job["last_activity_at"]),
-        when=day_month(job["last_activity_at"]),
+        link=row_url("job_step", pk, "work") if status == JobStatus.DRAFT else detail,
+        name=escaped(job_name(job)),
+        status=escaped(STATUS_LABELS.get(status, status)),
+        team=escaped(job["team__name"]),
+        iso=iso(when),
+        when=escaped(day_month(when)),
         by=_editor(job),
-        discussion=html_row(UNREAD, detail=detail, n=unread) if unread else NONE_UNREAD,
+        discussion=UNREAD.format(detail=detail, n=unread) if unread else NONE_UNREAD,
         network=_network(job, detail),
     )
 

@@ -169,16 +169,26 @@ def bounded_counts(querysets, bound=COUNT_BOUND):
     querysets = list(querysets)
     if not querysets:
         return []
-    using = querysets[0].db
+    return run_counts(querysets[0].db, *bounded_counts_sql(querysets, bound))
+
+
+def bounded_counts_sql(querysets, bound=COUNT_BOUND):
+    """The SQL and parameters of bounded_counts(), to be made once where the querysets
+    are the same on every request (see run_counts)."""
     selects, params = [], []
     for i, queryset in enumerate(querysets):
         inner = queryset.order_by().values("pk")[: bound + 1]
-        sql, inner_params = inner.query.get_compiler(using).as_sql()
+        sql, inner_params = inner.query.get_compiler(queryset.db).as_sql()
         # Django compiled `sql`; its values travel apart, in params.
         selects.append(f"(SELECT COUNT(*) FROM ({sql}) bounded_{i})")  # noqa: S608
         params.extend(inner_params)
+    return "SELECT " + ", ".join(selects), tuple(params)
+
+
+def run_counts(using, sql, params):
+    """The counts of bounded_counts_sql()'s query."""
     with connections[using].cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(selects), params)
+        cursor.execute(sql, params)
         return list(cursor.fetchone())
 
 

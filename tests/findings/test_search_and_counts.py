@@ -106,3 +106,16 @@ def test_triage_search_on_postgresql_stems_words_and_takes_phrases(
     assert _search(client, '"job ended"') == {"Idle tail"}
     assert _search(client, "nodes -egress") == {"Idle tail"}
     make_user("x@e31.example", staff=True)
+
+
+def test_the_queue_names_each_findings_problems_in_the_problems_order(
+    client_for, team_a, a_member, staff
+):
+    late = UnsolvedProblem.objects.create(slug="zz-late", title="Aa first by title", order=900)
+    early = UnsolvedProblem.objects.create(slug="aa-early", title="Zz last by title", order=1)
+    finding = file(team_a, a_member, title="Two problems", summary="Both apply.")
+    finding.problems.add(late, early)
+    page = client_for(staff).get("/staff/findings/").content.decode()
+    assert "<td>Zz last by title, Aa first by title</td>" in page
+    # A search by the team's name finds its findings (the team picked from the filter's list).
+    assert _search(client_for(staff), team_a.name) == {"Two problems"}

@@ -270,6 +270,30 @@ def test_dashboard_groups_by_status_with_constant_queries(
     assert JobStatus.IN_REVIEW.label in response.content.decode()
 
 
+def _status_count(page, status):
+    return re.search(rf"{status.label} <span class=\"muted\">\((\d+)\)</span>", page).group(1)
+
+
+def test_the_status_counts_follow_writes_and_stay_with_the_team(
+    client_for, team_a, team_b, a_member, b_member, staff
+):
+    """The counts' SQL is compiled once per set of teams: the numbers are still read on
+    every visit, and another team's jobs never count."""
+    services.create_draft(team=team_b, user=b_member, data={"name": "theirs"})
+    client = client_for(a_member)
+    page = client.get(reverse("job_list")).content.decode()
+    assert _status_count(page, JobStatus.DRAFT) == "0"
+    services.create_draft(team=team_a, user=a_member, data={"name": "ours"})
+    page = client.get(reverse("job_list")).content.decode()
+    assert _status_count(page, JobStatus.DRAFT) == "1"
+    page = client.get(reverse("job_list") + f"?team={team_a.slug}").content.decode()
+    assert _status_count(page, JobStatus.DRAFT) == "1"
+    page = client_for(staff).get(reverse("job_list")).content.decode()
+    assert _status_count(page, JobStatus.DRAFT) == "2"
+    page = client_for(staff).get(reverse("job_list") + f"?team={team_b.slug}").content.decode()
+    assert _status_count(page, JobStatus.DRAFT) == "1"
+
+
 def test_a_step_reads_the_job_once_and_the_same_however_many_fields(
     client_for, team_a, a_member, staff, django_assert_num_queries
 ):
