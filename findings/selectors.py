@@ -42,7 +42,8 @@ def get_finding_for_page(user, pk):
     follows = Subscription.objects.filter(finding=OuterRef("pk"), user=user)
     return get_object_or_404(
         findings_for(user)
-        .select_related("team", "filed_by", "job", "assignee", "duplicate_of")
+        # The pages link a duplicate by its id: the finding it duplicates is not read.
+        .select_related("team", "filed_by", "job", "assignee")
         .defer("job__data", "job__recent_saves", "job__clarify_fields")
         .annotate(viewer_follows=Exists(follows)),
         pk=pk,

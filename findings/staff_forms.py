@@ -9,7 +9,9 @@ from portal.widgets import (
     ListedModelChoiceField,
     ListedModelMultipleChoiceField,
     ListSelect,
+    NumberInput,
     Textarea,
+    TextInput,
 )
 
 from . import rules, selectors
@@ -135,7 +137,7 @@ class StatusForm(forms.Form):
         help_text="Needed to triage, unless you propose a new problem.",
     )
     proposed_problem = forms.CharField(
-        required=False, max_length=200, label="Or propose a new problem"
+        required=False, max_length=200, label="Or propose a new problem", widget=TextInput
     )
     note = forms.CharField(
         required=False,
@@ -161,7 +163,9 @@ class NoteForm(forms.Form):
 
 
 class AssignForm(forms.Form):
-    assignee = ListedModelChoiceField(queryset=None, required=False, empty_label="Nobody")
+    assignee = ListedModelChoiceField(
+        queryset=None, required=False, empty_label="Nobody", widget=ListSelect
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -170,9 +174,14 @@ class AssignForm(forms.Form):
 
 class MergeForm(forms.Form):
     target = forms.IntegerField(
-        label="Duplicate of finding number", min_value=1, help_text="e.g. 12 for finding #12."
+        label="Duplicate of finding number",
+        min_value=1,
+        help_text="e.g. 12 for finding #12.",
+        widget=NumberInput,
     )
-    note = forms.CharField(required=False, max_length=2000, label="Note (the partner reads it)")
+    note = forms.CharField(
+        required=False, max_length=2000, label="Note (the partner reads it)", widget=TextInput
+    )
     version = forms.IntegerField(widget=Hidden)
 
 

@@ -22,15 +22,30 @@ class Textarea(forms.Textarea):
         return SafeString(f"<textarea{_attributes(name, final)}>\n{text}</textarea>")
 
 
-class Hidden(forms.HiddenInput):
-    """A hidden input (a form's version, say) written in Python, as Django's template does."""
+class _PythonInput:
+    """An <input> written in Python, as Django's input template writes it: type, name, the
+    value if there is one, then the attributes."""
 
     def render(self, name, value, attrs=None, renderer=None):
         value = self.format_value(value)
         shown = "" if value is None else f' value="{escaped(value)}"'
         final = self.build_attrs(self.attrs, attrs)
         attributes = _attributes(name, final).removeprefix(f' name="{escaped(name)}"')
-        return SafeString(f'<input type="hidden" name="{escaped(name)}"{shown}{attributes}>')
+        return SafeString(
+            f'<input type="{self.input_type}" name="{escaped(name)}"{shown}{attributes}>'
+        )
+
+
+class Hidden(_PythonInput, forms.HiddenInput):
+    """A hidden input (a form's version, say) written in Python."""
+
+
+class TextInput(_PythonInput, forms.TextInput):
+    """A text input written in Python."""
+
+
+class NumberInput(_PythonInput, forms.NumberInput):
+    """A number input written in Python."""
 
 
 class ListSelect(forms.Select):

@@ -3,7 +3,7 @@
 import pytest
 from django import forms
 
-from portal.widgets import Hidden, Textarea
+from portal.widgets import Hidden, NumberInput, Textarea, TextInput
 
 VALUES = [None, "", "plain", 'a <b> & "c"', "two\nlines", 4, 0]
 ATTRS = [None, {"id": "x", "maxlength": 10, "required": True, "aria-invalid": "true"}]
@@ -19,7 +19,9 @@ def test_textarea_as_django_writes_it(value, attrs):
 
 @pytest.mark.parametrize("value", VALUES)
 @pytest.mark.parametrize("attrs", ATTRS)
-def test_hidden_as_django_writes_it(value, attrs):
-    assert Hidden().render("version", value, attrs) == forms.HiddenInput().render(
-        "version", value, attrs
-    )
+@pytest.mark.parametrize(
+    ("mine", "django"),
+    [(Hidden, forms.HiddenInput), (TextInput, forms.TextInput), (NumberInput, forms.NumberInput)],
+)
+def test_inputs_as_django_writes_them(mine, django, value, attrs):
+    assert mine().render("version", value, attrs) == django().render("version", value, attrs)
