@@ -9,10 +9,41 @@ indexed column). A new row changes an id, a changed row its time (the services s
 again. What no stamp sees (a row deleted, an edit that bypasses the services) is caught by
 `max_age`; the pages say when their figures were computed."""
 
+import functools
+import hashlib
+from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
 from portal.models import User
+
+
+@functools.cache
+def code_stamp():
+    """A digest of the size and time of every template and Python file of this checkout,
+    once per process: what was kept as rendered HTML by older code (another deploy, other
+    templates) is not served by newer code, however young it is. Workers of one deploy
+    agree; a deploy that changes any file disagrees with every entry before it."""
+    digest = hashlib.md5(usedforsecurity=False)
+    root = Path(settings.BASE_DIR)
+    # The project's own apps: not the installed packages, even in a virtualenv under the root.
+    own = [
+        Path(app.path)
+        for app in apps.get_app_configs()
+        if Path(app.path).is_relative_to(root)
+        and not any(part.startswith(".") for part in Path(app.path).relative_to(root).parts)
+    ]
+    for folder in sorted({*own, root / "templates"}):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".html", ".py"):
+                info = path.stat()
+                digest.update(
+                    f"{path.relative_to(root)}:{info.st_size}:{info.st_mtime_ns};".encode()
+                )
+    return digest.hexdigest()
 
 
 def stamp(sources):
@@ -58,12 +89,12 @@ def kept_all(entries, *, max_age=300):
     values, fresh = {}, {}
     for name, (key, current, compute) in entries.items():
         entry = found.get(key)
-        if entry is not None and entry[0] == current:
+        if entry is not None and entry[0] == (code_stamp(), current):
             values[name] = entry[1]
             continue
         values[name] = compute()
         if current is not None:
-            fresh[key] = (current, values[name])
+            fresh[key] = ((code_stamp(), current), values[name])
     if fresh:
         cache.set_many(fresh, max_age)
     return values

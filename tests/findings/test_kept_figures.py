@@ -10,10 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+import portal.kept
 from findings import services as finding_services
 from findings.insights import figures
 from findings.models import Finding
-from portal.kept import kept, stamp
+from portal.kept import kept, kept_under, stamp
 from tests.conftest import make_user
 
 from .helpers import file
@@ -88,3 +89,17 @@ def test_kept_computes_again_only_when_a_source_moves(team_a, a_member):
 def test_the_stamp_is_one_query(django_assert_num_queries):
     with django_assert_num_queries(1):
         assert len(stamp(figures.SOURCES)) == len(figures.SOURCES)
+
+
+def test_what_older_code_kept_is_not_served(monkeypatch):
+    """An entry kept by another deploy (other templates, other code) is computed again."""
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return f"html {len(calls)}"
+
+    assert kept_under("test:code", "same rows", compute) == "html 1"
+    assert kept_under("test:code", "same rows", compute) == "html 1"
+    monkeypatch.setattr(portal.kept, "code_stamp", lambda: "another deploy")
+    assert kept_under("test:code", "same rows", compute) == "html 2"
