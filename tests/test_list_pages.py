@@ -154,7 +154,7 @@ PINNED = {
     "staff triage": 9,  # + filter choices (teams, staff, problems), bounded count, the problems of the rows
     "staff triage filtered, searched, sorted": 9,
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
-    "staff applications": 6,  # + the window, the page, both staged counts in one query
+    "staff applications": 5,  # + the window with its staged counts (bounded), the page
 }
 
 
