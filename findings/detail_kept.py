@@ -9,11 +9,13 @@ made, changes it. Forms, CSRF tokens and what depends on the person (following, 
 stay out; the partner's page and the staff's page are kept apart (they show different notes,
 problems and links). On other databases nothing is kept (the stamp is None)."""
 
+import functools
+
 from django.db import connection
 from django.template.loader import render_to_string
 
 from jobs.models import JobDescription
-from portal.kept import person_sql
+from portal.kept import fetch_prepared, person_sql
 from portal.models import Team, User
 
 from .models import (
@@ -77,13 +79,16 @@ def _staff_sql():
          FROM {problem} p)"""  # noqa: S608
 
 
+@functools.cache
+def _prepared_sql(page):
+    return _sql(page).replace("%(finding)s", "$1")
+
+
 def stamp(finding, page="partner"):
     """The digest of every row a finding's kept parts show, or None (not PostgreSQL)."""
     if connection.vendor != "postgresql":
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(page), {"finding": finding.pk})
-        return cursor.fetchone()[0]
+    return fetch_prepared(f"finding_stamp_{page}", _prepared_sql(page), [finding.pk])[0]
 
 
 def parts(page, finding, request, context, templates):
