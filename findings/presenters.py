@@ -128,7 +128,29 @@ def triage_rows(findings, problem_rows):
     return SafeString("".join(rows))
 
 
-# The parts of each page kept rendered (findings/detail_kept.py): name -> template.
+def _names(values):
+    """The team and the assignee the staff page names (selectors.read_names read them)."""
+    finding = values["finding"]
+    return {"team": finding.team.name, "assignee": str(finding.assignee or "")}
+
+
+def _linked(values):
+    """The problems the finding is linked to (the staff page lists them to unlink, and ticks
+    them in the triage form), as (id, title) rows."""
+    return [{"pk": p.pk, "title": p.title} for p in values["problems"]]
+
+
+def _problem_choices(values):
+    """Every problem as (id, title), when the staff page offers to triage (tick problems)."""
+    if FindingStatus.TRIAGED in rules.allowed_targets(values["finding"].status, Actor.STAFF):
+        return selectors.problem_choices()
+    return []
+
+
+# The parts of each page kept rendered (findings/detail_kept.py): name -> template, or a
+# function of the same context for rows kept as they are. The staff page's forms list the
+# staff, the problems and the linked problems from those rows, kept with the rest (its stamp
+# covers them): no query of their own on each visit.
 KEPT_PARTS = {
     "partner": {
         "body": "findings/_finding_body.html",
@@ -140,6 +162,10 @@ KEPT_PARTS = {
         "notes": "findings/staff_detail.html#notes",
         "history": "findings/staff_detail.html#history",
         "followers": "findings/staff_detail.html#followers",
+        "names": _names,
+        "linked": _linked,
+        "assignees": lambda values: selectors.assignee_choices(),
+        "problem_choices": _problem_choices,
     },
 }
 
@@ -148,23 +174,24 @@ def detail_context(request, finding, info_form_errors=None, reopen_text="", page
     """The finding's page, the partner's or (page="staff") the staff's, who see it with more
     (every note and problem, followers, duplicates). What it shows of the finding's rows is
     `kept`: HTML kept until one of them changes."""
-    member = is_member(request.user, finding)
     reads = selectors.partner_detail if page == "partner" else selectors.staff_detail
-    kept = detail_kept.parts(
-        page,
-        finding,
-        request,
-        lambda: {**_said(finding), **reads(finding), "staff_view": page == "staff"},
-        KEPT_PARTS[page],
-    )
+
+    def values():
+        selectors.read_names(finding)
+        return {**_said(finding), **reads(finding), "staff_view": page == "staff"}
+
+    kept = detail_kept.parts(page, finding, request, values, KEPT_PARTS[page])
+    context = {"finding": finding, **kept_all({"kept": kept}, max_age=detail_kept.MAX_AGE)}
+    if page == "staff":
+        return context  # staff neither follow nor act as the team from the triage page
+    member = is_member(request.user, finding)
     return {
-        "finding": finding,
+        **context,
         "subscribed": _subscribed(finding, request.user),
         "is_member": member,
         "partner_moves": rules.allowed_targets(finding.status, Actor.PARTNER) if member else [],
         "info_error": info_form_errors,
         "reopen_text": reopen_text,
-        **kept_all({"kept": kept}, max_age=detail_kept.MAX_AGE),
     }
 
 

@@ -136,6 +136,13 @@ class StatusForm(forms.Form):
     )
     version = forms.IntegerField(widget=Hidden)
 
+    def __init__(self, *args, problems=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if problems is not None:
+            # Shown with the rows the page has kept (id, title): no query. A form posted
+            # back is validated against the problems themselves.
+            self.fields["problems"].choices = problems
+
 
 class NoteForm(forms.Form):
     visibility = forms.ChoiceField(
@@ -156,9 +163,13 @@ class AssignForm(forms.Form):
         queryset=None, required=False, empty_label="Nobody", widget=ListSelect
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, staff=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["assignee"].queryset = _staff()
+        if staff is not None:
+            # Shown with the rows the page has kept (id, name; selectors.assignee_choices):
+            # no query. A form posted back is validated against the staff themselves.
+            self.fields["assignee"].choices = [("", self.fields["assignee"].empty_label), *staff]
 
 
 class MergeForm(forms.Form):

@@ -119,9 +119,20 @@ VERBS = {
 }
 
 
+def _next_waiting_id(finding):
+    """Read with the finding by the page's view (selectors.get_finding_for_triage)."""
+    if hasattr(finding, "next_waiting_id"):
+        return finding.next_waiting_id
+    following = selectors.next_waiting(exclude=finding.pk)
+    return following.pk if following else None
+
+
 def _staff_context(request, finding, **forms):
     context = detail_context(request, finding, page="staff")
-    linked = list(finding.problems.all())  # every problem it is linked to, for the forms
+    # The rows the forms list (linked problems, every problem, the staff) are kept with the
+    # page's parts (presenters.KEPT_PARTS), under a stamp that covers them.
+    kept = context["kept"]
+    linked = kept["linked"]  # every problem it is linked to, for the forms
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
     context.update(
         {
@@ -129,16 +140,19 @@ def _staff_context(request, finding, **forms):
             "staff_move_values": [str(m.value) for m in moves],
             "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
             "linked_problems": linked,
-            "next_finding": selectors.next_waiting(exclude=finding.pk),
+            "next_finding_id": _next_waiting_id(finding),
             "status_form": forms.get("status_form")
             or StatusForm(
                 initial={
                     "version": finding.version,
-                    "problems": [p.pk for p in linked],
-                }
+                    "problems": [p["pk"] for p in linked],
+                },
+                problems=kept["problem_choices"],
             ),
             "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
-            "assign_form": AssignForm(initial={"assignee": finding.assignee_id}),
+            "assign_form": AssignForm(
+                initial={"assignee": finding.assignee_id}, staff=kept["assignees"]
+            ),
             "merge_form": forms.get("merge_form")
             or MergeForm(initial={"version": finding.version}),
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
@@ -150,7 +164,7 @@ def _staff_context(request, finding, **forms):
 @staff_required
 @require_GET
 def staff_finding_detail(request, finding_id):
-    finding = selectors.get_finding_for_page(request.user, finding_id)  # staff: any finding
+    finding = selectors.get_finding_for_triage(finding_id)  # staff: any finding
     return render(request, "findings/staff_detail.html", _staff_context(request, finding))
 
 
