@@ -2,6 +2,7 @@
 
 import unicodedata
 
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
@@ -19,6 +20,7 @@ from . import detail_kept, rules, selectors
 from .forms import DETAIL_LABELS
 from .models import FindingKind, FindingStatus
 from .rules import Actor
+from .staff_forms import MergeForm, StatusForm
 
 # get_FOO_display() rebuilds the choices' dict on every call; a list calls it per row.
 KIND_LABELS = dict(FindingKind.choices)
@@ -140,17 +142,33 @@ def _linked(values):
     return [{"pk": p.pk, "title": p.title} for p in values["problems"]]
 
 
-def _problem_choices(values):
-    """Every problem as (id, title), when the staff page offers to triage (tick problems)."""
-    if FindingStatus.TRIAGED in rules.allowed_targets(values["finding"].status, Actor.STAFF):
-        return selectors.problem_choices()
-    return []
+def _problem_boxes(values):
+    """The triage form's boxes, one a problem, the linked ones ticked, when the staff page
+    offers to triage (a form posted back and refused is shown as it was sent instead)."""
+    finding = values["finding"]
+    if FindingStatus.TRIAGED not in rules.allowed_targets(finding.status, Actor.STAFF):
+        return ""
+    form = StatusForm(initial={"problems": [p.pk for p in values["problems"]]})
+    return render_to_string(PROBLEM_BOXES, {"status_form": form})
+
+
+def _merge_fields(values):
+    """The merge form's fields, when the finding may be merged (a refused one: as sent)."""
+    finding = values["finding"]
+    if (finding.status, FindingStatus.DUPLICATE) not in rules.TRANSITIONS:
+        return ""
+    return render_to_string(FIELDS, {"form": MergeForm(initial={"version": finding.version})})
+
+
+PROBLEM_BOXES = "findings/staff_detail.html#problem_boxes"
+FIELDS = "findings/_fields.html"
 
 
 # The parts of each page kept rendered (findings/detail_kept.py): name -> template, or a
-# function of the same context for rows kept as they are. The staff page's forms list the
-# staff, the problems and the linked problems from those rows, kept with the rest (its stamp
-# covers them): no query of their own on each visit.
+# function of the same context for what it returns (rows, HTML). The staff page's forms list
+# the staff, the problems and the linked problems from those, kept with the rest (its stamp
+# covers them, and the finding's version the forms carry): no query of their own on each
+# visit, and the forms' repeated fields not rendered each time.
 KEPT_PARTS = {
     "partner": {
         "body": "findings/_finding_body.html",
@@ -165,7 +183,8 @@ KEPT_PARTS = {
         "names": _names,
         "linked": _linked,
         "assignees": lambda values: selectors.assignee_choices(),
-        "problem_choices": _problem_choices,
+        "problem_boxes": _problem_boxes,
+        "merge_fields": _merge_fields,
     },
 }
 

@@ -259,11 +259,6 @@ def assignee_choices():
     return [(pk, name or email) for pk, name, email in rows]
 
 
-def problem_choices():
-    """(id, title) of every problem, in the problems' order, as a list of choices shows them."""
-    return list(UnsolvedProblem.objects.values_list("pk", "title"))
-
-
 # --- Public -------------------------------------------------------------------------------
 
 

@@ -136,13 +136,6 @@ class StatusForm(forms.Form):
     )
     version = forms.IntegerField(widget=Hidden)
 
-    def __init__(self, *args, problems=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        if problems is not None:
-            # Shown with the rows the page has kept (id, title): no query. A form posted
-            # back is validated against the problems themselves.
-            self.fields["problems"].choices = problems
-
 
 class NoteForm(forms.Form):
     visibility = forms.ChoiceField(

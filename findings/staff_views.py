@@ -3,6 +3,7 @@ and the unsolved problems staff write and publish."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -15,7 +16,7 @@ from portal.widgets import selected_in
 
 from . import queue_choices, rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
-from .presenters import detail_context, triage_rows
+from .presenters import FIELDS, PROBLEM_BOXES, detail_context, triage_rows
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -132,8 +133,9 @@ def _staff_context(request, finding, **forms):
     # The rows the forms list (linked problems, every problem, the staff) are kept with the
     # page's parts (presenters.KEPT_PARTS), under a stamp that covers them.
     kept = context["kept"]
-    linked = kept["linked"]  # every problem it is linked to, for the forms
+    linked = kept["linked"]  # every problem it is linked to, to unlink
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
+    refused_status, refused_merge = forms.get("status_form"), forms.get("merge_form")
     context.update(
         {
             "staff_moves": moves,
@@ -141,20 +143,19 @@ def _staff_context(request, finding, **forms):
             "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
             "linked_problems": linked,
             "next_finding_id": _next_waiting_id(finding),
-            "status_form": forms.get("status_form")
-            or StatusForm(
-                initial={
-                    "version": finding.version,
-                    "problems": [p["pk"] for p in linked],
-                },
-                problems=kept["problem_choices"],
-            ),
+            "status_form": refused_status or StatusForm(initial={"version": finding.version}),
+            # Kept rendered as the forms are first shown; a refused form as it was sent.
+            "problem_boxes": render_to_string(PROBLEM_BOXES, {"status_form": refused_status})
+            if refused_status
+            else kept["problem_boxes"],
+            "merge_fields": render_to_string(FIELDS, {"form": refused_merge})
+            if refused_merge
+            else kept["merge_fields"],
             "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
             "assign_form": AssignForm(
                 initial={"assignee": finding.assignee_id}, staff=kept["assignees"]
             ),
-            "merge_form": forms.get("merge_form")
-            or MergeForm(initial={"version": finding.version}),
+            "merge_form": refused_merge or MergeForm(initial={"version": finding.version}),
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
         }
     )

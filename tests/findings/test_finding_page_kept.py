@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from findings import selectors, services
 from findings.models import FindingStatus, NoteVisibility, UnsolvedProblem
-from findings.staff_forms import AssignForm, StatusForm
+from findings.staff_forms import AssignForm
 from tests.conftest import make_user
 from tests.findings.helpers import file
 
@@ -166,10 +166,23 @@ def test_the_staff_forms_list_the_kept_rows_as_their_querysets_do(finding, staff
     assert str(AssignForm(initial=initial)["assignee"]) == str(
         AssignForm(initial=initial, staff=selectors.assignee_choices())["assignee"]
     )
-    from_rows = StatusForm(initial=initial, problems=selectors.problem_choices())
     assert "nameless@e31.example</option>" in str(
         AssignForm(initial=initial, staff=selectors.assignee_choices())["assignee"]
     )
-    assert str(StatusForm(initial=initial)["problems"]) == str(from_rows["problems"])
-    ticked = [line for line in str(from_rows["problems"]).split("<li>") if " checked" in line]
+
+
+def test_kept_form_fields_are_as_first_shown_and_a_refused_form_as_sent(client_for, finding, staff):
+    client = client_for(staff)
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+    page = staff_page(client, finding)
+    assert page.count('name="problems"') == UnsolvedProblem.objects.count()
+    assert " checked" not in page and 'name="target"' in page
+    # Refused (a stale version): the page again, with what was sent.
+    sent = {"to_status": "triaged", "problems": [problem.pk], "version": finding.version + 5}
+    response = client.post(f"/staff/findings/{finding.pk}/status/", sent)
+    assert response.status_code == 400
+    ticked = [li for li in response.content.decode().split("<li>") if " checked" in li]
     assert len(ticked) == 1 and f'value="{problem.pk}"' in ticked[0]
+    response = client.post(f"/staff/findings/{finding.pk}/merge/", {"version": finding.version})
+    assert response.status_code == 400 and 'id="id_target_error"' in response.content.decode()
+    assert " checked" not in staff_page(client, finding)
