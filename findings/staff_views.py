@@ -3,6 +3,7 @@ and the unsolved problems staff write and publish."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -11,10 +12,11 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.pagination import bounded_count, keyset_page, shown_count
+from portal.widgets import selected_in
 
-from . import rules, selectors, services
+from . import queue_choices, rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
-from .presenters import detail_context, triage_rows
+from .presenters import FIELDS, PROBLEM_BOXES, detail_context, triage_rows
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -30,24 +32,25 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    filter_form = QueueFilterForm(request.GET or None)
+    # The teams, problems and staff the filters and the bulk form list: kept, one query.
+    lists = queue_choices.choice_lists()
+    filter_form = QueueFilterForm(request.GET or None, lists=lists)
     filters = filter_form.filters()
-    # A search matches team names against the filter's list of teams, read for it anyway.
-    queryset = selectors.staff_queue(filters, teams=filter_form.fields["team"].choices.loaded_rows)
+    # A search matches team names against the filter's list of teams.
+    queryset = selectors.staff_queue(filters, teams=lambda: lists["team"])
     page = keyset_page(
         selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
-    # The bulk form offers the staff and problems the filters list (the same rows, in the
-    # same order), read once for both; the rows name their problems from that list too.
-    problems = filter_form.fields["problem"].choices.loaded_rows()
     context = {
         "filter_form": filter_form,
         "page": page,
-        "rows": triage_rows(page, problems),
+        # The rows name their problems from the filter's list of problems (the same order).
+        "rows": triage_rows(page, lists["problem"]),
         "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
-        "bulk_staff": filter_form.fields["assignee"].choices.loaded_rows(),
-        "bulk_problems": problems,
+        # The bulk form offers the staff and problems the filters list, options kept.
+        "bulk_staff": selected_in(lists["bulk_staff"], {str(request.user.pk)}),
+        "bulk_problems": lists["bulk_problems"],
         "here": request.get_full_path(),
     }
     if request.htmx:
@@ -117,28 +120,42 @@ VERBS = {
 }
 
 
+def _next_waiting_id(finding):
+    """Read with the finding by the page's view (selectors.get_finding_for_triage)."""
+    if hasattr(finding, "next_waiting_id"):
+        return finding.next_waiting_id
+    following = selectors.next_waiting(exclude=finding.pk)
+    return following.pk if following else None
+
+
 def _staff_context(request, finding, **forms):
     context = detail_context(request, finding, page="staff")
-    linked = list(finding.problems.all())  # every problem it is linked to, for the forms
+    # The rows the forms list (linked problems, every problem, the staff) are kept with the
+    # page's parts (presenters.KEPT_PARTS), under a stamp that covers them.
+    kept = context["kept"]
+    linked = kept["linked"]  # every problem it is linked to, to unlink
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
+    refused_status, refused_merge = forms.get("status_form"), forms.get("merge_form")
     context.update(
         {
             "staff_moves": moves,
             "staff_move_values": [str(m.value) for m in moves],
             "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
             "linked_problems": linked,
-            "next_finding": selectors.next_waiting(exclude=finding.pk),
-            "status_form": forms.get("status_form")
-            or StatusForm(
-                initial={
-                    "version": finding.version,
-                    "problems": [p.pk for p in linked],
-                }
-            ),
+            "next_finding_id": _next_waiting_id(finding),
+            "status_form": refused_status or StatusForm(initial={"version": finding.version}),
+            # Kept rendered as the forms are first shown; a refused form as it was sent.
+            "problem_boxes": render_to_string(PROBLEM_BOXES, {"status_form": refused_status})
+            if refused_status
+            else kept["problem_boxes"],
+            "merge_fields": render_to_string(FIELDS, {"form": refused_merge})
+            if refused_merge
+            else kept["merge_fields"],
             "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
-            "assign_form": AssignForm(initial={"assignee": finding.assignee_id}),
-            "merge_form": forms.get("merge_form")
-            or MergeForm(initial={"version": finding.version}),
+            "assign_form": AssignForm(
+                initial={"assignee": finding.assignee_id}, staff=kept["assignees"]
+            ),
+            "merge_form": refused_merge or MergeForm(initial={"version": finding.version}),
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
         }
     )
@@ -148,7 +165,7 @@ def _staff_context(request, finding, **forms):
 @staff_required
 @require_GET
 def staff_finding_detail(request, finding_id):
-    finding = selectors.get_finding_for_page(request.user, finding_id)  # staff: any finding
+    finding = selectors.get_finding_for_triage(finding_id)  # staff: any finding
     return render(request, "findings/staff_detail.html", _staff_context(request, finding))
 
 

@@ -5,8 +5,10 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from findings import services
+from findings import selectors, services
 from findings.models import FindingStatus, NoteVisibility, UnsolvedProblem
+from findings.staff_forms import AssignForm
+from tests.conftest import make_user
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -33,8 +35,8 @@ def test_the_partner_page_reads_less_once_kept(
     client = client_for(a_member)
     partner_page(client, finding)
     # Session, user, memberships, the finding (with whether the user follows it), the stamp;
-    # not its history, notes, evidence and problems.
-    with django_assert_num_queries(5 if KEPT else 8):
+    # not its history, notes, evidence and problems, nor the job and filer they name.
+    with django_assert_num_queries(5 if KEPT else 9):
         partner_page(client, finding)
 
 
@@ -90,3 +92,97 @@ def test_a_merged_duplicate_shows_on_its_target_at_once(client_for, team_a, find
     assert merged not in staff_page(client, finding)
     services.merge(source=other, target=finding, actor=staff)
     assert merged in staff_page(client, finding)
+
+
+def test_the_staff_page_reads_less_once_kept(client_for, finding, staff, django_assert_num_queries):
+    client = client_for(staff)
+    staff_page(client, finding)
+    # Session, user, the finding (with the next one waiting), the stamp, memberships; not its
+    # rows, the names it prints, nor the rows its forms list (staff, problems, linked ones).
+    with django_assert_num_queries(5 if KEPT else 13):
+        staff_page(client, finding)
+
+
+def test_the_staff_page_forms_show_new_staff_problems_and_names_at_once(
+    client_for, team_a, finding, staff
+):
+    client = client_for(staff)
+    page = staff_page(client, finding)
+    assert "Team A · " in page and "assigned to nobody" in page
+    UnsolvedProblem.objects.create(title="Cold caches", slug="cold-caches", summary="s")
+    newcomer = make_user("newcomer@e31.example", staff=True)
+    page = staff_page(client, finding)
+    assert "Cold caches</label>" in page and f'<option value="{newcomer.pk}">newcomer<' in page
+    services.assign(findings=[finding], assignee=newcomer, actor=staff)
+    page = staff_page(client, finding)
+    assert "assigned to newcomer" in page
+    assert f'<option value="{newcomer.pk}" selected>newcomer<' in page
+    newcomer.full_name = "Nora Newcomer"
+    newcomer.save(update_fields=["full_name"])
+    team_a.name = "Team Alpha"
+    team_a.save(update_fields=["name"])
+    page = staff_page(client, finding)
+    assert "assigned to Nora Newcomer" in page and "Team Alpha · " in page
+    assert f'<option value="{newcomer.pk}" selected>Nora Newcomer<' in page
+    newcomer.is_active = False
+    newcomer.save(update_fields=["is_active"])
+    assert f'<option value="{newcomer.pk}"' not in staff_page(client, finding)
+
+
+def test_the_staff_page_lists_linked_problems_at_once(client_for, finding, staff):
+    client = client_for(staff)
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+    unlink = f"/staff/findings/{finding.pk}/problems/{problem.pk}/unlink/"
+    assert unlink not in staff_page(client, finding)
+    services.change_status(
+        finding=finding, actor=staff, to_status=FindingStatus.TRIAGED, note="", problems=[problem]
+    )
+    assert unlink in staff_page(client, finding)
+    services.unlink_problem(finding=finding, problem=problem, actor=staff)
+    assert unlink not in staff_page(client, finding)
+
+
+def test_the_staff_page_links_the_oldest_other_finding_waiting(
+    client_for, team_a, a_member, finding, staff
+):
+    client = client_for(staff)
+    later = file(team_a, a_member, title="Later")
+    assert f'<a href="/staff/findings/{later.pk}/" data-key="j">Next waiting: #{later.pk}</a>' in (
+        staff_page(client, finding)
+    )
+    assert f"Next waiting: #{finding.pk}</a>" in staff_page(client, later)
+    services.change_status(
+        finding=finding, actor=staff, to_status=FindingStatus.DECLINED, note="Not ours."
+    )
+    assert "Next waiting" not in staff_page(client, later)
+
+
+def test_the_staff_forms_list_the_kept_rows_as_their_querysets_do(finding, staff):
+    nameless = make_user("nameless@e31.example", staff=True)
+    nameless.full_name = ""  # shows as its e-mail
+    nameless.save(update_fields=["full_name"])
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+    initial = {"assignee": staff.pk, "problems": [problem.pk], "version": 1}
+    assert str(AssignForm(initial=initial)["assignee"]) == str(
+        AssignForm(initial=initial, staff=selectors.assignee_choices())["assignee"]
+    )
+    assert "nameless@e31.example</option>" in str(
+        AssignForm(initial=initial, staff=selectors.assignee_choices())["assignee"]
+    )
+
+
+def test_kept_form_fields_are_as_first_shown_and_a_refused_form_as_sent(client_for, finding, staff):
+    client = client_for(staff)
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+    page = staff_page(client, finding)
+    assert page.count('name="problems"') == UnsolvedProblem.objects.count()
+    assert " checked" not in page and 'name="target"' in page
+    # Refused (a stale version): the page again, with what was sent.
+    sent = {"to_status": "triaged", "problems": [problem.pk], "version": finding.version + 5}
+    response = client.post(f"/staff/findings/{finding.pk}/status/", sent)
+    assert response.status_code == 400
+    ticked = [li for li in response.content.decode().split("<li>") if " checked" in li]
+    assert len(ticked) == 1 and f'value="{problem.pk}"' in ticked[0]
+    response = client.post(f"/staff/findings/{finding.pk}/merge/", {"version": finding.version})
+    assert response.status_code == 400 and 'id="id_target_error"' in response.content.decode()
+    assert " checked" not in staff_page(client, finding)
