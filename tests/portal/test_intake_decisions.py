@@ -251,8 +251,11 @@ def test_the_list_reads_its_staged_counts_with_the_window(
         read = selectors.get_window_with_staged_counts(window.pk)
         counts = selectors.staged_counts(read)
     assert counts == selectors.staged_counts(window) == {"total": 2, "shown": "2", "accepts": "1"}
-    html = client_for(staff).get(reverse("staff_intake_applications", args=[window.pk]))
+    assert (read.opens_at, read.places, read.accepted_count) == (window.opens_at, 10, 0)
+    client = client_for(staff)
+    html = client.get(reverse("staff_intake_applications", args=[window.pk]))
     assert "2 decisions staged, 1 acceptance" in html.content.decode()
+    assert client.get(reverse("staff_intake_applications", args=[window.pk + 1])).status_code == 404
 
 
 def test_status_page_after_release_links_nothing_staff_only(client, staff):
