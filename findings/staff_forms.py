@@ -2,7 +2,7 @@
 
 from django import forms
 
-from portal.models import Team, User
+from portal.models import User
 from portal.widgets import (
     ChoicesOnce,
     Hidden,
@@ -14,18 +14,12 @@ from portal.widgets import (
     TextInput,
 )
 
-from . import rules, selectors
+from . import queue_choices, rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
 
 
 def _staff():
     return User.objects.filter(is_staff=True, is_active=True).order_by("email")
-
-
-def _staff_names():
-    """(id, full name, e-mail) of each active staff member, for a list of choices: a User
-    shows as its full name, else its e-mail."""
-    return _staff().values_list("pk", "full_name", "email")
 
 
 class QueueFilterForm(forms.Form):
@@ -40,8 +34,8 @@ class QueueFilterForm(forms.Form):
     kind = forms.ChoiceField(
         required=False, widget=ListSelect, choices=[("", "Any kind"), *FindingKind.choices]
     )
-    # Every team of the program (hundreds): the options are read as (id, name) pairs, not
-    # model instances, and rendered without a template per option (ListSelect).
+    # Every team of the program (hundreds): the options are kept rendered in the cache until
+    # a team, problem or staff member changes (queue_choices), only the selection marked.
     team = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
     problem = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
     assignee = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
@@ -65,20 +59,15 @@ class QueueFilterForm(forms.Form):
         ],
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, lists, **kwargs):
+        """`lists`: queue_choices.choice_lists(), the rows of the team, problem and assignee
+        filters with their options rendered, kept in the cache."""
         super().__init__(*args, **kwargs)
-        self.fields["team"].choices = ChoicesOnce(
-            lambda: [("", "Any team"), *Team.objects.order_by("name").values_list("pk", "name")]
-        )
-        self.fields["problem"].choices = ChoicesOnce(
-            lambda: [("", "Any problem"), *UnsolvedProblem.objects.values_list("pk", "title")]
-        )
-        self.fields["assignee"].choices = ChoicesOnce(
-            lambda: [
-                ("", "Anyone"),
-                *((pk, name or email) for pk, name, email in _staff_names()),
-            ]
-        )
+        for name, empty in queue_choices.EMPTY.items():
+            self.fields[name].choices = ChoicesOnce(
+                lambda rows=lists[name], empty=empty: [("", empty), *rows],
+                html=lists["html"][name],
+            )
 
     def filters(self):
         if not self.is_valid():

@@ -12,8 +12,9 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.pagination import bounded_count, keyset_page, shown_count
+from portal.widgets import selected_in
 
-from . import rules, selectors, services
+from . import queue_choices, rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
 from .presenters import FIELDS, PROBLEM_BOXES, detail_context, triage_rows
 from .rules import Actor
@@ -31,24 +32,25 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    filter_form = QueueFilterForm(request.GET or None)
+    # The teams, problems and staff the filters and the bulk form list: kept, one query.
+    lists = queue_choices.choice_lists()
+    filter_form = QueueFilterForm(request.GET or None, lists=lists)
     filters = filter_form.filters()
-    # A search matches team names against the filter's list of teams, read for it anyway.
-    queryset = selectors.staff_queue(filters, teams=filter_form.fields["team"].choices.loaded_rows)
+    # A search matches team names against the filter's list of teams.
+    queryset = selectors.staff_queue(filters, teams=lambda: lists["team"])
     page = keyset_page(
         selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
-    # The bulk form offers the staff and problems the filters list (the same rows, in the
-    # same order), read once for both; the rows name their problems from that list too.
-    problems = filter_form.fields["problem"].choices.loaded_rows()
     context = {
         "filter_form": filter_form,
         "page": page,
-        "rows": triage_rows(page, problems),
+        # The rows name their problems from the filter's list of problems (the same order).
+        "rows": triage_rows(page, lists["problem"]),
         "matching": shown_count(bounded_count(queryset)),
         "bulk_form": BulkForm(findings=Finding.objects.all()),
-        "bulk_staff": filter_form.fields["assignee"].choices.loaded_rows(),
-        "bulk_problems": problems,
+        # The bulk form offers the staff and problems the filters list, options kept.
+        "bulk_staff": selected_in(lists["bulk_staff"], {str(request.user.pk)}),
+        "bulk_problems": lists["bulk_problems"],
         "here": request.get_full_path(),
     }
     if request.htmx:

@@ -56,6 +56,16 @@ class JobDescription(models.Model):
             ),
             # The dashboard: a team's jobs, newest activity first, 50 a page (keyset).
             models.Index(fields=["team", "-last_activity_at", "-id"], name="job_team_activity_idx"),
+            # The staff review queue walks revisions oldest first and asks of each whether
+            # its job is in review: most are not (accepted long ago), and the walk grows
+            # with the data. A lookup in this small index answers without reading the job
+            # (an index-only scan: the team and name the row shows are in the index too,
+            # as keys, since SQLite has no INCLUDE).
+            models.Index(
+                fields=["id", "team", "name"],
+                condition=Q(status=JobStatus.IN_REVIEW),
+                name="job_in_review_idx",
+            ),
         ]
         constraints = [submissions.unique_token("job")]
 

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
 from django.db import connections
-from django.db.models import Q
+from django.db.models import IntegerField, Q, Subquery
 
 PAGE_SIZE = 50
 COUNT_BOUND = 1000
@@ -183,6 +183,18 @@ def bounded_counts_sql(querysets, bound=COUNT_BOUND):
         selects.append(f"(SELECT COUNT(*) FROM ({sql}) bounded_{i})")  # noqa: S608
         params.extend(inner_params)
     return "SELECT " + ", ".join(selects), tuple(params)
+
+
+class BoundedCount(Subquery):
+    """bounded_count() of a queryset (which may name OuterRef) as a column of another
+    query: a page that reads one row anyway (a window, say) gets its counts in that row,
+    not in a query of their own."""
+
+    template = "(SELECT COUNT(*) FROM (%(subquery)s) bounded)"
+    output_field = IntegerField()
+
+    def __init__(self, queryset, bound=COUNT_BOUND):
+        super().__init__(queryset.order_by().values("pk")[: bound + 1])
 
 
 def run_counts(using, sql, params):

@@ -58,15 +58,37 @@ class ListSelect(forms.Select):
         final = self.build_attrs(self.attrs, attrs)
         if self.allow_multiple_selected:
             final["multiple"] = True
-        # One join, not format_html per option: with hundreds of options format_html's
-        # own checks cost more than the text.
-        options = []
-        for v, label in self.choices:
-            key = "" if v is None else str(v)
-            mark = " selected" if key in selected else ""
-            options.append(f'<option value="{escaped(key)}"{mark}>{escaped(label)}</option>')
-        # Each value and label was escaped above.
-        return SafeString(f"<select{_attributes(name, final)}>{''.join(options)}</select>")
+        # Options rendered once and kept (ChoicesOnce's `html`): only the selection is marked.
+        kept = getattr(self.choices, "html", None)
+        if kept is not None:
+            options = selected_in(kept, selected)
+        else:
+            options = options_html(self.choices, selected)
+        return SafeString(f"<select{_attributes(name, final)}>{options}</select>")
+
+
+def options_html(choices, selected=()):
+    """The <option>s of (value, label) pairs as ListSelect writes them, those whose value
+    (as text) is in `selected` marked. One join, not format_html per option: with hundreds
+    of options format_html's own checks cost more than the text. Each value and label is
+    escaped here."""
+    options = []
+    for v, label in choices:
+        key = "" if v is None else str(v)
+        mark = " selected" if key in selected else ""
+        options.append(f'<option value="{escaped(key)}"{mark}>{escaped(label)}</option>')
+    return SafeString("".join(options))
+
+
+def selected_in(options, selected):
+    """options_html()'s text (none selected) with the options of these values marked, as
+    options_html(choices, selected) writes them: a kept list of hundreds of options is not
+    written again for one selection. Values are unique, so each is marked once."""
+    for key in selected:
+        tag = f'<option value="{escaped(key)}">'
+        options = options.replace(tag, f"{tag[:-1]} selected>", 1)
+    # Kept safe text and escaped values.
+    return SafeString(options)
 
 
 def _attributes(name, attrs):
@@ -110,9 +132,11 @@ class ChoicesOnce(BaseChoiceIterator):
     rendering the options), then kept for the form's life: one query, none if neither
     happens (an htmx request that re-renders only the results)."""
 
-    def __init__(self, load):
+    def __init__(self, load, html=None):
         self.load = load
         self.loaded = None
+        # The options already rendered (options_html, none selected), if the caller keeps them.
+        self.html = html
 
     def __iter__(self):
         if self.loaded is None:

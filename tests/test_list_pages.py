@@ -151,10 +151,10 @@ PINNED = {
     "partner jobs": 5,  # + the 5 bounded status counts in one query, the page (notices: none to read)
     "partner jobs by status": 5,
     "partner findings": 5,
-    "staff triage": 9,  # + filter choices (teams, staff, problems), bounded count, the problems of the rows
-    "staff triage filtered, searched, sorted": 9,
+    "staff triage": 7,  # + the kept lists' digest, bounded count, the problems of the rows
+    "staff triage filtered, searched, sorted": 7,
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
-    "staff applications": 6,  # + the window, the page, both staged counts in one query
+    "staff applications": 5,  # + the window with its staged counts (bounded), the page
 }
 
 

@@ -38,6 +38,57 @@ def _queue_row(revision):
     )
 
 
+# A row of the accepted runs waiting for a cluster (made in Python, as the queue's rows):
+# with clusters, a form to dispatch the run to one of them.
+READY_ROW = (
+    '<tr><td><a href="{job_link}">{job}</a></td><td>{team}</td><td>{number}</td>\n'
+    "      <td>{dispatch}</td></tr>"
+)
+DISPATCH_FORM = (
+    '<form method="post" action="{action}" class="inline-form">'
+    '<input type="hidden" name="csrfmiddlewaretoken" value="{csrf_token}">'
+    '<input type="hidden" name="next" value="review_queue">\n'
+    '        <label for="dispatch-{pk}" class="visually-hidden">Cluster for {job}</label>'
+    '<select name="cluster" id="dispatch-{pk}">{options}</select>\n'
+    '        <button type="submit">Dispatch<span class="visually-hidden"> {job}</span></button>'
+    "</form>"
+)
+CLUSTER_OPTION = '<option value="{pk}">{name}</option>'
+
+
+def ready_rows(runs, clusters, csrf_token):
+    """The accepted runs waiting for a cluster (dicts of dispatch.ready_rows) as rows, each
+    with a form to dispatch it to one of `clusters` ((pk, name) pairs), or a dash if there
+    are none; in one piece of HTML."""
+    options = SafeString(
+        "".join(html_row(CLUSTER_OPTION, pk=pk, name=name) for pk, name in clusters)
+    )
+    return SafeString("\n    ".join(_ready_row(run, clusters, options, csrf_token) for run in runs))
+
+
+def _ready_row(run, clusters, options, csrf_token):
+    job_id = run["job_id"]
+    job = run["job__name"] or f"Untitled job {job_id}"  # str(JobDescription)
+    dispatch = "—"
+    if clusters:
+        dispatch = html_row(
+            DISPATCH_FORM,
+            action=row_url("run_dispatch", job_id),
+            csrf_token=csrf_token,
+            pk=run["pk"],
+            job=job,
+            options=options,
+        )
+    return html_row(
+        READY_ROW,
+        job_link=row_url("job_detail", job_id),
+        job=job,
+        team=run["job__team__name"],
+        number=run["revision__number"],
+        dispatch=dispatch,
+    )
+
+
 def review_paths(revision):
     """Fields staff can name: every field of the format, with the list items present."""
     paths = [p for p in all_field_paths() if ".N." not in p]

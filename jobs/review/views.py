@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -10,20 +11,23 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.pagination import keyset_page
 
-from .presenters import queue_rows, review_form
+from .presenters import queue_rows, ready_rows, review_form
 
 
 @staff_required
 def review_queue(request):
     revisions = keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request)
+    ready = dispatch.ready_rows()
+    clusters = list(Cluster.objects.order_by("name").values_list("pk", "name"))
     return render(
         request,
         "jobs/staff_reviews.html",
         {
             "revisions": revisions,
             "rows": queue_rows(revisions),
-            "ready": dispatch.ready_to_dispatch(),
-            "clusters": list(Cluster.objects.order_by("name").only("name")),
+            "ready": ready,
+            "ready_rows": ready_rows(ready, clusters, get_token(request)),
+            "clusters": clusters,
         },
     )
 

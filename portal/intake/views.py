@@ -194,7 +194,7 @@ def staff_intake_window_close(request, window_id):
 @staff_required
 @require_GET
 def staff_intake_applications(request, window_id):
-    window = selectors.get_window(window_id)
+    window = selectors.get_window_with_staged_counts(window_id)
     filters = ApplicationFilterForm(request.GET or None)
     status = real_time = ""
     if filters.is_valid():

@@ -238,6 +238,23 @@ def test_review_list_query_count_does_not_grow(client_for, staff, django_assert_
         client.get(url)
 
 
+def test_the_list_reads_its_staged_counts_with_the_window(
+    client_for, staff, django_assert_num_queries
+):
+    from portal.intake import selectors
+
+    window = make_window(places=10)
+    stage(apply_as(1), "accepted", staff)
+    stage(apply_as(2), "declined", staff, "Flat demand.")
+    apply_as(3)
+    with django_assert_num_queries(1):
+        read = selectors.get_window_with_staged_counts(window.pk)
+        counts = selectors.staged_counts(read)
+    assert counts == selectors.staged_counts(window) == {"total": 2, "shown": "2", "accepts": "1"}
+    html = client_for(staff).get(reverse("staff_intake_applications", args=[window.pk]))
+    assert "2 decisions staged, 1 acceptance" in html.content.decode()
+
+
 def test_status_page_after_release_links_nothing_staff_only(client, staff):
     window = make_window()
     submitted = submit()

@@ -4,10 +4,18 @@ import base64
 import json
 
 import pytest
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from findings.models import Finding, FindingKind, Impact
-from portal.pagination import bounded_count, bounded_counts, keyset_page, shown_count
+from portal.models import Team
+from portal.pagination import (
+    BoundedCount,
+    bounded_count,
+    bounded_counts,
+    keyset_page,
+    shown_count,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +99,20 @@ def test_bounded_counts_are_each_bounded_count_in_one_query(
         counts = bounded_counts(querysets, bound=10)
     assert counts == [bounded_count(q, bound=10) for q in querysets] == [11, 2, 0]
     assert bounded_counts([]) == []
+
+
+def test_a_bounded_count_in_another_query_is_bounded_count(
+    findings, team_a, team_b, django_assert_num_queries
+):
+    mine = Finding.objects.filter(team=OuterRef("pk"))
+    with django_assert_num_queries(1):
+        teams = dict(
+            Team.objects.filter(pk__in=[team_a.pk, team_b.pk])
+            .annotate(n=BoundedCount(mine, bound=10))
+            .values_list("pk", "n")
+        )
+    assert teams == {team_a.pk: 11, team_b.pk: 0}
+    few = Team.objects.annotate(few=BoundedCount(mine.filter(title__in=["f1", "f2"]))).get(
+        pk=team_a.pk
+    )
+    assert few.few == 2

@@ -1,0 +1,92 @@
+"""The triage queue's lists of teams, problems and staff, kept with their options rendered
+until a row they show changes.
+
+Every visit of the queue listed the program's teams (hundreds), problems and staff: three
+queries, and ~1,300 escaped names for the filters and the bulk form, for lists that change a
+few times a month. As for a finding's page (findings/detail_kept.py), their stamp is a digest
+of the rows themselves (each team's name, each problem's title and place, each active staff
+member's names), one query whose rows never leave the database: any write, however made,
+changes it (a team added or renamed, a person made staff or no longer active). Unlike the
+finding's page it is computed on every database, PostgreSQL (md5) and SQLite (the text
+itself), so the queue reads the same on both."""
+
+from django.db import connection
+
+from portal.kept import kept_under
+from portal.models import Team, User
+from portal.widgets import options_html
+
+from .models import UnsolvedProblem
+
+KEY = "triage-queue:choices"
+# The first option of each filter ("any").
+EMPTY = {"team": "Any team", "problem": "Any problem", "assignee": "Anyone"}
+MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
+
+
+def _sql():
+    q = connection.ops.quote_name
+    team, problem, user = (q(m._meta.db_table) for m in (Team, UnsolvedProblem, User))
+    # Every column the lists print or sort by, as text (a NULL as empty).
+    parts = [
+        (f"id || '/' || coalesce({q('name')}, '')", team, ""),
+        (f"id || '/' || {q('order')} || '/' || coalesce(title, '')", problem, ""),
+        (
+            "id || '/' || coalesce(full_name, '') || '/' || coalesce(email, '')",
+            user,
+            " WHERE is_staff AND is_active",
+        ),
+    ]
+    # Table and column names from the models' metadata; no values anywhere.
+    if connection.vendor == "postgresql":
+        pg = "(SELECT string_agg({0}, '|' ORDER BY id) FROM {1}{2})"
+        selects = [pg.format(*part) for part in parts]
+        return f"SELECT md5(concat_ws('#', {', '.join(selects)}))"  # noqa: S608
+    # SQLite: group_concat keeps the order of its sub-select's rows.
+    lite = "(SELECT group_concat(t, '|') FROM (SELECT {0} AS t FROM {1}{2} ORDER BY id))"
+    selects = [f"coalesce({lite.format(*part)}, '')" for part in parts]
+    return "SELECT " + " || '#' || ".join(selects)
+
+
+def stamp():
+    """The digest of every row the lists show (one query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql())
+        return cursor.fetchone()[0]
+
+
+def _staff_names():
+    """(id, label) of each active staff member, by e-mail: a User shows as its full name,
+    else its e-mail (str(User))."""
+    rows = (
+        User.objects.filter(is_staff=True, is_active=True)
+        .order_by("email")
+        .values_list("pk", "full_name", "email")
+    )
+    return [(pk, name or email) for pk, name, email in rows]
+
+
+def _computed():
+    teams = list(Team.objects.order_by("name").values_list("pk", "name"))
+    problems = list(UnsolvedProblem.objects.values_list("pk", "title"))
+    staff = _staff_names()
+    return {
+        "team": teams,
+        "problem": problems,
+        "assignee": staff,
+        # The filters' options, "Any …" first, as ListSelect writes them, none selected.
+        "html": {
+            name: options_html([("", EMPTY[name]), *rows])
+            for name, rows in (("team", teams), ("problem", problems), ("assignee", staff))
+        },
+        # The bulk form's lists, their first option written in the template.
+        "bulk_staff": options_html(staff),
+        "bulk_problems": options_html(problems),
+    }
+
+
+def choice_lists():
+    """{"team"/"problem"/"assignee": [(id, label), …], "html": {name: options}}: the rows
+    in the filters' order and their rendered options, from the cache while the rows'
+    digest is the same (one query), read and rendered again when it is not."""
+    return kept_under(KEY, stamp(), _computed, max_age=MAX_AGE)
