@@ -70,9 +70,9 @@ def test_an_agent_restarted_while_the_job_runs_loses_no_event(
 ):
     first = start_agent(cluster)
     run = dispatched(
-        team_a, a_member, staff, cluster, first, "restart-mid-run", "sleep 6", staging=False
+        team_a, a_member, staff, cluster, first, "restart-mid-run", "sleep 8", staging=False
     )
-    wait_for(lambda: run_state(run) == "running", 60, "running", first)
+    wait_for(lambda: run_job_running(run), 60, "the run job to start in Slurm", first)
     first.kill()
     # The job goes on in Slurm while no agent watches; the next one posts what it missed.
     wait_for(lambda: not slurm_pending_or_running(dispatch_of(run).slurm_jobs["run"]), 60,
@@ -88,9 +88,20 @@ def test_an_agent_restarted_while_the_job_runs_loses_no_event(
     assert [h.phase for h in holds] == ["staging", "running"] and all(h.ended_at for h in holds)
 
 
-def slurm_pending_or_running(job_id):
+def run_job_running(run):
+    """The run's own Slurm job has started (squeue says so; the portal may not know yet)."""
+    record = dispatch_of(run)
+    job_id = record.slurm_jobs.get("run") if record else None
+    return bool(job_id) and slurm_state(job_id) == "RUNNING"
+
+
+def slurm_state(job_id):
     out = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%T"], capture_output=True, text=True)
-    return out.stdout.strip() in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING")
+    return out.stdout.strip()
+
+
+def slurm_pending_or_running(job_id):
+    return slurm_state(job_id) in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING")
 
 
 def test_the_agent_catches_up_after_the_portal_was_down(
@@ -98,16 +109,19 @@ def test_the_agent_catches_up_after_the_portal_was_down(
 ):
     agent = start_agent(cluster, url=flaky_portal.url)
     run = dispatched(
-        team_a, a_member, staff, cluster, agent, "portal-down", "sleep 3", staging=False
+        team_a, a_member, staff, cluster, agent, "portal-down", "sleep 8", staging=False
     )
-    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+    # Down while the job runs in Slurm. Not "once the portal says running": sacct can
+    # report a short job's start and end in one poll, and the portal then skips past it.
+    wait_for(lambda: run_job_running(run), 60, "the run job to start in Slurm", agent)
     backoffs = agent.output().count("retrying in")
     flaky_portal.down = True
     run_job = dispatch_of(run).slurm_jobs["run"]
     wait_for(lambda: not slurm_pending_or_running(run_job), 60, "the run job to end in Slurm")
     wait_for(lambda: agent.output().count("retrying in") >= backoffs + 2, 30,
              "the agent to back off twice", agent)  # fmt: skip
-    assert run_state(run) == "running"  # nothing reached the portal meanwhile
+    # The job's end did not reach the portal meanwhile (its start may or may not have).
+    assert run_state(run) in ("submitted", "rented", "running")
 
     flaky_portal.down = False
     wait_for(lambda: run_state(run) == "released", 90, "released after the portal came back", agent)
