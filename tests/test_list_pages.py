@@ -40,7 +40,9 @@ def _jobs(team, user, n, status=JobStatus.DRAFT):
 def _in_review(team, user, n):
     jobs = _jobs(team, user, n, status=JobStatus.IN_REVIEW)
     Revision.objects.bulk_create(
-        Revision(job=j, number=k, data=j.data, submitted_by=user) for j in jobs for k in (1, 2)
+        Revision(job=j, number=k, data=j.data, submitted_by=user, awaiting_review=k == 2)
+        for j in jobs
+        for k in (1, 2)
     )
 
 
