@@ -223,12 +223,11 @@ REVIEW_ORDER = ("submitted_at", "pk")
 
 
 def review_queue():
-    """Submitted revisions waiting for staff, oldest first: of each job in review, the
-    revision no later one follows (an anti-join the database runs once, not per row)."""
-    later = Revision.objects.filter(job=OuterRef("job"), number__gt=OuterRef("number"))
+    """Submitted revisions waiting for staff, oldest first: the latest revision of each job
+    in review, flagged on write (jobs/awaiting.py) and read through a partial index of just
+    those (revision_awaiting_idx)."""
     return (
-        Revision.objects.filter(job__status=JobStatus.IN_REVIEW)
-        .exclude(Exists(later))
+        Revision.objects.filter(awaiting_review=True)
         # Only what a row shows, as values (a row is only shown: jobs/review/presenters.py),
         # not the descriptions themselves (kilobytes of JSON a row).
         .values(

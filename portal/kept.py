@@ -139,11 +139,13 @@ def kept_under(key, current, compute, *, max_age=300):
     return kept_all({key: (key, current, compute)}, max_age=max_age)[key]
 
 
-def kept_all(entries, *, max_age=300):
+def kept_all(entries, *, max_age=300, found=None):
     """{name: (key, current, compute)} -> {name: value}, each as kept_under would give it,
-    with one read of the cache for all of them (and one write for those computed)."""
-    keys = [key for key, current, _ in entries.values() if current is not None]
-    found = cache.get_many(keys) if keys else {}
+    with one read of the cache for all of them (and one write for those computed). `found`:
+    the cache's entries for those keys, if the caller read them with others of its own."""
+    if found is None:
+        keys = [key for key, current, _ in entries.values() if current is not None]
+        found = cache.get_many(keys) if keys else {}
     values, fresh = {}, {}
     for name, (key, current, compute) in entries.items():
         entry = found.get(key)
