@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from . import services
 from .models import Cluster, Dispatch, JobDescription
 
 
@@ -9,6 +10,11 @@ class JobDescriptionAdmin(admin.ModelAdmin):
     list_filter = ["team"]
     search_fields = ["name", "team__name"]
     list_select_related = ["team", "created_by"]
+
+    def save_model(self, request, obj, form, change):
+        previous = form.initial.get("status") if change else None
+        super().save_model(request, obj, form, change)
+        services.after_admin_save(job=obj, previous_status=previous, user=request.user)
 
 
 @admin.register(Cluster)

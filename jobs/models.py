@@ -56,16 +56,6 @@ class JobDescription(models.Model):
             ),
             # The dashboard: a team's jobs, newest activity first, 50 a page (keyset).
             models.Index(fields=["team", "-last_activity_at", "-id"], name="job_team_activity_idx"),
-            # The staff review queue walks revisions oldest first and asks of each whether
-            # its job is in review: most are not (accepted long ago), and the walk grows
-            # with the data. A lookup in this small index answers without reading the job
-            # (an index-only scan: the team and name the row shows are in the index too,
-            # as keys, since SQLite has no INCLUDE).
-            models.Index(
-                fields=["id", "team", "name"],
-                condition=Q(status=JobStatus.IN_REVIEW),
-                name="job_in_review_idx",
-            ),
         ]
         constraints = [submissions.unique_token("job")]
 
@@ -95,11 +85,21 @@ class Revision(models.Model):
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     submitted_at = models.DateTimeField(default=timezone.now)
+    # What the staff review queue lists: the latest revision of a job in review. Kept on
+    # every move of the job's status (jobs/awaiting.py), so the queue reads a small index of
+    # just these rows instead of walking every revision ever submitted to find them.
+    awaiting_review = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["job", "-number"]
         # The staff review queue, oldest submission first, 50 a page (keyset).
-        indexes = [models.Index(fields=["submitted_at", "id"], name="revision_submitted_idx")]
+        indexes = [
+            models.Index(
+                fields=["submitted_at", "id"],
+                condition=Q(awaiting_review=True),
+                name="revision_awaiting_idx",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["job", "number"], name="revision_number_unique_per_job")
         ]

@@ -12,7 +12,7 @@ from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
 
-from . import field_signals, spec
+from . import awaiting, field_signals, spec
 from .models import (
     Comment,
     JobDescription,
@@ -45,6 +45,7 @@ def _move(job, to_status, *, actor, user, via, refusal, note=""):
         )
 
     MOVES.apply(job, to_status, actor=actor, record=record, via=via, refusal=refusal)
+    awaiting.follow(job)
 
 
 def _touch(job, user, fields):
@@ -371,6 +372,21 @@ def _mark_read(*, job, user) -> None:
     ReadMark.objects.filter(pk=mark.pk).update(read_at=timezone.now(), unread=0)
     if unread:
         badges.comments_read(user, team_id=job.team_id, count=unread)
+
+
+def after_admin_save(*, job, previous_status, user) -> None:
+    """What the services do on a move, for a job saved in the admin (which may set any
+    status, outside the table of moves): the history row and the review queue's flag.
+    `previous_status`: the status before the edit; None for a job the admin created."""
+    if previous_status is not None and previous_status != job.status:
+        JobStatusChange.objects.create(
+            job=job,
+            from_status=previous_status,
+            to_status=job.status,
+            actor=user,
+            note="Set in the admin.",
+        )
+    awaiting.follow(job)
 
 
 REMIND_AFTER = timedelta(days=3)

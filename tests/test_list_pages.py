@@ -40,7 +40,9 @@ def _jobs(team, user, n, status=JobStatus.DRAFT):
 def _in_review(team, user, n):
     jobs = _jobs(team, user, n, status=JobStatus.IN_REVIEW)
     Revision.objects.bulk_create(
-        Revision(job=j, number=k, data=j.data, submitted_by=user) for j in jobs for k in (1, 2)
+        Revision(job=j, number=k, data=j.data, submitted_by=user, awaiting_review=k == 2)
+        for j in jobs
+        for k in (1, 2)
     )
 
 
@@ -151,8 +153,8 @@ PINNED = {
     "partner jobs": 5,  # + the 5 bounded status counts in one query, the page (notices: none to read)
     "partner jobs by status": 5,
     "partner findings": 5,
-    "staff triage": 7,  # + the kept lists' digest, bounded count, the problems of the rows
-    "staff triage filtered, searched, sorted": 7,
+    "staff triage": 5,  # + the kept parts' digest (lists; their count in the cache), the page
+    "staff triage filtered, searched, sorted": 5,
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
     "staff applications": 5,  # + the window with its staged counts (bounded), the page
 }

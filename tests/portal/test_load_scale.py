@@ -5,7 +5,16 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from findings.models import Finding
-from jobs.models import FINAL_STATES, Event, FieldSignal, JobDescription, Run, RunOutcome
+from jobs.awaiting import awaiting
+from jobs.models import (
+    FINAL_STATES,
+    Event,
+    FieldSignal,
+    JobDescription,
+    Revision,
+    Run,
+    RunOutcome,
+)
 from jobs.selectors import unread_recounted
 from portal import badges
 from portal.models import IntakeApplication, Team, User
@@ -44,6 +53,9 @@ def test_load_scale_makes_a_busy_program_the_same_way_each_time():
     # The badges were recounted after the bulk writes.
     for user in User.objects.all()[:20]:
         assert badges.badge(user, list(memberships_for(user))) == unread_recounted(user)
+    # The review queue's flags are set as the services set them.
+    flagged = Revision.objects.filter(awaiting_review=True)
+    assert flagged.exists() and set(flagged) == set(Revision.objects.filter(awaiting()))
     with pytest.raises(CommandError, match="already loaded"):
         call_command("load_scale", factor=1, seed=7)
 

@@ -521,6 +521,8 @@ class Command(BaseCommand):
                         data=job.data,
                         submitted_by=job.created_by,
                         submitted_at=at,
+                        # As jobs.awaiting keeps it: the latest revision of a job in review.
+                        awaiting_review=job.status == JobStatus.IN_REVIEW and number == n,
                     )
                 )
                 changes.append(

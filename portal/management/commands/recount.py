@@ -1,18 +1,23 @@
 """`manage.py recount`: put every kept count right from the rows themselves: the unread
-badges (per user and membership) with each job's unread comments, and each unsolved
-problem's findings and teams. The services keep them on write; this is for after writes
-that bypass them (a bulk import, a hand edit in the database shell). Safe to repeat."""
+badges (per user and membership) with each job's unread comments, each unsolved
+problem's findings and teams, and which revisions await review (the review queue's flag).
+The services keep them on write; this is for after writes that bypass them (a bulk
+import, a hand edit in the database shell). Safe to repeat."""
 
 from django.core.management.base import BaseCommand
 
 from findings.counts import recount_problems
+from jobs.awaiting import recount_awaiting
 from jobs.unread import recount_unread
 
 
 class Command(BaseCommand):
-    help = "Recount the unread badges and the problems' finding counts from the rows."
+    help = "Recount the unread badges, problem counts and review flags from the rows."
 
     def handle(self, *args, **options):
         recount_unread()
         recount_problems()
-        self.stdout.write(self.style.SUCCESS("Unread badges and problem counts recounted."))
+        recount_awaiting()
+        self.stdout.write(
+            self.style.SUCCESS("Unread badges, problem counts and review flags recounted.")
+        )
