@@ -14,7 +14,10 @@ ids, in the order the rows were given: Django's bulk_create relies on that order
 Values are what the model's attributes hold (foreign keys by id, dicts for JSON); a
 column left out gets the field's default, row by row."""
 
-from django.db import connections, router
+import functools
+from datetime import datetime
+
+from django.db import connections, models, router
 
 
 def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
@@ -35,8 +38,9 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
         if f not in given and (f.has_default() or not f.has_db_default())
     ]
     columns = given + missing
+    preps = [_preparer(f, connection) for f in given]
     values = [
-        [f.get_db_prep_save(v, connection) for f, v in zip(given, row, strict=True)]
+        [prep(v) for prep, v in zip(preps, row, strict=True)]
         + [f.get_db_prep_save(f.get_default(), connection) for f in missing]
         for row in rows
     ]
@@ -79,6 +83,40 @@ def _writable(model):
         for f in model._meta.concrete_fields
         if not f.generated and not (f.primary_key and f.db_returning)
     ]
+
+
+# Stock fields whose preparation leaves a value of this type as it is on PostgreSQL.
+STORED_AS = {
+    **dict.fromkeys([models.CharField, models.TextField, models.EmailField, models.SlugField], str),
+    **dict.fromkeys(
+        [
+            models.AutoField,
+            models.BigAutoField,
+            models.IntegerField,
+            models.BigIntegerField,
+            models.PositiveIntegerField,
+            models.PositiveSmallIntegerField,
+        ],
+        int,
+    ),
+    models.BooleanField: bool,
+    models.DateTimeField: datetime,
+}
+
+
+def _preparer(field, connection):
+    """How a column's values are prepared: as the ORM does (`get_db_prep_save`), except a
+    value already of the type the column stores, which goes as it is. Preparing each of a
+    500-event batch's 7,500 values through the field cost more than inserting them."""
+    full = functools.partial(field.get_db_prep_save, connection=connection)
+    stored = field.target_field if isinstance(field, models.ForeignKey) else field
+    kind = STORED_AS.get(type(stored))
+    if kind is None or not takes_arrays(connection):
+        return full  # e.g. JSON, or SQLite, which takes times as text
+    if kind is datetime:
+        # A naive time is made aware (with a warning) by the field, as the ORM does.
+        return lambda v: v if v is None or (type(v) is datetime and v.tzinfo) else full(v)
+    return lambda v: v if v is None or type(v) is kind else full(v)
 
 
 def _head(connection, model, columns):

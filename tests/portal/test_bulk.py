@@ -1,7 +1,7 @@
 """portal.bulk: many rows in one statement, read back exactly as the ORM would have
 written them, on PostgreSQL (column arrays) and on the VALUES path SQLite takes."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import DataError, connection, connections, transaction
@@ -121,3 +121,21 @@ def test_one_statement_for_many_rows_on_postgresql(run, staff, django_assert_num
         bulk.insert_objects(events_for(run, client_row, staff, 300))
     assert "unnest(" in captured[0]["sql"]
     assert Event.objects.filter(run=run).count() == 300
+
+
+def test_values_not_of_the_columns_type_are_prepared_as_the_orm_does(run, path, settings):
+    settings.TIME_ZONE = "Europe/Paris"
+    naive = datetime(2027, 3, 1, 9, 0)
+    with pytest.warns(RuntimeWarning, match="naive datetime"):
+        (pk,) = bulk.insert(
+            Event,
+            ("run_id", "kind", "occurred_at", "idempotency_key", "note", "simulated"),
+            [(str(run.pk), EventKind.RUNNING, naive, 12345, 6789, 1)],
+            returning=True,
+        )
+    event = Event.objects.get(pk=pk)
+    assert event.occurred_at == datetime(2027, 3, 1, 8, 0, tzinfo=UTC)  # Paris time, made aware
+    assert (event.run_id, event.kind, event.idempotency_key, event.note) == (
+        run.pk, "running", "12345", "6789"
+    )  # fmt: skip
+    assert event.simulated is True
