@@ -39,9 +39,10 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
     ]
     columns = given + missing
     preps = [_preparer(f, connection) for f in given]
+    defaults = [(f.get_default, _preparer(f, connection)) for f in missing]
     values = [
         [prep(v) for prep, v in zip(preps, row, strict=True)]
-        + [f.get_db_prep_save(f.get_default(), connection) for f in missing]
+        + [prep(default()) for default, prep in defaults]
         for row in rows
     ]
     head = _head(connection, model, columns)
