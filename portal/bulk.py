@@ -56,6 +56,39 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
     return ids if returning else None
 
 
+def update(model, fields, rows):
+    """Set `fields` of many rows, each its own values: `rows` are (id, value, ...).
+    PostgreSQL: one `UPDATE ... FROM unnest(...)` (Django's bulk_update builds a CASE over
+    every row, which PostgreSQL plans slowly); elsewhere one UPDATE a row, sent together."""
+    rows = list(rows)
+    if not rows:
+        return
+    connection = connections[router.db_for_write(model)]
+    meta = model._meta
+    columns = [meta.pk] + [meta.get_field(name) for name in fields]
+    preps = [_preparer(f, connection) for f in columns]
+    values = [[prep(v) for prep, v in zip(preps, row, strict=True)] for row in rows]
+    quote = connection.ops.quote_name
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    names = [quote(f.column) for f in columns]
+    # Names come from the model; every value is a parameter.
+    with connection.cursor() as cursor:
+        if takes_arrays(connection):
+            sets = ", ".join(f"{n} = u.{n}" for n in names[1:])
+            arrays = ", ".join(f"%s::{_array_type(connection, f)}[]" for f in columns)
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS u({', '.join(names)})"  # noqa: S608
+                f" WHERE {table}.{pk} = u.{pk}",
+                [list(column) for column in zip(*values, strict=True)],
+            )
+        else:
+            sets = ", ".join(f"{n} = %s" for n in names[1:])
+            cursor.executemany(
+                f"UPDATE {table} SET {sets} WHERE {pk} = %s",  # noqa: S608
+                [row[1:] + row[:1] for row in values],
+            )
+
+
 def takes_arrays(connection):
     """Whether the database takes a list as one array parameter (PostgreSQL does)."""
     return connection.vendor == "postgresql"
@@ -127,11 +160,14 @@ def _head(connection, model, columns):
     return f"INSERT INTO {quote(model._meta.db_table)} ({names})"
 
 
+def _array_type(connection, field):
+    # The bare type: a cast to varchar(12)[] would cut longer values silently, where
+    # writing them to the varchar(12) column refuses them, as any insert does.
+    return field.db_type(connection).split("(")[0]
+
+
 def _unnest(connection, head, tail, columns, values, returning):
-    # Arrays of the bare type: a cast to varchar(12)[] would cut longer values silently,
-    # where the insert into the varchar(12) column refuses them, as any insert does.
-    types = [f.db_type(connection).split("(")[0] for f in columns]
-    arrays = ", ".join(f"%s::{t}[]" for t in types)
+    arrays = ", ".join(f"%s::{_array_type(connection, f)}[]" for f in columns)
     sql = f"{head} SELECT * FROM unnest({arrays}){tail}"  # noqa: S608 (names and types from the model)
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])

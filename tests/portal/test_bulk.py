@@ -139,3 +139,47 @@ def test_values_not_of_the_columns_type_are_prepared_as_the_orm_does(run, path, 
         run.pk, "running", "12345", "6789"
     )  # fmt: skip
     assert event.simulated is True
+
+
+def test_update_sets_each_row_its_own_values(run, staff, path):
+    client_row, _ = run_services.create_client(name="bulk test")
+    made = bulk.insert_objects(events_for(run, client_row, staff, 4))
+    later = timezone.now()
+    fields = ("status", "reject_reason", "occurred_at", "simulated", "actor_id")
+    bulk.update(
+        Event,
+        fields,
+        [
+            (made[0].pk, "rejected", 'it\'s {late}, "twice"', later, True, None),
+            (made[2].pk, "applied", "", later + timedelta(seconds=1), False, staff.pk),
+        ],
+    )
+    stored = {e.pk: e for e in Event.objects.filter(run=run)}
+    assert [getattr(stored[made[0].pk], f) for f in fields] == [
+        "rejected", "it's {late}, \"twice\"", later, True, None
+    ]  # fmt: skip
+    assert [getattr(stored[made[2].pk], f) for f in fields] == [
+        "applied", "", later + timedelta(seconds=1), False, staff.pk
+    ]  # fmt: skip
+    for untouched in (made[1], made[3]):
+        assert [getattr(stored[untouched.pk], f) for f in FIELDS] == [
+            getattr(untouched, f) for f in FIELDS
+        ]
+
+
+def test_update_of_nothing_sends_nothing(django_assert_num_queries, path):
+    with django_assert_num_queries(0):
+        bulk.update(Event, ("status",), [])
+
+
+def test_one_update_statement_for_many_rows_on_postgresql(run, staff, django_assert_num_queries):
+    if connection.vendor != "postgresql":
+        pytest.skip("elsewhere one UPDATE a row")
+    client_row, _ = run_services.create_client(name="bulk test")
+    made = bulk.insert_objects(events_for(run, client_row, staff, 50))
+    with django_assert_num_queries(1) as captured:
+        bulk.update(Event, ("note",), [(e.pk, f"note {e.pk}") for e in made])
+    assert "unnest(" in captured[0]["sql"]
+    assert {e.pk: e.note for e in Event.objects.filter(run=run)} == {
+        e.pk: f"note {e.pk}" for e in made
+    }
