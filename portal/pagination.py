@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import connections
 from django.db.models import IntegerField, Q, Subquery
 
+from .prepared import prepared as prepared_statements
+
 PAGE_SIZE = 50
 COUNT_BOUND = 1000
 
@@ -117,10 +119,14 @@ def _values(row, order):
     return values
 
 
-def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE_SIZE):
+def keyset_page(
+    queryset, *, order, request=None, after="", before="", size=PAGE_SIZE, prepared=False
+):
     """One page of `queryset` sorted by `order` (field names, `-` for descending; the last
     must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
-    and keep its other parameters in the links."""
+    and keep its other parameters in the links. `prepared`: the page query is sent as a
+    statement prepared once per connection (portal/prepared.py), for a page query that
+    costs PostgreSQL more to plan than to run."""
     params = {}
     if request is not None:
         params = {k: v for k, v in request.GET.items() if k not in ("after", "before")}
@@ -132,8 +138,9 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
         start = _decode(before, fields)
         going_back = start is not None
     if going_back:
-        rows = list(
-            queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1]
+        rows = _rows(
+            queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1],
+            prepared,
         )
         more_before = len(rows) > size
         rows = rows[:size][::-1]
@@ -146,7 +153,7 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
         )
     if start is not None:
         queryset = queryset.filter(_after(order, start))
-    rows = list(queryset.order_by(*order)[: size + 1])
+    rows = _rows(queryset.order_by(*order)[: size + 1], prepared)
     more = len(rows) > size
     rows = rows[:size]
     return Page(
@@ -156,6 +163,13 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
         is_first=start is None,
         params=params,
     )
+
+
+def _rows(queryset, prepared):
+    if not prepared:
+        return list(queryset)
+    with prepared_statements(queryset.db):
+        return list(queryset)
 
 
 def bounded_count(queryset, bound=COUNT_BOUND):
