@@ -102,14 +102,15 @@ def partner_rows(findings, *, staff_viewer=False):
 
 def triage_rows(findings, problem_rows):
     """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
-    with their problems (one query for the page; `problem_rows`: every problem's (id,
-    title), in order, as the filter lists them) and their age."""
+    each naming its problems in the problems' order (`problem_rows`: every problem's (id,
+    title), in order, as the filter lists them), with their age."""
     now = timezone.now()
-    problems = {}
-    if findings:
-        problems = selectors.problem_titles([f["pk"] for f in findings], problem_rows)
+    place = {pk: i for i, (pk, _) in enumerate(problem_rows)}
+    titles = dict(problem_rows)
     rows = []
     for f in findings:
+        # A problem made since the list was read (a moment ago) waits for the next visit.
+        linked = sorted((pk for pk in f["problem_ids"] if pk in place), key=place.__getitem__)
         rows.append(
             html_row(
                 TRIAGE_ROW,
@@ -120,7 +121,7 @@ def triage_rows(findings, problem_rows):
                 kind=KIND_LABELS.get(f["kind"], f["kind"]),
                 status=f["status"],
                 status_label=STATUS_LABELS.get(f["status"], f["status"]),
-                problems=", ".join(problems.get(f["pk"], ())) or "—",
+                problems=", ".join(titles[pk] for pk in linked) or "—",
                 # str(User), or a dash for no one.
                 assignee=f["assignee__full_name"] or f["assignee__email"] or "—",
                 filed_on=day_month(f["created_at"], time=False),

@@ -8,17 +8,28 @@ of the rows themselves (each team's name, each problem's title and place, each a
 member's names), one query whose rows never leave the database: any write, however made,
 changes it (a team added or renamed, a person made staff or no longer active). Unlike the
 finding's page it is computed on every database, PostgreSQL (md5) and SQLite (the text
-itself), so the queue reads the same on both."""
+itself), so the queue reads the same on both.
 
+A visit reads them from the cache together with what else it keeps (Kept): its filter
+fields rendered as its query shows them, and the count of what its filters match
+(findings/queue_count.py), in one read."""
+
+import hashlib
+
+from django.core.cache import cache
 from django.db import connection
+from django.template.loader import render_to_string
 
-from portal.kept import kept_under
+from portal.kept import kept_all
 from portal.models import Team, User
 from portal.widgets import options_html
 
+from . import queue_count
 from .models import UnsolvedProblem
 
 KEY = "triage-queue:choices"
+FIELDS_KEY = "triage-queue:fields:{}"
+FILTER_FIELDS = "findings/staff_queue.html#filter_fields"
 # The first option of each filter ("any").
 EMPTY = {"team": "Any team", "problem": "Any problem", "assignee": "Anyone"}
 MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
@@ -85,8 +96,48 @@ def _computed():
     }
 
 
-def choice_lists():
-    """{"team"/"problem"/"assignee": [(id, label), …], "html": {name: options}}: the rows
-    in the filters' order and their rendered options, from the cache while the rows'
-    digest is the same (one query), read and rendered again when it is not."""
-    return kept_under(KEY, stamp(), _computed, max_age=MAX_AGE)
+def _fields_key(params):
+    """The cache key of the filter form's fields as a query shows them (the paging aside;
+    no query at all, an unbound form, apart from a query of paging alone)."""
+    shown = sorted(
+        (k, v) for k, values in params.lists() if k not in ("after", "before") for v in values
+    )
+    text = repr((bool(params), shown))
+    return FIELDS_KEY.format(hashlib.md5(text.encode(), usedforsecurity=False).hexdigest())
+
+
+class Kept:
+    """What a visit of the queue keeps, read from the cache at once (one read, the lists'
+    digest read before it): the lists of teams, problems and staff with their options
+    rendered, the filter form's fields rendered as this query shows them, and the count of
+    the findings its filters match (queue_count). `params`: the request's query."""
+
+    def __init__(self, params):
+        self.stamp = stamp()
+        self.fields_key = _fields_key(params)
+        self.count_key = queue_count.key(params)
+        keys = [KEY, self.fields_key, queue_count.GENERATION, self.count_key]
+        self.found = cache.get_many(keys)
+
+    def _kept(self, key, compute):
+        entries = {"value": (key, self.stamp, compute)}
+        return kept_all(entries, max_age=MAX_AGE, found=self.found)["value"]
+
+    def lists(self):
+        """{"team"/"problem"/"assignee": [(id, label), …], "html": {name: options}, …}: the
+        rows in the filters' order and their rendered options, kept while the rows' digest
+        is the same, read and rendered again when it is not."""
+        return self._kept(KEY, _computed)
+
+    def fields(self, form):
+        """The filter form's fields rendered, kept under the lists' digest (their options
+        are those lists). A form that does not validate (a hand-made query) is rendered,
+        not kept."""
+        html = lambda: render_to_string(FILTER_FIELDS, {"filter_form": form})  # noqa: E731
+        return self._kept(self.fields_key, html) if not form.errors else html()
+
+    def count(self, queryset, filters):
+        """The bounded count of `queryset`, the queue filtered by `filters` (queue_count)."""
+        return queue_count.count(
+            queryset, filters, found=self.found, key=self.count_key, stamp=self.stamp
+        )

@@ -4,7 +4,7 @@ see all; the public sees published problems and counts, never a team or private 
 from datetime import timedelta
 
 from django.db import connection
-from django.db.models import BigIntegerField, BooleanField, Exists, OuterRef, Q, Subquery
+from django.db.models import BigIntegerField, BooleanField, Exists, Field, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -216,31 +216,48 @@ def _search(queryset, q, teams=None):
     return queryset.filter(match | Q(title__icontains=q) | Q(summary__icontains=q))
 
 
+class LinkedProblemIds(RawSQL):
+    """The ids of the problems a finding of the outer query is linked to, as a list, read
+    within the query of the findings (a sub-select a row, through the links' index on the
+    finding): no query of its own. PostgreSQL: an ARRAY; SQLite: group_concat's text."""
+
+    def __init__(self):
+        through = Finding.problems.through
+        q = connection.ops.quote_name
+        links, findings = q(through._meta.db_table), q(Finding._meta.db_table)
+        finding = q(through._meta.get_field("finding").column)
+        problem = q(through._meta.get_field("unsolvedproblem").column)
+        ids = f"SELECT {problem} FROM {links} WHERE {finding} = {findings}.{q('id')}"  # noqa: S608
+        if connection.vendor == "postgresql":
+            sql = f"ARRAY({ids})"
+        else:
+            sql = f"(SELECT group_concat({problem}) FROM ({ids}))"  # noqa: S608
+        # Table and column names from the models' metadata; no values.
+        super().__init__(sql, (), output_field=Field())  # noqa: S611
+
+    def get_db_converters(self, connection):
+        return [self._as_list]
+
+    @staticmethod
+    def _as_list(value, expression, connection):
+        if value is None:
+            return []
+        if isinstance(value, str):  # SQLite: "3,7"
+            return [int(pk) for pk in value.split(",")]
+        return value
+
+
 def staff_rows(queryset):
     """The queue's rows as dicts: only the columns a row and the sorts use (not the
-    summary, nor the details' JSON). Their problems are read apart, for the page
-    (problem_titles): a fixed number of queries, whatever the page size."""
-    return queryset.values(*LIST_FIELDS, "updated_at", "assignee__full_name", "assignee__email")
-
-
-def problem_titles(finding_ids, problems):
-    """{finding id: [problem title, …]} for these findings, from their links alone (one
-    query, no join) and `problems`: every problem's (id, title) in the problems' own order
-    (UnsolvedProblem.Meta.ordering), as the triage filter lists them."""
-    links = Finding.problems.through.objects.filter(finding_id__in=finding_ids).values_list(
-        "finding_id", "unsolvedproblem_id"
+    summary, nor the details' JSON), and the ids of the problems each is linked to
+    (`problem_ids`, in no order), in the same query, whatever the page size."""
+    return queryset.values(
+        *LIST_FIELDS,
+        "updated_at",
+        "assignee__full_name",
+        "assignee__email",
+        problem_ids=LinkedProblemIds(),
     )
-    place = {pk: i for i, (pk, _) in enumerate(problems)}
-    titles = dict(problems)
-    linked = {}
-    for finding_id, problem_id in links:
-        # A problem made since the list was read (a moment ago) waits for the next visit.
-        if problem_id in place:
-            linked.setdefault(finding_id, []).append(problem_id)
-    return {
-        finding_id: [titles[pk] for pk in sorted(ids, key=place.__getitem__)]
-        for finding_id, ids in linked.items()
-    }
 
 
 def staff_sort(filters):

@@ -11,7 +11,7 @@ from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
-from portal.pagination import bounded_count, keyset_page, shown_count
+from portal.pagination import keyset_page, shown_count
 from portal.widgets import selected_in
 
 from . import queue_choices, rules, selectors, services
@@ -32,8 +32,10 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    # The teams, problems and staff the filters and the bulk form list: kept, one query.
-    lists = queue_choices.choice_lists()
+    # The teams, problems and staff the filters and the bulk form list, the filters rendered
+    # as this query shows them and the count of what they match: kept, one read of the cache.
+    kept = queue_choices.Kept(request.GET)
+    lists = kept.lists()
     filter_form = QueueFilterForm(request.GET or None, lists=lists)
     filters = filter_form.filters()
     # A search matches team names against the filter's list of teams.
@@ -41,12 +43,15 @@ def staff_finding_queue(request):
     page = keyset_page(
         selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
+    matching = kept.count(queryset, filters)
     context = {
-        "filter_form": filter_form,
+        # An htmx request re-renders only the results.
+        "filter_fields": "" if request.htmx else kept.fields(filter_form),
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
         "rows": triage_rows(page, lists["problem"]),
-        "matching": shown_count(bounded_count(queryset)),
+        "matching": shown_count(matching),
+        "matching_count": matching,  # "finding" or "findings" (a number, not "1,000+")
         "bulk_form": BulkForm(findings=Finding.objects.all()),
         # The bulk form offers the staff and problems the filters list, options kept.
         "bulk_staff": selected_in(lists["bulk_staff"], {str(request.user.pk)}),

@@ -2,6 +2,7 @@
 that caused it, then delivered by a Celery task after commit. The row is the promise: if
 the broker is down when the transaction commits, the beat sweep sends it later."""
 
+import functools
 import hashlib
 import logging
 import smtplib
@@ -116,6 +117,12 @@ def enqueue(task, *args, countdown=None, **kwargs) -> bool:
         log.warning("could not enqueue %s%s", task.name, args, exc_info=True)
         return False
     return True
+
+
+def after_commit(function, *args):
+    """`function(*args)` once the surrounding transaction commits (at once outside one). By
+    then the change is saved: an error it raises is logged, not turned into an error page."""
+    transaction.on_commit(functools.partial(function, *args), robust=True)
 
 
 def enqueue_after_commit(task, *args, **kwargs):
