@@ -183,6 +183,8 @@ def status_counts(user, team=None):
     given), read from the counts kept on write (jobs/counts.py): a few rows a team, one
     query, whatever the number of jobs."""
     ids = [team.pk] if team is not None else team_ids_for(user)
+    if ids == []:  # a partner of no team: nothing to count (and no SQL for "IN ()")
+        return [(status, "0") for status in JobStatus]
     sql, params = _status_counts_sql(None if ids is None else tuple(ids))
     with connections[JobStatusCount.objects.db].cursor() as cursor:
         cursor.execute(sql, params)

@@ -120,13 +120,23 @@ def _values(row, order):
 
 
 def keyset_page(
-    queryset, *, order, request=None, after="", before="", size=PAGE_SIZE, prepared=False
+    queryset,
+    *,
+    order,
+    request=None,
+    after="",
+    before="",
+    size=PAGE_SIZE,
+    prepared=False,
+    fetch=None,
 ):
     """One page of `queryset` sorted by `order` (field names, `-` for descending; the last
     must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
     and keep its other parameters in the links. `prepared`: the page query is sent as a
     statement prepared once per connection (portal/prepared.py), for a page query that
-    costs PostgreSQL more to plan than to run."""
+    costs PostgreSQL more to plan than to run. `fetch(start, backwards, limit)`: the rows
+    read another way (a statement of the caller's own, giving what `queryset` would): the
+    sort values to start after (None: the first page), whether going back, how many."""
     params = {}
     if request is not None:
         params = {k: v for k, v in request.GET.items() if k not in ("after", "before")}
@@ -138,10 +148,13 @@ def keyset_page(
         start = _decode(before, fields)
         going_back = start is not None
     if going_back:
-        rows = _rows(
-            queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1],
-            prepared,
-        )
+        if fetch is not None:
+            rows = fetch(start, True, size + 1)
+        else:
+            rows = _rows(
+                queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1],
+                prepared,
+            )
         more_before = len(rows) > size
         rows = rows[:size][::-1]
         return Page(
@@ -151,9 +164,12 @@ def keyset_page(
             is_first=not more_before,
             params=params,
         )
-    if start is not None:
-        queryset = queryset.filter(_after(order, start))
-    rows = _rows(queryset.order_by(*order)[: size + 1], prepared)
+    if fetch is not None:
+        rows = fetch(start, False, size + 1)
+    else:
+        if start is not None:
+            queryset = queryset.filter(_after(order, start))
+        rows = _rows(queryset.order_by(*order)[: size + 1], prepared)
     more = len(rows) > size
     rows = rows[:size]
     return Page(
