@@ -9,6 +9,8 @@ index look-ups: any write, however made (services, ingest, admin), changes it. F
 anything per person stay out (the CSRF token, the staff's controls); what differs by role
 is kept per role. On other databases nothing is kept (the stamp is None)."""
 
+import functools
+
 from django.db import connection
 from django.db.models import Max
 from django.template.loader import render_to_string
@@ -20,6 +22,7 @@ from .models import (
     Dispatch,
     Event,
     Hold,
+    JobDescription,
     JobStatusChange,
     Review,
     Revision,
@@ -31,52 +34,72 @@ MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
 _MODELS = (Run, Dispatch, Cluster, Event, Hold, SchedulerClient, Revision, Review, JobStatusChange)
 
 
-def _sql():
+@functools.cache
+def stamps_sql():
+    """{name: SQL expression} of the digests, over the job (alias j) and its run (alias r):
+    read with the job by selectors.get_job_for_page, or on their own by Stamps."""
     t = {m.__name__: connection.ops.quote_name(m._meta.db_table) for m in _MODELS}
     named = person_sql
-    # Table names from the models' metadata; the only values are the two ids, as parameters.
-    return f"""
-    SELECT
-      md5(concat_ws('|',
-        (SELECT r::text FROM {t["Run"]} r WHERE r.id = %(run)s),
+    # Table names from the models' metadata; no values (the ids are the job's and run's own).
+    return {
+        "run": f"""md5(concat_ws('|',
+        (SELECT r2::text FROM {t["Run"]} r2 WHERE r2.id = r.id),
         (SELECT concat(d::text, c.name, '/', c.partition, '/', {named("d.cancel_requested_by_id")})
            FROM {t["Dispatch"]} d JOIN {t["Cluster"]} c ON c.id = d.cluster_id
-           WHERE d.run_id = %(run)s),
+           WHERE d.run_id = r.id),
         (SELECT string_agg(concat(e::text, {named("e.actor_id")}, '/',
                   (SELECT s.name FROM {t["SchedulerClient"]} s WHERE s.id = e.client_id)),
                 '|' ORDER BY e.id)
-           FROM {t["Event"]} e WHERE e.run_id = %(run)s),
+           FROM {t["Event"]} e WHERE e.run_id = r.id),
         (SELECT string_agg(h::text, '|' ORDER BY h.id) FROM {t["Hold"]} h
-           WHERE h.run_id = %(run)s))),
-      EXISTS (SELECT 1 FROM {t["Hold"]} h WHERE h.run_id = %(run)s AND h.ended_at IS NULL),
-      md5(concat_ws('|',
+           WHERE h.run_id = r.id)))""",  # noqa: S608
+        "open_hold": f"""EXISTS (SELECT 1 FROM {t["Hold"]} h
+           WHERE h.run_id = r.id AND h.ended_at IS NULL)""",  # noqa: S608
+        "record": f"""md5(concat_ws('|',
         (SELECT string_agg(concat(v.id, '/', v.number, '/', v.submitted_at, '/',
                   {named("v.submitted_by_id")}), '|' ORDER BY v.id)
-           FROM {t["Revision"]} v WHERE v.job_id = %(job)s),
+           FROM {t["Revision"]} v WHERE v.job_id = j.id),
         (SELECT string_agg(concat(w::text, {named("w.reviewer_id")}), '|' ORDER BY w.id)
            FROM {t["Review"]} w JOIN {t["Revision"]} v ON v.id = w.revision_id
-           WHERE v.job_id = %(job)s),
+           WHERE v.job_id = j.id),
         (SELECT string_agg(concat(c::text, {named("c.actor_id")}), '|' ORDER BY c.id)
-           FROM {t["JobStatusChange"]} c WHERE c.job_id = %(job)s))),
-      (SELECT max(v.number) FROM {t["Revision"]} v WHERE v.job_id = %(job)s)
-    """  # noqa: S608
+           FROM {t["JobStatusChange"]} c WHERE c.job_id = j.id)))""",  # noqa: S608
+        "latest_number": f"""(SELECT max(v.number) FROM {t["Revision"]} v
+           WHERE v.job_id = j.id)""",  # noqa: S608
+    }
 
 
 class Stamps:
-    """The digests of a job page's run and record, read in one query (PostgreSQL; elsewhere
-    no digest, and only the latest revision's number is read)."""
+    """The digests of a job page's run and record, read with the job (`job.also`, see
+    stamps_sql) or else in one query of their own (PostgreSQL; elsewhere no digest, and
+    only the latest revision's number is read)."""
 
     def __init__(self, job, run):
         self.run = self.record = None
         if connection.vendor != "postgresql":
             self.latest_number = job.revisions.aggregate(n=Max("number"))["n"]
             return
-        with connection.cursor() as cursor:
-            cursor.execute(_sql(), {"run": run.pk if run else 0, "job": job.pk})
-            run_digest, open_hold, self.record, self.latest_number = cursor.fetchone()
+        values = getattr(job, "also", {})
+        if not all(name in values for name in stamps_sql()):
+            values = _read(job)
+        self.record, self.latest_number = values["record"], values["latest_number"]
         # An active run's page moves with the clock (open phases, the simulated now): never kept.
-        if run is not None and run.is_final and not open_hold:
-            self.run = run_digest
+        if run is not None and run.is_final and not values["open_hold"]:
+            self.run = values["run"]
+
+
+def _read(job):
+    expressions = stamps_sql()
+    job_table = connection.ops.quote_name(JobDescription._meta.db_table)
+    run_table = connection.ops.quote_name(Run._meta.db_table)
+    with connection.cursor() as cursor:
+        # The expressions and table names are our own SQL; the only value, the id, a parameter.
+        cursor.execute(
+            f"SELECT {', '.join(expressions.values())} FROM {job_table} j"  # noqa: S608
+            f" LEFT JOIN {run_table} r ON r.job_id = j.id WHERE j.id = %s",
+            [job.pk],
+        )
+        return dict(zip(expressions, cursor.fetchone(), strict=True))
 
 
 def run_live(stamps, request, job, run, context):

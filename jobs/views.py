@@ -17,7 +17,7 @@ from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
 
-from . import selectors, services, spec
+from . import detail_kept, selectors, services, spec
 from .dashboard import dashboard_rows
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
@@ -390,7 +390,8 @@ def job_conflict(request, pk):
 
 @login_required
 def job_detail(request, pk):
-    job = selectors.get_job_for_page(request.user, pk)
+    # The digests of the page's kept parts are read in the job's own statement.
+    job = selectors.get_job_for_page(request.user, pk, also=detail_kept.stamps_sql())
     services.mark_read(job=job, user=request.user, up_to_date=job.read_up_to_date)
     return render(request, "jobs/detail.html", detail_context(request, job))
 

@@ -82,6 +82,42 @@ def fetch_prepared(name, sql, params):
         return cursor.fetchone()
 
 
+def columns_sql(model, alias):
+    """The select list of `model`'s concrete columns under the table alias `alias`, in the
+    order instance_of() reads them back."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+@functools.cache
+def _readers(model):
+    """The primary key's place among the concrete columns, and each column's converters
+    (index, converters, column) as the ORM's compiler finds them (the backend's, then the
+    field's: a JSON column's text decoded, say)."""
+    readers = []
+    for index, field in enumerate(model._meta.concrete_fields):
+        column = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if converters:
+            readers.append((index, converters, column))
+    return model._meta.concrete_fields.index(model._meta.pk), readers
+
+
+def instance_of(model, row, offset):
+    """The `model` instance whose columns (columns_sql) start at `row[offset]`, built from
+    the row as the ORM builds it from its own query, or None if its primary key is NULL (an
+    outer join found no row). A statement of the caller's own then reads a model and its
+    relations without the ORM compiling a query on every visit."""
+    pk_index, readers = _readers(model)
+    values = list(row[offset : offset + len(model._meta.concrete_fields)])
+    if values[pk_index] is None:
+        return None
+    for index, converters, column in readers:
+        for converter in converters:
+            values[index] = converter(values[index], column, connection)
+    return model.from_db(connection.alias, None, values)
+
+
 def person_sql(column):
     """SQL for what a page prints of the user whose id is in `column` (str(user) is the full
     name or the e-mail; some pages say "staff"), for a digest of the rows a page shows."""

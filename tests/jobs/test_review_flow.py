@@ -4,6 +4,7 @@ import copy
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.urls import reverse
 
 from jobs import services, spec
@@ -223,7 +224,9 @@ def test_job_page_query_count_is_constant(
     url = reverse("job_detail", args=[complete.pk])
     client.get(url)
     # Staff reviewing: nothing of the page is kept for them (they need the revision's rows).
-    with django_assert_num_queries(9) as first:
+    # On PostgreSQL the digests are read with the job (one statement); elsewhere the latest
+    # revision's number is read apart.
+    with django_assert_num_queries(8 if connection.vendor == "postgresql" else 9) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(6):

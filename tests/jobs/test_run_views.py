@@ -82,11 +82,11 @@ def test_job_page_with_a_run_has_constant_queries(
         run=run, kind="rented", occurred_at=timezone.now() - timedelta(days=3), idempotency_key="r"
     )
     client.get(url)
-    # Session, user, memberships, the job with its run and read mark, comments, the stamps
-    # of what is kept (jobs/detail_kept.py), the events, the holds; on databases where
-    # nothing is kept, the revisions, reviews and history too.
+    # Session, user, memberships, the job with its run, read mark and the digests of what
+    # is kept (jobs/detail_kept.py) in one statement, comments, the events, the holds; on
+    # databases where nothing is kept, the revisions, reviews and history too.
     kept = connection.vendor == "postgresql"
-    with django_assert_num_queries(8 if kept else 11) as first:
+    with django_assert_num_queries(7 if kept else 11) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     simulator.play_now(run)
