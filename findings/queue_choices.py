@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.template.loader import render_to_string
 
-from portal.kept import kept_all
+from portal.kept import fetch_prepared, kept_all
 from portal.models import Team, User
 from portal.widgets import options_html
 
@@ -61,7 +61,10 @@ def _sql():
 
 
 def stamp():
-    """The digest of every row the lists show (one query)."""
+    """The digest of every row the lists show (one query; on PostgreSQL a statement
+    prepared once per connection: it has no values, so it is planned once)."""
+    if connection.vendor == "postgresql":
+        return fetch_prepared("triage_lists_stamp", _sql(), ())[0]
     with connection.cursor() as cursor:
         cursor.execute(_sql())
         return cursor.fetchone()[0]
