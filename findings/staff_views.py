@@ -42,7 +42,13 @@ def staff_finding_queue(request):
     # A search matches team names: the teams found in the filter's list of teams.
     queryset = selectors.staff_queue(filters, team_ids=team_ids)
     page = keyset_page(
-        selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
+        selectors.staff_rows(queryset),
+        order=selectors.staff_sort(filters),
+        request=request,
+        # Unfiltered, the query has no values but the cursor's: prepared, PostgreSQL plans
+        # it once. Not a filtered one: a generic plan of a search read every match (~12 ms
+        # at 100x against 0.4 ms planned for its words).
+        prepared=not filters.keys() - {"sort"},
     )
     matching = kept.count(queryset, filters)
     context = {
