@@ -5,7 +5,7 @@ after commit through the outbox. Every "tell the team / the followers / staff" g
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from . import badges
+from . import badges, bulk
 from .models import Notice, User
 from .outbox import Message, queue_emails, render_body
 
@@ -49,21 +49,24 @@ def tell(people, *, key, email: Email, notice="", topic="", url="", team=None, e
 def tell_each(tellings):
     """Several `tell`s in a few queries whatever their number (a batch of scheduler
     events may tell a hundred teams). Returns everyone told."""
-    notices, messages, told = [], [], []
+    notices, messages, told = [], [], []  # notices: (person, team pk, topic, message, url)
     for t in tellings:
         people = [p for p in t.people if t.exclude is None or p.pk != t.exclude.pk]
         if not people:
             continue
         if t.notice:
-            notices += [
-                Notice(user=p, team=t.team, topic=t.topic, message=t.notice[:300], url=t.url[:300])
-                for p in people
-            ]
+            team_id = t.team.pk if t.team is not None else None
+            notices += [(p, team_id, t.topic, t.notice[:300], t.url[:300]) for p in people]
         body = render_body(t.email.template, t.email.context)  # the same for everyone told
         messages += [Message(f"{t.key}:{p.pk}", p.email, t.email.subject, body) for p in people]
         told += people
     if notices:
-        Notice.objects.bulk_create(notices)
+        # Rows, not model instances: one statement for any number of notices.
+        bulk.insert(
+            Notice,
+            ("user_id", "team_id", "topic", "message", "url"),
+            [(p.pk, *rest) for p, *rest in notices],
+        )
         _count_badges(notices)
     if messages:
         queue_emails(messages)
@@ -73,11 +76,11 @@ def tell_each(tellings):
 def _count_badges(notices):
     """Each person's unread badge goes up by the notices they were left, per team and topic
     (one UPDATE per team, topic and count, not per notice)."""
-    left = defaultdict(Counter)  # (team pk, topic) -> person -> notices
+    left = defaultdict(Counter)  # (team pk, topic) -> person pk -> notices
     people = {}
-    for n in notices:
-        left[(n.team_id, n.topic)][n.user_id] += 1
-        people[n.user_id] = n.user
+    for person, team_id, topic, *_ in notices:
+        left[(team_id, topic)][person.pk] += 1
+        people[person.pk] = person
     for (team_id, topic), counts in left.items():
         by_count = defaultdict(list)
         for person_pk, count in counts.items():

@@ -19,6 +19,7 @@ from django.db.models.functions import Replace
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from . import bulk
 from .models import OutboundEmail
 from .validators import fold
 
@@ -75,29 +76,20 @@ def queue_email(*, key, to, subject, template, context, private_link=""):
 
 
 def queue_emails(messages):
-    """Several e-mails in three queries whatever their number (same rules as
-    queue_email). Returns the ids of those newly queued."""
+    """Several e-mails in one query whatever their number (same rules as queue_email).
+    Returns the ids of those newly queued."""
     wanted = {}
     for m in messages:
         wanted.setdefault(m.key[:200], m)
-    known = set(
-        OutboundEmail.objects.filter(dedupe_key__in=list(wanted)).values_list(
-            "dedupe_key", flat=True
-        )
-    )
-    new = [
-        OutboundEmail(dedupe_key=key, to=m.to, subject=fold(m.subject)[:200], body=m.body)
-        for key, m in wanted.items()
-        if key not in known
-    ]
-    if not new:
-        return []
-    # A concurrent writer of the same key wins quietly; its row is delivered once anyway.
-    OutboundEmail.objects.bulk_create(new, ignore_conflicts=True)
-    ids = list(
-        OutboundEmail.objects.filter(
-            dedupe_key__in=[e.dedupe_key for e in new], sent_at__isnull=True
-        ).values_list("pk", flat=True)
+    # A key already queued (an earlier call, a replayed batch, a concurrent writer that
+    # committed first) is skipped by the database, and only the rows written now come
+    # back to be delivered: each e-mail is delivered once whoever wrote it.
+    ids = bulk.insert(
+        OutboundEmail,
+        ("dedupe_key", "to", "subject", "body"),
+        [(key, m.to, fold(m.subject)[:200], m.body) for key, m in wanted.items()],
+        returning=True,
+        conflict_nothing=True,
     )
     _deliver_after_commit(ids)
     return ids

@@ -29,6 +29,7 @@ from jobs.models import (
     Run,
     RunState,
 )
+from portal import bulk
 from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.notify import Email, Telling, team_people, tell_each
@@ -123,7 +124,8 @@ def record(items, *, client=None, actor=None):
         return outcomes
     before = {pk: by_run[pk][0].run.state for pk in fresh}
     changed = _place([by_run[pk][0].run for pk in fresh], fresh)
-    Event.objects.bulk_create([e for events in fresh.values() for e in events], batch_size=500)
+    # One statement of column arrays: bulk_create sends a JSON column as a placeholder a value.
+    bulk.insert_objects([e for events in fresh.values() for e in events])
     Event.objects.bulk_update(changed, VERDICT, batch_size=500)
     moved = [by_run[pk][0].run for pk in fresh]
     _save_runs(moved)

@@ -16,7 +16,7 @@ from jobs.models import Event, EventStatus, Run, RunState
 from jobs.runs import ingest
 from jobs.runs import services as run_services
 from jobs.runs.lifecycle import replay
-from portal.models import Membership, Notice, OutboundEmail
+from portal.models import Membership, Notice, OutboundEmail, User
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +172,68 @@ def test_the_incremental_path_agrees_with_a_full_replay(run):
         result.state_since,
     )
     assert EventStatus.REJECTED in {s for s, _, _ in stored.values()}
+
+
+def accepted_jobs(team, member, staff, n):
+    jobs = []
+    for _ in range(n):
+        job = services.create_draft(team=team, user=member, data=spec.example_data())
+        services.review(revision=services.submit(job=job, user=member), reviewer=staff,
+                        outcome="accepted")  # fmt: skip
+        jobs.append(job)
+    return jobs
+
+
+def run_emails():
+    return OutboundEmail.objects.filter(dedupe_key__startswith="run:").order_by("pk")
+
+
+# The scheduler client (read, last use noted), the savepoint and its release, the runs
+# locked, their events by key and from the earliest new one, the new events in one
+# statement, the runs' states, the jobs' activity, the team's people, their notices in
+# one statement and their badges, the e-mails in one statement (duplicates skipped by
+# the database). Not one more for more runs or more events.
+BATCH_QUERIES = 14
+
+
+@pytest.mark.parametrize(("runs", "each"), [(1, 40), (8, 6)])
+def test_a_batch_costs_the_same_queries_for_one_run_or_many(
+    client, token, team_a, a_member, a_admin, staff, runs, each, django_assert_num_queries
+):
+    jobs = accepted_jobs(team_a, a_member, staff, runs)
+    start = timezone.now() - timedelta(days=1)
+    events = [e for j in jobs for e in cycle(j.pk, each, start, f"r{j.pk}-")]
+    with django_assert_num_queries(BATCH_QUERIES):
+        response = post(client, token, {"events": events})
+    assert {r["run_state"] for r in response.json()["results"]} == {"running"}
+    # Each run changed state: each of the team's two people heard once per run.
+    assert Notice.objects.filter(topic="job").count() == 2 * runs
+    assert run_emails().count() == 2 * runs
+
+
+def test_a_replayed_batch_tells_nobody_twice(
+    client, token, run, a_member, a_admin, django_capture_on_commit_callbacks
+):
+    events = cycle(run.job_id, 5, timezone.now() - timedelta(days=1))
+    with django_capture_on_commit_callbacks() as first:
+        assert post(client, token, {"events": events}).status_code == 200
+    emails = list(run_emails().values_list("pk", "to", "dedupe_key"))
+    assert sorted(to for _, to, _ in emails) == sorted([a_member.email, a_admin.email])
+    with django_capture_on_commit_callbacks() as again:
+        results = post(client, token, {"events": events}).json()["results"]
+    assert all(r["duplicate"] for r in results)
+    assert list(run_emails().values_list("pk", "to", "dedupe_key")) == emails
+    assert Notice.objects.count() == 2
+    assert len(first) == 1 and again == []  # no delivery enqueued for the replay
+
+
+def test_only_the_runs_team_is_told(client, token, run, a_member, a_admin, b_member, staff):
+    gone = User.objects.create_user("gone@a.example", "x", is_active=False)
+    Membership.objects.create(team=run.job.team, user=gone)
+    events = cycle(run.job_id, 2, timezone.now() - timedelta(days=1))  # rented, running
+    assert post(client, token, {"events": events}).status_code == 200
+    told = {a_member.email, a_admin.email}
+    assert set(Notice.objects.values_list("user__email", flat=True)) == told
+    assert set(run_emails().values_list("to", flat=True)) == told
+    assert Membership.objects.get(user=a_admin).unread_notices == 1
+    assert Membership.objects.get(user=b_member).unread_notices == 0

@@ -1,0 +1,112 @@
+"""Many rows of one table in one statement, from plain values.
+
+On PostgreSQL the rows go as one array per column:
+`INSERT INTO t (a, b) SELECT * FROM unnest(%s::bigint[], %s::varchar[])`, so the
+statement is the same text for 3 rows or 3,000 and PostgreSQL parses a handful of
+parameters, not one per value. Django's bulk_create does the same since 5.2, but not for
+a table with a JSON column (the scheduler's events: 500 rows of 14 columns went as 7,000
+placeholders), and it first builds and prepares a model instance per row, which cost a
+batch of scheduler events more than the statements did. Elsewhere (SQLite, the embedded
+default) it is a plain multi-row VALUES, in chunks the backend accepts.
+
+Both take `conflict_nothing` (ON CONFLICT DO NOTHING) and `returning` (the new rows'
+ids, in the order the rows were given: Django's bulk_create relies on that order too).
+Values are what the model's attributes hold (foreign keys by id, dicts for JSON); a
+column left out gets the field's default, row by row."""
+
+from django.db import connections, router
+
+
+def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
+    """Insert `rows` (tuples, one value per name in `fields`) into `model`'s table.
+    Returns the new ids when `returning` (a skipped conflict has none), else None."""
+    rows = list(rows)
+    if not rows:
+        return [] if returning else None
+    # The connection itself, not django.db.connection: that proxy looks the connection up
+    # on every attribute read, and values are prepared one by one.
+    connection = connections[router.db_for_write(model)]
+    meta = model._meta
+    given = [meta.get_field(name) for name in fields]
+    # Left to the database: the generated id, generated columns and database defaults.
+    missing = [
+        f
+        for f in _writable(model)
+        if f not in given and (f.has_default() or not f.has_db_default())
+    ]
+    columns = given + missing
+    values = [
+        [f.get_db_prep_save(v, connection) for f, v in zip(given, row, strict=True)]
+        + [f.get_db_prep_save(f.get_default(), connection) for f in missing]
+        for row in rows
+    ]
+    head = _head(connection, model, columns)
+    tail = (" ON CONFLICT DO NOTHING" if conflict_nothing else "") + (
+        f" RETURNING {connection.ops.quote_name(meta.pk.column)}" if returning else ""
+    )
+    if by_arrays(connection):
+        ids = _unnest(connection, head, tail, columns, values, returning)
+    else:
+        ids = _values(connection, head, tail, columns, values, returning)
+    return ids if returning else None
+
+
+def by_arrays(connection):
+    return connection.vendor == "postgresql"
+
+
+def insert_objects(objs):
+    """Insert unsaved instances of one model and give each its id. As with bulk_create,
+    no save() and no signals."""
+    objs = list(objs)
+    if not objs:
+        return objs
+    model = type(objs[0])
+    fields = _writable(model)
+    rows = [tuple(f.pre_save(obj, True) for f in fields) for obj in objs]
+    ids = insert(model, [f.attname for f in fields], rows, returning=True)
+    alias = router.db_for_write(model)
+    for obj, pk in zip(objs, ids, strict=True):
+        obj.pk = pk
+        obj._state.adding, obj._state.db = False, alias
+    return objs
+
+
+def _writable(model):
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if not f.generated and not (f.primary_key and f.db_returning)
+    ]
+
+
+def _head(connection, model, columns):
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(f.column) for f in columns)
+    # Names come from the model; every value is a parameter.
+    return f"INSERT INTO {quote(model._meta.db_table)} ({names})"
+
+
+def _unnest(connection, head, tail, columns, values, returning):
+    # Arrays of the bare type: a cast to varchar(12)[] would cut longer values silently,
+    # where the insert into the varchar(12) column refuses them, as any insert does.
+    types = [f.db_type(connection).split("(")[0] for f in columns]
+    arrays = ", ".join(f"%s::{t}[]" for t in types)
+    sql = f"{head} SELECT * FROM unnest({arrays}){tail}"  # noqa: S608 (names and types from the model)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])
+        return [row[0] for row in cursor.fetchall()] if returning else []
+
+
+def _values(connection, head, tail, columns, values, returning):
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    size = max(1, connection.ops.bulk_batch_size(columns, values))
+    ids = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(values), size):
+            chunk = values[start : start + size]
+            sql = f"{head} VALUES {', '.join([row] * len(chunk))}{tail}"
+            cursor.execute(sql, [v for r in chunk for v in r])
+            if returning:
+                ids += [r[0] for r in cursor.fetchall()]
+    return ids
