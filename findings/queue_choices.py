@@ -97,8 +97,8 @@ def _computed():
 
 
 def _fields_key(params):
-    """The cache key of the filter form's fields as a query shows them (the paging aside;
-    no query at all, an unbound form, apart from a query of paging alone)."""
+    """The cache key of the filters of a query, and of the form's fields as it shows them
+    (the paging aside; no query at all, an unbound form, apart from a query of paging alone)."""
     shown = sorted(
         (k, v) for k, values in params.lists() if k not in ("after", "before") for v in values
     )
@@ -109,8 +109,8 @@ def _fields_key(params):
 class Kept:
     """What a visit of the queue keeps, read from the cache at once (one read, the lists'
     digest read before it): the lists of teams, problems and staff with their options
-    rendered, the filter form's fields rendered as this query shows them, and the count of
-    the findings its filters match (queue_count). `params`: the request's query."""
+    rendered, the query's filters as the form cleans them with its fields rendered as it
+    shows them, and the count of the findings they match (queue_count). `params`: the request's query."""
 
     def __init__(self, params):
         self.stamp = stamp()
@@ -129,12 +129,17 @@ class Kept:
         is the same, read and rendered again when it is not."""
         return self._kept(KEY, _computed)
 
-    def fields(self, form):
-        """The filter form's fields rendered, kept under the lists' digest (their options
-        are those lists). A form that does not validate (a hand-made query) is rendered,
-        not kept."""
-        html = lambda: render_to_string(FILTER_FIELDS, {"filter_form": form})  # noqa: E731
-        return self._kept(self.fields_key, html) if not form.errors else html()
+    def filters(self, make_form):
+        """(the cleaned filters, the filter form's fields rendered) for this query, kept
+        under the lists' digest (the form validates against those lists and shows them as
+        options): a visit of a query seen before builds no form. `make_form()`: the bound
+        QueueFilterForm, built only when they are not kept."""
+
+        def computed():
+            form = make_form()
+            return form.filters(), render_to_string(FILTER_FIELDS, {"filter_form": form})
+
+        return self._kept(self.fields_key, computed)
 
     def count(self, queryset, filters):
         """The bounded count of `queryset`, the queue filtered by `filters` (queue_count)."""

@@ -12,7 +12,7 @@ from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.pagination import keyset_page, shown_count
-from portal.widgets import selected_in
+from portal.widgets import options_html, selected_in
 
 from . import queue_choices, rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
@@ -36,8 +36,7 @@ def staff_finding_queue(request):
     # as this query shows them and the count of what they match: kept, one read of the cache.
     kept = queue_choices.Kept(request.GET)
     lists = kept.lists()
-    filter_form = QueueFilterForm(request.GET or None, lists=lists)
-    filters = filter_form.filters()
+    filters, filter_fields = kept.filters(lambda: QueueFilterForm(request.GET or None, lists=lists))
     # A search matches team names against the filter's list of teams.
     queryset = selectors.staff_queue(filters, teams=lambda: lists["team"])
     page = keyset_page(
@@ -45,14 +44,15 @@ def staff_finding_queue(request):
     )
     matching = kept.count(queryset, filters)
     context = {
-        # An htmx request re-renders only the results.
-        "filter_fields": "" if request.htmx else kept.fields(filter_form),
+        "filter_fields": filter_fields,
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
         "rows": triage_rows(page, lists["problem"]),
         "matching": shown_count(matching),
         "matching_count": matching,  # "finding" or "findings" (a number, not "1,000+")
-        "bulk_form": BulkForm(findings=Finding.objects.all()),
+        # The bulk form's fixed lists, written as its template wrote them (no form built).
+        "bulk_actions": options_html(BulkForm.ACTIONS),
+        "bulk_statuses": options_html(BulkForm.base_fields["status"].choices),
         # The bulk form offers the staff and problems the filters list, options kept.
         "bulk_staff": selected_in(lists["bulk_staff"], {str(request.user.pk)}),
         "bulk_problems": lists["bulk_problems"],

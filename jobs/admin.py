@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import transaction
 
 from . import services
 from .models import Cluster, Dispatch, JobDescription
@@ -12,9 +13,21 @@ class JobDescriptionAdmin(admin.ModelAdmin):
     list_select_related = ["team", "created_by"]
 
     def save_model(self, request, obj, form, change):
-        previous = form.initial.get("status") if change else None
+        previous = None
+        if change:
+            previous = JobDescription.objects.values_list("team_id", "status").get(pk=obj.pk)
         super().save_model(request, obj, form, change)
-        services.after_admin_save(job=obj, previous_status=previous, user=request.user)
+        services.after_admin_save(job=obj, previous=previous, user=request.user)
+
+    @transaction.atomic
+    def delete_model(self, request, obj):
+        services.before_admin_delete(JobDescription.objects.filter(pk=obj.pk))
+        super().delete_model(request, obj)
+
+    @transaction.atomic
+    def delete_queryset(self, request, queryset):
+        services.before_admin_delete(queryset)
+        super().delete_queryset(request, queryset)
 
 
 @admin.register(Cluster)

@@ -6,7 +6,7 @@ string (portal/rows.py) rather than ~15 template look-ups a row. Same markup as 
 
 from django.utils.safestring import SafeString
 
-from portal.dates import day_month, iso
+from portal.dates import row_dates
 from portal.links import row_url
 from portal.rows import escaped, html_row
 
@@ -61,9 +61,10 @@ def _network(job, detail):
     return RUN.format(detail=detail, strip=phase_strip_of(job["run__state"]), note=note)
 
 
-def row(job):
+def row(job, dates):
     """One <tr> of the list. Each value is escaped once here (`escaped`); the links are
-    made of ids and fixed paths, the phase strip is markup already."""
+    made of ids and fixed paths, the phase strip is markup already. `dates`: the page's
+    portal.dates.row_dates()."""
     pk, status, unread = job["pk"], job["status"], job["unread"]
     detail = row_url("job_detail", pk)
     when = job["last_activity_at"]
@@ -73,8 +74,8 @@ def row(job):
         name=escaped(job_name(job)),
         status=escaped(STATUS_LABELS.get(status, status)),
         team=escaped(job["team__name"]),
-        iso=iso(when),
-        when=escaped(day_month(when)),
+        iso=dates.iso(when),
+        when=escaped(dates.day_month(when)),
         by=_editor(job),
         discussion=UNREAD.format(detail=detail, n=unread) if unread else NONE_UNREAD,
         network=_network(job, detail),
@@ -115,4 +116,6 @@ def actions(jobs, user):
 
 def dashboard_rows(page, user):
     """The page's rows and its "needs your action" items, each as one piece of HTML."""
-    return SafeString("".join(row(job) for job in page)), SafeString("".join(actions(page, user)))
+    dates = row_dates()
+    rows = SafeString("".join(row(job, dates) for job in page))
+    return rows, SafeString("".join(actions(page, user)))

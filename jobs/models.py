@@ -74,6 +74,25 @@ class JobDescription(models.Model):
         return spec.lint(self.data)
 
 
+class JobStatusCount(models.Model):
+    """How many of a team's jobs are in a status, kept on write (jobs/counts.py: the
+    services and the admin change it in the transaction that creates, moves or deletes a
+    job), so the jobs list reads at most five numbers a team instead of counting a busy
+    team's thousands of jobs."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=24, choices=JobStatus.choices)
+    count = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "status"], name="jobstatuscount_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.team_id}: {self.count} {self.status}"
+
+
 class Revision(models.Model):
     """A submitted, frozen copy of a description: what staff review."""
 

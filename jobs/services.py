@@ -12,7 +12,7 @@ from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
 
-from . import awaiting, field_signals, spec
+from . import awaiting, counts, field_signals, spec
 from .models import (
     Comment,
     JobDescription,
@@ -37,12 +37,14 @@ class DraftConflict(DomainError):
 
 
 def _move(job, to_status, *, actor, user, via, refusal, note=""):
-    """Move the status through the one table, leaving a history row."""
+    """Move the status through the one table, leaving a history row; the team's status
+    counts and the review queue's flag follow."""
 
     def record(source, target):
         JobStatusChange.objects.create(
             job=job, from_status=source, to_status=target, actor=user, note=note
         )
+        counts.changed([(job.team_id, source)], [(job.team_id, target)])
 
     MOVES.apply(job, to_status, actor=actor, record=record, via=via, refusal=refusal)
     awaiting.follow(job)
@@ -60,7 +62,7 @@ def _touch(job, user, fields):
 def create_draft(*, team, user, data=None, submission_token=None) -> JobDescription:
     """A new draft; the same "New job" form sent twice gives the draft of the first."""
     data = data or {}
-    job, _ = submissions.create_once(
+    job, created = submissions.create_once(
         JobDescription.objects.filter(team=team, created_by=user),
         submission_token,
         lambda: JobDescription.objects.create(
@@ -72,6 +74,8 @@ def create_draft(*, team, user, data=None, submission_token=None) -> JobDescript
             submission_token=submission_token,
         ),
     )
+    if created:
+        counts.changed(after=[(team.pk, job.status)])
     return job
 
 
@@ -141,6 +145,7 @@ def delete_draft(*, job) -> None:
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     if job.status != JobStatus.DRAFT or job.revisions.exists():
         raise DomainError("Only a draft that was never submitted can be deleted.")
+    counts.changed(before=[(job.team_id, job.status)])
     job.delete()
 
 
@@ -374,19 +379,26 @@ def _mark_read(*, job, user) -> None:
         badges.comments_read(user, team_id=job.team_id, count=unread)
 
 
-def after_admin_save(*, job, previous_status, user) -> None:
+def after_admin_save(*, job, previous, user) -> None:
     """What the services do on a move, for a job saved in the admin (which may set any
-    status, outside the table of moves): the history row and the review queue's flag.
-    `previous_status`: the status before the edit; None for a job the admin created."""
-    if previous_status is not None and previous_status != job.status:
+    status or team, outside the table of moves): the history row, the teams' status
+    counts and the review queue's flag. `previous`: the job's (team id, status) before the
+    edit; None for a job the admin created."""
+    if previous is not None and previous[1] != job.status:
         JobStatusChange.objects.create(
             job=job,
-            from_status=previous_status,
+            from_status=previous[1],
             to_status=job.status,
             actor=user,
             note="Set in the admin.",
         )
+    counts.changed([previous] if previous else [], [(job.team_id, job.status)])
     awaiting.follow(job)
+
+
+def before_admin_delete(jobs) -> None:
+    """The teams' status counts without `jobs` (a queryset the admin is about to delete)."""
+    counts.changed(before=list(jobs.values_list("team_id", "status")))
 
 
 REMIND_AFTER = timedelta(days=3)

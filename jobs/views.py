@@ -1,8 +1,9 @@
-from functools import wraps
+from functools import partial, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,8 +18,9 @@ from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
 
-from . import detail_kept, selectors, services, spec
+from . import dashboard_query, detail_kept, selectors, services, spec
 from .dashboard import dashboard_rows
+from .discussion import threads_html, with_tokens
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
@@ -109,10 +111,14 @@ def job_list(request):
     # The badge's counters are kept on write: when they say none, there is nothing to read.
     if badges.notices_waiting(request.user, portal_selectors.own_memberships(request.user)):
         notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
+    fetch = None
+    if connection.vendor == "postgresql":  # the page as a prepared statement of its own
+        fetch = partial(dashboard_query.page_rows, request.user, team, status)
     jobs = keyset_page(
         selectors.dashboard(request.user, team, status),
         order=selectors.DASHBOARD_ORDER,
         request=request,
+        fetch=fetch,
     )
     rows, actions = dashboard_rows(jobs, request.user)
     context = {
@@ -418,7 +424,11 @@ def comment_create(request, pk):
             if not request.htmx:
                 return redirect(reverse("job_detail", args=[job.pk]) + "#discussion")
     threads, _ = selectors.discussion(job)
-    context = {"job": job, "threads": threads, "comment_form": form}
+    context = {
+        "job": job,
+        "threads_html": with_tokens(request, threads_html(job, threads)),
+        "comment_form": form,
+    }
     if request.htmx:
         return render(request, "jobs/detail.html#discussion", context)
     return render(

@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import connections
 from django.db.models import IntegerField, Q, Subquery
 
+from .prepared import prepared as prepared_statements
+
 PAGE_SIZE = 50
 COUNT_BOUND = 1000
 
@@ -117,10 +119,24 @@ def _values(row, order):
     return values
 
 
-def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE_SIZE):
+def keyset_page(
+    queryset,
+    *,
+    order,
+    request=None,
+    after="",
+    before="",
+    size=PAGE_SIZE,
+    prepared=False,
+    fetch=None,
+):
     """One page of `queryset` sorted by `order` (field names, `-` for descending; the last
     must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
-    and keep its other parameters in the links."""
+    and keep its other parameters in the links. `prepared`: the page query is sent as a
+    statement prepared once per connection (portal/prepared.py), for a page query that
+    costs PostgreSQL more to plan than to run. `fetch(start, backwards, limit)`: the rows
+    read another way (a statement of the caller's own, giving what `queryset` would): the
+    sort values to start after (None: the first page), whether going back, how many."""
     params = {}
     if request is not None:
         params = {k: v for k, v in request.GET.items() if k not in ("after", "before")}
@@ -132,9 +148,13 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
         start = _decode(before, fields)
         going_back = start is not None
     if going_back:
-        rows = list(
-            queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1]
-        )
+        if fetch is not None:
+            rows = fetch(start, True, size + 1)
+        else:
+            rows = _rows(
+                queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1],
+                prepared,
+            )
         more_before = len(rows) > size
         rows = rows[:size][::-1]
         return Page(
@@ -144,9 +164,12 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
             is_first=not more_before,
             params=params,
         )
-    if start is not None:
-        queryset = queryset.filter(_after(order, start))
-    rows = list(queryset.order_by(*order)[: size + 1])
+    if fetch is not None:
+        rows = fetch(start, False, size + 1)
+    else:
+        if start is not None:
+            queryset = queryset.filter(_after(order, start))
+        rows = _rows(queryset.order_by(*order)[: size + 1], prepared)
     more = len(rows) > size
     rows = rows[:size]
     return Page(
@@ -156,6 +179,13 @@ def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE
         is_first=start is None,
         params=params,
     )
+
+
+def _rows(queryset, prepared):
+    if not prepared:
+        return list(queryset)
+    with prepared_statements(queryset.db):
+        return list(queryset)
 
 
 def bounded_count(queryset, bound=COUNT_BOUND):

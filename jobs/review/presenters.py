@@ -4,7 +4,7 @@ from django.utils.safestring import SafeString
 
 from jobs.forms import ReviewForm
 from jobs.steps import PART_TITLES, all_field_paths, anchor_id, field_label
-from portal.dates import day_month
+from portal.dates import row_dates
 from portal.links import row_url
 from portal.rows import html_row
 
@@ -19,10 +19,11 @@ QUEUE_ROW = (
 def queue_rows(revisions):
     """The revisions waiting for review (dicts of selectors.review_queue), as the rows of
     the queue in one piece of HTML."""
-    return SafeString("".join(_queue_row(revision) for revision in revisions))
+    dates = row_dates()
+    return SafeString("".join(_queue_row(revision, dates) for revision in revisions))
 
 
-def _queue_row(revision):
+def _queue_row(revision, dates):
     job_id = revision["job_id"]
     return html_row(
         QUEUE_ROW,
@@ -31,7 +32,7 @@ def _queue_row(revision):
         team=revision["job__team__name"],
         revision_link=row_url("revision_detail", job_id, revision["number"]),
         number=revision["number"],
-        submitted_at=day_month(revision["submitted_at"]),
+        submitted_at=dates.day_month(revision["submitted_at"]),
         # str(User), or a dash for no one.
         submitted_by=revision["submitted_by__full_name"] or revision["submitted_by__email"] or "—",
         warnings=len(revision["warnings_acknowledged"] or []),

@@ -82,3 +82,17 @@ def test_selected_in_writes_what_options_html_writes():
     choices = [("", "Any"), (1, "One"), (12, "Twelve <b>"), ("a&b", "Quote \" ' &")]
     for selected in (set(), {""}, {"1"}, {"12"}, {"a&b"}, {"1", "12"}, {"404"}):
         assert selected_in(options_html(choices), selected) == options_html(choices, selected)
+
+
+def test_a_query_keeps_its_filters_as_the_form_cleaned_them_until_the_lists_change(
+    client_for, staff, team_a, a_member
+):
+    file(team_a, a_member, title="Filed by team A")
+    client = client_for(staff)
+    # No team 4242: the form refuses the query and the queue shows every finding, twice (kept).
+    for _ in range(2):
+        assert "Filed by team A" in _page(client, team=4242)
+    Team.objects.create(pk=4242, name="Newcomers", slug="newcomers")
+    page = _page(client, team=4242)
+    assert "Filed by team A" not in page and "No finding matches." in page
+    assert '<option value="4242" selected>Newcomers</option>' in _select(page, "id_team")

@@ -5,6 +5,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from findings.models import Finding
+from jobs import counts
 from jobs.awaiting import awaiting
 from jobs.models import (
     FINAL_STATES,
@@ -53,6 +54,8 @@ def test_load_scale_makes_a_busy_program_the_same_way_each_time():
     # The badges were recounted after the bulk writes.
     for user in User.objects.all()[:20]:
         assert badges.badge(user, list(memberships_for(user))) == unread_recounted(user)
+    # The teams' status counts were counted after the bulk writes.
+    assert counts.kept() == counts.counted() and counts.kept()
     # The review queue's flags are set as the services set them.
     flagged = Revision.objects.filter(awaiting_review=True)
     assert flagged.exists() and set(flagged) == set(Revision.objects.filter(awaiting()))

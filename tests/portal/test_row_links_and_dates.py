@@ -10,7 +10,7 @@ from django.utils import timezone as dj_timezone
 from django.utils.timesince import timesince
 from django.utils.translation import override
 
-from portal.dates import age, day_month, iso
+from portal.dates import age, day_month, iso, row_dates
 from portal.links import row_url
 
 
@@ -65,11 +65,36 @@ def test_day_month_is_the_date_filter(moment, zone):
                 iso(moment),
             ]
         )
-    assert ours == expected
+        dates = row_dates()  # a page's: the zone looked up once
+        page = "|".join(
+            [
+                dates.day_month(moment),
+                dates.day_month(moment, time=False),
+                dates.day_month(moment, year=False),
+                dates.day_month(moment, year=False, seconds=True),
+                dates.iso(moment),
+            ]
+        )
+    assert ours == page == expected
+
+
+def test_a_pages_dates_follow_its_language_and_zone():
+    moment = MOMENTS[0]
+    with override("de"), dj_timezone.override("Pacific/Auckland"):
+        german = row_dates()
+    with override("en-gb"), dj_timezone.override("UTC"):
+        english = row_dates()
+        # Made for another request, it keeps that request's language and zone.
+        assert german.day_month(moment) == "5 Jan 2026 16:07" != english.day_month(moment)
+        with override("de"), dj_timezone.override("Pacific/Auckland"):
+            assert german.day_month(moment) == day_month(moment)
+    with override("de"):
+        assert german.day_month(datetime(2026, 3, 5, 1, tzinfo=UTC)) == "5 Mär 2026 14:00"
 
 
 def test_no_date_is_empty():
-    assert day_month(None) == iso(None) == ""
+    dates = row_dates()
+    assert day_month(None) == iso(None) == dates.day_month(None) == dates.iso(None) == ""
 
 
 def test_age_is_timesince():
@@ -81,3 +106,4 @@ def test_age_is_timesince():
             for s in seconds + [-60]:
                 then = now - timedelta(seconds=s)
                 assert age(then, now) == timesince(then, now), (language, s)
+                assert row_dates(now).age(then) == timesince(then, now), (language, s)

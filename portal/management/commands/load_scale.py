@@ -32,6 +32,7 @@ from findings.models import (
     UnsolvedProblem,
 )
 from jobs import spec
+from jobs.counts import recount_statuses
 from jobs.models import (
     FINAL_STATES,
     Comment,
@@ -372,6 +373,7 @@ class Command(BaseCommand):
             counts = self.load(factor)
         recount_unread()
         recount_problems()
+        recount_statuses()
         self.stdout.write(
             self.style.SUCCESS(", ".join(f"{n:,} {name}" for name, n in counts.items()))
         )
