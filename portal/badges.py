@@ -6,7 +6,9 @@ Where a count lives follows who may see the news: staff see every team, so their
 the User; a partner's news of a team is on their Membership of it (leaving the team drops
 the count with the row); a notice of no team is on the User. Decrements never go below 0."""
 
-from django.db.models import F
+from collections import Counter, defaultdict
+
+from django.db.models import F, Q
 from django.db.models.functions import Greatest
 
 from .models import Membership, NoticeTopic, User
@@ -53,9 +55,41 @@ def comments_read(user, *, team_id, count):
     _apply([user], team_id, "unread_comments", -count)
 
 
-def notice_left(people, *, team_id, topic, count=1):
-    if topic == BADGE_TOPIC:
-        _apply(people, team_id, "unread_notices", count)
+def notices_left(notices):
+    """Each person's badge goes up by the notices of its topic they were left, each notice
+    a (person, team pk, topic): one UPDATE per distinct number left, whatever the number
+    of people and teams (a batch of scheduler events tells many teams)."""
+    on_user, on_membership = Counter(), Counter()  # user pk / (team pk, user pk) -> notices
+    told = {}  # id(person) -> person: every instance passed is kept in step
+    for person, team_id, topic in notices:
+        if topic != BADGE_TOPIC:
+            continue
+        told[id(person)] = person
+        if person.is_staff or team_id is None:
+            on_user[person.pk] += 1
+        else:
+            on_membership[(team_id, person.pk)] += 1
+    for count, pks in _by_count(on_user).items():
+        User.objects.filter(pk__in=pks).update(**_change("unread_notices", count))
+    for count, keys in _by_count(on_membership).items():
+        by_team = defaultdict(list)
+        for team_id, user_pk in keys:
+            by_team[team_id].append(user_pk)
+        where = Q()
+        for team_id, user_pks in by_team.items():
+            where |= Q(team_id=team_id, user_id__in=user_pks)
+        Membership.objects.filter(where).update(**_change("unread_notices", count))
+    for person in told.values():
+        person.unread_notices = getattr(person, "unread_notices", 0) + on_user[person.pk]
+        for membership in getattr(person, "_own_memberships", None) or []:
+            membership.unread_notices += on_membership[(membership.team_id, person.pk)]
+
+
+def _by_count(counts):
+    grouped = defaultdict(list)
+    for key, count in counts.items():
+        grouped[count].append(key)
+    return grouped
 
 
 def notices_read(user, *, team_id, topic, count):

@@ -44,14 +44,15 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
     tail = (" ON CONFLICT DO NOTHING" if conflict_nothing else "") + (
         f" RETURNING {connection.ops.quote_name(meta.pk.column)}" if returning else ""
     )
-    if by_arrays(connection):
+    if takes_arrays(connection):
         ids = _unnest(connection, head, tail, columns, values, returning)
     else:
         ids = _values(connection, head, tail, columns, values, returning)
     return ids if returning else None
 
 
-def by_arrays(connection):
+def takes_arrays(connection):
+    """Whether the database takes a list as one array parameter (PostgreSQL does)."""
     return connection.vendor == "postgresql"
 
 

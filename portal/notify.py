@@ -2,11 +2,10 @@
 portal) and an e-mail, both written in the caller's transaction, the e-mail delivered
 after commit through the outbox. Every "tell the team / the followers / staff" goes here."""
 
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from . import badges, bulk
-from .models import Notice, User
+from .models import Membership, Notice, User
 from .outbox import Message, queue_emails, render_body
 
 
@@ -19,6 +18,16 @@ class Email:
 
 def team_people(team):
     return [m.user for m in team.memberships.select_related("user") if m.user.is_active]
+
+
+def teams_people(team_ids):
+    """team_people of several teams in one query: team pk -> its people."""
+    people = {pk: [] for pk in team_ids}
+    memberships = Membership.objects.filter(team_id__in=people).select_related("user")
+    for m in memberships:
+        if m.user.is_active:
+            people[m.team_id].append(m.user)
+    return people
 
 
 def staff_people():
@@ -67,23 +76,7 @@ def tell_each(tellings):
             ("user_id", "team_id", "topic", "message", "url"),
             [(p.pk, *rest) for p, *rest in notices],
         )
-        _count_badges(notices)
+        badges.notices_left([(p, team_id, topic) for p, team_id, topic, *_ in notices])
     if messages:
         queue_emails(messages)
     return told
-
-
-def _count_badges(notices):
-    """Each person's unread badge goes up by the notices they were left, per team and topic
-    (one UPDATE per team, topic and count, not per notice)."""
-    left = defaultdict(Counter)  # (team pk, topic) -> person pk -> notices
-    people = {}
-    for person, team_id, topic, *_ in notices:
-        left[(team_id, topic)][person.pk] += 1
-        people[person.pk] = person
-    for (team_id, topic), counts in left.items():
-        by_count = defaultdict(list)
-        for person_pk, count in counts.items():
-            by_count[count].append(people[person_pk])
-        for count, persons in by_count.items():
-            badges.notice_left(persons, team_id=team_id, topic=topic, count=count)

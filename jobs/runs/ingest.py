@@ -32,7 +32,7 @@ from jobs.models import (
 from portal import bulk
 from portal.errors import DomainError
 from portal.models import NoticeTopic
-from portal.notify import Email, Telling, team_people, tell_each
+from portal.notify import Email, Telling, teams_people, tell_each
 from portal.outbox import absolute_url
 
 from . import observed as observed_mod
@@ -167,9 +167,19 @@ def _lock_runs(job_ids):
 
 
 def _known_events(by_run, outcomes):
-    keys = {o.incoming.idempotency_key for o in outcomes if o.run is not None}
+    keys = list({o.incoming.idempotency_key for o in outcomes if o.run is not None})
     known = {pk: {} for pk in by_run}
-    for event in Event.objects.filter(run_id__in=list(by_run), idempotency_key__in=keys):
+    if bulk.takes_arrays(connection):
+        # The same question with two array parameters: IN lists made a statement of 550
+        # placeholders, which psycopg and PostgreSQL parsed afresh on every batch.
+        events = Event.objects.raw(
+            "SELECT * FROM jobs_event"
+            " WHERE run_id = ANY(%s::bigint[]) AND idempotency_key = ANY(%s::text[])",
+            [list(by_run), keys],
+        )
+    else:
+        events = Event.objects.filter(run_id__in=list(by_run), idempotency_key__in=keys)
+    for event in events:
         known[event.run_id][event.idempotency_key] = event
     return known
 
@@ -249,6 +259,7 @@ def _tails(first):
     for i in range(0, len(pks), TAIL_QUERY_RUNS):
         where = Q()
         for pk in pks[i : i + TAIL_QUERY_RUNS]:
+            # Constants, not arrays: PostgreSQL then reads each run from the (run, time) index.
             where |= Q(run_id=pk, occurred_at__gte=first[pk])
         for event in Event.objects.filter(where):
             tails[event.run_id].append(event)
@@ -273,14 +284,11 @@ def _start(run, at, tail):
 def notify_state(*runs):
     """Tell each run's team the state the run is now in, when it is news to them (once
     per state and restart), in a few queries for any number of runs."""
-    people = {}  # team pk -> its people, read once
+    runs = [run for run in runs if run.state in NOTIFY_STATES]
+    people = teams_people({run.job.team_id for run in runs})
     tellings = []
     for run in runs:
-        if run.state not in NOTIFY_STATES:
-            continue
         job = run.job
-        if job.team_id not in people:
-            people[job.team_id] = team_people(job.team)
         reason = run.get_failure_reason_display() if run.failure_reason else ""
         message = NOTIFY_STATES[RunState(run.state)].format(job=job, reason=reason)
         if run.simulated:

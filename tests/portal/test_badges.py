@@ -11,7 +11,7 @@ from jobs.selectors import unread_recounted
 from portal import badges
 from portal import services as portal_services
 from portal.models import Membership, NoticeTopic, User
-from portal.notify import Email, tell
+from portal.notify import Email, Telling, tell, tell_each
 from portal.selectors import memberships_for, unread_notices
 from tests.conftest import make_user
 
@@ -135,3 +135,36 @@ def test_the_jobs_list_looks_for_notices_only_when_the_counters_say_some_wait(
     page = client.get(reverse("job_list")).content.decode()
     assert "New on the network" not in page
     assert _badge(a_member) == unread_recounted(a_member) == 0
+
+
+def test_telling_many_teams_at_once_counts_each_badge_in_one_update_per_number(
+    team_a, team_b, a_member, a_admin, b_member, staff, django_assert_num_queries
+):
+    """A batch of scheduler events tells several teams, staff among the people told."""
+    shared = make_user("both@example.org", team=team_a)
+    Membership.objects.create(team=team_b, user=shared)
+    mail = Email(subject="s", template="emails/run_transition.txt", context={})
+
+    def telling(people, team, key):
+        return Telling(people, key, mail, "news", NoticeTopic.JOB, "/jobs/", team)
+
+    tellings = [
+        telling([a_member, a_admin, shared, staff], team_a, "a1"),
+        telling([a_member, a_admin, shared], team_a, "a2"),
+        telling([b_member, shared, staff], team_b, "b1"),
+        telling([staff], None, "staff"),
+        telling([b_member], team_b, "b2"),
+    ]
+    # The notices, the e-mails, and the badges: the memberships left two notices (one
+    # UPDATE, both teams), the one left one (another), staff on their user row (a third).
+    with django_assert_num_queries(5):
+        tell_each(tellings)
+    _assert_true(a_member, a_admin, b_member, shared, staff)
+    counts = {(m.team_id, m.user_id): m.unread_notices for m in Membership.objects.all()}
+    assert counts == {
+        (team_a.pk, a_member.pk): 2, (team_a.pk, a_admin.pk): 2, (team_a.pk, shared.pk): 2,
+        (team_b.pk, b_member.pk): 2, (team_b.pk, shared.pk): 1,
+    }  # fmt: skip
+    assert User.objects.get(pk=staff.pk).unread_notices == 3
+    # The objects told (the page being drawn may hold them) agree with their rows.
+    assert staff.unread_notices == 3

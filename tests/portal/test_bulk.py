@@ -21,7 +21,7 @@ def path(request, monkeypatch):
     which is plain SQL PostgreSQL runs too; chunked small, so several statements run.
     Listed last by the tests, so the other fixtures are made as usual."""
     if request.param == "values":
-        monkeypatch.setattr(bulk, "by_arrays", lambda connection: False)
+        monkeypatch.setattr(bulk, "takes_arrays", lambda connection: False)
         monkeypatch.setattr(connections["default"].ops, "bulk_batch_size", lambda *a: 2)
     return request.param
 
