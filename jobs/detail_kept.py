@@ -1,13 +1,15 @@
 """The read-only parts of a job page, kept rendered until a row they show changes.
 
-A finished run's timeline, ledger and events, and a job's revisions, reviews and status
-history, are most of what a job page costs, and they change only when one of their rows
-does. Their stamp is a digest of those rows themselves (every column of the run, its
-dispatch, events and holds; the revisions', reviews' and status changes' shown columns;
-the names of the people and schedulers they name), computed by PostgreSQL in one query of
-index look-ups: any write, however made (services, ingest, admin), changes it. Forms and
-anything per person stay out (the CSRF token, the staff's controls); what differs by role
-is kept per role. On other databases nothing is kept (the stamp is None)."""
+A finished run's timeline, ledger and events, a job's revisions, reviews and status
+history, and its discussion, are most of what a job page costs, and they change only when
+one of their rows does. Their stamp is a digest of those rows themselves (every column of
+the run, its dispatch, events and holds; the revisions', reviews' and status changes' shown
+columns; every column of the comments; the names of the people and schedulers they name),
+computed by PostgreSQL with the job (selectors.get_job_for_page), each part an index
+look-up: any write, however made (services, ingest, admin), changes it. Forms and anything
+per person stay out (the CSRF token, the staff's controls): the discussion's reply forms
+are kept with marks where their tokens go (jobs/discussion.py); what differs by role is
+kept per role. On other databases nothing is kept (the stamp is None)."""
 
 import functools
 
@@ -17,8 +19,10 @@ from django.template.loader import render_to_string
 
 from portal.kept import person_sql
 
+from .discussion import threads_html
 from .models import (
     Cluster,
+    Comment,
     Dispatch,
     Event,
     Hold,
@@ -31,7 +35,18 @@ from .models import (
 )
 
 MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
-_MODELS = (Run, Dispatch, Cluster, Event, Hold, SchedulerClient, Revision, Review, JobStatusChange)
+_MODELS = (
+    Run,
+    Dispatch,
+    Cluster,
+    Event,
+    Hold,
+    SchedulerClient,
+    Revision,
+    Review,
+    JobStatusChange,
+    Comment,
+)
 
 
 @functools.cache
@@ -66,6 +81,9 @@ def stamps_sql():
            FROM {t["JobStatusChange"]} c WHERE c.job_id = j.id)))""",  # noqa: S608
         "latest_number": f"""(SELECT max(v.number) FROM {t["Revision"]} v
            WHERE v.job_id = j.id)""",  # noqa: S608
+        "discussion": f"""md5(concat_ws('|',
+        (SELECT string_agg(concat(k::text, {named("k.author_id")}), '|' ORDER BY k.id)
+           FROM {t["Comment"]} k WHERE k.job_id = j.id)))""",  # noqa: S608
     }
 
 
@@ -75,7 +93,7 @@ class Stamps:
     only the latest revision's number is read)."""
 
     def __init__(self, job, run):
-        self.run = self.record = None
+        self.run = self.record = self.discussion = None
         if connection.vendor != "postgresql":
             self.latest_number = job.revisions.aggregate(n=Max("number"))["n"]
             return
@@ -83,6 +101,7 @@ class Stamps:
         if not all(name in values for name in stamps_sql()):
             values = _read(job)
         self.record, self.latest_number = values["record"], values["latest_number"]
+        self.discussion = values["discussion"]
         # An active run's page moves with the clock (open phases, the simulated now): never kept.
         if run is not None and run.is_final and not values["open_hold"]:
             self.run = values["run"]
@@ -124,4 +143,15 @@ def record(stamps, request, job, context):
         lambda: render_to_string(
             "jobs/detail.html#record", {"job": job, **context()}, request=request
         ),
+    )
+
+
+def discussion(stamps, job, threads):
+    """The comments and their reply forms as HTML (jobs/discussion.py), the forms' tokens
+    as marks to replace on each visit: the same for everyone who may see the job. An entry
+    for portal.kept.kept_all; `threads` reads them (selectors.discussion) when rendered."""
+    return (
+        f"job-page:discussion:{job.pk}",
+        stamps.discussion,
+        lambda: threads_html(job, threads()),
     )

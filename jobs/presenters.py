@@ -10,7 +10,7 @@ from django.urls import reverse
 from portal.kept import kept_all
 
 from . import detail_kept, selectors, spec
-from .forms import CommentForm
+from .discussion import new_comment_fields, with_tokens
 from .models import JobDescription, JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
@@ -281,18 +281,17 @@ def _related(obj, name):
 
 
 def detail_context(request, job, review_values=None):
-    threads, _ = selectors.discussion(job)
     run = _run_of(job)
     stamps = detail_kept.Stamps(job, run)
     context = {
         "job": job,
-        "threads": threads,
-        "comment_form": CommentForm(job=job),
+        # The unbound form's fields, rendered once (jobs/discussion.py); its token fresh.
+        "comment_fields": with_tokens(request, new_comment_fields(job)),
         "statuses": JobStatus,
         "review_values": review_values or {},
         "latest_number": stamps.latest_number,
     }
-    kept = {}
+    kept = {"discussion": detail_kept.discussion(stamps, job, lambda: selectors.discussion(job)[0])}
     # Staff reviewing need the latest revision's rows for the form: nothing kept for them.
     if request.user.is_staff and job.status == JobStatus.IN_REVIEW:
         context.update(_record_context(request, job))
@@ -306,6 +305,7 @@ def detail_context(request, job, review_values=None):
     elif run is not None:
         context.update(run_context(run))
     context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
+    context["threads_html"] = with_tokens(request, context.pop("discussion"))
     return context
 
 

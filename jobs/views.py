@@ -20,6 +20,7 @@ from portal.pagination import keyset_page
 
 from . import dashboard_query, detail_kept, selectors, services, spec
 from .dashboard import dashboard_rows
+from .discussion import threads_html, with_tokens
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .models import JobStatus
@@ -423,7 +424,11 @@ def comment_create(request, pk):
             if not request.htmx:
                 return redirect(reverse("job_detail", args=[job.pk]) + "#discussion")
     threads, _ = selectors.discussion(job)
-    context = {"job": job, "threads": threads, "comment_form": form}
+    context = {
+        "job": job,
+        "threads_html": with_tokens(request, threads_html(job, threads)),
+        "comment_form": form,
+    }
     if request.htmx:
         return render(request, "jobs/detail.html#discussion", context)
     return render(

@@ -143,9 +143,11 @@ def test_problem_markdown_is_sanitised(client_for, staff):
 
 
 def queries_for(client, url):
+    """The queries of a visit, but for the statements it prepares: a statement is prepared
+    once per database connection (portal.kept.fetch_prepared), by whichever visit comes first."""
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200
-    return len(ctx)
+    return len([q for q in ctx.captured_queries if not q["sql"].startswith("PREPARE ")])
 
 
 def grow(teams_users, staff, problem, n):
@@ -170,8 +172,7 @@ def grow(teams_users, staff, problem, n):
     ],
 )
 def test_query_counts_do_not_grow_with_rows(
-    client_for, team_a, team_b, a_member, b_member, staff, problem, who, url,
-    django_assert_num_queries,
+    client_for, team_a, team_b, a_member, b_member, staff, problem, who, url
 ):  # fmt: skip
     users = {"staff": staff, "a_member": a_member, None: None}
     teams_users = [(team_a, a_member), (team_b, b_member)]
@@ -180,5 +181,4 @@ def test_query_counts_do_not_grow_with_rows(
     small = queries_for(client, url)
     grow(teams_users, staff, problem, 12)
     make_user("another-staff@e31.example", staff=True)
-    with django_assert_num_queries(small):
-        client.get(url)
+    assert queries_for(client, url) == small

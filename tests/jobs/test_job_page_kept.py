@@ -42,9 +42,9 @@ def test_a_finished_run_costs_less_once_kept(
     client = client_for(a_member)
     page(client, finished.job)
     # Session, user, memberships, the job with its run, read mark and the kept parts'
-    # digests (one statement), comments; the run's events and holds, the revisions and
+    # digests (one statement); the comments, the run's events and holds, the revisions and
     # reviews, the history are not read.
-    with django_assert_num_queries(5 if KEPT else 11):
+    with django_assert_num_queries(4 if KEPT else 11):
         page(client, finished.job)
 
 

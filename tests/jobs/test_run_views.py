@@ -83,10 +83,10 @@ def test_job_page_with_a_run_has_constant_queries(
     )
     client.get(url)
     # Session, user, memberships, the job with its run, read mark and the digests of what
-    # is kept (jobs/detail_kept.py) in one statement, comments, the events, the holds; on
-    # databases where nothing is kept, the revisions, reviews and history too.
+    # is kept (jobs/detail_kept.py) in one statement, the events, the holds; on databases
+    # where nothing is kept, the comments, revisions, reviews and history too.
     kept = connection.vendor == "postgresql"
-    with django_assert_num_queries(7 if kept else 11) as first:
+    with django_assert_num_queries(6 if kept else 11) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     simulator.play_now(run)
