@@ -132,6 +132,7 @@ def test_the_queue_is_read_by_a_prepared_statement_a_search_with_its_words_writt
         ("sort=oldest", True, "Queue stalls"),
         ("q=queue", True, "Queue stalls"),
         ("q=o%27clock", True, "Queue 50%s o&#x27;clock"),  # a quote and a % written in
+        ("q=queue&age=1", False, 'value="queue"'),  # its bound moves with the clock
     ]:
         client.get(f"{URL}?{query}")
         with CaptureQueriesContext(connection) as queries:
