@@ -9,7 +9,7 @@ from django.utils.text import Truncator
 
 from jobs.models import Phase
 from jobs.steps import field_label
-from portal.dates import age, day_month
+from portal.dates import row_dates
 from portal.kept import kept_all
 from portal.links import row_url
 from portal.markdown import render_markdown
@@ -80,6 +80,7 @@ TEAM_UNDER = '<br><span class="muted">{name}</span>'
 def partner_rows(findings, *, staff_viewer=False):
     """The rows of the partner's list (dicts of selectors.partner_list) in one piece of
     HTML; staff looking at it also see each finding's team."""
+    dates = row_dates()  # the zone and month names looked up once a page, not once a row
     rows = []
     for f in findings:
         response = f["latest_response"]
@@ -94,7 +95,7 @@ def partner_rows(findings, *, staff_viewer=False):
                 status=f["status"],
                 status_label=STATUS_LABELS.get(f["status"], f["status"]),
                 response=_truncated(response, 140) if response else "—",
-                filed_on=day_month(f["created_at"], time=False),
+                filed_on=dates.day_month(f["created_at"], time=False),
             )
         )
     return SafeString("".join(rows))
@@ -104,7 +105,7 @@ def triage_rows(findings, problem_rows):
     """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
     each naming its problems in the problems' order (`problem_rows`: every problem's (id,
     title), in order, as the filter lists them), with their age."""
-    now = timezone.now()
+    dates = row_dates(timezone.now())
     place = {pk: i for i, (pk, _) in enumerate(problem_rows)}
     titles = dict(problem_rows)
     rows = []
@@ -124,8 +125,8 @@ def triage_rows(findings, problem_rows):
                 problems=", ".join(titles[pk] for pk in linked) or "—",
                 # str(User), or a dash for no one.
                 assignee=f["assignee__full_name"] or f["assignee__email"] or "—",
-                filed_on=day_month(f["created_at"], time=False),
-                age=age(f["created_at"], now),
+                filed_on=dates.day_month(f["created_at"], time=False),
+                age=dates.age(f["created_at"]),
             )
         )
     return SafeString("".join(rows))

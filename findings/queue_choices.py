@@ -20,14 +20,15 @@ from django.core.cache import cache
 from django.db import connection
 from django.template.loader import render_to_string
 
-from portal.kept import kept_all
+from portal.kept import fetch_prepared, kept_all
 from portal.models import Team, User
 from portal.widgets import options_html
 
-from . import queue_count
+from . import queue_count, selectors
 from .models import UnsolvedProblem
 
 KEY = "triage-queue:choices"
+FILTER_LISTS_KEY = "triage-queue:filter-lists"
 FIELDS_KEY = "triage-queue:fields:{}"
 FILTER_FIELDS = "findings/staff_queue.html#filter_fields"
 # The first option of each filter ("any").
@@ -60,7 +61,10 @@ def _sql():
 
 
 def stamp():
-    """The digest of every row the lists show (one query)."""
+    """The digest of every row the lists show (one query; on PostgreSQL a statement
+    prepared once per connection: it has no values, so it is planned once)."""
+    if connection.vendor == "postgresql":
+        return fetch_prepared("triage_lists_stamp", _sql(), ())[0]
     with connection.cursor() as cursor:
         cursor.execute(_sql())
         return cursor.fetchone()[0]
@@ -77,7 +81,7 @@ def _staff_names():
     return [(pk, name or email) for pk, name, email in rows]
 
 
-def _computed():
+def _filter_lists():
     teams = list(Team.objects.order_by("name").values_list("pk", "name"))
     problems = list(UnsolvedProblem.objects.values_list("pk", "title"))
     staff = _staff_names()
@@ -90,8 +94,15 @@ def _computed():
             name: options_html([("", EMPTY[name]), *rows])
             for name, rows in (("team", teams), ("problem", problems), ("assignee", staff))
         },
+    }
+
+
+def _page_lists():
+    problems = list(UnsolvedProblem.objects.values_list("pk", "title"))
+    return {
+        "problem": problems,  # the rows name their problems
         # The bulk form's lists, their first option written in the template.
-        "bulk_staff": options_html(staff),
+        "bulk_staff": options_html(_staff_names()),
         "bulk_problems": options_html(problems),
     }
 
@@ -108,9 +119,11 @@ def _fields_key(params):
 
 class Kept:
     """What a visit of the queue keeps, read from the cache at once (one read, the lists'
-    digest read before it): the lists of teams, problems and staff with their options
-    rendered, the query's filters as the form cleans them with its fields rendered as it
-    shows them, and the count of the findings they match (queue_count). `params`: the request's query."""
+    digest read before it): the problems and staff the page lists (rows and rendered
+    options), the query's filters as the form cleans them with its fields rendered as it
+    shows them, and the count of the findings they match (queue_count). The filters' own
+    lists (every team: hundreds of names and options) are read only to build the form, for
+    a query not seen since the lists changed. `params`: the request's query."""
 
     def __init__(self, params):
         self.stamp = stamp()
@@ -119,27 +132,36 @@ class Kept:
         keys = [KEY, self.fields_key, queue_count.GENERATION, self.count_key]
         self.found = cache.get_many(keys)
 
-    def _kept(self, key, compute):
+    def _kept(self, key, compute, found=None):
         entries = {"value": (key, self.stamp, compute)}
-        return kept_all(entries, max_age=MAX_AGE, found=self.found)["value"]
+        return kept_all(entries, max_age=MAX_AGE, found=found)["value"]
 
     def lists(self):
-        """{"team"/"problem"/"assignee": [(id, label), …], "html": {name: options}, …}: the
-        rows in the filters' order and their rendered options, kept while the rows' digest
-        is the same, read and rendered again when it is not."""
-        return self._kept(KEY, _computed)
+        """{"problem": [(id, title), …] in the problems' order, "bulk_staff"/"bulk_problems":
+        the bulk form's options}, kept while the rows' digest is the same."""
+        return self._kept(KEY, _page_lists, self.found)
+
+    def filter_lists(self):
+        """{"team"/"problem"/"assignee": [(id, label), …], "html": {name: options}}: the
+        filters' rows in their order and their options, kept (a read of their own)."""
+        return self._kept(FILTER_LISTS_KEY, _filter_lists)
 
     def filters(self, make_form):
-        """(the cleaned filters, the filter form's fields rendered) for this query, kept
-        under the lists' digest (the form validates against those lists and shows them as
-        options): a visit of a query seen before builds no form. `make_form()`: the bound
-        QueueFilterForm, built only when they are not kept."""
+        """(the cleaned filters, the filter form's fields rendered, the ids of the teams whose
+        name a search matches) for this query, kept under the lists' digest (the form
+        validates against those lists and shows them as options): a visit of a query seen
+        before builds no form and reads no list of teams. `make_form(filter_lists())`: the
+        bound QueueFilterForm, built only when they are not kept."""
 
         def computed():
-            form = make_form()
-            return form.filters(), render_to_string(FILTER_FIELDS, {"filter_form": form})
+            lists = self.filter_lists()
+            form = make_form(lists)
+            filters = form.filters()
+            html = render_to_string(FILTER_FIELDS, {"filter_form": form})
+            named = selectors.teams_named(filters["q"], lists["team"]) if "q" in filters else []
+            return filters, html, named
 
-        return self._kept(self.fields_key, computed)
+        return self._kept(self.fields_key, computed, self.found)
 
     def count(self, queryset, filters):
         """The bounded count of `queryset`, the queue filtered by `filters` (queue_count)."""

@@ -156,11 +156,11 @@ SORTS = {
 AGES = {"1": 1, "3": 3, "7": 7, "30": 30}
 
 
-def staff_queue(filters, teams=None):
+def staff_queue(filters, team_ids=None):
     """The triage queue, filtered by the cleaned QueueFilterForm data (counted as it is,
     its rows read through staff_rows, sorted and paged by the view, see staff_sort).
-    `teams`, if given, returns the program's (id, name) rows the caller has read anyway
-    (the filter's list), for the search."""
+    `team_ids`, if given: the teams whose name a search matches (teams_named), found by the
+    caller in the program's list of teams."""
     queryset = Finding.objects.all()
     status = filters.get("status")
     if status == "waiting":
@@ -179,8 +179,15 @@ def staff_queue(filters, teams=None):
             created_at__lte=timezone.now() - timedelta(days=AGES[filters["age"]])
         )
     if filters.get("q"):
-        queryset = _search(queryset, filters["q"], teams() if teams else None)
+        queryset = _search(queryset, filters["q"], team_ids)
     return queryset
+
+
+def teams_named(q, teams):
+    """The ids of the teams among `teams` ((id, name) rows) whose name contains `q`, as
+    `name__icontains` finds them (UPPER(name) LIKE UPPER('%q%'))."""
+    needle = q.upper()
+    return [pk for pk, name in teams if needle in name.upper()]
 
 
 def search_matches(q):
@@ -194,20 +201,18 @@ def search_matches(q):
     )
 
 
-def _search(queryset, q, teams=None):
+def _search(queryset, q, team_ids=None):
     """Findings whose title or summary has the words (PostgreSQL full-text search: stems,
     "quoted phrases", -exclusions), whose team's name contains the text, or #id. SQLite,
     the embedded default, has no such index: there it is a plain substring match.
 
-    Given the program's (id, name) rows, the teams whose name matches are picked here and
-    sent as constants (none: no team part at all). A sub-select there, in an OR, kept
-    PostgreSQL from its indexes: counting a search's matches read every finding."""
-    if teams is None:
+    Given the teams whose name matches (teams_named), they are sent as constants (none: no
+    team part at all). A sub-select there, in an OR, kept PostgreSQL from its indexes:
+    counting a search's matches read every finding."""
+    if team_ids is None:
         by_team = Q(team__in=Team.objects.filter(name__icontains=q).values("pk"))
     else:
-        needle = q.upper()  # as icontains: UPPER(name) LIKE UPPER('%q%')
-        ids = [pk for pk, name in teams if needle in name.upper()]
-        by_team = Q(team__in=ids) if ids else Q()
+        by_team = Q(team__in=team_ids) if team_ids else Q()
     match = by_team
     if q.lstrip("#").isdigit() and len(q) < 18:
         match |= Q(pk=int(q.lstrip("#")))

@@ -32,15 +32,23 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    # The teams, problems and staff the filters and the bulk form list, the filters rendered
-    # as this query shows them and the count of what they match: kept, one read of the cache.
+    # The problems and staff the page lists, the query's filters (cleaned, the form's fields
+    # rendered) and the count of what they match: kept, one read of the cache.
     kept = queue_choices.Kept(request.GET)
     lists = kept.lists()
-    filters, filter_fields = kept.filters(lambda: QueueFilterForm(request.GET or None, lists=lists))
-    # A search matches team names against the filter's list of teams.
-    queryset = selectors.staff_queue(filters, teams=lambda: lists["team"])
+    filters, filter_fields, team_ids = kept.filters(
+        lambda filter_lists: QueueFilterForm(request.GET or None, lists=filter_lists)
+    )
+    # A search matches team names: the teams found in the filter's list of teams.
+    queryset = selectors.staff_queue(filters, team_ids=team_ids)
     page = keyset_page(
-        selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
+        selectors.staff_rows(queryset),
+        order=selectors.staff_sort(filters),
+        request=request,
+        # Unfiltered, the query has no values but the cursor's: prepared, PostgreSQL plans
+        # it once. Not a filtered one: a generic plan of a search read every match (~12 ms
+        # at 100x against 0.4 ms planned for its words).
+        prepared=not filters.keys() - {"sort"},
     )
     matching = kept.count(queryset, filters)
     context = {

@@ -14,7 +14,10 @@ ids, in the order the rows were given: Django's bulk_create relies on that order
 Values are what the model's attributes hold (foreign keys by id, dicts for JSON); a
 column left out gets the field's default, row by row."""
 
-from django.db import connections, router
+import functools
+from datetime import datetime
+
+from django.db import connections, models, router
 
 
 def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
@@ -35,9 +38,11 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
         if f not in given and (f.has_default() or not f.has_db_default())
     ]
     columns = given + missing
+    preps = [_preparer(f, connection) for f in given]
+    defaults = [(f.get_default, _preparer(f, connection)) for f in missing]
     values = [
-        [f.get_db_prep_save(v, connection) for f, v in zip(given, row, strict=True)]
-        + [f.get_db_prep_save(f.get_default(), connection) for f in missing]
+        [prep(v) for prep, v in zip(preps, row, strict=True)]
+        + [prep(default()) for default, prep in defaults]
         for row in rows
     ]
     head = _head(connection, model, columns)
@@ -49,6 +54,39 @@ def insert(model, fields, rows, *, returning=False, conflict_nothing=False):
     else:
         ids = _values(connection, head, tail, columns, values, returning)
     return ids if returning else None
+
+
+def update(model, fields, rows):
+    """Set `fields` of many rows, each its own values: `rows` are (id, value, ...).
+    PostgreSQL: one `UPDATE ... FROM unnest(...)` (Django's bulk_update builds a CASE over
+    every row, which PostgreSQL plans slowly); elsewhere one UPDATE a row, sent together."""
+    rows = list(rows)
+    if not rows:
+        return
+    connection = connections[router.db_for_write(model)]
+    meta = model._meta
+    columns = [meta.pk] + [meta.get_field(name) for name in fields]
+    preps = [_preparer(f, connection) for f in columns]
+    values = [[prep(v) for prep, v in zip(preps, row, strict=True)] for row in rows]
+    quote = connection.ops.quote_name
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    names = [quote(f.column) for f in columns]
+    # Names come from the model; every value is a parameter.
+    with connection.cursor() as cursor:
+        if takes_arrays(connection):
+            sets = ", ".join(f"{n} = u.{n}" for n in names[1:])
+            arrays = ", ".join(f"%s::{_array_type(connection, f)}[]" for f in columns)
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS u({', '.join(names)})"  # noqa: S608
+                f" WHERE {table}.{pk} = u.{pk}",
+                [list(column) for column in zip(*values, strict=True)],
+            )
+        else:
+            sets = ", ".join(f"{n} = %s" for n in names[1:])
+            cursor.executemany(
+                f"UPDATE {table} SET {sets} WHERE {pk} = %s",  # noqa: S608
+                [row[1:] + row[:1] for row in values],
+            )
 
 
 def takes_arrays(connection):
@@ -81,6 +119,40 @@ def _writable(model):
     ]
 
 
+# Stock fields whose preparation leaves a value of this type as it is on PostgreSQL.
+STORED_AS = {
+    **dict.fromkeys([models.CharField, models.TextField, models.EmailField, models.SlugField], str),
+    **dict.fromkeys(
+        [
+            models.AutoField,
+            models.BigAutoField,
+            models.IntegerField,
+            models.BigIntegerField,
+            models.PositiveIntegerField,
+            models.PositiveSmallIntegerField,
+        ],
+        int,
+    ),
+    models.BooleanField: bool,
+    models.DateTimeField: datetime,
+}
+
+
+def _preparer(field, connection):
+    """How a column's values are prepared: as the ORM does (`get_db_prep_save`), except a
+    value already of the type the column stores, which goes as it is. Preparing each of a
+    500-event batch's 7,500 values through the field cost more than inserting them."""
+    full = functools.partial(field.get_db_prep_save, connection=connection)
+    stored = field.target_field if isinstance(field, models.ForeignKey) else field
+    kind = STORED_AS.get(type(stored))
+    if kind is None or not takes_arrays(connection):
+        return full  # e.g. JSON, or SQLite, which takes times as text
+    if kind is datetime:
+        # A naive time is made aware (with a warning) by the field, as the ORM does.
+        return lambda v: v if v is None or (type(v) is datetime and v.tzinfo) else full(v)
+    return lambda v: v if v is None or type(v) is kind else full(v)
+
+
 def _head(connection, model, columns):
     quote = connection.ops.quote_name
     names = ", ".join(quote(f.column) for f in columns)
@@ -88,11 +160,14 @@ def _head(connection, model, columns):
     return f"INSERT INTO {quote(model._meta.db_table)} ({names})"
 
 
+def _array_type(connection, field):
+    # The bare type: a cast to varchar(12)[] would cut longer values silently, where
+    # writing them to the varchar(12) column refuses them, as any insert does.
+    return field.db_type(connection).split("(")[0]
+
+
 def _unnest(connection, head, tail, columns, values, returning):
-    # Arrays of the bare type: a cast to varchar(12)[] would cut longer values silently,
-    # where the insert into the varchar(12) column refuses them, as any insert does.
-    types = [f.db_type(connection).split("(")[0] for f in columns]
-    arrays = ", ".join(f"%s::{t}[]" for t in types)
+    arrays = ", ".join(f"%s::{_array_type(connection, f)}[]" for f in columns)
     sql = f"{head} SELECT * FROM unnest({arrays}){tail}"  # noqa: S608 (names and types from the model)
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])

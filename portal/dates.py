@@ -9,9 +9,15 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils.dates import MONTHS_3
-from django.utils.timesince import TIME_STRINGS, timesince
-from django.utils.timezone import get_current_timezone, is_naive, template_localtime
-from django.utils.translation import get_language
+from django.utils.timesince import (
+    MONTHS_DAYS,
+    TIME_CHUNKS,
+    TIME_STRINGS,
+    TIME_STRINGS_KEYS,
+    timesince,
+)
+from django.utils.timezone import get_current_timezone, is_aware, is_naive, template_localtime
+from django.utils.translation import get_language, gettext
 
 _months = {}
 
@@ -102,6 +108,9 @@ class RowDates:
         self.months = _month_names(language)
         self.phrases = {name: _Language(phrase, language) for name, phrase in _PHRASES.items()}
         self.now = now
+        self.comma = gettext(", ")  # between an age's two units
+        self.words = {}  # (unit, number): "3\xa0days"
+        self.nows = {}  # `now` in each time zone the ages are told in
 
     def local(self, value):
         """template_localtime(value), in the page's time zone."""
@@ -125,8 +134,63 @@ class RowDates:
         return self.local(value).isoformat()
 
     def age(self, value):
-        """age(value, now) with the `now` given when made."""
-        return timesince(value, self.now, time_strings=self.phrases)
+        """age(value, now) with the `now` given when made: timesince()'s words, counted as
+        it counts them (years and months by the calendar, then weeks to minutes, at most
+        two adjacent units), with the phrases and their separator looked up once a page,
+        not once a row (~2x faster; tests compare them)."""
+        now = self.now
+        if not isinstance(value, datetime) or not isinstance(now, datetime):
+            return timesince(value, now, time_strings=self.phrases)
+        zone = value.tzinfo
+        here = self.nows.get(zone)
+        if here is None:
+            # Compared in the value's time zone, as timesince() compares them.
+            here = now.astimezone(zone) if is_aware(now) and is_aware(value) else now
+            self.nows[zone] = here
+        delta = here - value
+        if delta.days * 86400 + delta.seconds <= 0:
+            return self._word("minute", 0)
+        if delta.days < 28:  # shorter than any month: no calendar to count
+            return self._words([0, 0], delta.total_seconds())
+        months = (here.year - value.year) * 12 + (here.month - value.month)
+        if value.day > here.day or (value.day == here.day and value.time() > here.time()):
+            months -= 1
+        years, months = divmod(months, 12)
+        pivot = value
+        if years or months:
+            # The value moved on by those years and months (to the month's last day at most).
+            year, month = value.year + years, value.month + months
+            if month > 12:
+                year, month = year + 1, month - 12
+            day = min(MONTHS_DAYS[month - 1], value.day)
+            pivot = datetime(year, month, day, value.hour, value.minute, value.second, tzinfo=zone)
+        return self._words([years, months], (here - pivot).total_seconds())
+
+    def _words(self, parts, remaining):
+        """The age's words from its years and months and the seconds that remain."""
+        for chunk in TIME_CHUNKS:
+            count = int(remaining // chunk)
+            parts.append(count)
+            remaining -= chunk * count
+        first = next((i for i, count in enumerate(parts) if count), None)
+        if first is None:
+            return self._word("minute", 0)
+        words = []
+        for unit, count in zip(
+            TIME_STRINGS_KEYS[first : first + 2], parts[first : first + 2], strict=True
+        ):
+            if not count:
+                break
+            words.append(self._word(unit, count))
+        return self.comma.join(words)
+
+    def _word(self, unit, count):
+        word = self.words.get((unit, count))
+        if word is None:
+            # avoid_wrapping(): no line break inside "3 days".
+            word = str(self.phrases[unit] % {"num": count}).replace(" ", "\xa0")
+            self.words[(unit, count)] = word
+        return word
 
 
 def row_dates(now=None):

@@ -78,7 +78,10 @@ def fetch_prepared(name, sql, params):
             # `name` and `sql` are the caller's own text; the values are parameters.
             cursor.execute(f"PREPARE {name} AS {sql}")
             names.add(name)
-        cursor.execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)
+        if not params:  # EXECUTE takes no empty parentheses
+            cursor.execute(f"EXECUTE {name}")
+        else:
+            cursor.execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params)
         return cursor.fetchone()
 
 

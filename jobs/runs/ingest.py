@@ -126,7 +126,7 @@ def record(items, *, client=None, actor=None):
     changed = _place([by_run[pk][0].run for pk in fresh], fresh)
     # One statement of column arrays: bulk_create sends a JSON column as a placeholder a value.
     bulk.insert_objects([e for events in fresh.values() for e in events])
-    Event.objects.bulk_update(changed, VERDICT, batch_size=500)
+    bulk.update(Event, VERDICT, [(e.pk, *(getattr(e, f) for f in VERDICT)) for e in changed])
     moved = [by_run[pk][0].run for pk in fresh]
     _save_runs(moved)
     JobDescription.objects.filter(pk__in=[run.job_id for run in moved]).update(last_activity_at=now)
@@ -141,18 +141,7 @@ RUN_FIELDS = ("state", "state_since", "restarts", "failure_reason", "simulated")
 
 
 def _save_runs(runs):
-    """One plain UPDATE per run, sent together (psycopg pipelines executemany): Django's
-    bulk_update builds one CASE over all the runs, which PostgreSQL plans slowly."""
-    fields = [Run._meta.get_field(name) for name in RUN_FIELDS]
-    sets = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
-    # Names come from the model, values are parameters.
-    sql = f"UPDATE {connection.ops.quote_name(Run._meta.db_table)} SET {sets} WHERE id = %s"  # noqa: S608
-    rows = [
-        [f.get_db_prep_save(getattr(run, f.attname), connection) for f in fields] + [run.pk]
-        for run in runs
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    bulk.update(Run, RUN_FIELDS, [(run.pk, *(getattr(run, f) for f in RUN_FIELDS)) for run in runs])
 
 
 def _lock_runs(job_ids):

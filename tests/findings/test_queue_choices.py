@@ -5,8 +5,11 @@ no longer active shows on the next visit, and the kept options read as ListSelec
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from findings import queue_choices
 from findings.models import UnsolvedProblem
 from portal.models import Team
 from portal.widgets import options_html, selected_in
@@ -96,3 +99,48 @@ def test_a_query_keeps_its_filters_as_the_form_cleaned_them_until_the_lists_chan
     page = _page(client, team=4242)
     assert "Filed by team A" not in page and "No finding matches." in page
     assert '<option value="4242" selected>Newcomers</option>' in _select(page, "id_team")
+
+
+def test_a_query_seen_before_reads_no_list_of_teams(
+    client_for, staff, team_a, a_member, monkeypatch
+):
+    file(team_a, a_member, title="Queue stalls")
+    reads = []
+    read = queue_choices.Kept.filter_lists
+    monkeypatch.setattr(
+        queue_choices.Kept, "filter_lists", lambda self: reads.append(1) or read(self)
+    )
+    client = client_for(staff)
+    assert "Queue stalls" in _page(client, q="team a")  # a search by the team's name finds it
+    assert reads == [1]
+    assert "Queue stalls" in _page(client, q="team a")
+    assert reads == [1]  # the filters, their fields and the teams the search names: kept
+    assert "Queue stalls" not in _page(client, q="team b")
+    assert reads == [1, 1]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's PREPARE")
+def test_the_unfiltered_queue_is_read_by_a_prepared_statement_and_a_filtered_one_is_not(
+    client_for, staff, team_a, a_member
+):
+    file(team_a, a_member, title="Queue stalls")
+    client = client_for(staff)
+    for query, prepared in [("", True), ("sort=oldest", True), ("q=queue", False)]:
+        client.get(f"{URL}?{query}")
+        with CaptureQueriesContext(connection) as queries:
+            assert "Queue stalls" in client.get(f"{URL}?{query}").content.decode()
+        sent = [q["sql"] for q in queries.captured_queries]
+        assert any(sql.startswith("EXECUTE page_") for sql in sent) is prepared, (query, sent)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_digest_reads_the_staff_from_their_partial_index(staff):
+    """The digest runs on every visit: it finds the active staff through
+    user_active_staff_idx (portal.User.Meta), not by scanning every user; an index whose
+    condition no longer matches the digest's WHERE would be passed over."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a test database is too small to
+        cursor.execute("EXPLAIN " + queue_choices._sql())  # prefer an index by cost alone
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "user_active_staff_idx" in plan, plan
+    assert "Seq Scan on portal_user" not in plan

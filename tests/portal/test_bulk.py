@@ -1,7 +1,7 @@
 """portal.bulk: many rows in one statement, read back exactly as the ORM would have
 written them, on PostgreSQL (column arrays) and on the VALUES path SQLite takes."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import DataError, connection, connections, transaction
@@ -121,3 +121,65 @@ def test_one_statement_for_many_rows_on_postgresql(run, staff, django_assert_num
         bulk.insert_objects(events_for(run, client_row, staff, 300))
     assert "unnest(" in captured[0]["sql"]
     assert Event.objects.filter(run=run).count() == 300
+
+
+def test_values_not_of_the_columns_type_are_prepared_as_the_orm_does(run, path, settings):
+    settings.TIME_ZONE = "Europe/Paris"
+    naive = datetime(2027, 3, 1, 9, 0)
+    with pytest.warns(RuntimeWarning, match="naive datetime"):
+        (pk,) = bulk.insert(
+            Event,
+            ("run_id", "kind", "occurred_at", "idempotency_key", "note", "simulated"),
+            [(str(run.pk), EventKind.RUNNING, naive, 12345, 6789, 1)],
+            returning=True,
+        )
+    event = Event.objects.get(pk=pk)
+    assert event.occurred_at == datetime(2027, 3, 1, 8, 0, tzinfo=UTC)  # Paris time, made aware
+    assert (event.run_id, event.kind, event.idempotency_key, event.note) == (
+        run.pk, "running", "12345", "6789"
+    )  # fmt: skip
+    assert event.simulated is True
+
+
+def test_update_sets_each_row_its_own_values(run, staff, path):
+    client_row, _ = run_services.create_client(name="bulk test")
+    made = bulk.insert_objects(events_for(run, client_row, staff, 4))
+    later = timezone.now()
+    fields = ("status", "reject_reason", "occurred_at", "simulated", "actor_id")
+    bulk.update(
+        Event,
+        fields,
+        [
+            (made[0].pk, "rejected", 'it\'s {late}, "twice"', later, True, None),
+            (made[2].pk, "applied", "", later + timedelta(seconds=1), False, staff.pk),
+        ],
+    )
+    stored = {e.pk: e for e in Event.objects.filter(run=run)}
+    assert [getattr(stored[made[0].pk], f) for f in fields] == [
+        "rejected", "it's {late}, \"twice\"", later, True, None
+    ]  # fmt: skip
+    assert [getattr(stored[made[2].pk], f) for f in fields] == [
+        "applied", "", later + timedelta(seconds=1), False, staff.pk
+    ]  # fmt: skip
+    for untouched in (made[1], made[3]):
+        assert [getattr(stored[untouched.pk], f) for f in FIELDS] == [
+            getattr(untouched, f) for f in FIELDS
+        ]
+
+
+def test_update_of_nothing_sends_nothing(django_assert_num_queries, path):
+    with django_assert_num_queries(0):
+        bulk.update(Event, ("status",), [])
+
+
+def test_one_update_statement_for_many_rows_on_postgresql(run, staff, django_assert_num_queries):
+    if connection.vendor != "postgresql":
+        pytest.skip("elsewhere one UPDATE a row")
+    client_row, _ = run_services.create_client(name="bulk test")
+    made = bulk.insert_objects(events_for(run, client_row, staff, 50))
+    with django_assert_num_queries(1) as captured:
+        bulk.update(Event, ("note",), [(e.pk, f"note {e.pk}") for e in made])
+    assert "unnest(" in captured[0]["sql"]
+    assert {e.pk: e.note for e in Event.objects.filter(run=run)} == {
+        e.pk: f"note {e.pk}" for e in made
+    }

@@ -32,3 +32,10 @@ def test_it_outlives_a_rolled_back_transaction_and_a_new_connection_prepares_aga
     with CaptureQueriesContext(connection) as reopened:
         assert fetch_prepared("test_prepared_rolled", SQL, [3, "c"]) == (4, "c")
     assert [q["sql"].split()[0] for q in reopened] == ["PREPARE", "EXECUTE"]
+
+
+def test_a_statement_without_values_is_executed_without_parentheses():
+    with CaptureQueriesContext(connection) as first:
+        assert fetch_prepared("test_prepared_none", "SELECT 41 + 1", ()) == (42,)
+        assert fetch_prepared("test_prepared_none", "SELECT 41 + 1", ()) == (42,)
+    assert [q["sql"] for q in first][1:] == ["EXECUTE test_prepared_none"] * 2

@@ -1,6 +1,7 @@
 """The helpers lists use instead of a URL reversal and a `date` filter per row give the
 very strings those would."""
 
+import zoneinfo
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -9,6 +10,8 @@ from django.urls import reverse, set_script_prefix
 from django.utils import timezone as dj_timezone
 from django.utils.timesince import timesince
 from django.utils.translation import override
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from portal.dates import age, day_month, iso, row_dates
 from portal.links import row_url
@@ -107,3 +110,29 @@ def test_age_is_timesince():
                 then = now - timedelta(seconds=s)
                 assert age(then, now) == timesince(then, now), (language, s)
                 assert row_dates(now).age(then) == timesince(then, now), (language, s)
+
+
+ZONES = [UTC, "Europe/Berlin", "America/New_York", "Australia/Lord_Howe"]
+
+
+@settings(max_examples=300)
+@given(
+    now=st.datetimes(min_value=datetime(2001, 1, 1), max_value=datetime(2090, 1, 1)),
+    back=st.one_of(
+        st.timedeltas(min_value=timedelta(seconds=-90), max_value=timedelta(days=2)),
+        st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=40)),
+        st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=2000)),
+    ),
+    zones=st.tuples(st.sampled_from(ZONES), st.sampled_from(ZONES)),
+    language=st.sampled_from(["en-gb", "de", "fr"]),
+)
+def test_a_pages_ages_are_timesince_in_any_zone_and_language(now, back, zones, language):
+    """RowDates.age counts as timesince() does (calendar months, month ends, leap years,
+    the value's time zone), with its words and separator looked up once a page."""
+    now_zone, then_zone = (zoneinfo.ZoneInfo(z) if isinstance(z, str) else z for z in zones)
+    now = now.replace(tzinfo=UTC).astimezone(now_zone)
+    then = (now - back).astimezone(then_zone)
+    with override(language):
+        dates = row_dates(now)
+        assert dates.age(then) == timesince(then, now)
+        assert dates.age(then) == timesince(then, now)  # its words kept, the same
