@@ -131,3 +131,16 @@ def test_the_unfiltered_queue_is_read_by_a_prepared_statement_and_a_filtered_one
             assert "Queue stalls" in client.get(f"{URL}?{query}").content.decode()
         sent = [q["sql"] for q in queries.captured_queries]
         assert any(sql.startswith("EXECUTE page_") for sql in sent) is prepared, (query, sent)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
+def test_the_digest_reads_the_staff_from_their_partial_index(staff):
+    """The digest runs on every visit: it finds the active staff through
+    user_active_staff_idx (portal.User.Meta), not by scanning every user; an index whose
+    condition no longer matches the digest's WHERE would be passed over."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a test database is too small to
+        cursor.execute("EXPLAIN " + queue_choices._sql())  # prefer an index by cost alone
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "user_active_staff_idx" in plan, plan
+    assert "Seq Scan on portal_user" not in plan
