@@ -9,7 +9,7 @@ from django.utils.text import Truncator
 
 from jobs.models import Phase
 from jobs.steps import field_label
-from portal.dates import day_month, row_dates
+from portal.dates import row_dates
 from portal.kept import kept_all
 from portal.links import row_url
 from portal.markdown import render_markdown
@@ -80,6 +80,7 @@ TEAM_UNDER = '<br><span class="muted">{name}</span>'
 def partner_rows(findings, *, staff_viewer=False):
     """The rows of the partner's list (dicts of selectors.partner_list) in one piece of
     HTML; staff looking at it also see each finding's team."""
+    dates = row_dates()  # the zone and month names looked up once a page, not once a row
     rows = []
     for f in findings:
         response = f["latest_response"]
@@ -94,7 +95,7 @@ def partner_rows(findings, *, staff_viewer=False):
                 status=f["status"],
                 status_label=STATUS_LABELS.get(f["status"], f["status"]),
                 response=_truncated(response, 140) if response else "—",
-                filed_on=day_month(f["created_at"], time=False),
+                filed_on=dates.day_month(f["created_at"], time=False),
             )
         )
     return SafeString("".join(rows))

@@ -16,10 +16,11 @@ import functools
 from django.db import connection
 from django.db.models import Max
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 
 from portal.kept import person_sql
 
-from .discussion import threads_html
+from .discussion import CSRF_MARK, threads_html
 from .models import (
     Cluster,
     Comment,
@@ -92,7 +93,7 @@ class Stamps:
     stamps_sql) or else in one query of their own (PostgreSQL; elsewhere no digest, and
     only the latest revision's number is read)."""
 
-    def __init__(self, job, run):
+    def __init__(self, job, run, clock=None):
         self.run = self.record = self.discussion = None
         if connection.vendor != "postgresql":
             self.latest_number = job.revisions.aggregate(n=Max("number"))["n"]
@@ -102,9 +103,12 @@ class Stamps:
             values = _read(job)
         self.record, self.latest_number = values["record"], values["latest_number"]
         self.discussion = values["discussion"]
-        # An active run's page moves with the clock (open phases, the simulated now): never kept.
         if run is not None and run.is_final and not values["open_hold"]:
             self.run = values["run"]
+        elif run is not None and clock is not None:
+            # An active run's section moves with the clock (open phases and holds, the
+            # simulated now), shown to the second: kept for the second it was read at.
+            self.run = f"{values['run']}@{clock.isoformat()}"
 
 
 def _read(job):
@@ -123,13 +127,16 @@ def _read(job):
 
 def run_live(stamps, request, job, run, context):
     """The run's timeline, ledger and events as HTML, kept per run and role (staff are not
-    offered to file a finding): an entry for portal.kept.kept_all."""
+    offered to file a finding), the cancel form's CSRF token (an active run's) as a mark to
+    replace on each visit (discussion.with_tokens): an entry for portal.kept.kept_all."""
     role = "staff" if request.user.is_staff else "partner"
     return (
         f"job-page:run:{run.pk}:{role}",
         stamps.run,
         lambda: render_to_string(
-            "jobs/_run.html#run-live", {"job": job, **context()}, request=request
+            "jobs/_run.html#run-live",
+            {"job": job, **context(), "csrf_token": SafeString(CSRF_MARK)},
+            request=request,
         ),
     )
 

@@ -14,7 +14,7 @@ from .discussion import new_comment_fields, with_tokens
 from .models import JobDescription, JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import run_context
+from .runs.presenters import page_clock, run_context
 from .selectors import comments_by_anchor, discussion
 from .steps import (
     PART_SPECS,
@@ -282,7 +282,9 @@ def _related(obj, name):
 
 def detail_context(request, job, review_values=None):
     run = _run_of(job)
-    stamps = detail_kept.Stamps(job, run)
+    clock = page_clock()
+    # Staff's moves on an active run (below its section) need its events: not kept for them.
+    stamps = detail_kept.Stamps(job, run, None if request.user.is_staff else clock)
     context = {
         "job": job,
         # The unbound form's fields, rendered once (jobs/discussion.py); its token fresh.
@@ -300,11 +302,15 @@ def detail_context(request, job, review_values=None):
             stamps, request, job, lambda: _record_context(request, job)
         )
     if run is not None and stamps.run is not None:
-        kept["run_live"] = detail_kept.run_live(stamps, request, job, run, lambda: run_context(run))
+        kept["run_live"] = detail_kept.run_live(
+            stamps, request, job, run, lambda: run_context(run, clock)
+        )
         context.update(run=run, dispatch=_related(run, "dispatch"))
     elif run is not None:
-        context.update(run_context(run))
+        context.update(run_context(run, clock))
     context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
+    if "run_live" in context:
+        context["run_live"] = with_tokens(request, context["run_live"])
     context["threads_html"] = with_tokens(request, context.pop("discussion"))
     return context
 

@@ -10,13 +10,20 @@ from . import timeline
 from .lifecycle import kinds_from
 
 
-def simulated_now(run, events):
+def simulated_now(run, events, clock=None):
     """A simulated run lives in job time laid in the past: its clock is its latest event plus
     the real time since that event was received. A real run's clock is the real one."""
     if not run.simulated or not events:
         return None
     latest = max(events, key=lambda e: e.occurred_at)
-    return latest.occurred_at + (timezone.now() - latest.received_at)
+    return latest.occurred_at + ((clock or timezone.now()) - latest.received_at)
+
+
+def page_clock():
+    """The real time to the whole second, as a page that moves with the clock reads it: it
+    prints durations to the second, so what it shows is a function of its rows and this
+    second, and can be kept for the rest of the second (jobs/detail_kept.py)."""
+    return timezone.now().replace(microsecond=0)
 
 
 def _dispatch(run):
@@ -28,11 +35,14 @@ def _dispatch(run):
     return Dispatch.objects.filter(run=run).select_related("cluster").first()
 
 
-def run_context(run):
+def run_context(run, clock=None):
+    """`clock`: the real time to show the run at (one reading for the timeline, the ledger
+    and the figures); by default the time now."""
     events = list(run.events.select_related("actor", "client"))
     holds = list(run.holds.all())
-    ledger = ledger_mod.compute(run, holds=holds, now=simulated_now(run, events))
-    now = simulated_now(run, events)
+    clock = clock or timezone.now()
+    now = simulated_now(run, events, clock) or clock
+    ledger = ledger_mod.compute(run, holds=holds, now=now)
     segs = timeline.segments(run, events, now=now)
     dispatch = _dispatch(run)
     observed = observed_mod.compute(
