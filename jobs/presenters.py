@@ -294,13 +294,18 @@ def detail_context(request, job, review_values=None):
         "latest_number": stamps.latest_number,
     }
     kept = {"discussion": detail_kept.discussion(stamps, job, lambda: selectors.discussion(job)[0])}
-    # Staff reviewing need the latest revision's rows for the form: nothing kept for them.
-    if request.user.is_staff and job.status == JobStatus.IN_REVIEW:
+    reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW
+    if reviewing and (review_values or stamps.record is None):
+        # The form shown again with what the reviewer chose and wrote, or nothing kept.
         context.update(_record_context(request, job))
     else:
         kept["record"] = detail_kept.record(
             stamps, request, job, lambda: _record_context(request, job)
         )
+        if reviewing and stamps.latest_number is not None:
+            kept["review_form"] = detail_kept.review_form(
+                stamps, request, job, lambda: job.revisions.get(number=stamps.latest_number)
+            )
     if run is not None and stamps.run is not None:
         kept["run_live"] = detail_kept.run_live(
             stamps, request, job, run, lambda: run_context(run, clock)
@@ -309,8 +314,9 @@ def detail_context(request, job, review_values=None):
     elif run is not None:
         context.update(run_context(run, clock))
     context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
-    if "run_live" in context:
-        context["run_live"] = with_tokens(request, context["run_live"])
+    for name in ("run_live", "review_form"):
+        if name in context:
+            context[name] = with_tokens(request, context[name])
     context["threads_html"] = with_tokens(request, context.pop("discussion"))
     return context
 
