@@ -106,7 +106,7 @@ class Stamps:
         self.discussion = values["discussion"]
         if run is not None and run.is_final and not values["open_hold"]:
             self.run = values["run"]
-        elif run is not None and clock is not None:
+        elif run is not None and clock is not None and values["run"] is not None:
             # An active run's section moves with the clock (open phases and holds, the
             # simulated now), shown to the second: kept for the second it was read at.
             self.run = f"{values['run']}@{clock.isoformat()}"

@@ -14,7 +14,7 @@ from .discussion import new_comment_fields, with_tokens
 from .models import JobDescription, JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import page_clock, run_context
+from .runs.presenters import page_clock, run_context, staff_moves
 from .selectors import comments_by_anchor, discussion
 from .steps import (
     PART_SPECS,
@@ -283,8 +283,7 @@ def _related(obj, name):
 def detail_context(request, job, review_values=None):
     run = _run_of(job)
     clock = page_clock()
-    # Staff's moves on an active run (below its section) need its events: not kept for them.
-    stamps = detail_kept.Stamps(job, run, None if request.user.is_staff else clock)
+    stamps = detail_kept.Stamps(job, run, clock)
     context = {
         "job": job,
         # The unbound form's fields, rendered once (jobs/discussion.py); its token fresh.
@@ -311,6 +310,9 @@ def detail_context(request, job, review_values=None):
             stamps, request, job, run, lambda: run_context(run, clock)
         )
         context.update(run=run, dispatch=_related(run, "dispatch"))
+        if request.user.is_staff and not run.is_final:
+            # The staff's moves below the section, per visit (the clusters are not kept).
+            context.update(staff_moves(run, context["dispatch"]))
     elif run is not None:
         context.update(run_context(run, clock))
     context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
