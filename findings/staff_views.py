@@ -11,7 +11,7 @@ from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
-from portal.pagination import keyset_page, shown_count
+from portal.pagination import WRITTEN_IN, keyset_page, shown_count
 from portal.widgets import options_html, selected_in
 
 from . import queue_choices, rules, selectors, services
@@ -45,10 +45,7 @@ def staff_finding_queue(request):
         selectors.staff_rows(queryset),
         order=selectors.staff_sort(filters),
         request=request,
-        # Unfiltered, the query has no values but the cursor's: prepared, PostgreSQL plans
-        # it once. Not a filtered one: a generic plan of a search read every match (~12 ms
-        # at 100x against 0.4 ms planned for its words).
-        prepared=not filters.keys() - {"sort"},
+        prepared=_prepared(filters, request),
     )
     matching = kept.count(queryset, filters)
     context = {
@@ -69,6 +66,20 @@ def staff_finding_queue(request):
     if request.htmx:
         return render(request, "findings/staff_queue.html#results", context)
     return render(request, "findings/staff_queue.html", context)
+
+
+def _prepared(filters, request):
+    """How the queue's page query is sent. Unfiltered, it has no values but the cursor's:
+    prepared, PostgreSQL plans it once. Filtered, its first page with the filters' values
+    written in (a generic plan of a search read every match, ~12 ms at 100x against 0.4 ms
+    planned for its words): PostgreSQL plans it once per connection for those filters, for
+    the visits that come back to them (0.9 -> 0.5 ms at 100x). Not the further pages, nor
+    an age filter (its bound moves with the clock): a statement for each cursor or moment
+    would be kept for one visit."""
+    if not filters.keys() - {"sort"}:
+        return True
+    once = "after" in request.GET or "before" in request.GET or filters.get("age")
+    return False if once else WRITTEN_IN
 
 
 def _back(request):

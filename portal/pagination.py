@@ -119,6 +119,10 @@ def _values(row, order):
     return values
 
 
+# keyset_page(prepared=WRITTEN_IN): prepared with its values written in (portal/prepared.py).
+WRITTEN_IN = "written in"
+
+
 def keyset_page(
     queryset,
     *,
@@ -134,7 +138,7 @@ def keyset_page(
     must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
     and keep its other parameters in the links. `prepared`: the page query is sent as a
     statement prepared once per connection (portal/prepared.py), for a page query that
-    costs PostgreSQL more to plan than to run. `fetch(start, backwards, limit)`: the rows
+    costs PostgreSQL more to plan than to run; WRITTEN_IN: one with its values written in. `fetch(start, backwards, limit)`: the rows
     read another way (a statement of the caller's own, giving what `queryset` would): the
     sort values to start after (None: the first page), whether going back, how many."""
     params = {}
@@ -184,7 +188,7 @@ def keyset_page(
 def _rows(queryset, prepared):
     if not prepared:
         return list(queryset)
-    with prepared_statements(queryset.db):
+    with prepared_statements(queryset.db, written_in=prepared == WRITTEN_IN):
         return list(queryset)
 
 

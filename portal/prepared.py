@@ -57,14 +57,34 @@ def _send_prepared(execute, sql, params, many, context):
     return execute(f"EXECUTE {name}({', '.join(['%s'] * len(params))})", params, False, context)
 
 
+def _send_written_in(execute, sql, params, many, context):
+    """_send_prepared with the values written into the statement (psycopg's quoting, as
+    Django's compose_sql writes them): a statement of its own per set of values, planned
+    for those values, once, and executed without any."""
+    if many or not params:
+        return _send_prepared(execute, sql, params, many, context)
+    text = context["connection"].ops.compose_sql(sql, params)
+    names = _prepared.setdefault(context["connection"].connection, set())
+    name = statement_name(text)
+    if name not in names:
+        # `text` holds no placeholder any more: sent with no values, nothing reads its `%`.
+        execute(f"PREPARE {name} AS {text}", None, False, context)
+        names.add(name)
+    return execute(f"EXECUTE {name}", None, False, context)
+
+
 @contextmanager
-def prepared(using="default"):
+def prepared(using="default", written_in=False):
     """Within it, queries on `using` are sent as prepared statements (on PostgreSQL; on
     other databases as they are). For queries of a fixed shape, run on every visit: each
-    text is a statement the connection keeps."""
+    text is a statement the connection keeps. `written_in`: with their values written in,
+    a statement per set of values, for a query whose generic plan would be bad (a search:
+    planned without its words, PostgreSQL reads every match) and which is asked again with
+    the same values (a list's filters): a connection keeps what it was asked while it lives
+    (CONN_MAX_AGE)."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         yield
         return
-    with connection.execute_wrapper(_send_prepared):
+    with connection.execute_wrapper(_send_written_in if written_in else _send_prepared):
         yield

@@ -159,6 +159,22 @@ def test_duplicates_and_conflicts_within_and_across_batches(client, run, token, 
     assert response.status_code == 409 and "different body" in response.json()["detail"]
 
 
+def test_a_key_is_known_in_its_own_run_only(client, team_a, a_member, staff, token, either_path):
+    # Keys are unique per run: a key one run has stored is new to another, both in the same
+    # batch as a replay for the first and a first sending for the second.
+    first, second = accepted_jobs(team_a, a_member, staff, 2)
+    when = (timezone.now() - timedelta(hours=1)).isoformat()
+    rented = {"kind": "rented", "occurred_at": when, "idempotency_key": "k"}
+    assert post(client, token, {"events": [{**rented, "job_id": first.pk}]}).status_code == 200
+    cancelled = {**rented, "kind": "cancelled"}
+    events = [{**rented, "job_id": first.pk}, {**cancelled, "job_id": second.pk}]
+    results = post(client, token, {"events": events}).json()["results"]
+    assert [r.get("duplicate") for r in results] == [True, False]
+    assert not any(r.get("error") for r in results)
+    kinds = Event.objects.order_by("run__job_id").values_list("run__job_id", "kind")
+    assert list(kinds) == [(first.pk, "rented"), (second.pk, "cancelled")]
+
+
 def test_the_incremental_path_agrees_with_a_full_replay(run, either_path):
     """Property: whatever order events arrive in, the stored verdicts equal a replay."""
     rng = random.Random(11)
@@ -181,6 +197,35 @@ def test_the_incremental_path_agrees_with_a_full_replay(run, either_path):
         result.state_since,
     )
     assert EventStatus.REJECTED in {s for s, _, _ in stored.values()}
+
+
+def test_batches_of_many_runs_late_and_out_of_order_agree_with_a_full_replay(
+    client, token, team_a, a_member, staff, either_path
+):
+    """Property: each run is replayed from its own earliest new event, whatever the other
+    runs in the batch sent (a run read back from another's time would keep stale verdicts)."""
+    rng = random.Random(15)
+    jobs = accepted_jobs(team_a, a_member, staff, 3)
+    start = timezone.now() - timedelta(days=2)
+    kinds = ["rented", "running", "preempted", "output", "released", "failed", "cancelled"]
+    for b in range(12):
+        events = [
+            {"job_id": rng.choice(jobs).pk, "kind": rng.choice(kinds),
+             "requeue_to": rng.choice(["", "rented"]), "idempotency_key": f"b{b}-{i}",
+             "occurred_at": (start + timedelta(minutes=rng.randrange(300))).isoformat()}
+            for i in range(rng.randrange(1, 8))
+        ]  # fmt: skip
+        assert post(client, token, {"events": events}).status_code == 200
+    for run in Run.objects.filter(job__in=jobs):
+        events = list(Event.objects.filter(run=run))
+        stored = {e.pk: (e.status, e.from_state, e.to_state) for e in events}
+        result = replay(run, events)
+        assert stored == {e.pk: (e.status, e.from_state, e.to_state) for e in events}
+        assert (run.state, run.restarts, run.state_since) == (
+            result.state,
+            result.restarts,
+            result.state_since,
+        )
 
 
 def accepted_jobs(team, member, staff, n):

@@ -12,6 +12,7 @@ from django.urls import reverse
 from findings import queue_choices
 from findings.models import UnsolvedProblem
 from portal.models import Team
+from portal.pagination import PAGE_SIZE
 from portal.widgets import options_html, selected_in
 from tests.conftest import make_user
 from tests.findings.helpers import file
@@ -120,17 +121,41 @@ def test_a_query_seen_before_reads_no_list_of_teams(
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's PREPARE")
-def test_the_unfiltered_queue_is_read_by_a_prepared_statement_and_a_filtered_one_is_not(
+def test_the_queue_is_read_by_a_prepared_statement_a_search_with_its_words_written_in(
     client_for, staff, team_a, a_member
 ):
     file(team_a, a_member, title="Queue stalls")
+    file(team_a, a_member, title="Queue 50%s o'clock")
     client = client_for(staff)
-    for query, prepared in [("", True), ("sort=oldest", True), ("q=queue", False)]:
+    for query, prepared, shown in [
+        ("", True, "Queue stalls"),
+        ("sort=oldest", True, "Queue stalls"),
+        ("q=queue", True, "Queue stalls"),
+        ("q=o%27clock", True, "Queue 50%s o&#x27;clock"),  # a quote and a % written in
+        ("q=queue&age=1", False, 'value="queue"'),  # its bound moves with the clock
+    ]:
         client.get(f"{URL}?{query}")
         with CaptureQueriesContext(connection) as queries:
-            assert "Queue stalls" in client.get(f"{URL}?{query}").content.decode()
+            assert shown in client.get(f"{URL}?{query}").content.decode()
         sent = [q["sql"] for q in queries.captured_queries]
         assert any(sql.startswith("EXECUTE page_") for sql in sent) is prepared, (query, sent)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name LIKE 'page_%%'")
+        statements = [text for (text,) in cursor.fetchall()]
+    # The search's words are in its statement: planned for them, not for any words.
+    assert any("websearch_to_tsquery('english'::regconfig, 'o''clock')" in s for s in statements)
+
+
+def test_a_searchs_further_pages_are_not_prepared(client_for, staff, team_a, a_member):
+    for i in range(PAGE_SIZE + 2):
+        file(team_a, a_member, title=f"Queue stalls {i}")
+    client = client_for(staff)
+    first = client.get(URL, {"q": "queue"}).content.decode()
+    after = re.search(r'href="\?([^"]*after=[^"]+)" rel="next"', first).group(1)
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(f"{URL}?{after.replace('&amp;', '&')}").content.decode()
+    assert "Queue stalls 0" in second and "Queue stalls 0" not in first
+    assert not any(q["sql"].startswith("EXECUTE page_") for q in queries.captured_queries)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans")
