@@ -281,7 +281,7 @@ def _related(obj, name):
 
 
 def detail_context(request, job, review_values=None):
-    run = run_of(job)
+    run = _run_of(job)
     clock = page_clock()
     stamps = detail_kept.Stamps(job, run, clock)
     context = {
@@ -323,7 +323,7 @@ def detail_context(request, job, review_values=None):
     return context
 
 
-def run_of(job):
+def _run_of(job):
     """The job's run: loaded with the job when the caller asked (selectors.get_job_for_page)."""
     relation = JobDescription._meta.get_field("run")
     if relation.is_cached(job):

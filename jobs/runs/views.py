@@ -1,25 +1,21 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import connection
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from jobs import detail_kept, selectors
-from jobs.discussion import with_tokens
+from jobs import selectors
 from jobs.models import Cluster, Run, SchedulerClient
-from jobs.presenters import run_of
 from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
-from portal.kept import kept_under
 from portal.outbox import enqueue
 from portal.validators import has_line_break
 
 from . import dispatch as dispatch_mod
 from . import services
-from .presenters import page_clock, run_context
+from .presenters import run_context
 from .tasks import simulate_run
 
 
@@ -43,20 +39,8 @@ def run_panel(request, pk):
     """The run section alone, polled by htmx while the run is active."""
     if not request.user.is_authenticated:
         raise Http404
-    if connection.vendor != "postgresql":
-        job, run = _run_for(request.user, pk)
-        return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
-    # The job page's own statement and kept section (jobs/detail_kept.py): every open page
-    # polls this every three seconds, and all of them read the same second's rendering.
-    job = selectors.get_job_for_page(request.user, pk, also=detail_kept.stamps_sql())
-    run = run_of(job)
-    if run is None:
-        raise Http404("This job has not entered the lifecycle.")
-    clock = page_clock()
-    stamps = detail_kept.Stamps(job, run, clock)
-    entry = detail_kept.run_live(stamps, request, job, run, lambda: run_context(run, clock))
-    html = kept_under(*entry, max_age=detail_kept.MAX_AGE)
-    return HttpResponse(with_tokens(request, html))
+    job, run = _run_for(request.user, pk)
+    return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
 
 
 @staff_required

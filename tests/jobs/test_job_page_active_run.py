@@ -154,23 +154,3 @@ def test_staffs_moves_follow_the_run_at_once(
     html = page(viewer, run.job)
     assert "Dispatch to the cluster" not in html and "register a cluster" not in html
     assert '<option value="running">' in html and "Rented (resources held" in html
-
-
-def test_the_polled_section_is_the_kept_one_and_shows_an_event_at_once(
-    client_for, running, a_member, b_member, clock, django_assert_num_queries
-):
-    viewer = client_for(a_member)
-    url = reverse("run_panel", args=[running.job_id])
-    section = run_section(page(viewer, running.job))
-    # Session, user, memberships, the job with its run and the digests: the section the
-    # page just rendered, for the rest of the second.
-    with django_assert_num_queries(4 if KEPT else 7):
-        panel = viewer.get(url, headers={"HX-Request": "true"}).content.decode()
-    assert panel.strip() in section and "<html" not in panel
-    run_services.record_event(
-        run=running, kind="failed", occurred_at=timezone.now(), idempotency_key="f",
-        failure_reason="node_failure",
-    )  # fmt: skip
-    panel = viewer.get(url, headers={"HX-Request": "true"}).content.decode()
-    assert "failed" in panel.lower() and "every 3s" not in panel
-    assert client_for(b_member).get(url).status_code == 404  # another team's run
