@@ -1,7 +1,7 @@
 """The read-only parts of a job page, kept rendered until a row they show changes.
 
 A finished run's timeline, ledger and events, a job's revisions, reviews and status
-history, and its discussion, are most of what a job page costs, and they change only when
+history, the staff's blank review form, and its discussion, are most of what a job page costs, and they change only when
 one of their rows does. Their stamp is a digest of those rows themselves (every column of
 the run, its dispatch, events and holds; the revisions', reviews' and status changes' shown
 columns; every column of the comments; the names of the people and schedulers they name),
@@ -34,6 +34,7 @@ from .models import (
     Run,
     SchedulerClient,
 )
+from .review.presenters import review_groups
 
 MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go
 _MODELS = (
@@ -73,7 +74,7 @@ def stamps_sql():
            WHERE h.run_id = r.id AND h.ended_at IS NULL)""",  # noqa: S608
         "record": f"""md5(concat_ws('|',
         (SELECT string_agg(concat(v.id, '/', v.number, '/', v.submitted_at, '/',
-                  {named("v.submitted_by_id")}), '|' ORDER BY v.id)
+                  {named("v.submitted_by_id")}, '/', md5(v.data::text)), '|' ORDER BY v.id)
            FROM {t["Revision"]} v WHERE v.job_id = j.id),
         (SELECT string_agg(concat(w::text, {named("w.reviewer_id")}), '|' ORDER BY w.id)
            FROM {t["Review"]} w JOIN {t["Revision"]} v ON v.id = w.revision_id
@@ -105,7 +106,7 @@ class Stamps:
         self.discussion = values["discussion"]
         if run is not None and run.is_final and not values["open_hold"]:
             self.run = values["run"]
-        elif run is not None and clock is not None:
+        elif run is not None and clock is not None and values["run"] is not None:
             # An active run's section moves with the clock (open phases and holds, the
             # simulated now), shown to the second: kept for the second it was read at.
             self.run = f"{values['run']}@{clock.isoformat()}"
@@ -151,6 +152,29 @@ def record(stamps, request, job, context):
             "jobs/detail.html#record", {"job": job, **context()}, request=request
         ),
     )
+
+
+def review_form(stamps, request, job, latest):
+    """The staff's review form of the latest revision, blank, as HTML: the fields it offers
+    to name are the revision's (its data is in the record's digest), the same for every
+    reviewer; its CSRF token a mark to replace on each visit (discussion.with_tokens). An
+    entry for portal.kept.kept_all; `latest` reads the revision when rendered."""
+
+    def render():
+        revision = latest()
+        return render_to_string(
+            "jobs/_review_form.html",
+            {
+                "job": job,
+                "revision": revision,
+                "review_values": {},
+                "review_groups": review_groups(revision),
+                "csrf_token": SafeString(CSRF_MARK),
+            },
+            request=request,
+        )
+
+    return (f"job-page:review-form:{job.pk}", stamps.record, render)
 
 
 def discussion(stamps, job, threads):

@@ -14,7 +14,7 @@ from .discussion import new_comment_fields, with_tokens
 from .models import JobDescription, JobStatus, Review, Run
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import page_clock, run_context
+from .runs.presenters import page_clock, run_context, staff_moves
 from .selectors import comments_by_anchor, discussion
 from .steps import (
     PART_SPECS,
@@ -283,8 +283,7 @@ def _related(obj, name):
 def detail_context(request, job, review_values=None):
     run = _run_of(job)
     clock = page_clock()
-    # Staff's moves on an active run (below its section) need its events: not kept for them.
-    stamps = detail_kept.Stamps(job, run, None if request.user.is_staff else clock)
+    stamps = detail_kept.Stamps(job, run, clock)
     context = {
         "job": job,
         # The unbound form's fields, rendered once (jobs/discussion.py); its token fresh.
@@ -294,23 +293,32 @@ def detail_context(request, job, review_values=None):
         "latest_number": stamps.latest_number,
     }
     kept = {"discussion": detail_kept.discussion(stamps, job, lambda: selectors.discussion(job)[0])}
-    # Staff reviewing need the latest revision's rows for the form: nothing kept for them.
-    if request.user.is_staff and job.status == JobStatus.IN_REVIEW:
+    reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW
+    if reviewing and (review_values or stamps.record is None):
+        # The form shown again with what the reviewer chose and wrote, or nothing kept.
         context.update(_record_context(request, job))
     else:
         kept["record"] = detail_kept.record(
             stamps, request, job, lambda: _record_context(request, job)
         )
+        if reviewing and stamps.latest_number is not None:
+            kept["review_form"] = detail_kept.review_form(
+                stamps, request, job, lambda: job.revisions.get(number=stamps.latest_number)
+            )
     if run is not None and stamps.run is not None:
         kept["run_live"] = detail_kept.run_live(
             stamps, request, job, run, lambda: run_context(run, clock)
         )
         context.update(run=run, dispatch=_related(run, "dispatch"))
+        if request.user.is_staff and not run.is_final:
+            # The staff's moves below the section, per visit (the clusters are not kept).
+            context.update(staff_moves(run, context["dispatch"]))
     elif run is not None:
         context.update(run_context(run, clock))
     context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
-    if "run_live" in context:
-        context["run_live"] = with_tokens(request, context["run_live"])
+    for name in ("run_live", "review_form"):
+        if name in context:
+            context[name] = with_tokens(request, context[name])
     context["threads_html"] = with_tokens(request, context.pop("discussion"))
     return context
 

@@ -49,17 +49,10 @@ def run_context(run, clock=None):
         run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
     )
     return {
+        **staff_moves(run, dispatch, has_events=bool(events)),
         "observed": observed,
         "observed_chart": observed_mod.chart(observed),
         "gap_ratio": observed_mod.GAP_RATIO,
-        "run": run,
-        "dispatch": dispatch,
-        # Staff may dispatch a run no engine has touched yet.
-        "clusters": (
-            list(Cluster.objects.order_by("name"))
-            if dispatch is None and not events and not run.is_final
-            else []
-        ),
         "slurm_jobs": sorted(dispatch.slurm_jobs.items(), key=lambda kv: kv[1]) if dispatch else [],
         "events": events,
         "holds": holds,
@@ -67,6 +60,26 @@ def run_context(run, clock=None):
         "chart": ledger_mod.chart(ledger),
         "timeline": timeline.geometry(segs),
         "segments": segs,
+    }
+
+
+def staff_moves(run, dispatch, *, has_events=None):
+    """What the staff's box below an active run's section offers (jobs/_run.html): the
+    clusters to dispatch it to, the moves by hand. `has_events`: whether the run has any,
+    asked of the database only if it matters (no dispatch) and the caller did not read them."""
+    if dispatch is None and not run.is_final and has_events is None:
+        has_events = run.events.exists()
+    return {
+        "run": run,
+        "dispatch": dispatch,
+        # Staff may dispatch a run no engine has touched yet.
+        "clusters": (
+            list(Cluster.objects.order_by("name"))
+            if dispatch is None and not has_events and not run.is_final
+            else []
+        ),
+        # The template asks only whether there are any (a run no engine has touched).
+        "events": bool(has_events),
         # Only the moves the table allows from the run's state: no illegal default.
         "event_kinds": [(k, k.label) for k in kinds_from(run.state)],
         "failure_reasons": FailureReason.choices,

@@ -137,3 +137,20 @@ def test_the_cancel_form_carries_each_visitors_token(
                          r'name="csrfmiddlewaretoken" value="([^"]+)"', html)  # fmt: skip
         assert form and "\x00" not in html
         assert _unmask_cipher_token(form.group(1)) == client.cookies["csrftoken"].value
+
+
+def test_staffs_moves_follow_the_run_at_once(
+    client_for, run, staff, cluster, clock, django_assert_num_queries
+):
+    viewer = client_for(staff)
+    assert "Dispatch to the cluster" in page(viewer, run.job)
+    # The section kept; the staff's box below it asks whether the run has events (it has no
+    # dispatch) and lists the clusters to dispatch it to.
+    with django_assert_num_queries(6 if KEPT else 12):
+        assert "Dispatch to the cluster" in page(viewer, run.job)
+    run_services.record_event(
+        run=run, kind="rented", occurred_at=timezone.now(), idempotency_key="r"
+    )
+    html = page(viewer, run.job)
+    assert "Dispatch to the cluster" not in html and "register a cluster" not in html
+    assert '<option value="running">' in html and "Rented (resources held" in html
