@@ -2,8 +2,6 @@
 every move of a job's status (submit, review, withdraw, the admin), and match what
 counting every job and revision says (jobs.awaiting.awaiting)."""
 
-import datetime
-
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -11,6 +9,7 @@ from django.urls import reverse
 from jobs import services, spec
 from jobs.awaiting import awaiting, recount_awaiting
 from jobs.models import JobDescription, JobStatus, JobStatusChange, Revision
+from tests.admin_forms import admin_post
 
 pytestmark = pytest.mark.django_db
 
@@ -67,18 +66,7 @@ def test_a_refused_move_changes_no_flag(team_a, a_member, staff):
 
 def _admin_post(client, job, **changes):
     """The admin's change form for `job`, sent back as shown but for `changes`."""
-    url = reverse("admin:jobs_jobdescription_change", args=[job.pk])
-    form = client.get(url).context["adminform"].form
-    data = {}
-    for bound in form:
-        value = bound.field.prepare_value(bound.value())
-        if isinstance(value, datetime.datetime):
-            data[f"{bound.name}_0"], data[f"{bound.name}_1"] = value.date(), value.time()
-        else:
-            data[bound.name] = "" if value is None else value
-    data.update(changes)
-    response = client.post(url, data)
-    assert response.status_code == 302, response.context["adminform"].form.errors
+    admin_post(client, reverse("admin:jobs_jobdescription_change", args=[job.pk]), **changes)
     return JobDescription.objects.get(pk=job.pk)
 
 

@@ -1,7 +1,6 @@
 """Each team's jobs in each status, kept on write (jobs/counts.py): after every service
 and admin write they equal what counting every job says, and the jobs list shows them."""
 
-import datetime
 import uuid
 
 import pytest
@@ -11,6 +10,7 @@ from django.urls import reverse
 from jobs import services, spec
 from jobs.counts import counted, kept
 from jobs.models import JobDescription, JobStatus
+from tests.admin_forms import admin_post
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -70,30 +70,15 @@ def test_a_refused_move_counts_nothing(team_a, a_member, staff):
     assert kept() == counted() == {(team_a.pk, "in_review"): 1}
 
 
-def _admin_post(client, url, **changes):
-    """An admin form sent back as shown but for `changes`."""
-    form = client.get(url).context["adminform"].form
-    data = {}
-    for bound in form:
-        value = bound.field.prepare_value(bound.value())
-        if isinstance(value, datetime.datetime):
-            data[f"{bound.name}_0"], data[f"{bound.name}_1"] = value.date(), value.time()
-        else:
-            data[bound.name] = "" if value is None else value
-    data.update(changes)
-    response = client.post(url, data)
-    assert response.status_code == 302, response.context["adminform"].form.errors
-
-
 def test_admin_edits_and_deletes_keep_the_counts(client_for, team_a, team_b, a_member, staff):
     job, spare = _draft(team_a, a_member), _draft(team_a, a_member)
     client = client_for(staff)
     change = reverse("admin:jobs_jobdescription_change", args=[job.pk])
-    _admin_post(client, change, status=JobStatus.ACCEPTED)
+    admin_post(client, change, status=JobStatus.ACCEPTED)
     assert _right() and kept()[(team_a.pk, "accepted")] == 1
-    _admin_post(client, change, team=team_b.pk, status=JobStatus.DECLINED)
+    admin_post(client, change, team=team_b.pk, status=JobStatus.DECLINED)
     assert _right() and kept() == {(team_a.pk, "draft"): 1, (team_b.pk, "declined"): 1}
-    _admin_post(client, reverse("admin:jobs_jobdescription_add"), team=team_a.pk, name="New")
+    admin_post(client, reverse("admin:jobs_jobdescription_add"), team=team_a.pk, name="New")
     assert _right() and kept()[(team_a.pk, "draft")] == 2
 
     client.post(reverse("admin:jobs_jobdescription_delete", args=[job.pk]), {"post": "yes"})
