@@ -5,7 +5,7 @@ On PostgreSQL the rows go as one array per column:
 statement is the same text for 3 rows or 3,000 and PostgreSQL parses a handful of
 parameters, not one per value. Django's bulk_create does the same since 5.2, but not for
 a table with a JSON column (the scheduler's events: 500 rows of 14 columns went as 7,000
-placeholders), and it first builds and prepares a model instance per row, which cost a
+parameter markers), and it first builds and prepares a model instance per row, which cost a
 batch of scheduler events more than the statements did. Elsewhere (SQLite, the embedded
 default) it is a plain multi-row VALUES, in chunks the backend accepts.
 

@@ -19,7 +19,7 @@ from django.db import connections
 # rolled-back transactions): a connection Django opens anew starts with none.
 _prepared = weakref.WeakKeyDictionary()
 
-_PLACEHOLDER = re.compile(r"%%|%s")
+_MARKER = re.compile(r"%%|%s")
 
 
 def numbered(sql):
@@ -33,7 +33,7 @@ def numbered(sql):
         count += 1
         return f"${count}"
 
-    return _PLACEHOLDER.sub(number, sql)
+    return _MARKER.sub(number, sql)
 
 
 def statement_name(sql):
@@ -67,7 +67,7 @@ def _send_written_in(execute, sql, params, many, context):
     names = _prepared.setdefault(context["connection"].connection, set())
     name = statement_name(text)
     if name not in names:
-        # `text` holds no placeholder any more: sent with no values, nothing reads its `%`.
+        # `text` holds no parameter marker any more: sent with no values, nothing reads its `%`.
         execute(f"PREPARE {name} AS {text}", None, False, context)
         names.add(name)
     return execute(f"EXECUTE {name}", None, False, context)

@@ -125,7 +125,7 @@ def record(items, *, client=None, actor=None):
         return outcomes
     before = {pk: by_run[pk][0].run.state for pk in fresh}
     changed = _place([by_run[pk][0].run for pk in fresh], fresh)
-    # One statement of column arrays: bulk_create sends a JSON column as a placeholder a value.
+    # One statement of column arrays: bulk_create sends each value of a JSON column as its own parameter.
     bulk.insert_objects([e for events in fresh.values() for e in events])
     bulk.update(Event, VERDICT, [(e.pk, *(getattr(e, f) for f in VERDICT)) for e in changed])
     moved = [by_run[pk][0].run for pk in fresh]

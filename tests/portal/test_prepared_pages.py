@@ -13,7 +13,7 @@ from portal.prepared import numbered
 on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's PREPARE")
 
 
-def test_djangos_placeholders_become_numbered_ones():
+def test_djangos_parameter_markers_become_numbered_ones():
     sql = "SELECT 1 WHERE a = %s AND b LIKE '%%s%%' AND c IN (%s, %s)"
     assert numbered(sql) == "SELECT 1 WHERE a = $1 AND b LIKE '%s%' AND c IN ($2, $3)"
 
