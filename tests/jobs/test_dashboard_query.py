@@ -12,8 +12,8 @@ from jobs import dashboard_query, selectors, services, spec
 from jobs.models import Dispatch, JobDescription, JobStatus, Run
 from jobs.runs import dispatch as dispatch_mod
 from portal.models import Membership, Role
-from portal.pagination import keyset_page
 from tests.conftest import make_user
+from tests.keyset_walk import walk_pages
 
 pytestmark = [
     pytest.mark.django_db,
@@ -28,30 +28,13 @@ def _all_pages(user, team=None, status="", size=4):
         ("orm", None),
         ("own", partial(dashboard_query.page_rows, user, team, status)),
     ):
-        read, after = [], ""
-        while True:
-            page = keyset_page(
-                selectors.dashboard(user, team, status),
-                order=selectors.DASHBOARD_ORDER,
-                after=after,
-                size=size,
-                fetch=fetch,
-            )
-            read.append((page.rows, page.next_cursor, page.prev_cursor))
-            if not page.next_cursor:
-                break
-            after = page.next_cursor
-        before = page.prev_cursor
-        while before:
-            page = keyset_page(
-                selectors.dashboard(user, team, status),
-                order=selectors.DASHBOARD_ORDER,
-                before=before,
-                size=size,
-                fetch=fetch,
-            )
-            read.append((page.rows, page.next_cursor, page.prev_cursor))
-            before = page.prev_cursor
+        walked = walk_pages(
+            lambda: selectors.dashboard(user, team, status),
+            order=selectors.DASHBOARD_ORDER,
+            size=size,
+            fetch=fetch,
+        )
+        read = [(page.rows, page.next_cursor, page.prev_cursor) for page in walked]
         pages[name] = read
     return pages["orm"], pages["own"]
 

@@ -9,6 +9,7 @@ from jobs import selectors, services, spec
 from jobs.runs import dispatch
 from portal.pagination import keyset_page
 from portal.prepared import numbered
+from tests.keyset_walk import walk_pages
 
 on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's PREPARE")
 
@@ -32,31 +33,10 @@ def _waiting(team, user, n):
 
 def _pages(prepared):
     """Every page of the review queue, 3 rows a page, forward then back from the last."""
-    pages, after = [], ""
-    while True:
-        page = keyset_page(
-            selectors.review_queue(),
-            order=selectors.REVIEW_ORDER,
-            after=after,
-            size=3,
-            prepared=prepared,
-        )
-        pages.append(page.rows)
-        if not page.next_cursor:
-            break
-        after = page.next_cursor
-    before = page.prev_cursor
-    while before:
-        page = keyset_page(
-            selectors.review_queue(),
-            order=selectors.REVIEW_ORDER,
-            before=before,
-            size=3,
-            prepared=prepared,
-        )
-        pages.append(page.rows)
-        before = page.prev_cursor
-    return pages
+    walked = walk_pages(
+        selectors.review_queue, order=selectors.REVIEW_ORDER, size=3, prepared=prepared
+    )
+    return [page.rows for page in walked]
 
 
 @pytest.mark.django_db
