@@ -49,3 +49,12 @@ def test_bench_needs_postgresql_and_consent():
     else:
         with pytest.raises(CommandError, match="--wipe"):
             call_command("bench")
+
+
+def test_the_paired_column_shows_median_and_range_or_says_it_is_floor_normalised():
+    from portal.management.commands.bench import Command
+
+    paired = {"jobs": [1.02, 0.97, 1.2]}
+    assert Command.paired_cell(paired, "jobs", 1.5) == "1.02 (0.97–1.20)"
+    assert Command.paired_cell(paired, "autosave", 1.5) == "1.50 (vs floor)"
+    assert Command.paired_cell(None, "autosave", None) == "— (vs floor)"

@@ -10,7 +10,13 @@ Queries are counted in-process with Django's test client against the same databa
 
 It prints one Markdown table: page, role, requests/s as a fraction of the floor at the
 demo scale and at N×, p50 at N×, the slowdown from demo to N× (floor-normalised), queries
-and bytes per page."""
+and bytes per page.
+
+The slowdown from the baseline (1×) to N× is measured apart, paired: a copy of the database
+as it was at 1× is served by a second gunicorn beside the N× one, and each page is timed on
+one then the other, back to back, the order swapped each round. Measured in separate phases
+minutes apart, a page's ratio moved by ±0.1–0.3 between runs of the same commit (other
+processes, the CPU's clock); side by side the drift is the same on both and cancels."""
 
 import json
 import os
@@ -19,6 +25,7 @@ import subprocess
 import sys
 import time
 from datetime import timedelta
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from django.conf import settings
@@ -88,6 +95,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--seconds", type=float, default=2.0, help="per sample")
         parser.add_argument("--rounds", type=int, default=3, help="interleaved samples")
+        parser.add_argument(
+            "--paired-rounds",
+            type=int,
+            default=7,
+            help="rounds of the paired 1×/N× comparison (median reported)",
+        )
         parser.add_argument("--concurrency", type=int, default=2)
         parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
         parser.add_argument("--port", type=int, default=8765)
@@ -106,21 +119,32 @@ class Command(BaseCommand):
         self.ensure_database()
         self.log(f"Rebuilding {settings.DATABASES['default']['NAME']} with the demo data")
         self.rebuild()
-        server = self.start_server()
+        servers = [self.start_server()]
+        copy = f"{settings.DATABASES['default']['NAME']}_baseline"
+        paired = None
         try:
             demo = self.measure("demo")
             baseline, loaded = None, 0
             if 0 < opts["baseline"] < opts["factor"]:
                 self.load(opts["baseline"], opts["seed"])
                 baseline, loaded = self.measure(f"{opts['baseline']}×"), opts["baseline"]
+                self.stop(servers.pop())
+                self.copy_database(copy)
+                servers.append(self.start_server())
             # The rest on top, with another seed: the same program, N times as busy.
             load_seconds = self.load(opts["factor"] - loaded, opts["seed"] + 1)
             scaled = self.measure(f"{opts['factor']}×")
+            if baseline:
+                servers.append(self.start_server(port=opts["port"] + 1, database=copy))
+                paired = self.paired(opts["port"] + 1, opts["port"])
+                self.stop(servers.pop())
             ingest = self.ingest()
         finally:
-            server.terminate()
-            server.wait(timeout=30)
-        table = self.table(demo, baseline, scaled, ingest, load_seconds)
+            for server in servers:
+                self.stop(server)
+            if baseline:
+                self.admin_sql(f'DROP DATABASE IF EXISTS "{copy}"')
+        table = self.table(demo, baseline, scaled, ingest, load_seconds, paired)
         self.stdout.write(table)
         if opts["out"]:
             with open(opts["out"], "w") as out:
@@ -142,10 +166,11 @@ class Command(BaseCommand):
 
     # --- set-up --------------------------------------------------------------------------
 
-    def ensure_database(self):
-        """Create the benchmark's database if it is not there yet (as the server's owner)."""
+    def admin_sql(self, sql, params=()):
+        """Run `sql` on the server's `postgres` database (as the benchmark database's owner),
+        outside a transaction, as CREATE/DROP DATABASE need; its first row."""
         db = settings.DATABASES["default"]
-        params = {
+        params_ = {
             "dbname": "postgres",
             "user": db.get("USER") or None,
             "password": db.get("PASSWORD") or None,
@@ -153,12 +178,23 @@ class Command(BaseCommand):
             "port": db.get("PORT") or None,
             "autocommit": True,
         }
-        with psycopg.connect(**{k: v for k, v in params.items() if v is not None}) as admin:
-            exists = admin.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", [db["NAME"]]
-            ).fetchone()
-            if not exists:
-                admin.execute(f'CREATE DATABASE "{db["NAME"]}"')
+        with psycopg.connect(**{k: v for k, v in params_.items() if v is not None}) as admin:
+            cursor = admin.execute(sql, params)
+            return cursor.fetchone() if cursor.description else None
+
+    def ensure_database(self):
+        """Create the benchmark's database if it is not there yet."""
+        name = settings.DATABASES["default"]["NAME"]
+        if not self.admin_sql("SELECT 1 FROM pg_database WHERE datname = %s", [name]):
+            self.admin_sql(f'CREATE DATABASE "{name}"')
+
+    def copy_database(self, copy):
+        """`copy`: the benchmark's database as it is now (no one may be connected to it)."""
+        self.log(f"Copying the database as it is to {copy}")
+        connection.close()
+        name = settings.DATABASES["default"]["NAME"]
+        self.admin_sql(f'DROP DATABASE IF EXISTS "{copy}"')
+        self.admin_sql(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
 
     def rebuild(self):
         with connection.cursor() as cursor:
@@ -170,30 +206,41 @@ class Command(BaseCommand):
         for folder in ("queue", "processed", "control"):
             os.makedirs(settings.VAR_DIR / "celery" / folder, exist_ok=True)
 
-    def start_server(self):
+    def start_server(self, port=None, database=None):
+        """gunicorn on `port` (the benchmark's own by default) serving `database` (the
+        benchmark's by default: DATABASE_URL with another name)."""
+        port = port or self.opts["port"]
+        env = {**os.environ, "DEBUG": "0"}
+        if database:
+            url = urlsplit(os.environ["DATABASE_URL"])
+            env["DATABASE_URL"] = urlunsplit(url._replace(path=f"/{database}"))
         bin_dir = os.path.dirname(sys.executable)
         command = [
             os.path.join(bin_dir, "gunicorn"),
             "portal.wsgi",
             "--bind",
-            f"127.0.0.1:{self.opts['port']}",
+            f"127.0.0.1:{port}",
             "--workers",
             str(self.opts["workers"]),
             "--timeout",
             "120",
         ]
-        server = subprocess.Popen(command, env={**os.environ, "DEBUG": "0"})
+        server = subprocess.Popen(command, env=env)
         for _ in range(100):
             try:
-                Session("127.0.0.1", self.opts["port"], timeout=2).request("GET", "/healthz")
+                Session("127.0.0.1", port, timeout=2).request("GET", "/healthz")
                 return server
             except OSError:
                 time.sleep(0.2)
-        server.terminate()
+        self.stop(server)
         raise CommandError("gunicorn did not start.")
 
-    def sessions(self):
-        port = self.opts["port"]
+    def stop(self, server):
+        server.terminate()
+        server.wait(timeout=30)
+
+    def sessions(self, port=None):
+        port = port or self.opts["port"]
         return {
             PARTNER: Session("127.0.0.1", port).login(PARTNER, DEMO_PASSWORD),
             STAFF: Session("127.0.0.1", port).login(STAFF, DEMO_PASSWORD),
@@ -241,6 +288,31 @@ class Command(BaseCommand):
         results["autosave (guided step, htmx)"] = self.autosave(sessions[PARTNER])
         for label, row in results.items():
             self.log(f"  {label}: {statistics.median(row['ratios']):.2f} × floor")
+        return results
+
+    def paired(self, base_port, port):
+        """{label: [time at N× / time at the baseline, one per round]}: each page (and the
+        floor, a control that should read 1.00) on the baseline's server and on N×'s, back to
+        back, the first of the two swapped each round."""
+        servers = {"base": self.sessions(base_port), "scaled": self.sessions(port)}
+        seconds, concurrency = self.opts["seconds"], self.opts["concurrency"]
+        measured = [(f"floor: {FLOOR} (logged in)", PARTNER, FLOOR), *pages()]
+        self.log(f"Pairing 1× and N×: {len(measured)} pages, {self.opts['paired_rounds']} rounds")
+        # Each server's first visits fill its caches and prepared statements: not measured.
+        for sessions in servers.values():
+            for _label, role, path in measured:
+                hammer(sessions[role], get(path), 0.3, 1)
+        results = {label: [] for label, _role, _path in measured}
+        for round_ in range(self.opts["paired_rounds"]):
+            order = ("base", "scaled") if round_ % 2 == 0 else ("scaled", "base")
+            for label, role, path in measured:
+                rps = {
+                    which: hammer(servers[which][role], get(path), seconds, concurrency).rps
+                    for which in order
+                }
+                results[label].append(rps["base"] / rps["scaled"] if rps["scaled"] else 0)
+        for label, ratios in results.items():
+            self.log(f"  {label}: {statistics.median(ratios):.2f} (paired)")
         return results
 
     def autosave(self, session):
@@ -357,7 +429,17 @@ class Command(BaseCommand):
 
     # --- the table -----------------------------------------------------------------------
 
-    def table(self, demo, baseline, scaled, ingest, load_seconds):
+    @staticmethod
+    def paired_cell(paired, label, floor_normalised):
+        """The paired median with its range, or (a row the pairing does not time) the
+        floor-normalised ratio, marked so."""
+        ratios = (paired or {}).get(label)
+        if not ratios:
+            value = "—" if floor_normalised is None else f"{floor_normalised:.2f}"
+            return f"{value} (vs floor)"
+        return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+
+    def table(self, demo, baseline, scaled, ingest, load_seconds, paired=None):
         factor, base = self.opts["factor"], self.opts["baseline"]
 
         def ratio(results, label):
@@ -389,7 +471,7 @@ class Command(BaseCommand):
                 p50 += f" (p99 {row['p99'] * 1000:.0f} ms)"
             cells += [text(now) + errors, p50]
             if baseline:
-                cells.append(text(slower(ratio(baseline, label), now)))
+                cells.append(self.paired_cell(paired, label, slower(ratio(baseline, label), now)))
             cells += [
                 text(slower(ratio(demo, label), now)),
                 str(row["queries"]),
@@ -397,12 +479,19 @@ class Command(BaseCommand):
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
+        if paired:
+            over = [label for label, ratios in paired.items() if statistics.median(ratios) > 1.1]
+            lines.append(
+                f"Time {factor}× / {base}× is paired: the page on a copy of the {base}× database "
+                f"and on the {factor}× one, back to back, median of {self.opts['paired_rounds']} "
+                f"rounds (lowest–highest); over 1.1: {', '.join(over) or 'none'}.  "
+            )
         for name, result in ingest.items():
             lines.append(f"Scheduler batch ingest at {factor}×, {name}: {result}.  ")
         lines.append(
             f"load_scale to {factor}×: {load_seconds:.0f} s. Floor: the logged-in "
-            f"{FLOOR} page. Time ratios are floor-normalised (page/floor at one scale over the "
-            f"other). {self.opts['rounds']} rounds × {self.opts['seconds']:g} s per sample, "
+            f"{FLOOR} page. Time {factor}× / demo is floor-normalised (page/floor at one scale "
+            f"over the other). {self.opts['rounds']} rounds × {self.opts['seconds']:g} s per sample, "
             f"{self.opts['concurrency']} connections, gunicorn {self.opts['workers']} sync "
             "workers."
         )
