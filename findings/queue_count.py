@@ -4,24 +4,16 @@ finding or its links to problems change.
 A bounded count still reads up to a thousand rows of an index (a search: of the words'
 index, ~2-3 ms at a hundred times the program), on every visit of every page of the queue,
 for a figure that changes only when a finding is written. Each filter set's count is kept
-under a *generation*, a token every write of a finding, or of its links, replaces once its
-transaction commits (signals, wired in FindingsConfig.ready: the services, the admin and a
-cascade all send them); a count kept under another generation is counted again. The reset
-waits for the commit: a visit counting while the write is not yet visible keeps what it
-counted under the old generation, which the reset then retires.
+under a generation (portal/generation.py) that every write of a finding, or of its links,
+replaces once its transaction commits (signals, wired in FindingsConfig.ready).
 
 Writes that send no signal (QuerySet.update, bulk_create: load_scale, the demo's dates)
 show after MAX_AGE at most. The age filter's count moves with the clock, not with writes:
 it is never kept."""
 
 import hashlib
-import uuid
 
-from django.core.cache import cache
-from django.db.models.signals import m2m_changed, post_delete, post_save
-
-from portal.kept import code_stamp
-from portal.outbox import after_commit
+from portal.generation import Generation
 from portal.pagination import bounded_count
 
 from .models import Finding
@@ -31,6 +23,7 @@ KEY = "triage-queue:count:{}"
 MAX_AGE = 300
 # Query parameters that page or sort the queue: the same findings match whatever they say.
 NOT_FILTERS = ("after", "before", "sort")
+COUNTS = Generation(GENERATION, models=(Finding,), links=(Finding.problems.through,))
 
 
 def key(params):
@@ -52,38 +45,20 @@ def count(queryset, filters, *, found, key, stamp):
     kept."""
     if "age" in filters:
         return bounded_count(queryset)
-    generation = found.get(GENERATION)
-    valid = (code_stamp(), generation, stamp, _filter_set(filters))
-    entry = found.get(key)
-    if generation is not None and entry is not None and entry[0] == valid:
-        return entry[1]
-    n = bounded_count(queryset)
-    if generation is None:
-        # None kept yet (or evicted): start one. If another visit just did, keep nothing.
-        generation = uuid.uuid4().hex
-        if not cache.add(GENERATION, generation, None):
-            return n
-    cache.set(key, ((code_stamp(), generation, stamp, _filter_set(filters)), n), MAX_AGE)
-    return n
+    return COUNTS.kept(
+        key,
+        lambda: bounded_count(queryset),
+        found=found,
+        extra=(stamp, _filter_set(filters)),
+        max_age=MAX_AGE,
+    )
 
 
 def reset():
     """Retire every kept count: the next visit of each filter set counts again."""
-    cache.set(GENERATION, uuid.uuid4().hex, None)
-
-
-def _finding_written(**kwargs):
-    after_commit(reset)
-
-
-def _links_written(action, **kwargs):
-    if action in ("post_add", "post_remove", "post_clear"):
-        after_commit(reset)
+    COUNTS.reset()
 
 
 def connect():
     """Reset after each write of a finding or of its links to problems (FindingsConfig.ready)."""
-    uid = "triage-queue-count"
-    post_save.connect(_finding_written, sender=Finding, dispatch_uid=uid)
-    post_delete.connect(_finding_written, sender=Finding, dispatch_uid=uid)
-    m2m_changed.connect(_links_written, sender=Finding.problems.through, dispatch_uid=uid)
+    COUNTS.connect()

@@ -1,10 +1,17 @@
 """The staff home shows the program at a glance: numbers with links."""
 
+from datetime import timedelta
+
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from findings.models import Finding, FindingKind, Impact
 from jobs import services, spec
+from jobs.runs import services as run_services
+from jobs.runs.ingest import Incoming
 from portal.pagination import COUNT_BOUND
 from tests.findings.helpers import file
 
@@ -58,3 +65,49 @@ def test_the_glance_counts_stop_at_the_bound(client_for, team_a, a_member, staff
         '<span class="number">1,000+</span> <span class="what">findings untriaged, under a day'
         in page
     )
+
+
+def glance(client):
+    return client.get(reverse("home")).content.decode()
+
+
+def test_the_glance_is_counted_once_then_again_after_any_write(
+    client_for, team_a, a_member, staff, django_capture_on_commit_callbacks
+):
+    client = client_for(staff)
+    file(team_a, a_member)
+    assert '<span class="number">1</span> <span class="what">finding untriaged' in glance(client)
+    with CaptureQueriesContext(connection) as visit:
+        glance(client)
+    assert not [q for q in visit.captured_queries if "COUNT(" in q["sql"].upper()]
+    # A finding filed (its save's signal retires the kept counts once it commits).
+    with django_capture_on_commit_callbacks(execute=True):
+        file(team_a, a_member)
+    assert '<span class="number">2</span> <span class="what">findings untriaged' in glance(client)
+    # Written another way than by a service: the admin's save sends the same signal.
+    with django_capture_on_commit_callbacks(execute=True):
+        Finding.objects.filter(team=team_a).first().delete()
+    assert '<span class="number">1</span> <span class="what">finding untriaged' in glance(client)
+
+
+def test_runs_moved_by_the_scheduler_are_counted_again(
+    client_for, staff, accepted, django_capture_on_commit_callbacks
+):
+    client = client_for(staff)
+    assert '<span class="number">1</span> <span class="what">run active' in glance(client)
+    at = timezone.now() - timedelta(hours=1)
+    kinds = ["rented", "running", "output", "released"]
+    items = [
+        Incoming(
+            job_id=accepted.pk,
+            kind=kind,
+            occurred_at=at + timedelta(minutes=i),
+            idempotency_key=f"glance:{i}",
+        )  # fmt: skip
+        for i, kind in enumerate(kinds)
+    ]
+    # The ingest writes runs in bulk (no signal): it retires the counts itself.
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        outcomes = run_services.record_events(items=items)
+    assert all(not o.error for o in outcomes), [o.error for o in outcomes]
+    assert '<span class="number">0</span> <span class="what">runs active' in glance(client)
