@@ -11,7 +11,6 @@ again. What no stamp sees (a row deleted, an edit that bypasses the services) is
 
 import functools
 import hashlib
-import weakref
 from pathlib import Path
 
 from django.apps import apps
@@ -20,6 +19,8 @@ from django.core.cache import cache
 from django.db import connection
 
 from portal.models import User
+
+from .prepared import names_on
 
 
 @functools.cache
@@ -61,18 +62,13 @@ def stamp(sources):
         return tuple(str(value) for value in cursor.fetchone())
 
 
-# The statements prepared on each database connection (PostgreSQL keeps them per session):
-# a connection Django opens anew starts with none.
-_prepared = weakref.WeakKeyDictionary()
-
-
 def fetch_prepared(name, sql, params):
     """The first row of `sql` (PostgreSQL, parameters written $1, $2…), run as a statement
     prepared once per database connection: a digest of a dozen sub-selects, each an index
     look-up, cost PostgreSQL more to plan (~0.6 ms) than to run, on every visit. A prepared
     statement outlives a rolled-back transaction, so it is prepared only once."""
     connection.ensure_connection()
-    names = _prepared.setdefault(connection.connection, set())
+    names = names_on(connection.connection)
     with connection.cursor() as cursor:
         if name not in names:
             # `name` and `sql` are the caller's own text; the values are parameters.

@@ -6,7 +6,8 @@ Prepared, it is parsed once per connection and, once PostgreSQL finds a generic 
 good as the custom ones (at the latest after five runs; at once for a query without
 values), not planned again. Django still builds the query and reads its rows (values(),
 converters, model instances): only what is sent changes, `SELECT …` becoming
-`EXECUTE name(values)`. portal.kept.fetch_prepared does the same for one hand-written row."""
+`EXECUTE name(values)`. portal.kept.fetch_prepared does the same for one hand-written row,
+in the same registry of what each connection has prepared."""
 
 import hashlib
 import re
@@ -20,6 +21,11 @@ from django.db import connections
 _prepared = weakref.WeakKeyDictionary()
 
 _MARKER = re.compile(r"%%|%s")
+
+
+def names_on(connection):
+    """The names of the statements prepared on `connection` (a DB-API connection)."""
+    return _prepared.setdefault(connection, set())
 
 
 def numbered(sql):
@@ -46,7 +52,7 @@ def _send_prepared(execute, sql, params, many, context):
     connection if it was not yet, then executed with its values."""
     if many:
         return execute(sql, params, many, context)
-    names = _prepared.setdefault(context["connection"].connection, set())
+    names = names_on(context["connection"].connection)
     name = statement_name(sql)
     if name not in names:
         # `sql` is Django's compilation of a queryset; its values travel apart, in params.
@@ -64,7 +70,7 @@ def _send_written_in(execute, sql, params, many, context):
     if many or not params:
         return _send_prepared(execute, sql, params, many, context)
     text = context["connection"].ops.compose_sql(sql, params)
-    names = _prepared.setdefault(context["connection"].connection, set())
+    names = names_on(context["connection"].connection)
     name = statement_name(text)
     if name not in names:
         # `text` holds no parameter marker any more: sent with no values, nothing reads its `%`.
