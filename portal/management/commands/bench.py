@@ -287,40 +287,57 @@ class Command(BaseCommand):
         results[floor_label]["queries"] = self.queries(PARTNER, FLOOR)
         for label, role, path in pages():
             results[label]["queries"] = self.queries(role, path)
-        results["autosave (guided step, htmx)"] = self.autosave(sessions[PARTNER])
+        results[self.AUTOSAVE] = self.autosave(sessions[PARTNER])
         for label, row in results.items():
             self.log(f"  {label}: {statistics.median(row['ratios']):.2f} × floor")
         return results
 
+    AUTOSAVE = "autosave (guided step, htmx)"
+
     def paired(self, base_port, port):
-        """{label: [time at N× / time at the baseline, one per round]}: each page (and the
-        floor, a control that should read 1.00) on the baseline's server and on N×'s, back to
-        back, the first of the two swapped each round."""
+        """{label: [time at N× / time at the baseline, one per round]}: each page, the
+        autosave, and the floor (a control that should read 1.00) on the baseline's server
+        and on N×'s, back to back, the first of the two swapped each round."""
         servers = {"base": self.sessions(base_port), "scaled": self.sessions(port)}
         seconds, concurrency = self.opts["seconds"], self.opts["concurrency"]
-        measured = [(f"floor: {FLOOR} (logged in)", PARTNER, FLOOR), *pages()]
+        # (label, role, the request's sender for a session, connections)
+        measured = [
+            (label, role, lambda _session, path=path: get(path), concurrency)
+            for label, role, path in [(f"floor: {FLOOR} (logged in)", PARTNER, FLOOR), *pages()]
+        ]
+        # One connection: the autosave writes one row, two at once would wait for its lock.
+        measured.append((self.AUTOSAVE, PARTNER, self.autosave_sender, 1))
         self.log(
             f"Pairing the baseline and N×: {len(measured)} pages, {self.opts['paired_rounds']} rounds"
         )
+        senders = {
+            (which, label): sender(sessions[role])
+            for which, sessions in servers.items()
+            for label, role, sender, _ in measured
+        }
         # Each server's first visits fill its caches and prepared statements: not measured.
-        for sessions in servers.values():
-            for _label, role, path in measured:
-                hammer(sessions[role], get(path), 0.3, 1)
-        results = {label: [] for label, _role, _path in measured}
+        for which, sessions in servers.items():
+            for label, role, _sender, _ in measured:
+                hammer(sessions[role], senders[which, label], 0.3, 1)
+        results = {label: [] for label, *_ in measured}
         for round_ in range(self.opts["paired_rounds"]):
             order = ("base", "scaled") if round_ % 2 == 0 else ("scaled", "base")
-            for label, role, path in measured:
-                rps = {
-                    which: hammer(servers[which][role], get(path), seconds, concurrency).rps
+            for label, role, _sender, connections in measured:
+                samples = {
+                    which: hammer(servers[which][role], senders[which, label], seconds, connections)
                     for which in order
                 }
+                for which, sample in samples.items():
+                    if sample.errors:
+                        raise CommandError(f"{label} failed {sample.errors} times ({which}).")
+                rps = {which: sample.rps for which, sample in samples.items()}
                 results[label].append(rps["base"] / rps["scaled"] if rps["scaled"] else 0)
         for label, ratios in results.items():
             self.log(f"  {label}: {statistics.median(ratios):.2f} (paired)")
         return results
 
-    def autosave(self, session):
-        """p50/p99 of the guided step's autosave: the form as the browser posts it."""
+    def autosave_sender(self, session):
+        """The guided step's autosave as the browser posts it, as this session's form has it."""
         draft = JobDescription.objects.get(name="nightly-reindex", team__slug="northwind-vision")
         step = f"/jobs/{draft.pk}/edit/work/"
         _, page, _ = session.request("GET", step)
@@ -331,6 +348,11 @@ class Command(BaseCommand):
             status, body, _ = s.form_post(url, fields, {"HX-Request": "true"}, conn=conn)
             return status, body
 
+        return send
+
+    def autosave(self, session):
+        """p50/p99 of the guided step's autosave."""
+        send = self.autosave_sender(session)
         floor = hammer(session, get(FLOOR), self.opts["seconds"], 1)
         sample = hammer(session, send, self.opts["seconds"] * 2, 1)
         return {
