@@ -7,9 +7,11 @@ class PortalConfig(AppConfig):
 
     def ready(self):
         from django.db.backends.signals import connection_created
+        from django.urls import register_converter
 
         from .aggregates import register_sqlite_functions
         from .celery import ensure_broker_folders
+        from .converters import RowId
         from .generation import STAFF_GLANCE
 
         ensure_broker_folders()
@@ -19,3 +21,5 @@ class PortalConfig(AppConfig):
         # Keeping a figure right, not logic: the staff home's counts are retired whenever an
         # application, a job, a run or a finding is written, however (services, admin, cascade).
         STAFF_GLANCE.connect()
+        # Before any URL conf is read: every id in a URL is an `<id:…>` (portal/converters.py).
+        register_converter(RowId, "id")

@@ -4,13 +4,13 @@
 spent more on that than on its query. `row_url(name, *args)` reverses a name once with
 stand-ins for its integer arguments and then puts each row's numbers in their place: the
 same string `reverse(name, args=args)` gives, for patterns whose integer parts are plain
-numbers (`<int:pk>`), which is every pattern a list links to."""
+numbers (`<id:pk>`), which is every pattern a list links to."""
 
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
 
-# Stand-ins that fit an <int:…> converter and appear in no pattern's fixed text.
+# Stand-ins that fit an <id:…> converter and appear in no pattern's fixed text.
 _MARKS = ("9000000001", "9000000002", "9000000003")
 
 

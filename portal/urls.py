@@ -50,22 +50,22 @@ urlpatterns = [
     path("teams/<slug:slug>/", views.team_detail, name="team_detail"),
     path("teams/<slug:slug>/invite/", views.team_invite, name="team_invite"),
     path(
-        "teams/<slug:slug>/invitations/<int:invitation_id>/resend/",
+        "teams/<slug:slug>/invitations/<id:invitation_id>/resend/",
         views.invitation_resend,
         name="invitation_resend",
     ),
     path(
-        "teams/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        "teams/<slug:slug>/invitations/<id:invitation_id>/revoke/",
         views.invitation_revoke,
         name="invitation_revoke",
     ),
     path(
-        "teams/<slug:slug>/members/<int:membership_id>/role/",
+        "teams/<slug:slug>/members/<id:membership_id>/role/",
         views.member_role,
         name="member_role",
     ),
     path(
-        "teams/<slug:slug>/members/<int:membership_id>/remove/",
+        "teams/<slug:slug>/members/<id:membership_id>/remove/",
         views.member_remove,
         name="member_remove",
     ),
