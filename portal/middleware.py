@@ -3,7 +3,11 @@
 NUL characters, once. PostgreSQL cannot store U+0000 in text, so a NUL
 in a query parameter or a form field reached the database and answered 500. No one
 types one: it is removed from the path's parameters and the form fields before any view
-sees them (JSON bodies are cleaned by the API's parser, jobs/api.py)."""
+sees them (JSON bodies are cleaned by the API's parser, jobs/api.py).
+
+The API's requests keep their body unread: it reads the body itself, as JSON whatever the
+content type says, and reading a multipart body as a form here consumed it, so the API then
+failed to read it (a 500 for a scheduler posting `multipart/form-data`)."""
 
 import logging
 
@@ -16,6 +20,8 @@ from .clientip import client_ip
 log = logging.getLogger(__name__)
 
 NUL = "\x00"
+# Where portal/urls.py mounts the API (jobs/api.py).
+API_PREFIX = "/api/"
 
 
 def _clean(querydict):
@@ -44,6 +50,7 @@ class StripNulMiddleware:
             request.GET = _clean(request.GET)
         if (
             request.method == "POST"
+            and not request.path_info.startswith(API_PREFIX)
             and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data")
             and _has_nul(request.POST)
         ):

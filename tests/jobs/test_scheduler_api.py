@@ -2,11 +2,13 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from jobs import services, spec
 from jobs.models import Run, SchedulerClient
 from jobs.runs import services as run_services
+from portal.middleware import API_PREFIX
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +112,36 @@ def test_malformed_input_is_refused_with_json(client, accepted, token, raw, stat
     assert response.status_code == status
     assert "detail" in response.json()
     assert Run.objects.get(job=accepted).events.count() == 0
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data; boundary=x", "multipart/form-data", "application/x-www-form-urlencoded"],
+)
+def test_the_api_reads_its_body_as_json_whatever_the_content_type(
+    client, accepted, token, content_type
+):
+    # The NUL middleware read a multipart body as a form, so the API could not read it: 500.
+    headers = {"Authorization": f"Bearer {token}"}
+    response = client.post(
+        f"/api/v1/scheduler/jobs/{accepted.pk}/events",
+        json.dumps(event("rented", "k")),
+        content_type=content_type,
+        headers=headers,
+    )
+    assert response.status_code == 200
+    assert Run.objects.get(job=accepted).events.count() == 1
+    for url, body in [
+        ("/api/v1/scheduler/events", "--x\r\nContent-Disposition: form-data; name=a\r\n\r\n\x00"),
+        ("/api/v1/spec/validate", "a=b%00"),
+    ]:
+        response = client.post(url, body, content_type=content_type, headers=headers)
+        assert response.status_code == 400, url
+        assert "detail" in response.json()
+
+
+def test_the_api_is_where_the_nul_middleware_leaves_the_body_unread():
+    assert reverse("api:api-root").startswith(API_PREFIX)
 
 
 def test_huge_payloads_are_refused(client, accepted, token):
