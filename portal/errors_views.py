@@ -1,12 +1,31 @@
-"""Our own error pages. The 500 page is rendered without context processors or
-database access, since whatever failed may be the database itself."""
+"""Our own error pages. The 400 and 500 pages are rendered without context processors or
+database access: for a 500 whatever failed may be the database itself, a 400 comes from a
+request whose body could not be read (maybe before the session and user are known)."""
 
 from urllib.parse import urlsplit
 
-from django.http import HttpResponseForbidden, HttpResponseServerError
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpResponseBadRequest, HttpResponseForbidden, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def bad_request(request, exception=None):
+    """A post the portal could not read: larger than it accepts, too many fields or a
+    malformed body. Said plainly, and marked as a failed request so that site.js keeps the
+    browser's copy of what was typed (Django's own 400 page did not: the copy was dropped
+    as saved)."""
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20
+        reason = f"It was larger than the portal accepts ({limit:.1f} MB)."
+    elif isinstance(exception, TooManyFieldsSent):
+        reason = "It had more fields than the portal accepts."
+    else:
+        reason = "It was malformed."
+    page = loader.get_template("400.html").render({"reason": reason})
+    return HttpResponseBadRequest(page)
 
 
 def permission_denied(request, exception=None):

@@ -78,6 +78,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "portal.errors_views.bad_request"
 handler403 = "portal.errors_views.permission_denied"
 handler404 = "portal.errors_views.page_not_found"
 handler500 = "portal.errors_views.server_error"
