@@ -194,8 +194,23 @@ def partner_verify(*, finding, user) -> Finding:
     return finding
 
 
+# The longest text a note or a reopening note holds. Longer is refused with a message and
+# kept in the form, never cut: the partner would not know their last paragraphs were lost.
+NOTE_MAX = 10_000
+REOPEN_NOTE_MAX = 2_000
+
+
+def _not_too_long(text, limit, what):
+    if len(text) > limit:
+        raise DomainError(
+            f"{what} can be at most {limit:,} characters; this one has {len(text):,}. "
+            "Shorten it, or add the rest as information afterwards."
+        )
+
+
 @transaction.atomic
 def partner_reopen(*, finding, user, note) -> Finding:
+    _not_too_long(note.strip(), REOPEN_NOTE_MAX, "The note")
     finding = _locked(finding)
     _move(
         finding, to_status=FindingStatus.REOPENED, actor=user, note=note, actor_role=Actor.PARTNER
@@ -217,6 +232,7 @@ def add_note(
     body = (body or "").strip()
     if not body:
         raise DomainError("Write something first.")
+    _not_too_long(body, NOTE_MAX, "A note")
     finding = _locked(finding, expected_version)
     note, created = submissions.create_once(
         notes,
@@ -225,7 +241,7 @@ def add_note(
             finding=finding,
             visibility=visibility,
             author=author,
-            body=body[:10_000],
+            body=body,
             submission_token=submission_token,
         ),
     )

@@ -260,7 +260,7 @@ def finding_verify(request, finding_id):
 @require_POST
 def finding_reopen(request, finding_id):
     finding = _member_finding(request, finding_id)
-    note = request.POST.get("note", "")[:2000]
+    note = request.POST.get("note", "")
     try:
         services.partner_reopen(finding=finding, user=request.user, note=note)
     except DomainError as error:
@@ -275,7 +275,7 @@ def finding_reopen(request, finding_id):
 @require_POST
 def finding_information(request, finding_id):
     finding = _member_finding(request, finding_id)
-    body = request.POST.get("body", "")[:10_000]
+    body = request.POST.get("body", "")
     try:
         services.add_note(
             finding=finding,

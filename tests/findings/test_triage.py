@@ -112,6 +112,33 @@ def test_partner_verifies_or_reopens(client_for, team_a, a_member, staff, proble
     ]  # fmt: skip
 
 
+def test_a_partner_text_too_long_is_refused_and_kept_never_cut(
+    client_for, team_a, a_member, staff, problem
+):
+    # The views cut it (10,000 and 2,000 characters) and saved the rest, saying "Added".
+    finding = file(team_a, a_member)
+    client = client_for(a_member)
+    long_information = "x" * 10_000 + "THE LAST PARAGRAPH"
+    response = client.post(f"/findings/{finding.pk}/information/", {"body": long_information})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "at most 10,000 characters; this one has 10,018" in page
+    assert long_information in page  # kept in the form to shorten
+    assert not finding.notes.exists()
+    for to in ("triaged", "accepted", "addressed"):
+        services.change_status(finding=finding, actor=staff, to_status=to, problems=[problem])
+    long_note = "y" * 2_000 + "STILL BROKEN"
+    response = client.post(f"/findings/{finding.pk}/reopen/", {"note": long_note})
+    assert response.status_code == 400
+    assert "at most 2,000 characters" in response.content.decode()
+    assert long_note in response.content.decode()
+    finding.refresh_from_db()
+    assert finding.status == "addressed"
+    fits = "z" * 10_000
+    assert client.post(f"/findings/{finding.pk}/information/", {"body": fits}).status_code == 302
+    assert finding.notes.get().body == fits
+
+
 def test_two_staff_cannot_silently_overwrite_each_other(team_a, a_member, staff, problem):
     finding = file(team_a, a_member)
     seen = finding.version
