@@ -2,6 +2,7 @@
 and the unsolved problems staff write and publish."""
 
 from django.contrib import messages
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -83,9 +84,14 @@ def _prepared(filters, request):
 
 
 def _back(request):
+    """Back to the queue as the form was sent from it (its filters, its page): a path on
+    this site, else the queue. Not redirect(target): a word without a slash is taken for a
+    URL name there, and a name that is none was a 500."""
     target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        return redirect(target)
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, request.is_secure()
+    ):
+        return HttpResponseRedirect(target)
     return redirect("staff_finding_queue")
 
 

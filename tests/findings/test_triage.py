@@ -245,6 +245,13 @@ def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_membe
     assert response["Location"] == "/staff/findings/"
 
 
+@pytest.mark.parametrize("target", ["junk", "staff_finding_queue.x", "", "https://evil.example/x"])
+def test_bulk_goes_back_to_the_queue_when_next_is_no_path_of_ours(client_for, staff, target):
+    # "junk" was taken for a URL name by redirect(): NoReverseMatch, a 500.
+    response = client_for(staff).post("/staff/findings/bulk/", {"next": target})
+    assert response.status_code == 302 and response["Location"] == "/staff/findings/"
+
+
 def test_staff_digest_is_daily_and_idempotent(team_a, a_member, staff, problem):
     old = file(team_a, a_member, title="Old untriaged")
     old.created_at = timezone.now() - timezone.timedelta(days=3)
