@@ -9,6 +9,7 @@ does not decode or does not fit the sort is simply the first page (never an erro
 import base64
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
@@ -70,12 +71,25 @@ def _decode(cursor, fields):
         return None
     if any(isinstance(v, str) and ("\x00" in v or len(v) > 200) for v in values):
         return None
+    # No row has an empty value in a field that cannot be empty: the query cannot compare
+    # with one (ValueError, a 500).
+    if any(v is None and not f.null for f, v in zip(fields, values, strict=True)):
+        return None
     try:
         return [
-            f.to_python(v) if v is not None else None for f, v in zip(fields, values, strict=True)
+            _in_utc(f.to_python(v)) if v is not None else None
+            for f, v in zip(fields, values, strict=True)
         ]
     except (ValidationError, TypeError, ValueError, OverflowError):
         return None
+
+
+def _in_utc(value):
+    """A time as the database compares it, in UTC: one with no UTC equivalent
+    (9999-12-31T23:59:59-14:00) fails here, not in the query (OverflowError, a 500)."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC)
+    return value
 
 
 def _field(model, path):

@@ -71,12 +71,27 @@ def test_pages_hold_every_row_once_in_order(findings, order):
         base64.urlsafe_b64encode(json.dumps(["not a date", 1]).encode()).decode(),
         base64.urlsafe_b64encode(json.dumps(["2027-01-01T00:00:00Z", "\x00"]).encode()).decode(),
         base64.urlsafe_b64encode(json.dumps({"a": 1}).encode()).decode(),
+        # Each was a 500: a time with no UTC equivalent (OverflowError), an empty value
+        # (ValueError: the query cannot compare with None).
+        base64.urlsafe_b64encode(json.dumps(["9999-12-31T23:59:59-14:00", 5]).encode()).decode(),
+        base64.urlsafe_b64encode(json.dumps(["0001-01-01T00:00:00+14:00", 5]).encode()).decode(),
+        base64.urlsafe_b64encode(json.dumps([None, None]).encode()).decode(),
+        base64.urlsafe_b64encode(json.dumps(["2027-01-01T00:00:00Z", None]).encode()).decode(),
     ],
 )
 def test_a_hostile_cursor_is_the_first_page(findings, cursor, client_for, staff, a_member):
     page = keyset_page(Finding.objects.all(), order=ORDER, size=5, after=cursor)
     assert page.is_first and len(page) == 5
-    for user, url in ((staff, "/staff/findings/"), (a_member, "/findings/"), (a_member, "/jobs/")):
+    page = keyset_page(Finding.objects.all(), order=ORDER, size=5, before=cursor)
+    assert page.is_first and len(page) == 5
+    for user, url in (
+        (staff, "/staff/findings/"),
+        (staff, "/staff/findings/?sort=oldest"),
+        (staff, "/staff/reviews/"),
+        (a_member, "/findings/"),
+        (a_member, "/jobs/"),
+        (a_member, "/jobs/?status=accepted"),
+    ):
         response = client_for(user).get(url, {"after": cursor, "before": cursor})
         assert response.status_code == 200
 
