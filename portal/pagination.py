@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import connections
 from django.db.models import IntegerField, Q, Subquery
 
+from .converters import MAX_ID
 from .prepared import prepared as prepared_statements
 
 PAGE_SIZE = 50
@@ -77,18 +78,21 @@ def _decode(cursor, fields):
         return None
     try:
         return [
-            _in_utc(f.to_python(v)) if v is not None else None
+            _as_compared(f.to_python(v)) if v is not None else None
             for f, v in zip(fields, values, strict=True)
         ]
     except (ValidationError, TypeError, ValueError, OverflowError):
         return None
 
 
-def _in_utc(value):
-    """A time as the database compares it, in UTC: one with no UTC equivalent
-    (9999-12-31T23:59:59-14:00) fails here, not in the query (OverflowError, a 500)."""
+def _as_compared(value):
+    """A value as the database compares it: a time in UTC, an integer in 64 bits. One with
+    no such form (9999-12-31T23:59:59-14:00, 2**63) fails here, not in the query (SQLite's
+    OverflowError, PostgreSQL's "bigint out of range": a 500)."""
     if isinstance(value, datetime) and value.tzinfo is not None:
         return value.astimezone(UTC)
+    if isinstance(value, int) and not -MAX_ID - 1 <= value <= MAX_ID:
+        raise OverflowError(f"{value} does not fit in 64 bits")
     return value
 
 
