@@ -12,6 +12,7 @@ from django.utils import timezone
 from jobs.selectors import jobs_for
 from portal.models import Team, User
 from portal.selectors import scoped
+from portal.validators import is_number
 
 from . import rules
 from .models import (
@@ -214,7 +215,7 @@ def _search(queryset, q, team_ids=None):
     else:
         by_team = Q(team__in=team_ids) if team_ids else Q()
     match = by_team
-    if q.lstrip("#").isdigit() and len(q) < 18:
+    if is_number(q.lstrip("#")) and len(q) < 18:
         match |= Q(pk=int(q.lstrip("#")))
     if connection.vendor == "postgresql":
         return queryset.filter(match | Q(search_matches(q)))

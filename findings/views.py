@@ -20,6 +20,7 @@ from portal.errors import DomainError
 from portal.markdown import render_markdown
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
+from portal.validators import is_number
 
 from . import evidence, selectors, services
 from .forms import FORMS, KindForm
@@ -60,7 +61,7 @@ def problem_detail(request, problem_slug):
 
 def _digits(value):
     """A positive id from a query parameter, or 404 (never a 500 on hostile input)."""
-    if not value.isdigit() or len(value) > 12:
+    if not is_number(value) or len(value) > 12:
         raise Http404("No such job.")
     return int(value)
 

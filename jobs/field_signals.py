@@ -14,6 +14,8 @@ import re
 from django.db.models import F
 from django.utils import timezone
 
+from portal.validators import is_number
+
 from .models import FieldSignal, ReviewOutcome
 from .spec import Level, Problem
 from .spec.precision.vague import VAGUE
@@ -32,7 +34,7 @@ def _value_at(data, path):
     for key in (path or "").split("."):
         if isinstance(value, dict):
             value = value.get(key)
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+        elif isinstance(value, list) and is_number(key) and int(key) < len(value):
             value = value[int(key)]
         else:
             return None

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
+from portal.validators import is_number
+
 from . import services
 from .spec import model as spec_model
 from .steps import PART_SPECS, STEP_PARTS, STEPS, is_group, values_from_post
@@ -77,7 +79,7 @@ class Step:
         if verb == "add" and len(items) < MAX_GROUP_ITEMS:
             items.append({})
         elif (
-            verb == "remove" and len(bits) == 3 and bits[2].isdigit() and int(bits[2]) < len(items)
+            verb == "remove" and len(bits) == 3 and is_number(bits[2]) and int(bits[2]) < len(items)
         ):
             items.pop(int(bits[2]))
         part_data[bits[1]] = items

@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 
 from portal.kept import kept_all
+from portal.validators import is_number
 
 from . import detail_kept, selectors, spec
 from .discussion import new_comment_fields, with_tokens
@@ -133,7 +134,7 @@ def _value_at(data, path):
     for bit in path.split("."):
         if isinstance(node, dict):
             node = node.get(bit)
-        elif isinstance(node, list) and bit.isdigit() and int(bit) < len(node):
+        elif isinstance(node, list) and is_number(bit) and int(bit) < len(node):
             node = node[int(bit)]
         else:
             return None

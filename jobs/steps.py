@@ -12,6 +12,8 @@ from enum import Enum
 
 from pydantic import BaseModel
 
+from portal.validators import is_number
+
 from .spec import model as m
 from .spec.quantities import Amount, Duration, Quantity, Size, When
 from .spec.units import number_for_people
@@ -288,7 +290,7 @@ def field_label(path):
         if spec.kind == "group" and i + 1 < len(bits):
             index = bits[i + 1]
             item = spec.item_label
-            out.append(f"{item} {int(index) + 1}" if index.isdigit() else f"each {item.lower()}")
+            out.append(f"{item} {int(index) + 1}" if is_number(index) else f"each {item.lower()}")
             specs, i = spec.children, i + 2
         else:
             out.append(spec.label)

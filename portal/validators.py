@@ -1,6 +1,8 @@
 """One-line text: names and titles end up in e-mail headers (a Subject, a display name), where
 a line break makes the message undeliverable. They are refused where people type them, and
-folded where e-mails are built (portal/outbox.py) for whatever older rows still hold."""
+folded where e-mails are built (portal/outbox.py) for whatever older rows still hold.
+
+And numbers in text from a request (an id, a list index in a field's path): is_number."""
 
 from django.core.exceptions import ValidationError
 
@@ -23,3 +25,9 @@ def one_line(value):
 def fold(value) -> str:
     """The text on one line: every run of whitespace, line breaks included, as one space."""
     return " ".join(str(value).split())
+
+
+def is_number(text) -> bool:
+    """Whether `text` is a whole number written in ASCII digits. str.isdigit() alone also
+    says yes to "²", which int() then refuses: a 500 for ?job=² or remove:data.inputs.²."""
+    return text.isascii() and text.isdigit()

@@ -11,7 +11,7 @@ from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.outbox import enqueue
-from portal.validators import has_line_break
+from portal.validators import has_line_break, is_number
 
 from . import dispatch as dispatch_mod
 from . import services
@@ -139,7 +139,7 @@ def run_dispatch(request, pk):
     """Send the run to a cluster; refused, with the reasons, when the cluster cannot run it."""
     job, run = _run_for(request.user, pk)
     cluster_id = request.POST.get("cluster", "")
-    cluster = Cluster.objects.filter(pk=cluster_id).first() if cluster_id.isdigit() else None
+    cluster = Cluster.objects.filter(pk=cluster_id).first() if is_number(cluster_id) else None
     if cluster is None:
         messages.error(request, "Not dispatched: choose a cluster.")
         return _back_to_run(request, job)
