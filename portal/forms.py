@@ -72,6 +72,21 @@ class EmailAuthenticationForm(AuthenticationForm):
         "Check the password (capitals matter) or reset it.",
     }
 
+    def clean_username(self):
+        """Django's form sets the field's max_length after building it, so nothing checked
+        it: a 100,000-character address reached authenticate() and failed there (SQLite:
+        "LIKE or GLOB pattern too complex"; PostgreSQL: axes could not store the attempt in
+        its 255 characters), a 500."""
+        username = self.cleaned_data["username"]
+        limit = self.fields["username"].max_length
+        if limit and len(username) > limit:
+            raise forms.ValidationError(
+                f"An e-mail address has at most {limit} characters; this one has "
+                f"{len(username):,}.",
+                code="max_length",
+            )
+        return username
+
 
 class QueuedPasswordResetForm(PasswordResetForm):
     """Django's reset form; the page only hands the address to a task (portal/passwords.py),

@@ -37,6 +37,15 @@ def test_wrong_password_keeps_the_email_and_explains(client):
     assert b"do not match an account" in response.content
 
 
+def test_an_address_too_long_to_be_one_is_a_form_error(client):
+    # It reached authenticate(): SQLite refused the LIKE, axes PostgreSQL's column (a 500).
+    response = client.post(reverse("login"), {"username": "x" * 100_000, "password": "p"})
+    assert response.status_code == 200
+    assert b"An e-mail address has at most 254 characters; this one has 100,000." in (
+        response.content
+    )
+
+
 def test_password_reset_by_email_round_trip(client):
     make_user("forgot@example.com")
     client.post(reverse("password_reset"), {"email": "forgot@example.com"})
