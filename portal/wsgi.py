@@ -1,6 +1,39 @@
+"""The WSGI entry point (gunicorn, runserver).
+
+Before Django reads a request, a charset in its Content-Type that is no text encoding
+(base64, zlib, rot13, or idna, which refuses Django's errors="replace") is dropped, and the
+request is read as UTF-8 like one that names no charset. Django accepted such a charset and
+then failed decoding the query string with it while building the request, before any
+middleware or error page: a bare 500 on every URL (GET /healthz?x=1 with
+`Content-Type: text/plain; charset=base64`), and on every multipart form."""
+
 import os
+import re
 
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-application = get_wsgi_application()
+
+CHARSET = re.compile(r";\s*charset\s*=\s*\"?([^\";\s]*)\"?", re.IGNORECASE)
+
+
+def decodes_text(name):
+    """Whether Django can decode text with it as it does (errors="replace")."""
+    try:
+        b" \xff".decode(name, "replace")
+    except (LookupError, UnicodeError):  # not a text encoding; idna takes no "replace"
+        return False
+    return True
+
+
+def without_binary_charset(app):
+    def application(environ, start_response):
+        content_type = environ.get("CONTENT_TYPE", "")
+        if any(not decodes_text(m.group(1)) for m in CHARSET.finditer(content_type)):
+            environ["CONTENT_TYPE"] = CHARSET.sub("", content_type)
+        return app(environ, start_response)
+
+    return application
+
+
+application = without_binary_charset(get_wsgi_application())
