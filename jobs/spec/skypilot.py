@@ -103,13 +103,22 @@ def _resources(resources, notes):
         resources = {"any_of": resources}
     if not isinstance(resources, dict):
         return []
-    base = {k: v for k, v in resources.items() if k not in ("ordered", "any_of")}
+    base = _aliased({k: v for k, v in resources.items() if k not in ("ordered", "any_of")})
     if isinstance(resources.get("ordered"), list):
-        return [{**base, **r} for r in resources["ordered"] if isinstance(r, dict)] or [base]
+        choices = [r for r in resources["ordered"] if isinstance(r, dict)]
+        return [{**base, **_aliased(r)} for r in choices] or [base]
     if isinstance(resources.get("any_of"), list):
         notes.append("resources.any_of: the choices are alternatives with no order of preference.")
-        return [{**base, **r} for r in resources["any_of"] if isinstance(r, dict)] or [base]
+        choices = [r for r in resources["any_of"] if isinstance(r, dict)]
+        return [{**base, **_aliased(r)} for r in choices] or [base]
     return [base]
+
+
+def _aliased(resources):
+    """SkyPilot takes `gpus:` for `accelerators:` (sky/resources.py RESOURCE_CONFIG_ALIASES)."""
+    if "gpus" in resources and "accelerators" not in resources:
+        resources = {("accelerators" if k == "gpus" else k): v for k, v in resources.items()}
+    return resources
 
 
 def _size_gb(value):
@@ -180,7 +189,7 @@ def _mounts(task, variables, script, notes):
         ref = f"@{workdir['ref']}" if workdir.get("ref") else ""
         found["code"].append(f"{variables.expand(str(workdir['url']))}{ref}")
     entries = []
-    for target, spec in (task.get("file_mounts") or {}).items():
+    for target, spec in _mapping(task, "file_mounts", notes).items():
         entries.append(("file_mounts", variables.expand(str(target)), spec))
     volumes = task.get("volumes")
     if isinstance(volumes, dict):
@@ -239,6 +248,19 @@ def _mounts(task, variables, script, notes):
     return found
 
 
+def _mapping(task, key, notes):
+    """A section SkyPilot takes as a mapping (file_mounts, inputs, outputs); another shape
+    (a list, a string) is named in a note, not read."""
+    value = task.get(key)
+    if value and not isinstance(value, dict):
+        shape = "remote path: source" if key == "file_mounts" else "location: size in GB"
+        notes.append(
+            f"{key}: written as a {type(value).__name__}, not as SkyPilot takes it (a mapping, "
+            f"{shape}); not read, kept in the original text."
+        )
+    return value if isinstance(value, dict) else {}
+
+
 def _script_locations(script, inputs, artifacts, checkpoints):
     """Buckets the commands name outright, beyond the mounts (`--output-dir s3://…`)."""
     known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
@@ -272,13 +294,13 @@ def task_to_data(task, auxiliary=False):
 
     found = _mounts(task, variables, script, notes)
     inputs = found["inputs"]
-    for uri, size_gb in (task.get("inputs") or {}).items():
+    for uri, size_gb in _mapping(task, "inputs", notes).items():
         item = {"location": variables.expand(str(uri))}
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
         inputs.append(item)
     artifacts = found["artifacts"]
-    for uri, size_gb in (task.get("outputs") or {}).items():
+    for uri, size_gb in _mapping(task, "outputs", notes).items():
         item = {"destination": variables.expand(str(uri))}
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
