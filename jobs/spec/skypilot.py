@@ -129,19 +129,19 @@ def _size_gb(value):
         return None
 
 
-def _amount(value, default_unit="GB"):
-    """'1TB+', '32+', 256, '2TB', '512GiB' -> ('1 TB', at_least) in SkyPilot's units (GB
-    when none is written), or (None, False) when it is not a size."""
+def _amount(value):
+    """'1TB+', '32+', 256, '2TB', '64Gi' -> ('1 TiB', at_least), or (None, False) when it is
+    not a size. SkyPilot's memory and disk_size units are powers of 1024 whether written KB
+    or Ki ("GB (gigabytes, 2^30 bytes) (default if not specified)", SkyPilot YAML reference;
+    sky/skylet/constants.py MEMORY_SIZE_UNITS): a bare number is GiB."""
     match = re.fullmatch(
-        r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*([KMGTP]i?B?|[KMGTP])?\s*(\+?)\s*",
+        r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*(?:([KMGTP])(?:i?B|i)?)?\s*(\+?)\s*",
         str(value),
         flags=re.IGNORECASE,
     )
     if not match:
         return None, False
-    unit = match.group(2) or default_unit
-    unit = unit.upper().replace("IB", "iB") if unit.upper().endswith("IB") else unit.upper()
-    unit = unit if unit.endswith("B") else unit + "B"
+    unit = f"{(match.group(2) or 'G').upper()}iB"
     try:
         parse_size(f"{match.group(1)} {unit}")
     except UnitError:

@@ -44,3 +44,13 @@ def test_a_list_shaped_file_imports_from_the_page_without_a_python_error(
     job = JobDescription.objects.get()
     assert response["Location"] == reverse("job_imported", args=[job.pk])
     assert job.data["request"]["accelerators"] == [{"type": "A10G", "count": 1}]
+
+
+def test_memory_and_disk_sizes_are_in_skypilots_binary_units():
+    result = one("memory_disk_units.yaml")
+    assert result.description.request.memory_per_node.bytes == 1024 * 2**20  # 1024MB
+    assert result.description.data.scratch.bytes == 100 * 2**30  # 100GB
+    [bare] = spec.import_text("resources:\n  memory: 32+\n  disk_size: 2TB\nrun: x\n")
+    assert bare.description.request.memory_per_node.text == "32 GiB"
+    assert bare.description.data.scratch.text == "2 TiB"
+    assert "resources.memory 32+: at least 32 GiB." in bare.notes
