@@ -484,6 +484,8 @@ def _gpus(options, node_count, tasks_per_node, notes):
             if len(parts) >= 2 and not parts[-1].isdigit():
                 parts.append("1")  # --gres=gpu:a100 asks for one
             count = _int(parts[-1]) if len(parts) > 1 else 1
+            if count == 0:
+                continue  # --gres=gpu:0 asks for no GPU
             if count:
                 entry["count"] = count
             if len(parts) >= 3:

@@ -283,10 +283,14 @@ def task_to_data(task, auxiliary=False):
     envs = task.get("envs") if isinstance(task.get("envs"), dict) else {}
     variables = Variables(envs)
 
-    if isinstance(task.get("run"), str):
-        work["command"] = task["run"].strip()
-    if isinstance(task.get("setup"), str):
-        work["setup"] = task["setup"].strip()
+    for key, field in (("run", "command"), ("setup", "setup")):
+        if isinstance(task.get(key), str):
+            work[field] = task[key].strip()
+        elif task.get(key) is not None:
+            notes.append(
+                f"{key}: written as a {type(task[key]).__name__}, not as the text of a script as "
+                "SkyPilot takes it; not read, kept in the original text."
+            )
     script = "\n".join(filter(None, (work.get("setup"), work.get("command"))))
 
     _read_resources(task, request, work, data, notes)
@@ -386,10 +390,11 @@ def _read_resources(task, request, work, data, notes):
         disk, _ = _amount(first["disk_size"])
         if disk:
             data["scratch"] = disk
-    spot = [c.get("use_spot") for c in choices if "use_spot" in c]
+    # A choice that does not say use_spot is on demand (SkyPilot's default: false).
+    spot = [bool(c.get("use_spot")) for c in choices]
     if spot and all(spot):
         request["preemptible"] = True
-    elif spot and any(spot):
+    elif any(spot):
         notes.append("use_spot is true for some resource choices only.")
     # spot_recovery is the older name of job_recovery.
     recovery = first.get("job_recovery") or task.get("job_recovery") or first.get("spot_recovery")

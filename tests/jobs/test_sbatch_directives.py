@@ -70,3 +70,8 @@ def test_short_flags_and_the_tasks_per_node_spelling():
     assert request.accelerators[0].count == 4  # --tasks-per-node=4 x --gpus-per-task=1
     assert request.cpus_per_node == 32
     assert any(n.startswith("--begin now+1hour") for n in result.notes)
+
+
+def test_gres_gpu_zero_asks_for_no_gpu():
+    request = one("gres_gpu_zero.sbatch").description.request
+    assert request.no_accelerators is True and request.accelerators is None

@@ -54,3 +54,15 @@ def test_memory_and_disk_sizes_are_in_skypilots_binary_units():
     assert bare.description.request.memory_per_node.text == "32 GiB"
     assert bare.description.data.scratch.text == "2 TiB"
     assert "resources.memory 32+: at least 32 GiB." in bare.notes
+
+
+def test_use_spot_on_one_choice_only_is_not_a_preemptible_job():
+    result = one("spot_some_choices.yaml")
+    assert result.description.request.preemptible is None
+    assert "use_spot is true for some resource choices only." in result.notes
+
+
+def test_a_run_that_is_not_script_text_is_named():
+    result = one("run_as_list.yaml")
+    assert result.description.work.command is None
+    assert any(n.startswith("run: written as a list") for n in result.notes)
