@@ -104,6 +104,14 @@ def _documents(text):
     return load_yaml_documents(text)
 
 
+# A script with no #SBATCH line: Slurm would take its resources from the sbatch command line,
+# which the file does not hold (read as YAML, a shell line like `echo "a: b"` gave a YAML error).
+NO_DIRECTIVES = (
+    "This script has no #SBATCH lines, so the file does not say what it runs on (nodes, GPUs, "
+    "time): add them at the top (e.g. #SBATCH --nodes=2) or describe the job in the steps."
+)
+
+
 def _convert(importer):
     """Run an importer; a file shaped in a way it did not foresee is refused, never a crash."""
     try:
@@ -125,12 +133,14 @@ def import_text(raw, source_format="auto", filename=None):
     documents = None
     if fmt in (None, "", "auto"):
         if not sbatch.looks_like_sbatch(text):
+            if text.startswith("#!"):
+                raise SpecReadError(NO_DIRECTIVES)
             documents = _documents(text)
         fmt = detect_format(text, documents)
     fmt = SourceFormat(fmt)
     if fmt == SourceFormat.SBATCH:
         if not sbatch.looks_like_sbatch(text):
-            raise SpecReadError("This has no #SBATCH lines, so it is not an sbatch script.")
+            raise SpecReadError(NO_DIRECTIVES)
         pairs = _convert(lambda: sbatch.import_text(text))
     else:
         documents = documents if documents is not None else _documents(text)
