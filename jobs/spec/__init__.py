@@ -1,6 +1,7 @@
 """The job-description format (version 1): model, units, precision check,
 real-time screen, import and export. No UI here; see jobs/ views for that."""
 
+import re
 from dataclasses import dataclass, field
 
 from . import sbatch, skypilot
@@ -110,6 +111,19 @@ NO_DIRECTIVES = (
     "This script has no #SBATCH lines, so the file does not say what it runs on (nodes, GPUs, "
     "time): add them at the top (e.g. #SBATCH --nodes=2) or describe the job in the steps."
 )
+# Directives of other batch schedulers, which the portal does not read.
+OTHER_SCHEDULERS = re.compile(r"^#(PBS|BSUB|\$|COBALT|FLUX:)\s", re.MULTILINE)
+SCHEDULER_NAMES = {"PBS": "PBS/Torque", "BSUB": "LSF", "$": "Grid Engine", "COBALT": "Cobalt",
+                   "FLUX:": "Flux"}  # fmt: skip
+
+
+def _no_directives(text):
+    if match := OTHER_SCHEDULERS.search(text):
+        return SpecReadError(
+            f"This is a {SCHEDULER_NAMES[match.group(1)]} script (#{match.group(1)} lines): the "
+            "portal reads Slurm #SBATCH scripts and SkyPilot tasks. Describe the job in the steps."
+        )
+    return SpecReadError(NO_DIRECTIVES)
 
 
 def _convert(importer):
@@ -134,13 +148,13 @@ def import_text(raw, source_format="auto", filename=None):
     if fmt in (None, "", "auto"):
         if not sbatch.looks_like_sbatch(text):
             if text.startswith("#!"):
-                raise SpecReadError(NO_DIRECTIVES)
+                raise _no_directives(text)
             documents = _documents(text)
         fmt = detect_format(text, documents)
     fmt = SourceFormat(fmt)
     if fmt == SourceFormat.SBATCH:
         if not sbatch.looks_like_sbatch(text):
-            raise SpecReadError(NO_DIRECTIVES)
+            raise _no_directives(text)
         pairs = _convert(lambda: sbatch.import_text(text))
     else:
         documents = documents if documents is not None else _documents(text)

@@ -59,6 +59,12 @@ def test_a_script_without_directives_says_so_not_a_yaml_error(client_for, team_a
     assert "This script has no #SBATCH lines" in response.content.decode()
 
 
+def test_another_schedulers_script_is_named():
+    path = Path(__file__).parent / "fixtures" / "cli" / "pbs_job.pbs"
+    with pytest.raises(SpecReadError, match=r"This is a PBS/Torque script \(#PBS lines\)"):
+        spec.import_text(path.read_bytes())
+
+
 def test_forced_format_that_does_not_fit():
     with pytest.raises(SpecReadError, match="no #SBATCH"):
         spec.import_text("run: echo hi", "sbatch")
