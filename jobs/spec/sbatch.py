@@ -241,14 +241,24 @@ def _component(options, body):
     tasks_per_node = _tasks_per_node(options, node_count)
 
     accelerators = _gpus(options, node_count, tasks_per_node, notes)
-    features = _features(options.get("constraint"), notes)
+    features, alternatives = _features(options.get("constraint"), notes)
     if features:
         request["node_features"] = features
+    choices = [accelerators] if accelerators else []
+    if accelerators is not None and "type" not in accelerators:
         named = [f for f in features if GPU_NAMES.match(f)]
-        if accelerators is not None and "type" not in accelerators and len(named) == 1:
+        models = next((g for g in alternatives if all(GPU_NAMES.match(f) for f in g)), None)
+        if len(named) == 1:
             accelerators["type"] = named[0]
-    if accelerators:
-        request["accelerators"] = [accelerators]
+        elif models and accelerators:
+            # -C "a100|h100" with --gres=gpu:8: eight of either model, as SkyPilot's any_of.
+            choices = [{**accelerators, "type": model} for model in models]
+            notes.append(
+                f"--constraint {options['constraint']}: the GPU models are alternatives with no "
+                "order of preference."
+            )
+    if choices:
+        request["accelerators"] = choices
     elif accelerators is None:
         # Slurm gives a job no GPU unless it asks for one.
         request["no_accelerators"] = True
@@ -452,13 +462,38 @@ def _memory(options, cpus, accelerators, notes):
 
 
 def _features(constraint, notes):
+    """--constraint -> (features every node has, groups of alternatives). Parts joined by &
+    are all required; a part with | (`a100|h100`, `[ib1|ib2]`) is one of its features only,
+    so it is not a feature every node has."""
     if not constraint:
-        return None
+        return [], []
     text = constraint.strip().strip("\"'")
     if "|" in text or "[" in text:
         notes.append(f"--constraint {constraint}: alternatives; each node has one of them.")
-    parts = [p.strip("()[] ") for p in re.split(r"[&|,]", text)]
-    return [p.split("*")[0] for p in parts if p] or None
+    required, alternatives = [], []
+    for part in _top_level(text, "&,"):
+        names = [p.strip("()[] ").split("*")[0] for p in re.split(r"[&|,]", part)]
+        names = [n for n in names if n]
+        if "|" in part:
+            alternatives.append(names)
+        else:
+            required.extend(names)
+    return required, alternatives
+
+
+def _top_level(text, separators):
+    """Split at separators outside () and []."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        elif char in separators and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
 
 
 def _int(value):

@@ -75,3 +75,10 @@ def test_short_flags_and_the_tasks_per_node_spelling():
 def test_gres_gpu_zero_asks_for_no_gpu():
     request = one("gres_gpu_zero.sbatch").description.request
     assert request.no_accelerators is True and request.accelerators is None
+
+
+def test_alternative_features_are_not_features_every_node_has():
+    result = one("constraint_alternatives.sbatch")
+    request = result.description.request
+    assert request.node_features == ["ib"]  # not a100 and h100 on every node
+    assert [(a.type, a.count) for a in request.accelerators] == [("a100", 8), ("h100", 8)]
