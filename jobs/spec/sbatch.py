@@ -239,6 +239,12 @@ def _component(options, body):
                 notes.append(f"--nodes {nodes}: it starts on as few as {low} nodes.")
     node_count = request.get("nodes", 1)
     tasks_per_node = _tasks_per_node(options, node_count)
+    totals = [f"--{k} {options[k]}" for k in ("ntasks", "gpus") if (_int(options.get(k)) or 0) > 1]
+    if totals and not nodes and not options.get("ntasks-per-node"):
+        notes.append(
+            f"{' and '.join(totals)} with no --nodes: read as on one node; Slurm may spread "
+            "them over several nodes, so say how many nodes."
+        )
 
     accelerators = _gpus(options, node_count, tasks_per_node, notes)
     features, alternatives = _features(options.get("constraint"), notes)

@@ -82,3 +82,11 @@ def test_alternative_features_are_not_features_every_node_has():
     request = result.description.request
     assert request.node_features == ["ib"]  # not a100 and h100 on every node
     assert [(a.type, a.count) for a in request.accelerators] == [("a100", 8), ("h100", 8)]
+
+
+def test_totals_without_nodes_say_they_are_read_as_one_node():
+    result = one("ntasks_without_nodes.sbatch")
+    assert result.description.request.nodes is None
+    assert any(
+        n.startswith("--ntasks 8 with no --nodes: read as on one node") for n in result.notes
+    )
