@@ -90,3 +90,16 @@ def test_totals_without_nodes_say_they_are_read_as_one_node():
     assert any(
         n.startswith("--ntasks 8 with no --nodes: read as on one node") for n in result.notes
     )
+
+
+def test_windows_and_classic_mac_line_ends():
+    cr = one("line_ends_cr.sbatch").description
+    assert (cr.name, cr.request.nodes, cr.request.accelerators[0].count) == ("cr-lines", 2, 4)
+    assert cr.work.command.endswith("\n\nsrun python train.py") and "\r" not in cr.work.command
+    crlf = one("line_ends_crlf_bom_tabs.sbatch").description
+    assert (crlf.name, crlf.request.nodes, crlf.request.maximum.seconds) == (
+        "crlf-bom",
+        2,
+        12 * 3600,
+    )
+    assert "\r" not in crlf.work.command
