@@ -7,10 +7,24 @@ import json
 from wsgiref.util import setup_testing_defaults
 
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from portal.wsgi import application, decodes_text
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection():
+    """As Django's test client does: a request through the handler would otherwise close
+    the connection that holds the test's transaction (PostgreSQL: "the connection is
+    closed" on the next query)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 def call(method, path, query="", body=b"", content_type=""):
