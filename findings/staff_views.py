@@ -94,7 +94,7 @@ def _back(request):
 def staff_finding_bulk(request):
     form = BulkForm(request.POST, findings=Finding.objects.all())
     if not form.is_valid():
-        errors = "; ".join(
+        errors = " ".join(
             f"{form.fields[k].label or k}: {' '.join(v)}" if k in form.fields else " ".join(v)
             for k, v in form.errors.items()
         )

@@ -218,6 +218,16 @@ def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_membe
     assert response["Location"] == "/staff/findings/"
 
 
+def test_bulk_with_nothing_ticked_says_what_to_do(client_for, staff):
+    response = client_for(staff).post("/staff/findings/bulk/", {"action": "status"}, follow=True)
+    page = response.content.decode()
+    assert (
+        "Nothing was changed. Findings: Tick at least one finding in the list first. "
+        "New status: Choose the status to set." in page
+    )
+    assert "This field is required" not in page
+
+
 def test_staff_digest_is_daily_and_idempotent(team_a, a_member, staff, problem):
     old = file(team_a, a_member, title="Old untriaged")
     old.created_at = timezone.now() - timezone.timedelta(days=3)
