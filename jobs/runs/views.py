@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from jobs import selectors
 from jobs.models import Cluster, Run, SchedulerClient
+from jobs.presenters import detail_context
 from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
@@ -57,9 +58,13 @@ def run_move(request, pk):
             failure_reason=request.POST.get("failure_reason", ""),
         )
     except (DomainError, ValueError) as error:
-        messages.error(request, f"Not moved: {error}")
-    else:
-        messages.success(request, "The run was moved and the event recorded.")
+        # The page again, the refusal on the form with what was chosen and written (a message
+        # at the top was out of sight below #run, and the choices were lost).
+        values = {k: request.POST.get(k, "") for k in ("kind", "requeue_to", "failure_reason")}
+        context = detail_context(request, job)
+        context["move_values"] = {**values, "note": request.POST.get("note", ""), "error": error}
+        return render(request, "jobs/detail.html", context, status=400)
+    messages.success(request, "The run was moved and the event recorded.")
     return redirect(reverse("job_detail", args=[job.pk]) + "#run")
 
 

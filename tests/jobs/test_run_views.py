@@ -46,11 +46,35 @@ def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
     url = reverse("run_move", args=[run.job_id])
     assert client_for(a_admin).post(url, {"kind": "cancelled", "note": "x"}).status_code == 403
     client = client_for(staff)
-    page = client.post(url, {"kind": "output", "note": "try"}, follow=True).content.decode()
-    assert "Not moved" in page and "cannot follow" in page
+    page = client.post(url, {"kind": "output", "note": "try"}).content.decode()
+    assert "Not moved" in page and "cannot follow" in page and ">try</textarea>" in page
     client.post(url, {"kind": "rented", "note": "Nodes are ready."})
     run.refresh_from_db()
     assert run.state == "rented" and run.events.get().actor == staff
+
+
+def test_a_refused_move_is_said_on_the_form_with_what_was_chosen_kept(client_for, run, staff):
+    # No note: the refusal was a message at the top of the page, out of sight below #run,
+    # and the form came back empty.
+    url = reverse("run_move", args=[run.job_id])
+    response = client_for(staff).post(
+        url, {"kind": "failed", "failure_reason": "out_of_memory", "note": ""}
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    form = page.split('aria-labelledby="move-h"', 1)[1].split("</form>", 1)[0]
+    assert (
+        'class="form-errors error-summary" tabindex="-1" autofocus><p>Not moved: Write a note'
+        in form
+    )
+    assert '<option value="failed" selected>' in form
+    assert '<option value="out_of_memory" selected>' in form
+    response = client_for(staff).post(
+        url, {"kind": "failed", "failure_reason": "out_of_memory", "note": "OOM on node 3"}
+    )
+    assert response.status_code == 302
+    run.refresh_from_db()
+    assert run.state == "failed"
 
 
 def test_staff_start_the_simulator_from_the_page(
