@@ -141,7 +141,7 @@ def compute(run, holds=None, now=None):
         ledger.phases.append(line)
         if phase != Phase.RUNNING and line.hours > 0:
             ledger.explanations.append(
-                f"+{line.hours:.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
+                f"+{line.hours:,.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
                 f"{format_duration(line.seconds)} on {line.accelerators} {ledger.holder}"
                 f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
             )
@@ -151,8 +151,8 @@ def compute(run, holds=None, now=None):
         word = "more" if diff > 0 else "less"
         ledger.explanations.insert(
             0,
-            f"The run itself held {running.hours:.1f} h against {ledger.requested:.1f} h requested "
-            f"({abs(diff):.1f} h {word}).",
+            f"The run itself held {running.hours:,.1f} h against {ledger.requested:,.1f} h requested "
+            f"({abs(diff):,.1f} h {word}).",
         )
     return ledger
 

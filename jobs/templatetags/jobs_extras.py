@@ -45,7 +45,7 @@ def for_people(value):
 def signed(value):
     if value is None:
         return ""
-    return f"{value:+.1f}"
+    return f"{value:+,.1f}"
 
 
 @register.filter

@@ -212,7 +212,7 @@ def test_filing_from_a_job_prefills_and_freezes_the_evidence(client_for, team_a,
     snapshot.refresh_from_db()
     assert snapshot.ledger == frozen_ledger and snapshot.timeline == frozen_timeline
     page = client.get(f"/findings/{finding.pk}/")
-    assert f"{frozen_ledger['held_hours']:.1f}".encode() in page.content
+    assert f"{frozen_ledger['held_hours']:,.1f}".encode() in page.content
 
 
 def test_another_teams_job_is_refused(client_for, team_a, team_b, a_member, b_member, staff):
