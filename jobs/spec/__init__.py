@@ -1,6 +1,7 @@
 """The job-description format (version 1): model, units, precision check,
 real-time screen, import and export. No UI here; see jobs/ views for that."""
 
+import re
 from dataclasses import dataclass, field
 
 from . import sbatch, skypilot
@@ -104,6 +105,27 @@ def _documents(text):
     return load_yaml_documents(text)
 
 
+# A script with no #SBATCH line: Slurm would take its resources from the sbatch command line,
+# which the file does not hold (read as YAML, a shell line like `echo "a: b"` gave a YAML error).
+NO_DIRECTIVES = (
+    "This script has no #SBATCH lines, so the file does not say what it runs on (nodes, GPUs, "
+    "time): add them at the top (e.g. #SBATCH --nodes=2) or describe the job in the steps."
+)
+# Directives of other batch schedulers, which the portal does not read.
+OTHER_SCHEDULERS = re.compile(r"^#(PBS|BSUB|\$|COBALT|FLUX:)\s", re.MULTILINE)
+SCHEDULER_NAMES = {"PBS": "PBS/Torque", "BSUB": "LSF", "$": "Grid Engine", "COBALT": "Cobalt",
+                   "FLUX:": "Flux"}  # fmt: skip
+
+
+def _no_directives(text):
+    if match := OTHER_SCHEDULERS.search(text):
+        return SpecReadError(
+            f"This is a {SCHEDULER_NAMES[match.group(1)]} script (#{match.group(1)} lines): the "
+            "portal reads Slurm #SBATCH scripts and SkyPilot tasks. Describe the job in the steps."
+        )
+    return SpecReadError(NO_DIRECTIVES)
+
+
 def _convert(importer):
     """Run an importer; a file shaped in a way it did not foresee is refused, never a crash."""
     try:
@@ -125,12 +147,14 @@ def import_text(raw, source_format="auto", filename=None):
     documents = None
     if fmt in (None, "", "auto"):
         if not sbatch.looks_like_sbatch(text):
+            if text.startswith("#!"):
+                raise _no_directives(text)
             documents = _documents(text)
         fmt = detect_format(text, documents)
     fmt = SourceFormat(fmt)
     if fmt == SourceFormat.SBATCH:
         if not sbatch.looks_like_sbatch(text):
-            raise SpecReadError("This has no #SBATCH lines, so it is not an sbatch script.")
+            raise _no_directives(text)
         pairs = _convert(lambda: sbatch.import_text(text))
     else:
         documents = documents if documents is not None else _documents(text)

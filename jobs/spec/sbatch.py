@@ -13,10 +13,18 @@ SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "
          "-a": "array", "-G": "gpus", "-n": "ntasks", "-p": "partition", "-A": "account",
          "-e": "error", "-C": "constraint", "-d": "dependency", "-w": "nodelist", "-x": "exclude",
          "-q": "qos", "-D": "chdir", "-i": "input", "-H": "hold", "-s": "oversubscribe",
-         "-L": "licenses", "-m": "distribution", "-k": "no-kill", "-M": "clusters"}  # fmt: skip
+         "-L": "licenses", "-m": "distribution", "-k": "no-kill", "-M": "clusters",
+         "-b": "begin", "-B": "extra-node-info", "-F": "nodefile", "-S": "core-spec",
+         "-O": "overcommit", "-W": "wait", "-Q": "quiet", "-v": "verbose"}  # fmt: skip
+# Short options that take no argument: the next word is another option, never their value.
+FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
+# Other names sbatch takes for an option (its option table: --tasks-per-node is
+# --ntasks-per-node).
+ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
-        "gpus", "gpus-per-node", "gpus-per-task", "mem", "mem-per-cpu", "mem-per-gpu", "time",
+        "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
+        "mem-per-gpu", "time",
         "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
 # Where Slurm writes what the job prints: its console, not something the job produces.
 STREAMS = {"output": "the job's console log (what it prints), not an output it delivers",
@@ -26,7 +34,7 @@ JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "s
             "dependency", "mail-type", "mail-user", "account", "qos")  # fmt: skip
 GPU_NAMES = re.compile(
     r"^(?:[ahlv]\d{2,3}s?|h200|b200|gh200|l40s?|t4|a10g?|rtx\w*|mi\d{2,3}x?|p100|k80|titan\w*|"
-    r"gpu_?)(?:[-_]\w+)?$",
+    r"gpu(?=[-_]\w))(?:[-_]\w+)?$",
     re.IGNORECASE,
 )
 
@@ -44,18 +52,51 @@ def parse_components(text):
     """The #SBATCH options in order until the first command, one dict per component of a
     heterogeneous job (components are separated by `#SBATCH hetjob`)."""
     components = [{}]
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or (stripped.startswith("#") and not stripped.startswith("#SBATCH")):
-            continue
-        if not stripped.startswith("#SBATCH"):
-            break  # sbatch stops reading directives at the first command
-        body = stripped[len("#SBATCH") :].split(" #", 1)[0].strip()
+    for _, body in header(text.splitlines())[0]:
         if body in ("hetjob", "packjob"):
             components.append({})
             continue
         _read_line(body, components[-1])
     return components
+
+
+# Up to the first unquoted #: sbatch reads the rest of a directive line as a comment, with
+# or without a space before it (`--time=10:00:00#ten hours` is 10 hours).
+BEFORE_COMMENT = re.compile(r"""(?:[^#"'\\]+|\\.|"[^"]*"|'[^']*')*""")
+
+
+def header(lines):
+    """The directives sbatch reads, as (line index, text after #SBATCH up to its comment),
+    and the index of the first command. As sbatch reads a script: a directive starts its
+    line with #SBATCH (an indented one is a comment), blank lines and comments are
+    skipped, and no directive after the first command is read."""
+    directives = []
+    for index, line in enumerate(lines):
+        if line.startswith("#SBATCH"):
+            body = line[len("#SBATCH") :]
+            directives.append((index, BEFORE_COMMENT.match(body).group(0).strip()))
+        elif line.strip() and not line.lstrip().startswith("#"):
+            return directives, index
+    return directives, len(lines)
+
+
+def _unread_directives(lines, first_command):
+    """Notes for #SBATCH lines sbatch does not read: indented ones, and any after the
+    first command (late in the header, or inside a heredoc that writes another script)."""
+    notes = []
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if not text.startswith("#SBATCH") or (line.startswith("#SBATCH") and index < first_command):
+            continue
+        why = (
+            "comes after the first command"
+            if index >= first_command
+            else "is indented (a directive starts its line)"
+        )
+        notes.append(f"Line {index + 1}, {text[:80]}, {why}: sbatch does not read it.")
+    if len(notes) > 5:
+        notes[5:] = [f"{len(notes) - 5} more #SBATCH lines sbatch does not read."]
+    return notes
 
 
 # A word: runs of unquoted text and quoted strings (as the shell splits an #SBATCH line).
@@ -76,10 +117,10 @@ def _read_line(body, options):
             key, eq, value = word[2:].partition("=")
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
-            options[key] = value
+            options[ALIASES.get(key, key)] = value
         elif word[:2] in SHORT:
-            value = word[2:].lstrip("=")
-            if not value and i + 1 < len(words):
+            value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
+            if not value and word[:2] not in FLAGS and i + 1 < len(words):
                 value, i = words[i + 1], i + 1
             options[SHORT[word[:2]]] = value
         elif word.startswith("-") and len(word) > 1:
@@ -90,7 +131,7 @@ def _read_line(body, options):
 def slurm_minutes_to_duration(value):
     """Slurm time: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S -> '36h' style, or None."""
     value = value.strip()
-    if value.upper() in ("UNLIMITED", "INFINITE"):
+    if no_time_limit(value):
         return None
     m = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", value)
     if not m:
@@ -104,7 +145,14 @@ def slurm_minutes_to_duration(value):
         seconds = int(a) * 60 + int(b)
     else:
         seconds = int(a) * 60
-    return format_duration(seconds)
+    return format_duration(seconds) if seconds else None
+
+
+def no_time_limit(value):
+    """--time=0, UNLIMITED or INFINITE: Slurm imposes no limit of the job's own."""
+    return value.strip().upper() in ("UNLIMITED", "INFINITE") or bool(
+        re.fullmatch(r"0+(?:[-:]0+)*", value.strip())
+    )
 
 
 def slurm_memory(value):
@@ -139,9 +187,20 @@ def import_text(text):
         for key in JOB_WIDE:
             if key in components[0] and key not in options:
                 options[key] = components[0][key]
-    body = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#SBATCH"))
+    lines = text.splitlines()
+    first_command = header(lines)[1]
+    # The command is the script without its directives; #SBATCH lines after the first
+    # command stay (a heredoc may write them into another script).
+    body = "\n".join(
+        line
+        for index, line in enumerate(lines)
+        if index >= first_command or not line.strip().startswith("#SBATCH")
+    )
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
     results = [_component(options, body) for options in components]
+    unread = _unread_directives(lines, first_command)
+    for _, notes in results:
+        notes.extend(unread)
     if len(results) > 1:
         base = results[0][0].get("name") or "hetjob"
         names = [f"{base}/component-{i}" for i in range(len(results))]
@@ -180,16 +239,32 @@ def _component(options, body):
                 notes.append(f"--nodes {nodes}: it starts on as few as {low} nodes.")
     node_count = request.get("nodes", 1)
     tasks_per_node = _tasks_per_node(options, node_count)
+    totals = [f"--{k} {options[k]}" for k in ("ntasks", "gpus") if (_int(options.get(k)) or 0) > 1]
+    if totals and not nodes and not options.get("ntasks-per-node"):
+        notes.append(
+            f"{' and '.join(totals)} with no --nodes: read as on one node; Slurm may spread "
+            "them over several nodes, so say how many nodes."
+        )
 
     accelerators = _gpus(options, node_count, tasks_per_node, notes)
-    features = _features(options.get("constraint"), notes)
+    features, alternatives = _features(options.get("constraint"), notes)
     if features:
         request["node_features"] = features
+    choices = [accelerators] if accelerators else []
+    if accelerators is not None and "type" not in accelerators:
         named = [f for f in features if GPU_NAMES.match(f)]
-        if accelerators is not None and "type" not in accelerators and len(named) == 1:
+        models = next((g for g in alternatives if all(GPU_NAMES.match(f) for f in g)), None)
+        if len(named) == 1:
             accelerators["type"] = named[0]
-    if accelerators:
-        request["accelerators"] = [accelerators]
+        elif models and accelerators:
+            # -C "a100|h100" with --gres=gpu:8: eight of either model, as SkyPilot's any_of.
+            choices = [{**accelerators, "type": model} for model in models]
+            notes.append(
+                f"--constraint {options['constraint']}: the GPU models are alternatives with no "
+                "order of preference."
+            )
+    if choices:
+        request["accelerators"] = choices
     elif accelerators is None:
         # Slurm gives a job no GPU unless it asks for one.
         request["no_accelerators"] = True
@@ -198,8 +273,13 @@ def _component(options, body):
         limit = slurm_minutes_to_duration(options["time"])
         if limit:
             request["maximum"] = limit
+        elif no_time_limit(options["time"]):
+            notes.append(
+                f"--time {options['time']}: no time limit of its own (the partition's "
+                "maximum applies)."
+            )
         else:
-            notes.append(f"--time {options['time']}: no time limit the portal reads.")
+            notes.append(f"--time {options['time']}: not a time limit Slurm reads.")
     if options.get("time-min"):
         shortest = slurm_minutes_to_duration(options["time-min"])
         notes.append(
@@ -388,13 +468,38 @@ def _memory(options, cpus, accelerators, notes):
 
 
 def _features(constraint, notes):
+    """--constraint -> (features every node has, groups of alternatives). Parts joined by &
+    are all required; a part with | (`a100|h100`, `[ib1|ib2]`) is one of its features only,
+    so it is not a feature every node has."""
     if not constraint:
-        return None
+        return [], []
     text = constraint.strip().strip("\"'")
     if "|" in text or "[" in text:
         notes.append(f"--constraint {constraint}: alternatives; each node has one of them.")
-    parts = [p.strip("()[] ") for p in re.split(r"[&|,]", text)]
-    return [p.split("*")[0] for p in parts if p] or None
+    required, alternatives = [], []
+    for part in _top_level(text, "&,"):
+        names = [p.strip("()[] ").split("*")[0] for p in re.split(r"[&|,]", part)]
+        names = [n for n in names if n]
+        if "|" in part:
+            alternatives.append(names)
+        else:
+            required.extend(names)
+    return required, alternatives
+
+
+def _top_level(text, separators):
+    """Split at separators outside () and []."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        elif char in separators and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
 
 
 def _int(value):
@@ -420,6 +525,8 @@ def _gpus(options, node_count, tasks_per_node, notes):
             if len(parts) >= 2 and not parts[-1].isdigit():
                 parts.append("1")  # --gres=gpu:a100 asks for one
             count = _int(parts[-1]) if len(parts) > 1 else 1
+            if count == 0:
+                continue  # --gres=gpu:0 asks for no GPU
             if count:
                 entry["count"] = count
             if len(parts) >= 3:
@@ -427,7 +534,7 @@ def _gpus(options, node_count, tasks_per_node, notes):
             found = entry
     if found is not None:
         return found
-    for key in ("gpus-per-node", "gpus-per-task", "gpus"):
+    for key in ("gpus-per-node", "gpus-per-task", "gpus-per-socket", "gpus"):
         value = options.get(key)
         if not value:
             continue
@@ -444,6 +551,14 @@ def _gpus(options, node_count, tasks_per_node, notes):
             else:
                 notes.append(
                     f"--gpus-per-task {value}: {number} per task, tasks per node not given."
+                )
+        elif key == "gpus-per-socket":
+            sockets = _int(options.get("sockets-per-node"))
+            if sockets:
+                entry["count"] = number * sockets
+            else:
+                notes.append(
+                    f"--gpus-per-socket {value}: {number} per socket, sockets per node not given."
                 )
         elif number % node_count == 0:
             entry["count"] = number // node_count

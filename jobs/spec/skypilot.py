@@ -103,13 +103,22 @@ def _resources(resources, notes):
         resources = {"any_of": resources}
     if not isinstance(resources, dict):
         return []
-    base = {k: v for k, v in resources.items() if k not in ("ordered", "any_of")}
+    base = _aliased({k: v for k, v in resources.items() if k not in ("ordered", "any_of")})
     if isinstance(resources.get("ordered"), list):
-        return [{**base, **r} for r in resources["ordered"] if isinstance(r, dict)] or [base]
+        choices = [r for r in resources["ordered"] if isinstance(r, dict)]
+        return [{**base, **_aliased(r)} for r in choices] or [base]
     if isinstance(resources.get("any_of"), list):
         notes.append("resources.any_of: the choices are alternatives with no order of preference.")
-        return [{**base, **r} for r in resources["any_of"] if isinstance(r, dict)] or [base]
+        choices = [r for r in resources["any_of"] if isinstance(r, dict)]
+        return [{**base, **_aliased(r)} for r in choices] or [base]
     return [base]
+
+
+def _aliased(resources):
+    """SkyPilot takes `gpus:` for `accelerators:` (sky/resources.py RESOURCE_CONFIG_ALIASES)."""
+    if "gpus" in resources and "accelerators" not in resources:
+        resources = {("accelerators" if k == "gpus" else k): v for k, v in resources.items()}
+    return resources
 
 
 def _size_gb(value):
@@ -120,19 +129,19 @@ def _size_gb(value):
         return None
 
 
-def _amount(value, default_unit="GB"):
-    """'1TB+', '32+', 256, '2TB', '512GiB' -> ('1 TB', at_least) in SkyPilot's units (GB
-    when none is written), or (None, False) when it is not a size."""
+def _amount(value):
+    """'1TB+', '32+', 256, '2TB', '64Gi' -> ('1 TiB', at_least), or (None, False) when it is
+    not a size. SkyPilot's memory and disk_size units are powers of 1024 whether written KB
+    or Ki ("GB (gigabytes, 2^30 bytes) (default if not specified)", SkyPilot YAML reference;
+    sky/skylet/constants.py MEMORY_SIZE_UNITS): a bare number is GiB."""
     match = re.fullmatch(
-        r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*([KMGTP]i?B?|[KMGTP])?\s*(\+?)\s*",
+        r"\s*([0-9]{1,9}(?:\.[0-9]{1,6})?)\s*(?:([KMGTP])(?:i?B|i)?)?\s*(\+?)\s*",
         str(value),
         flags=re.IGNORECASE,
     )
     if not match:
         return None, False
-    unit = match.group(2) or default_unit
-    unit = unit.upper().replace("IB", "iB") if unit.upper().endswith("IB") else unit.upper()
-    unit = unit if unit.endswith("B") else unit + "B"
+    unit = f"{(match.group(2) or 'G').upper()}iB"
     try:
         parse_size(f"{match.group(1)} {unit}")
     except UnitError:
@@ -180,7 +189,7 @@ def _mounts(task, variables, script, notes):
         ref = f"@{workdir['ref']}" if workdir.get("ref") else ""
         found["code"].append(f"{variables.expand(str(workdir['url']))}{ref}")
     entries = []
-    for target, spec in (task.get("file_mounts") or {}).items():
+    for target, spec in _mapping(task, "file_mounts", notes).items():
         entries.append(("file_mounts", variables.expand(str(target)), spec))
     volumes = task.get("volumes")
     if isinstance(volumes, dict):
@@ -239,6 +248,19 @@ def _mounts(task, variables, script, notes):
     return found
 
 
+def _mapping(task, key, notes):
+    """A section SkyPilot takes as a mapping (file_mounts, inputs, outputs); another shape
+    (a list, a string) is named in a note, not read."""
+    value = task.get(key)
+    if value and not isinstance(value, dict):
+        shape = "remote path: source" if key == "file_mounts" else "location: size in GB"
+        notes.append(
+            f"{key}: written as a {type(value).__name__}, not as SkyPilot takes it (a mapping, "
+            f"{shape}); not read, kept in the original text."
+        )
+    return value if isinstance(value, dict) else {}
+
+
 def _script_locations(script, inputs, artifacts, checkpoints):
     """Buckets the commands name outright, beyond the mounts (`--output-dir s3://…`)."""
     known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
@@ -261,10 +283,14 @@ def task_to_data(task, auxiliary=False):
     envs = task.get("envs") if isinstance(task.get("envs"), dict) else {}
     variables = Variables(envs)
 
-    if isinstance(task.get("run"), str):
-        work["command"] = task["run"].strip()
-    if isinstance(task.get("setup"), str):
-        work["setup"] = task["setup"].strip()
+    for key, field in (("run", "command"), ("setup", "setup")):
+        if isinstance(task.get(key), str):
+            work[field] = task[key].strip()
+        elif task.get(key) is not None:
+            notes.append(
+                f"{key}: written as a {type(task[key]).__name__}, not as the text of a script as "
+                "SkyPilot takes it; not read, kept in the original text."
+            )
     script = "\n".join(filter(None, (work.get("setup"), work.get("command"))))
 
     _read_resources(task, request, work, data, notes)
@@ -272,13 +298,13 @@ def task_to_data(task, auxiliary=False):
 
     found = _mounts(task, variables, script, notes)
     inputs = found["inputs"]
-    for uri, size_gb in (task.get("inputs") or {}).items():
+    for uri, size_gb in _mapping(task, "inputs", notes).items():
         item = {"location": variables.expand(str(uri))}
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
         inputs.append(item)
     artifacts = found["artifacts"]
-    for uri, size_gb in (task.get("outputs") or {}).items():
+    for uri, size_gb in _mapping(task, "outputs", notes).items():
         item = {"destination": variables.expand(str(uri))}
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
@@ -364,10 +390,11 @@ def _read_resources(task, request, work, data, notes):
         disk, _ = _amount(first["disk_size"])
         if disk:
             data["scratch"] = disk
-    spot = [c.get("use_spot") for c in choices if "use_spot" in c]
+    # A choice that does not say use_spot is on demand (SkyPilot's default: false).
+    spot = [bool(c.get("use_spot")) for c in choices]
     if spot and all(spot):
         request["preemptible"] = True
-    elif spot and any(spot):
+    elif any(spot):
         notes.append("use_spot is true for some resource choices only.")
     # spot_recovery is the older name of job_recovery.
     recovery = first.get("job_recovery") or task.get("job_recovery") or first.get("spot_recovery")

@@ -36,7 +36,8 @@ def decode(raw):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SpecReadError("The file is not UTF-8 text.") from None
-    return text.replace("\r\n", "\n")
+    # Windows (CRLF) and classic Mac (CR) line ends: a script read line by line must see lines.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _BoundedLoader(yaml.SafeLoader):

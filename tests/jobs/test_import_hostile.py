@@ -1,6 +1,10 @@
 """Unreadable or hostile input gets a clear one-line error: never a crash or a hang."""
 
+from pathlib import Path
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from jobs import spec
 from jobs.spec import SpecReadError
@@ -38,6 +42,27 @@ def test_unreadable_input_is_refused_clearly(raw, message):
     with pytest.raises(SpecReadError, match=message) as error:
         spec.import_text(raw)
     assert "\n" not in str(error.value)
+
+
+def test_a_script_without_directives_says_so_not_a_yaml_error(client_for, team_a, a_member):
+    # Read as YAML, its `echo "start: $(date)"` line gave "The YAML cannot be read at line 6".
+    path = Path(__file__).parent / "fixtures" / "cli" / "no_directives.sh"
+    for fmt in ("auto", "sbatch"):
+        with pytest.raises(SpecReadError, match="This script has no #SBATCH lines") as error:
+            spec.import_text(path.read_bytes(), fmt)
+        assert "YAML" not in str(error.value)
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
+    response = client_for(a_member).post(
+        reverse("job_new"), {"team": team_a.pk, "file": upload, "source_format": "auto"}
+    )
+    assert response.status_code == 400
+    assert "This script has no #SBATCH lines" in response.content.decode()
+
+
+def test_another_schedulers_script_is_named():
+    path = Path(__file__).parent / "fixtures" / "cli" / "pbs_job.pbs"
+    with pytest.raises(SpecReadError, match=r"This is a PBS/Torque script \(#PBS lines\)"):
+        spec.import_text(path.read_bytes())
 
 
 def test_forced_format_that_does_not_fit():
