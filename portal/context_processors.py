@@ -27,8 +27,8 @@ def navigation(request):
     return context
 
 
-# The counts move with the clock too (a finding passes from "under a day old" to "1 to 7
-# days" with no write): kept a minute at most.
+# The counts move with the clock too (a finding becomes "over a day" old with no write):
+# kept a minute at most.
 GLANCE_KEY, GLANCE_MAX_AGE = "staff-glance:counts", 60
 
 
@@ -48,14 +48,11 @@ def staff_glance():
             "descriptions waiting for review",
             reverse("review_queue"),
         ),
+        # Each count is what its link lists: the queue's age filter means "older than".
+        ("finding untriaged", "findings untriaged", f"{queue}?status=new"),
         (
-            "finding untriaged, under a day old",
-            "findings untriaged, under a day old",
-            f"{queue}?status=new",
-        ),
-        (
-            "finding untriaged for 1 to 7 days",
-            "findings untriaged for 1 to 7 days",
+            "finding untriaged for over a day",
+            "findings untriaged for over a day",
             f"{queue}?status=new&age=1",
         ),
         (
@@ -81,8 +78,8 @@ def _glance_counts():
                 status__in=[ApplicationStatus.RECEIVED, ApplicationStatus.UNDER_REVIEW]
             ),
             JobDescription.objects.filter(status=JobStatus.IN_REVIEW),
-            untriaged.filter(created_at__gt=day),
-            untriaged.filter(created_at__lte=day, created_at__gt=week),
+            untriaged,
+            untriaged.filter(created_at__lte=day),
             untriaged.filter(created_at__lte=week),
             Run.objects.exclude(state__in=FINAL_STATES),
         ]
