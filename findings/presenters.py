@@ -51,7 +51,7 @@ def _truncated(text, length):
 # A row of the triage queue (many rows a page, made in Python: portal/rows.py).
 TRIAGE_ROW = (
     "<tr>"
-    '<td><input type="checkbox" name="findings" value="{pk}" id="sel-{pk}"'
+    '<td><input type="checkbox" name="findings" value="{pk}" id="sel-{pk}"{checked}'
     ' aria-label="Select finding #{pk}"></td>'
     '<td><a href="{link}">#{pk} {title}</a></td>'
     "<td>{team}</td>"
@@ -101,10 +101,11 @@ def partner_rows(findings, *, staff_viewer=False):
     return SafeString("".join(rows))
 
 
-def triage_rows(findings, problem_rows):
+def triage_rows(findings, problem_rows, ticked=frozenset()):
     """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
     each naming its problems in the problems' order (`problem_rows`: every problem's (id,
-    title), in order, as the filter lists them), with their age."""
+    title), in order, as the filter lists them), with their age. `ticked`: the ids whose box
+    is ticked again (a bulk action that changed nothing, findings.staff_views)."""
     dates = row_dates(timezone.now())
     place = {pk: i for i, (pk, _) in enumerate(problem_rows)}
     titles = dict(problem_rows)
@@ -116,6 +117,7 @@ def triage_rows(findings, problem_rows):
             html_row(
                 TRIAGE_ROW,
                 pk=f["pk"],
+                checked=SafeString(" checked" if f["pk"] in ticked else ""),
                 link=row_url("staff_finding_detail", f["pk"]),
                 title=f["title"],
                 team=f["team__name"],

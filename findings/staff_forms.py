@@ -81,7 +81,11 @@ class BulkForm(forms.Form):
         ("status", "Set status to"),
         ("link", "Link to problem"),
     ]
-    findings = forms.ModelMultipleChoiceField(queryset=None, label="Findings")
+    findings = forms.ModelMultipleChoiceField(
+        queryset=None,
+        label="Findings",
+        error_messages={"required": "Tick at least one finding in the list first."},
+    )
     action = forms.ChoiceField(choices=ACTIONS)
     assignee = forms.ModelChoiceField(queryset=None, required=False, empty_label="Nobody")
     status = forms.ChoiceField(

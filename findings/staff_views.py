@@ -48,19 +48,26 @@ def staff_finding_queue(request):
         prepared=_prepared(filters, request),
     )
     matching = kept.count(queryset, filters)
+    # A bulk action that changed nothing comes back with its choices (staff_finding_bulk).
+    again = request.session.pop(BULK_KEPT, None) or {}
     context = {
         "filter_fields": filter_fields,
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
-        "rows": triage_rows(page, lists["problem"]),
+        "rows": triage_rows(page, lists["problem"], frozenset(again.get("findings", ()))),
         "matching": shown_count(matching),
         "matching_count": matching,  # "finding" or "findings" (a number, not "1,000+")
         # The bulk form's fixed lists, written as its template wrote them (no form built).
-        "bulk_actions": options_html(BulkForm.ACTIONS),
-        "bulk_statuses": options_html(BulkForm.base_fields["status"].choices),
+        "bulk_actions": options_html(BulkForm.ACTIONS, {again.get("action", "")}),
+        "bulk_statuses": options_html(
+            BulkForm.base_fields["status"].choices, {again.get("status", "")}
+        ),
         # The bulk form offers the staff and problems the filters list, options kept.
-        "bulk_staff": selected_in(lists["bulk_staff"], {str(request.user.pk)}),
-        "bulk_problems": lists["bulk_problems"],
+        "bulk_staff": selected_in(
+            lists["bulk_staff"], {again.get("assignee", str(request.user.pk))}
+        ),
+        "bulk_problems": selected_in(lists["bulk_problems"], {again.get("problem", "")}),
+        "bulk_note": again.get("note", ""),
         "here": request.get_full_path(),
     }
     if request.htmx:
@@ -82,6 +89,23 @@ def _prepared(filters, request):
     return False if once else WRITTEN_IN
 
 
+# What a bulk action that changed nothing was asked, for the queue to show it again.
+BULK_KEPT = "triage:bulk-again"
+
+
+def _keep_bulk_choices(request):
+    """The ticked findings and the bulk form's choices, kept in the session for the next
+    visit of the queue: after 'Nothing was changed' or a refusal for every finding, the
+    person corrects the form instead of ticking and choosing everything again."""
+    ids = [int(v) for v in request.POST.getlist("findings") if v.isdigit()][:500]
+    fields = ("action", "assignee", "status", "problem")
+    request.session[BULK_KEPT] = {
+        "findings": ids,
+        **{k: request.POST.get(k, "")[:20] for k in fields},
+        "note": request.POST.get("note", "")[:2000],
+    }
+
+
 def _back(request):
     target = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
@@ -94,11 +118,12 @@ def _back(request):
 def staff_finding_bulk(request):
     form = BulkForm(request.POST, findings=Finding.objects.all())
     if not form.is_valid():
-        errors = "; ".join(
+        errors = " ".join(
             f"{form.fields[k].label or k}: {' '.join(v)}" if k in form.fields else " ".join(v)
             for k, v in form.errors.items()
         )
         messages.error(request, f"Nothing was changed. {errors}")
+        _keep_bulk_choices(request)
         return _back(request)
     findings = list(form.cleaned_data["findings"])
     action = form.cleaned_data["action"]
@@ -129,8 +154,11 @@ def staff_finding_bulk(request):
                 )
             for finding, reason in refused:
                 messages.error(request, f"#{finding.pk} not moved: {reason}")
+            if not moved:
+                _keep_bulk_choices(request)
     except DomainError as error:
         messages.error(request, str(error))
+        _keep_bulk_choices(request)
     return _back(request)
 
 

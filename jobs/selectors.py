@@ -37,6 +37,15 @@ def get_job_for_user(user, pk, *, for_update=False):
     return get_object_or_404(queryset, pk=pk)
 
 
+def get_run_for_user(user, pk):
+    """(job, its run) for a job the user may see; 404 when it has not entered the lifecycle."""
+    job = get_job_for_user(user, pk)
+    run = Run.objects.filter(job=job).select_related("revision", "job", "dispatch__cluster").first()
+    if run is None:
+        raise Http404("This job has not entered the lifecycle.")
+    return job, run
+
+
 # A read mark with nothing new since it was read.
 READ_UP_TO_DATE = {"unread": 0, "read_at__isnull": False}
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views
+from . import run_move, views
 from .review import views as review_views
 
 urlpatterns = [
@@ -28,5 +28,6 @@ urlpatterns = [
         name="revision_review",
     ),
     path("staff/reviews/", review_views.review_queue, name="review_queue"),
+    path("jobs/<int:pk>/run/move/", run_move.run_move, name="run_move"),
     path("", include("jobs.runs.urls")),
 ]

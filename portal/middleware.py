@@ -1,4 +1,5 @@
-"""At the edge, before any view: NUL characters and the anonymous API's rate limit.
+"""At the edge, before any view: NUL characters and the anonymous API's rate limit; after
+the view, the site's own page for a button's address opened as a page.
 
 NUL characters, once. PostgreSQL cannot store U+0000 in text, so a NUL
 in a query parameter or a form field reached the database and answered 500. No one
@@ -9,6 +10,7 @@ import logging
 
 from django.conf import settings
 from django.http import HttpResponseNotFound, JsonResponse
+from django.shortcuts import render
 
 from . import ratelimit
 from .clientip import client_ip
@@ -70,3 +72,28 @@ class ApiRateLimitMiddleware:
                     return response
                 break
         return self.get_response(request)
+
+
+class ButtonAddressPageMiddleware:
+    """A button's address (a view that takes only POST: withdraw, submit, delete, reopen…)
+    opened as a page answered Django's empty 405, shown as the browser's own error. It
+    happens after logging in again (the login page goes back to ?next=, the address the
+    button posted to) or from a bookmark. The page says nothing was done and links to the
+    page the button is on (the address one level up). The API keeps its JSON answers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and request.method in ("GET", "HEAD")
+            and not request.path.startswith("/api/")
+            and not response.content
+        ):
+            back = request.path.rstrip("/").rsplit("/", 1)[0] + "/"
+            page = render(request, "405.html", {"back": back}, status=405)
+            page["Allow"] = response.get("Allow", "POST")
+            return page
+        return response

@@ -79,9 +79,10 @@ MATRIX = {
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 400},
     ),
     "run_panel": ("get", {**_partner_page, "anonymous": 404}),
+    # An empty move is refused on the form (400), as an empty review is.
     "run_move": (
         "post",
-        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 302},
+        {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 400},
     ),
     "run_simulate": (
         "post",

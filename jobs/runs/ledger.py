@@ -42,6 +42,7 @@ class Ledger:
     explanations: list = field(default_factory=list)
     unit: str = "accelerator-hours"
     holder: str = "accelerator"  # what a hold counts: accelerators, or nodes
+    final: bool = True  # the run has ended: what it held will not grow any more
 
     @property
     def cpu_only(self):
@@ -66,6 +67,9 @@ class Ledger:
     @property
     def offer_finding(self):
         if self.gap is None or not self.phases:
+            return False
+        # A run still going holds less than expected until it ends: only more is a mismatch yet.
+        if not self.final and self.gap < 0:
             return False
         return abs(self.gap) > GAP_HOURS and abs(self.gap) > GAP_RATIO * max(self.expected, 1e-9)
 
@@ -118,6 +122,7 @@ def compute(run, holds=None, now=None):
     holds = list(run.holds.all()) if holds is None else holds
     description = run.revision.as_description()
     ledger = for_description(description)
+    ledger.final = run.is_final
     for phase in Phase:
         mine = [h for h in holds if h.phase == phase]
         if not mine:
@@ -136,7 +141,7 @@ def compute(run, holds=None, now=None):
         ledger.phases.append(line)
         if phase != Phase.RUNNING and line.hours > 0:
             ledger.explanations.append(
-                f"+{line.hours:.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
+                f"+{line.hours:,.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
                 f"{format_duration(line.seconds)} on {line.accelerators} {ledger.holder}"
                 f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
             )
@@ -146,8 +151,8 @@ def compute(run, holds=None, now=None):
         word = "more" if diff > 0 else "less"
         ledger.explanations.insert(
             0,
-            f"The run itself held {running.hours:.1f} h against {ledger.requested:.1f} h requested "
-            f"({abs(diff):.1f} h {word}).",
+            f"The run itself held {running.hours:,.1f} h against {ledger.requested:,.1f} h requested "
+            f"({abs(diff):,.1f} h {word}).",
         )
     return ledger
 

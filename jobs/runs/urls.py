@@ -1,4 +1,5 @@
-"""The run of an accepted job: its live panel, staff moves, the simulator, scheduler clients."""
+"""The run of an accepted job: its live panel, the simulator, dispatch, scheduler clients
+(staff moves are in jobs/run_move.py: a refusal shows the whole job page)."""
 
 from django.urls import path
 
@@ -6,7 +7,6 @@ from . import views
 
 urlpatterns = [
     path("jobs/<int:pk>/run/", views.run_panel, name="run_panel"),
-    path("jobs/<int:pk>/run/move/", views.run_move, name="run_move"),
     path("jobs/<int:pk>/run/simulate/", views.run_simulate, name="run_simulate"),
     path("jobs/<int:pk>/run/dispatch/", views.run_dispatch, name="run_dispatch"),
     path("jobs/<int:pk>/run/cancel/", views.run_cancel, name="run_cancel"),

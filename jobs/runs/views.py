@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from jobs import selectors
-from jobs.models import Cluster, Run, SchedulerClient
+from jobs.models import Cluster, SchedulerClient
 from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
@@ -17,14 +17,6 @@ from . import dispatch as dispatch_mod
 from . import services
 from .presenters import run_context
 from .tasks import simulate_run
-
-
-def _run_for(user, pk):
-    job = selectors.get_job_for_user(user, pk)
-    run = Run.objects.filter(job=job).select_related("revision", "job", "dispatch__cluster").first()
-    if run is None:
-        raise Http404("This job has not entered the lifecycle.")
-    return job, run
 
 
 def _back_to_run(request, job):
@@ -39,34 +31,14 @@ def run_panel(request, pk):
     """The run section alone, polled by htmx while the run is active."""
     if not request.user.is_authenticated:
         raise Http404
-    job, run = _run_for(request.user, pk)
+    job, run = selectors.get_run_for_user(request.user, pk)
     return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
 
 
 @staff_required
 @require_POST
-def run_move(request, pk):
-    job, run = _run_for(request.user, pk)
-    try:
-        services.move_by_hand(
-            run=run,
-            kind=request.POST.get("kind", ""),
-            actor=request.user,
-            note=request.POST.get("note", ""),
-            requeue_to=request.POST.get("requeue_to", ""),
-            failure_reason=request.POST.get("failure_reason", ""),
-        )
-    except (DomainError, ValueError) as error:
-        messages.error(request, f"Not moved: {error}")
-    else:
-        messages.success(request, "The run was moved and the event recorded.")
-    return redirect(reverse("job_detail", args=[job.pk]) + "#run")
-
-
-@staff_required
-@require_POST
 def run_simulate(request, pk):
-    job, run = _run_for(request.user, pk)
+    job, run = selectors.get_run_for_user(request.user, pk)
     if run.is_final:
         messages.error(request, "This run is over: nothing to simulate.")
     else:
@@ -137,7 +109,7 @@ def scheduler_client_revoke(request, client_id):
 @require_POST
 def run_dispatch(request, pk):
     """Send the run to a cluster; refused, with the reasons, when the cluster cannot run it."""
-    job, run = _run_for(request.user, pk)
+    job, run = selectors.get_run_for_user(request.user, pk)
     cluster_id = request.POST.get("cluster", "")
     cluster = Cluster.objects.filter(pk=cluster_id).first() if cluster_id.isdigit() else None
     if cluster is None:
@@ -158,7 +130,7 @@ def run_dispatch(request, pk):
 @require_POST
 def run_cancel(request, pk):
     """Partner members and staff cancel a dispatched run (the agent scancels it)."""
-    job, run = _run_for(request.user, pk)
+    job, run = selectors.get_run_for_user(request.user, pk)
     try:
         record = dispatch_mod.request_cancel(run=run, actor=request.user)
     except DomainError as error:

@@ -8,7 +8,7 @@ from portal.markdown import render_markdown
 
 from ..field_html import Form, fields_html
 from ..models import RunState
-from ..spec.units import format_duration
+from ..spec.units import format_duration, number_for_people
 from ..steps import anchor_id, form_words, step_of_field
 from ..steps import field_label as label
 
@@ -36,10 +36,16 @@ def duration(seconds):
 
 
 @register.filter
+def for_people(value):
+    """A number in a sentence as people write it: 1152.0 -> '1,152', never '1152.0'."""
+    return "" if value is None else number_for_people(value)
+
+
+@register.filter
 def signed(value):
     if value is None:
         return ""
-    return f"{value:+.1f}"
+    return f"{value:+,.1f}"
 
 
 @register.filter

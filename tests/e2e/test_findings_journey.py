@@ -63,7 +63,7 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     finding = Finding.objects.get()
     assert finding.evidence.count() == 1
     assert page.get_by_role("heading", name="Evidence (read-only)").is_visible()
-    assert f"{held:.1f}" in page.locator(".evidence").inner_text()
+    assert f"{held:,.1f}" in page.locator(".evidence").inner_text()  # 1,376.8
 
     desk = new_page()
     log_in(desk, staff)

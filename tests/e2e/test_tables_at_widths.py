@@ -4,9 +4,11 @@ and the ledger's chart labels still readable at 360 px."""
 import pytest
 
 from jobs import services, spec
+from jobs.runs import services as run_services
 from jobs.runs import simulator
 from tests.e2e.test_job_journey import log_in
 from tests.findings.helpers import file
+from tests.portal.intake_helpers import make_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,3 +66,15 @@ def test_ledger_chart_labels_are_readable_at_360(new_page, team_a, a_member, sta
     assert heights and min(heights) >= 9, heights  # px on screen, not in the viewBox
     assert watcher.page.evaluate(BROKEN_WORDS) == []
     watcher.check_accessibility()
+
+
+def test_staff_tables_with_hidden_link_text_fit_360(new_page, staff):
+    # "Review" and "Revoke" carry text for screen readers (.visually-hidden, absolute): it
+    # must scroll with its table, not widen the page past the phone's width.
+    make_window()
+    run_services.create_client(name="a scheduler with a rather long name, eu-west-1")
+    watcher = new_page(width=360)
+    log_in(watcher, staff)
+    for path in ("/staff/intake/", "/staff/scheduler-clients/"):
+        watcher.page.goto(path)
+        assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 360, path

@@ -106,6 +106,22 @@ def test_bad_input_says_why_on_the_field_and_keeps_what_was_typed(
     assert not Finding.objects.exists()
 
 
+def test_several_mistakes_are_one_summary_focused_on_arrival_with_links_to_the_fields(
+    client_for, a_member
+):
+    data = {"kind": "staging_slower", "data_size": "2.5"}
+    response = client_for(a_member).post("/findings/new/", data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    # One summary (as the other forms have), not an alert per field read out all at once.
+    assert html.count('class="form-errors error-summary" tabindex="-1" autofocus') == 1
+    assert 'field-error" id="id_title_error" role' not in html  # no alert per field
+    assert "things need fixing; what you typed is kept" in html
+    assert '<a href="#id_impact_0">Impact</a>' in html  # a group of radios: its first one
+    assert '<a href="#id_data_size">Data size</a>' in html
+    assert 'aria-describedby="id_data_size_helptext id_data_size_error"' in html
+
+
 def test_each_kind_stores_its_fields_as_data(client_for, team_a, a_member, staff):
     job = accepted_job(team_a, a_member, staff)
     client = client_for(a_member)
@@ -196,7 +212,7 @@ def test_filing_from_a_job_prefills_and_freezes_the_evidence(client_for, team_a,
     snapshot.refresh_from_db()
     assert snapshot.ledger == frozen_ledger and snapshot.timeline == frozen_timeline
     page = client.get(f"/findings/{finding.pk}/")
-    assert f"{frozen_ledger['held_hours']:.1f}".encode() in page.content
+    assert f"{frozen_ledger['held_hours']:,.1f}".encode() in page.content
 
 
 def test_another_teams_job_is_refused(client_for, team_a, team_b, a_member, b_member, staff):

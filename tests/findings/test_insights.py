@@ -244,6 +244,18 @@ def test_a_hostile_toggle_changes_nothing(client_for, staff, a_member):
 # --- The staff page and its exports -------------------------------------------------------
 
 
+def test_each_problems_figures_link_names_its_problem(client_for, staff):
+    html = client_for(staff).get("/staff/insights/").content.decode()
+    for problem in UnsolvedProblem.objects.all():
+        # Three links reading "Public figures of this problem" alone are one name to a
+        # screen reader's list of links; the visible words stay first in the name.
+        link = (
+            f'<a href="/staff/insights/problems/{problem.pk}/">Public figures of this problem'
+            f'<span class="visually-hidden">: {problem.title}</span></a>'
+        )
+        assert link in html
+
+
 def test_only_staff_see_insights_and_exports_name_no_team(client, client_for, staff, a_member):
     outcome(_team(1), duration_ratio=1.2)
     for url in (

@@ -207,3 +207,17 @@ def test_query_counts_do_not_grow_with_rows(
     grow(teams_users, staff, problem, 12)
     make_user("another-staff@e31.example", staff=True)
     assert queries_for(client, url) == small
+
+
+def test_buttons_say_what_they_do(client_for, team_a, a_member, staff):
+    # "Apply", "Add it" and "Save" alone: a screen reader's list of buttons, or a search
+    # for the button by its name, cannot tell what each does.
+    finding = file(team_a, a_member)
+    queue = client_for(staff).get("/staff/findings/").content.decode()
+    assert '<button type="submit" accesskey="b">Apply to the selected findings</button>' in queue
+    detail = client_for(a_member).get(f"/findings/{finding.pk}/").content.decode()
+    assert '<button type="submit">Add the information</button>' in detail
+    problem = client_for(staff).get("/staff/problems/new/").content.decode()
+    assert '<button type="submit">Save the problem</button>' in problem
+    for page in (queue, detail, problem):
+        assert not re.search(r">(Apply|Add it|Save)</button>", page)

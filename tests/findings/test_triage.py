@@ -218,6 +218,41 @@ def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_membe
     assert response["Location"] == "/staff/findings/"
 
 
+def test_bulk_with_nothing_ticked_says_what_to_do(client_for, staff):
+    response = client_for(staff).post("/staff/findings/bulk/", {"action": "status"}, follow=True)
+    page = response.content.decode()
+    assert (
+        "Nothing was changed. Findings: Tick at least one finding in the list first. "
+        "New status: Choose the status to set." in page
+    )
+    assert "This field is required" not in page
+
+
+def test_a_bulk_action_that_changed_nothing_comes_back_ticked_with_its_choices(
+    client_for, team_a, a_member, staff
+):
+    first, second, other = (file(team_a, a_member) for _ in range(3))
+    client = client_for(staff)
+    # Triage with no problem named: refused for both, so nothing was changed.
+    response = client.post(
+        "/staff/findings/bulk/",
+        {"findings": [first.pk, second.pk], "action": "status", "status": "triaged",
+         "note": "Looking at it.", "next": "/staff/findings/?status=new"},
+        follow=True,
+    )  # fmt: skip
+    page = response.content.decode()
+    assert f"#{first.pk} not moved" in page
+    for finding in (first, second):
+        assert f'id="sel-{finding.pk}" checked aria-label' in page
+    assert f'id="sel-{other.pk}" aria-label' in page
+    assert '<option value="status" selected>' in page
+    assert '<option value="triaged" selected>' in page
+    assert 'id="bulk-note" maxlength="2000" value="Looking at it."' in page
+    # Shown once: the next visit is the queue as usual.
+    again = client.get("/staff/findings/?status=new").content.decode()
+    assert " checked aria-label" not in again and 'value="Looking at it."' not in again
+
+
 def test_staff_digest_is_daily_and_idempotent(team_a, a_member, staff, problem):
     old = file(team_a, a_member, title="Old untriaged")
     old.created_at = timezone.now() - timezone.timedelta(days=3)

@@ -58,7 +58,8 @@ def test_a_late_event_shows_at_once(client_for, finished, a_member):
 
 
 def held_in_all(html):
-    return re.search(r"Held in all</th><td><strong>([\d.]+)</strong>", html).group(1)
+    held = re.search(r"Held in all</th><td><strong>([\d.,]+)</strong>", html).group(1)
+    return held.replace(",", "")  # thousands are written 1,600.0
 
 
 def test_a_new_hold_shows_at_once(client_for, finished, a_member):

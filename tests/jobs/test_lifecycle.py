@@ -217,6 +217,21 @@ def test_offer_a_finding_when_held_is_far_from_expected(run):
 
 
 @pytest.mark.django_db
+def test_a_run_still_going_is_not_offered_a_finding_for_holding_less_than_expected(run):
+    # Two hours of staging into a run expected to hold 1,200 h: it has only started.
+    run_services.record_hold(
+        run=run, accelerator_type="L40S", count=32, phase=Phase.STAGING,
+        started_at=T0, ended_at=T0 + timedelta(hours=2), idempotency_key="stage",
+    )  # fmt: skip
+    result = ledger.compute(run)
+    assert not run.is_final and result.gap == 64 - result.expected
+    assert not result.offer_finding
+    # Once the run has ended, holding far less than expected is a mismatch worth a finding.
+    run.state = S.RELEASED
+    assert ledger.compute(run).offer_finding
+
+
+@pytest.mark.django_db
 def test_simulator_plays_a_whole_run_marked_simulated(run):
     run = simulator.play_now(run)
     assert run.state == S.RELEASED and run.simulated

@@ -58,7 +58,7 @@ def test_the_request_step_takes_no_accelerators_and_asks_for_node_hours(
     page = client.get(url).content.decode()
     assert "Say how many node-hours you expect" in page
     review = client.get(reverse("job_step", args=[draft.pk, "review"])).content.decode()
-    assert "40.0 node-hours" in review and "(nodes × estimate)" in review
+    assert "40 node-hours" in review and "(nodes × estimate)" in review
 
 
 def test_the_work_step_takes_a_chain_of_runs(client_for, team_a, a_member):

@@ -112,6 +112,17 @@ def test_the_review_step_judges_everything(client_for, team_a, a_member):
     assert "Fix the" in page and "missing_" not in page
 
 
+def test_the_review_step_says_the_requested_hours_as_people_write_them(
+    client_for, team_a, a_member
+):
+    data = spec.example_data()  # 4 L40S x 8 nodes x 36h
+    data["request"]["nodes"] = 80
+    job = services.create_draft(team=team_a, user=a_member, data=data)
+    page = client_for(a_member).get(reverse("job_step", args=[job.pk, "review"])).content.decode()
+    assert "Requested: <strong>11,520 accelerator-hours</strong>" in page
+    assert "11520.0" not in page
+
+
 def test_comment_and_review_emails_name_fields_as_people_do(team_a, a_member, staff):
     job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
     services.add_comment(

@@ -42,15 +42,53 @@ def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_membe
     assert response.status_code == 200 and "1600" in response.content.decode()  # pre-filled figures
 
 
+def test_the_ledger_writes_thousands_as_the_figures_beside_it_do(client_for, run, a_member):
+    # 1,600 h held against 1,200 expected: the ledger's table, chart and sentences wrote
+    # "1600.0" and "+400.0" next to the declared-and-observed table's "1,600.0 h".
+    start = timezone.now() - timedelta(hours=60)
+    run_services.record_hold(
+        run=run, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
+        started_at=start, ended_at=start + timedelta(hours=50), idempotency_key="h",
+    )  # fmt: skip
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "<td><strong>1,600.0</strong></td>" in page and "<td>1,200.0</td>" in page
+    assert "The run itself held 1,600.0 h against 1,152.0 h requested" in page
+    assert "1600.0" not in page and "1152.0" not in page
+
+
 def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
     url = reverse("run_move", args=[run.job_id])
     assert client_for(a_admin).post(url, {"kind": "cancelled", "note": "x"}).status_code == 403
     client = client_for(staff)
-    page = client.post(url, {"kind": "output", "note": "try"}, follow=True).content.decode()
-    assert "Not moved" in page and "cannot follow" in page
+    page = client.post(url, {"kind": "output", "note": "try"}).content.decode()
+    assert "Not moved" in page and "cannot follow" in page and ">try</textarea>" in page
     client.post(url, {"kind": "rented", "note": "Nodes are ready."})
     run.refresh_from_db()
     assert run.state == "rented" and run.events.get().actor == staff
+
+
+def test_a_refused_move_is_said_on_the_form_with_what_was_chosen_kept(client_for, run, staff):
+    # No note: the refusal was a message at the top of the page, out of sight below #run,
+    # and the form came back empty.
+    url = reverse("run_move", args=[run.job_id])
+    response = client_for(staff).post(
+        url, {"kind": "failed", "failure_reason": "out_of_memory", "note": ""}
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    form = page.split('aria-labelledby="move-h"', 1)[1].split("</form>", 1)[0]
+    assert (
+        'class="form-errors error-summary" tabindex="-1" autofocus><p>Not moved: Write a note'
+        in form
+    )
+    assert '<option value="failed" selected>' in form
+    assert '<option value="out_of_memory" selected>' in form
+    response = client_for(staff).post(
+        url, {"kind": "failed", "failure_reason": "out_of_memory", "note": "OOM on node 3"}
+    )
+    assert response.status_code == 302
+    run.refresh_from_db()
+    assert run.state == "failed"
 
 
 def test_staff_start_the_simulator_from_the_page(

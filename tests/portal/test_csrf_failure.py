@@ -42,3 +42,20 @@ def test_a_stale_htmx_request_is_marked_for_the_script(team_a, a_member):
     assert response.status_code == 403 and response["X-Portal-Reason"] == "csrf"
     draft.refresh_from_db()
     assert "work" not in draft.data
+
+
+def test_a_buttons_address_opened_as_a_page_gets_our_page_with_the_way_to_the_button(
+    client_for, team_a, a_member
+):
+    # Withdraw while logged out (another tab logged out): the login page goes back to
+    # ?next=/jobs/N/withdraw/, a GET, which answered a blank 405 (the browser's own error).
+    job = services.create_draft(team=team_a, user=a_member)
+    client = client_for(a_member)
+    response = client.get(reverse("job_withdraw", args=[job.pk]))
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    page = response.content.decode()
+    assert "Nothing was done: this address belongs to a button" in page
+    assert f'<a href="/jobs/{job.pk}/">Go to the page</a>' in page
+    # The API keeps its own JSON answers.
+    api = client.get("/api/v1/spec/validate")
+    assert api.status_code == 405 and "Nothing was done" not in api.content.decode()
