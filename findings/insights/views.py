@@ -126,6 +126,19 @@ def _csv_rows(data):
         yield "screen", "", key, value
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula; some cells carry
+# words partners wrote (the vague words), so a text cell is written with a quote first.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @staff_required
 @require_GET
 def staff_insights_csv(request):
@@ -134,7 +147,7 @@ def staff_insights_csv(request):
     response["Content-Disposition"] = 'attachment; filename="program-insights.csv"'
     writer = csv.writer(response)
     writer.writerow(["section", "item", "measure", "value"])
-    writer.writerows(["" if v is None else v for v in row] for row in _csv_rows(data))
+    writer.writerows([_cell(v) for v in row] for row in _csv_rows(data))
     return response
 
 

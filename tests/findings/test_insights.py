@@ -278,6 +278,17 @@ def test_only_staff_see_insights_and_exports_name_no_team(client, client_for, st
     assert "Secret team" not in body and "Secret team" not in json.dumps(data)
 
 
+def test_the_csv_writes_no_cell_a_spreadsheet_would_run(client_for, staff, team_a):
+    job = JobDescription.objects.create(team=team_a, name="j", data={})
+    for i, word in enumerate(("=HYPERLINK(1)", "@sum", "-1+1", "roughly")):
+        FieldSignal.objects.create(job=job, team=team_a, field=f"work.f{i}", first_revision=1,
+                                   first_level="warning", vague_word=word)  # fmt: skip
+    body = client_for(staff).get("/staff/insights/insights.csv").content.decode()
+    words = {row[1] for row in csv.reader(io.StringIO(body)) if row[0] == "vague_words"}
+    assert words == {"'=HYPERLINK(1)", "'@sum", "'-1+1", "roughly"}
+    assert ["acceptance", "", "accepted_jobs", "0"] in list(csv.reader(io.StringIO(body)))
+
+
 def _grow(n, staff):
     problem = UnsolvedProblem.objects.get(slug=DATA)
     for i in range(n):
