@@ -28,13 +28,18 @@ def test_active_run_polls_and_final_run_stops(client_for, run, a_member):
     assert "Held in all" in panel
 
 
-def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_member):
+def _page_after_holding_1600_hours(client, run):
+    """The job page once the run held 32 × 50 h = 1,600 h (1,200 h expected)."""
     start = timezone.now() - timedelta(hours=60)
     run_services.record_hold(
         run=run, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
         started_at=start, ended_at=start + timedelta(hours=50), idempotency_key="h",
     )  # fmt: skip
-    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    return client.get(reverse("job_detail", args=[run.job_id])).content.decode()
+
+
+def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_member):
+    page = _page_after_holding_1600_hours(client_for(a_member), run)
     assert "+400.0 h against expected" in page
     link = f"/findings/new/?job={run.job_id}&amp;kind=accounting_mismatch"
     assert link in page
@@ -45,12 +50,7 @@ def test_ledger_offers_a_finding_when_far_from_expected(client_for, run, a_membe
 def test_the_ledger_writes_thousands_as_the_figures_beside_it_do(client_for, run, a_member):
     # 1,600 h held against 1,200 expected: the ledger's table, chart and sentences wrote
     # "1600.0" and "+400.0" next to the declared-and-observed table's "1,600.0 h".
-    start = timezone.now() - timedelta(hours=60)
-    run_services.record_hold(
-        run=run, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
-        started_at=start, ended_at=start + timedelta(hours=50), idempotency_key="h",
-    )  # fmt: skip
-    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    page = _page_after_holding_1600_hours(client_for(a_member), run)
     assert "<td><strong>1,600.0</strong></td>" in page and "<td>1,200.0</td>" in page
     assert "The run itself held 1,600.0 h against 1,152.0 h requested" in page
     assert "1600.0" not in page and "1152.0" not in page
