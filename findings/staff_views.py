@@ -137,10 +137,13 @@ def staff_finding_bulk(request):
         if action == "assign":
             assignee = form.cleaned_data["assignee"]
             count = services.assign(findings=findings, assignee=assignee, actor=request.user)
-            messages.success(
-                request,
-                f"{count} finding{'s' if count != 1 else ''} assigned to {assignee or 'nobody'}.",
-            )
+            who = assignee or "nobody"
+            said = f"{count} finding{'s' if count != 1 else ''} assigned to {who}."
+            if count < len(findings):  # "0 assigned" alone read as a failure
+                already = len(findings) - count
+                where = f"assigned to {who}" if assignee else "unassigned"
+                said += f" {already} {'was' if already == 1 else 'were'} already {where}."
+            messages.success(request, said)
         elif action == "link":
             problem = form.cleaned_data["problem"]
             services.link_problems(findings=findings, problems=[problem], actor=request.user)

@@ -287,6 +287,21 @@ def test_a_bulk_action_that_changed_nothing_comes_back_ticked_with_its_choices(
     assert " checked aria-label" not in again and 'value="Looking at it."' not in again
 
 
+def test_assigning_findings_already_assigned_says_so(client_for, team_a, a_member, staff):
+    first, second = file(team_a, a_member), file(team_a, a_member)
+    client = client_for(staff)
+    services.assign(findings=[first], assignee=staff, actor=staff)
+    both = {"findings": [first.pk, second.pk], "action": "assign", "assignee": staff.pk}
+    page = client.post("/staff/findings/bulk/", both, follow=True).content.decode()
+    assert f"1 finding assigned to {staff}. 1 was already assigned to {staff}." in page
+    page = client.post("/staff/findings/bulk/", both, follow=True).content.decode()
+    assert f"0 findings assigned to {staff}. 2 were already assigned to {staff}." in page
+    nobody = {**both, "assignee": ""}
+    client.post("/staff/findings/bulk/", nobody)
+    page = client.post("/staff/findings/bulk/", nobody, follow=True).content.decode()
+    assert "0 findings assigned to nobody. 2 were already unassigned." in page
+
+
 def test_staff_digest_is_daily_and_idempotent(team_a, a_member, staff, problem):
     old = file(team_a, a_member, title="Old untriaged")
     old.created_at = timezone.now() - timezone.timedelta(days=3)
