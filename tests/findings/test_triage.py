@@ -124,6 +124,8 @@ def test_a_partner_text_too_long_is_refused_and_kept_never_cut(
     page = response.content.decode()
     assert "at most 10,000 characters; this one has 10,018" in page
     assert long_information in page  # kept in the form to shorten
+    # Focus lands on the field, its error read with it (aria-describedby).
+    assert 'aria-invalid="true" autofocus>' + long_information in page
     assert not finding.notes.exists()
     for to in ("triaged", "accepted", "addressed"):
         services.change_status(finding=finding, actor=staff, to_status=to, problems=[problem])
@@ -131,7 +133,7 @@ def test_a_partner_text_too_long_is_refused_and_kept_never_cut(
     response = client.post(f"/findings/{finding.pk}/reopen/", {"note": long_note})
     assert response.status_code == 400
     assert "at most 2,000 characters" in response.content.decode()
-    assert long_note in response.content.decode()
+    assert 'aria-describedby="reopen-error" autofocus>' + long_note in response.content.decode()
     finding.refresh_from_db()
     assert finding.status == "addressed"
     fits = "z" * 10_000

@@ -156,7 +156,14 @@ def test_staff_stage_through_the_page_and_release(client_for, staff):
     url = reverse("staff_intake_application", args=[application.pk])
     response = client.post(url, {"decision": "declined", "reason": ""})
     assert response.status_code == 400
-    assert "Say why" in response.content.decode()
+    page = response.content.decode()
+    assert "Say why" in page
+    # One summary, focused on arrival, linking to each field; the choice kept.
+    assert '<div class="form-errors error-summary" tabindex="-1" autofocus>' in page
+    assert not re.search(r'class="field-error"[^>]*role="alert"', page)
+    assert re.search(r'<input type="radio"[^>]*value="declined"[^>]*checked', page)
+    empty = client.post(url, {}).content.decode()
+    assert '<a href="#id_decision_0">Decision</a>' in empty
     assert client.post(url, {"decision": "accepted", "reason": ""}).status_code == 302
     page = client.get(url).content.decode()
     assert "Staged: <strong>Accept</strong>" in page
