@@ -222,3 +222,29 @@ def test_a_script_sbatch_refuses_fails_the_run_with_slurms_words(
         return out.stdout.split()[:1] == ["CANCELLED"]
 
     wait_for(staging_state, 20, "the staging job to be cancelled in Slurm's records")
+
+
+def test_each_dispatch_runs_in_its_own_folder(
+    team_a, a_member, staff, cluster, start_agent, tmp_path
+):
+    """Two jobs that write result.txt: each keeps its own (in one shared folder the second
+    overwrote the first's output)."""
+    runs = [
+        accepted(team_a, a_member, staff, small_job(f"folder-{n}", f"echo {n} > result.txt"))
+        for n in ("first", "second")
+    ]
+    agent = start_agent(cluster)
+    wait_for(lambda: dispatch_mod.Cluster.objects.get(pk=cluster.pk).reported_at, 30,
+             "the agent's partition report", agent)  # fmt: skip
+    for run in runs:
+        dispatch_mod.dispatch(
+            run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+        )
+    for run in runs:
+        wait_for(lambda run=run: run_state(run) == "released", 120, "released", agent)
+    for run, n in zip(runs, ("first", "second"), strict=True):
+        record = dispatch_of(run)
+        [row] = sacct(record.slurm_jobs["run"], fields="JobIDRaw,WorkDir")
+        folder = tmp_path / "agent" / record.key
+        assert row["WorkDir"] == str(folder)
+        assert (folder / "result.txt").read_text().strip() == n

@@ -88,6 +88,7 @@ class Agent:
         since = datetime.fromisoformat(dispatch["dispatched_at"]).astimezone(UTC)
         names = {s["phase"]: slurm_name(dispatch, s["phase"]) for s in dispatch["scripts"]}
         found = self.slurm.find(names.values(), since - timedelta(minutes=1))
+        folder = self.slurm.folder(dispatch["key"])
         ids = {}
         for script in dispatch["scripts"]:
             phase = script["phase"]
@@ -96,7 +97,9 @@ class Agent:
                 continue
             after = ids.get(script["after"], "") if script["after"] else ""
             try:
-                ids[phase] = self.slurm.sbatch(script["text"], name=names[phase], after=after)
+                ids[phase] = self.slurm.sbatch(
+                    script["text"], name=names[phase], after=after, folder=folder
+                )
             except SlurmRefused as error:
                 self.refused(dispatch, phase, ids, error)
                 return

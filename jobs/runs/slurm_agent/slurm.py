@@ -162,9 +162,21 @@ class Slurm:
             raise (SlurmRefused if permanent else SlurmError)(message)
         return done.stdout
 
-    def sbatch(self, script, *, name, after=""):
-        args = ["sbatch", "--parsable", f"--job-name={name}", f"--chdir={self.workdir}",
-                f"--output={self.workdir}/%x-%j.out"]  # fmt: skip
+    def folder(self, key):
+        """The folder a dispatch's jobs run in, under the workdir: its phases share it
+        (staging fills it, the run reads it, delivery sends its outputs) and no other job
+        does (two jobs writing result.txt in one folder overwrote each other's output)."""
+        path = os.path.join(self.workdir, re.sub(r"[^A-Za-z0-9_.-]", "_", key) or "job")
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as error:
+            raise SlurmError(f"cannot make the job's folder {path}: {error}") from None
+        return path
+
+    def sbatch(self, script, *, name, after="", folder=None):
+        folder = folder or self.workdir
+        args = ["sbatch", "--parsable", f"--job-name={name}", f"--chdir={folder}",
+                f"--output={folder}/%x-%j.out"]  # fmt: skip
         if self.partition:
             args.append(f"--partition={self.partition}")
         if after:
