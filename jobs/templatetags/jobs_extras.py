@@ -45,7 +45,9 @@ def for_people(value):
 def signed(value):
     if value is None:
         return ""
-    return f"{value:+,.1f}"
+    text = f"{value:+,.1f}"
+    # -0.02 h is "0.0", not "-0.0": a difference too small to show has no sign.
+    return text[1:] if text in ("+0.0", "-0.0") else text
 
 
 @register.filter

@@ -282,6 +282,17 @@ def test_records_become_the_lifecycle_with_stable_keys():
     assert [p.key for p in again.posts] == [p.key for p in derived.posts]
 
 
+def test_a_timeout_is_said_as_the_time_limit_not_as_exit_code_0():
+    # Slurm records a job killed at its time limit as TIMEOUT with ExitCode 0:0; the note
+    # said "TIMEOUT (exit code 0)", which reads as a command that succeeded.
+    line = "14|14|e31-k-run|TIMEOUT|2027-01-01T10:00:00|2027-01-01T10:00:05|2027-01-01T10:01:11|66|0:0|vm|1|billing=1,cpu=1,gres/gpu:h100=2,gres/gpu=2,node=1|None"
+    derived = derive_mod.derive("c", {"run": "14"}, parse_sacct(line))
+    [failed] = [p.body for p in derived.posts if p.what == "event" and p.body["kind"] == "failed"]
+    assert "TIMEOUT (killed at its time limit after 66 s)" in failed["note"]
+    assert "exit code" not in failed["note"]
+    assert failed["exit_reason"] == "TIMEOUT (killed at its time limit after 66 s)"
+
+
 def test_the_agent_needs_only_the_standard_library():
     """It runs on a login node with a bare python3: no Django, no portal, no third party."""
     folder = ROOT / "jobs" / "runs" / "slurm_agent"

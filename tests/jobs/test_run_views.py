@@ -56,6 +56,19 @@ def test_the_ledger_writes_thousands_as_the_figures_beside_it_do(client_for, run
     assert "1600.0" not in page and "1152.0" not in page
 
 
+def test_a_gap_too_small_to_show_has_no_sign(client_for, run, a_member):
+    # A real two-minute run on Slurm held a few hundredths of an hour less than expected,
+    # and the ledger said "-0.0 h against expected".
+    start = timezone.now() - timedelta(hours=60)
+    run_services.record_hold(
+        run=run, accelerator_type="L40S", count=32, phase=Phase.RUNNING,
+        started_at=start, ended_at=start + timedelta(hours=37.499), idempotency_key="h",
+    )  # fmt: skip
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "0.0 h against expected" in page
+    assert "-0.0" not in page and "+0.0 h against" not in page
+
+
 def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
     url = reverse("run_move", args=[run.job_id])
     assert client_for(a_admin).post(url, {"kind": "cancelled", "note": "x"}).status_code == 403

@@ -101,6 +101,30 @@ def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
     assert applied_kinds(run) == ["rented", "running", "failed"]
 
 
+def test_a_job_past_its_time_limit_fails_saying_so(team_a, a_member, staff, cluster, start_agent):
+    # sacct records TIMEOUT with ExitCode 0:0: the note said "TIMEOUT (exit code 0)".
+    data = small_job("slurm-timeout", "sleep 300", staging=False, estimate="1 min", maximum="1 min")
+    run = accepted(team_a, a_member, staff, data)
+    agent = start_agent(cluster)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "failed", 240, "failed", agent)
+    [row] = sacct(dispatch_of(run).slurm_jobs["run"], "State,Start,End,ElapsedRaw,ExitCode")
+    assert row["State"] == "TIMEOUT" and row["ExitCode"] == "0:0"
+    failed = Event.objects.get(run=run, kind="failed")
+    assert f"TIMEOUT (killed at its time limit after {row['ElapsedRaw']} s)" in failed.note
+    assert "exit code" not in failed.note
+    wait_for(lambda: not Hold.objects.filter(run=run, ended_at__isnull=True).exists(), 30,
+             "the holds to close", agent)  # fmt: skip
+    holds = Hold.objects.filter(run=run)
+    held = sum((h.ended_at - h.started_at).total_seconds() for h in holds)
+    assert abs(held - slurm_seconds(row)) <= 1
+    assert applied_kinds(run) == ["rented", "running", "failed"]
+
+
 def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     team_a, a_member, staff, cluster, start_agent
 ):

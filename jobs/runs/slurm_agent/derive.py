@@ -121,9 +121,13 @@ def _end(b, phase, record, attempt, where=None):
                 f"{label} CANCELLED{reason}.")  # fmt: skip
         return
     reason = FAILURE.get(record.state) or {STAGING: "data"}.get(where or phase, "other")
-    detail = f"exit code {record.exit_code}" + (
-        f", signal {record.signal}" if record.signal else ""
-    )
+    if record.state == "TIMEOUT":
+        # Slurm kills the job at its time limit and records exit code 0: not a success.
+        detail = f"killed at its time limit after {record.elapsed} s"
+    else:
+        detail = f"exit code {record.exit_code}" + (
+            f", signal {record.signal}" if record.signal else ""
+        )
     b.event(
         "failed",
         at,
