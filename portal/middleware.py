@@ -96,7 +96,7 @@ class ButtonAddressPageMiddleware:
         if (
             response.status_code == 405
             and request.method in ("GET", "HEAD")
-            and not request.path.startswith("/api/")
+            and not request.path_info.startswith(API_PREFIX)
             and not response.content
         ):
             back = request.path.rstrip("/").rsplit("/", 1)[0] + "/"

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from jobs import spec
 from jobs.models import JobDescription
 from jobs.spec import cli, slurm_export
+from portal.validators import is_number
 
 
 class Command(BaseCommand):
@@ -62,7 +63,7 @@ class Command(BaseCommand):
         as_json = as_json or target == "json"
         queryset = JobDescription.objects.order_by("pk")
         if job:
-            queryset = queryset.filter(pk__in=[j for j in job if j.isdigit()])
+            queryset = queryset.filter(pk__in=[j for j in job if is_number(j)])
         descriptions = [record.as_description() for record in queryset]
         if not descriptions:
             raise CommandError("No stored job description matches.")
@@ -73,7 +74,7 @@ class Command(BaseCommand):
             self.stdout.write("---\n".join(spec.to_yaml(d) for d in descriptions))
 
     def _export_sbatch(self, job, as_json, out):
-        if len(job) != 1 or not job[0].isdigit():
+        if len(job) != 1 or not is_number(job[0]):
             raise CommandError("Export one job to sbatch: jobspec export ID --to sbatch.")
         record = JobDescription.objects.filter(pk=job[0]).first()
         if record is None:
