@@ -19,15 +19,18 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: run test lint install browser-check clean slurm bench pages-db lighthouse screenshots
+.PHONY: lock run test lint install browser-check clean slurm bench pages-db lighthouse screenshots
 
-$(VENV)/.installed: requirements.lock pyproject.toml
+# Locked with hashes (`make lock`): runtime.txt is what production installs, dev.txt adds the
+# test and lint tools to it.
+LOCKS := .ci/requirements
+$(VENV)/.installed: $(LOCKS)/dev.txt pyproject.toml
 	@if [ ! -x $(PY) ]; then \
 	  python=$$($(find_python)) || { echo "error: no Python >= 3.12 found (tried .python-version, PATH and ~/.pyenv/versions); install one and retry." >&2; exit 1; }; \
 	  echo "Creating $(VENV) with $$python"; \
 	  "$$python" -m venv $(VENV); \
 	fi
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCKS)/dev.txt
 	@touch $@
 
 install: $(VENV)/.installed
@@ -58,6 +61,14 @@ bench: install
 # A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
 slurm:
 	bash .ci/slurm-up
+
+# Rewrites both locks from pyproject.toml, keeping every version already locked (uv in var/).
+lock: install
+	test -x var/lock-tools/bin/uv || { $(PY) -m venv var/lock-tools && var/lock-tools/bin/pip install --quiet uv; }
+	var/lock-tools/bin/uv pip compile pyproject.toml --generate-hashes --no-annotate --no-header \
+	  --python-version 3.12 -c $(LOCKS)/runtime.txt --quiet -o $(LOCKS)/runtime.txt
+	var/lock-tools/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --no-annotate --no-header \
+	  --python-version 3.12 -c $(LOCKS)/dev.txt --quiet -o $(LOCKS)/dev.txt
 
 clean:
 	rm -rf $(VENV) var
