@@ -3,6 +3,7 @@
     site wiring  ->  findings  ->  jobs  ->  jobs.runs  ->  jobs' base (models, selectors)  ->  portal core
                      portal.intake  ->  portal core, jobs.spec
     jobs.spec: a library of its own (no Django, no app)
+    jobs.slurm_agent: a program of its own (the standard library only)
 
 Only the site wiring (urls, context processors, admin, load_demo) knows every app, and no
 project module is imported from inside a function (a loop hidden at run time)."""
@@ -29,11 +30,12 @@ WIRING = {
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {
     "jobs.spec": set(),
+    "jobs.slurm_agent": set(),
     "portal": set(),
     "portal.intake": {"portal", "jobs.spec"},
     "jobs.base": {"portal", "jobs.spec"},
     "jobs.runs": {"portal", "jobs.base", "jobs.spec"},
-    "jobs": {"portal", "jobs.base", "jobs.runs", "jobs.spec"},
+    "jobs": {"portal", "jobs.base", "jobs.runs", "jobs.spec", "jobs.slurm_agent"},
     "findings": {"portal", "jobs", "jobs.base", "jobs.runs", "jobs.spec"},
 }
 JOBS_BASE = {"jobs.models", "jobs.selectors"}
@@ -49,7 +51,7 @@ def component(module):
         return "wiring"
     if module in JOBS_BASE or any(module.startswith(m + ".") for m in JOBS_BASE):
         return "jobs.base"
-    for prefix in ("jobs.spec", "jobs.runs", "portal.intake"):
+    for prefix in ("jobs.spec", "jobs.slurm_agent", "jobs.runs", "portal.intake"):
         if module == prefix or module.startswith(prefix + "."):
             return prefix
     return module.split(".", 1)[0]
@@ -139,6 +141,8 @@ def test_jobs_spec_needs_no_django():
         ("jobs.runs.services", "jobs.services", False),
         ("jobs.services", "jobs.runs.services", True),
         ("portal.urls", "findings.urls", True),
+        ("jobs.slurm_agent.agent", "jobs.runs.services", False),
+        ("jobs.management.commands.slurm_agent", "jobs.slurm_agent.cli", True),
     ],
 )
 def test_the_rule_itself_tells_allowed_from_forbidden(module, name, allowed):

@@ -1,4 +1,4 @@
-"""The cluster side of the scheduler API, for a cluster's agent (jobs/runs/slurm_agent/).
+"""The cluster side of the scheduler API, for a cluster's agent (jobs/slurm_agent/).
 
 It pulls the jobs dispatched to its cluster, says which Slurm job ids it submitted them as,
 reports its partition and says when it is done with a dispatch. Events and holds go through

@@ -11,8 +11,8 @@ from jobs import services as job_services
 from jobs.models import Dispatch, Event, Run
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.services import create_client
-from jobs.runs.slurm_agent import derive as derive_mod
-from jobs.runs.slurm_agent.slurm import gpus_in, parse_limit, parse_sacct
+from jobs.slurm_agent import derive as derive_mod
+from jobs.slurm_agent.slurm import gpus_in, parse_limit, parse_sacct
 from portal.errors import DomainError
 from tests.slurm.conftest import small_job
 
@@ -295,7 +295,7 @@ def test_a_timeout_is_said_as_the_time_limit_not_as_exit_code_0():
 
 def test_the_agent_needs_only_the_standard_library():
     """It runs on a login node with a bare python3: no Django, no portal, no third party."""
-    folder = ROOT / "jobs" / "runs" / "slurm_agent"
+    folder = ROOT / "jobs" / "slurm_agent"
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):

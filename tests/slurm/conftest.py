@@ -1,7 +1,7 @@
 """Tests against the real Slurm cluster that `.ci/slurm-up` (`make slurm`) starts.
 
 Without a cluster they are skipped, loudly; REQUIRE_SLURM=1 (CI) makes that a failure.
-The agent runs as its own process (python -m jobs.runs.slurm_agent) and talks to a live
+The agent runs as its own process (python -m jobs.slurm_agent) and talks to a live
 server over HTTP, as it would on a cluster's login node; nothing of Slurm is mocked."""
 
 import os
@@ -93,10 +93,10 @@ def cluster(db):
 
 
 class AgentProcess:
-    """`python -m jobs.runs.slurm_agent` in its own process, started and killed by the test."""
+    """`python -m jobs.slurm_agent` in its own process, started and killed by the test."""
 
     def __init__(self, url, token, workdir, interval=0.5):
-        self.args = [sys.executable, "-m", "jobs.runs.slurm_agent", "--url", url,
+        self.args = [sys.executable, "-m", "jobs.slurm_agent", "--url", url,
                      "--interval", str(interval), "--workdir", str(workdir)]  # fmt: skip
         self.env = {**os.environ, "E31_AGENT_TOKEN": token}
         self.log = Path(workdir) / f"agent-{uuid.uuid4().hex[:6]}.log"

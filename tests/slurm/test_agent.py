@@ -9,8 +9,8 @@ import pytest
 
 from jobs.models import Cluster, Event, EventStatus, Hold, Run
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.slurm_agent.derive import derive_dispatch
-from jobs.runs.slurm_agent.slurm import Slurm
+from jobs.slurm_agent.derive import derive_dispatch
+from jobs.slurm_agent.slurm import Slurm
 
 from .conftest import accepted, dispatch_of, run_state, sacct, small_job, wait_for
 

@@ -1,13 +1,13 @@
 """`python manage.py slurm_agent --url … --token …`: the Slurm agent from the portal's checkout.
 
 The agent talks to the portal only over HTTP (the public scheduler API), exactly as it does
-when it runs alone on a login node (`python -m jobs.runs.slurm_agent`)."""
+when it runs alone on a login node (`python -m jobs.slurm_agent`)."""
 
 import sys
 
 from django.core.management.base import BaseCommand
 
-from jobs.runs.slurm_agent import cli
+from jobs.slurm_agent import cli
 
 
 class Command(BaseCommand):

@@ -25,9 +25,9 @@ from jobs import services as job_services
 from jobs.demo import small_slurm_job
 from jobs.models import Event, Run
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.slurm_agent.agent import Agent
-from jobs.runs.slurm_agent.portal import Portal
-from jobs.runs.slurm_agent.slurm import Slurm, SlurmError
+from jobs.slurm_agent.agent import Agent
+from jobs.slurm_agent.portal import Portal
+from jobs.slurm_agent.slurm import Slurm, SlurmError
 from portal.models import Membership, Role, Team, User
 
 

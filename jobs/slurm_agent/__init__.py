@@ -6,7 +6,7 @@ them through Slurm's own accounting (`sacct`) and posts lifecycle events and hol
 the public scheduler API, with idempotency keys made of the Slurm job id, the attempt and
 the state, so a repeated or reordered post changes nothing.
 
-    python -m jobs.runs.slurm_agent --url https://partners.example --token-file ~/.e31-token
+    python -m jobs.slurm_agent --url https://partners.example --token-file ~/.e31-token
     python manage.py slurm_agent --url … --token …      # the same, from the portal's checkout
 
 Nothing here imports Django or the portal: copy this folder to a login node and run

@@ -1,4 +1,4 @@
-"""Command line: python -m jobs.runs.slurm_agent --url URL (--token T | --token-file F)."""
+"""Command line: python -m jobs.slurm_agent --url URL (--token T | --token-file F)."""
 
 import argparse
 import logging
