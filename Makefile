@@ -6,7 +6,9 @@ PORT ?= 8000
 # Test processes: one per core (pytest-xdist); TEST_WORKERS=0 runs in this process.
 TEST_WORKERS ?= auto
 SITE_URL ?= http://127.0.0.1:$(PORT)
-export PORT SITE_URL
+# Development: the benchmark, screenshots and Lighthouse commands (portal/devtools/) are installed.
+DEVTOOLS ?= 1
+export PORT SITE_URL DEVTOOLS
 
 # The first Python >= 3.12 found: .python-version via pyenv, then PATH, then any pyenv install.
 define find_python

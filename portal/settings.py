@@ -66,6 +66,9 @@ INSTALLED_APPS = [
     "jobs",
     "findings",
 ]
+# Benchmarks, load generators, screenshots and Lighthouse: development and tests only.
+if env_bool("DEVTOOLS") or env_bool("TESTING"):
+    INSTALLED_APPS.append("portal.devtools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,5 +1,6 @@
 """The house's import direction, checked over the source (see README "Architecture"):
 
+    devtools  ->  every app (benchmarks, load, screenshots: development only)
     site wiring  ->  findings  ->  jobs  ->  jobs.runs  ->  jobs' base (models, selectors)  ->  portal core
                      portal.intake  ->  portal core, jobs.spec
     jobs.spec: a library of its own (no Django, no app)
@@ -20,16 +21,22 @@ WIRING = {
     "portal.context_processors",
     "portal.admin",
     "portal.management.commands.load_demo",
-    "portal.management.commands.load_scale",
-    "portal.management.commands.bench",
     "portal.management.commands.recount",
-    "portal.management.demo_pages",
-    "portal.management.commands.screenshots",
-    "portal.management.commands.lighthouse",
 }
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {
     "jobs.spec": set(),
+    # Development only (not installed in production): measures and drives every app.
+    "portal.devtools": {
+        "portal",
+        "portal.intake",
+        "jobs",
+        "jobs.base",
+        "jobs.runs",
+        "jobs.spec",
+        "jobs.slurm_agent",
+        "findings",
+    },
     "jobs.slurm_agent": set(),
     "portal": set(),
     "portal.intake": {"portal", "jobs.spec"},
@@ -51,7 +58,13 @@ def component(module):
         return "wiring"
     if module in JOBS_BASE or any(module.startswith(m + ".") for m in JOBS_BASE):
         return "jobs.base"
-    for prefix in ("jobs.spec", "jobs.slurm_agent", "jobs.runs", "portal.intake"):
+    for prefix in (
+        "jobs.spec",
+        "jobs.slurm_agent",
+        "jobs.runs",
+        "portal.intake",
+        "portal.devtools",
+    ):
         if module == prefix or module.startswith(prefix + "."):
             return prefix
     return module.split(".", 1)[0]

@@ -1,5 +1,5 @@
 """`jobspec` stays fast: import time grows in proportion to the file (a ratio, not a timed
-test; `python -m jobs.spec.bench` prints the absolute figures), and the command line's
+test; `python -m portal.devtools.jobformat_bench` prints the absolute figures), and the command line's
 schema / lint / import never start Django."""
 
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.spec import bench
+from portal.devtools import jobformat_bench as bench
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""How fast `jobspec import` reads a large file, in-process: `python -m jobs.spec.bench`.
+"""How fast `jobspec import` reads a large file, in-process: `python -m portal.devtools.jobformat_bench`.
 
 Job files are at most 1 MB (textio.MAX_TEXT_BYTES); each shape below is built to that
 size and imported end to end (read, convert, precision check). The target is under a
@@ -11,8 +11,8 @@ import gc
 import sys
 import time
 
-from . import import_text
-from .textio import MAX_TEXT_BYTES
+from jobs.spec import import_text
+from jobs.spec.textio import MAX_TEXT_BYTES
 
 LIMIT = MAX_TEXT_BYTES - 1024
 

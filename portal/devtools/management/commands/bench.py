@@ -44,7 +44,7 @@ from jobs import spec
 from jobs.models import JobDescription, JobStatus
 from jobs.runs import services as run_services
 from portal.demo import DEMO_PASSWORD
-from portal.loadtest import Session, form_fields, get, hammer
+from portal.devtools.client import Session, form_fields, get, hammer
 from portal.models import IntakeWindow, User
 
 PARTNER, STAFF, ANON = "ada@northwind.example", "staff@e31.example", None

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from portal.management.demo_pages import live_site, main_pages, session_cookie
+from portal.devtools.demo_pages import live_site, main_pages, session_cookie
 
 WIDTHS = (1280, 360)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]

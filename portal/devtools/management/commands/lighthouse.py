@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from portal.management.demo_pages import live_site, main_pages, session_cookie
+from portal.devtools.demo_pages import live_site, main_pages, session_cookie
 
 PAGES = ("home", "design-partners", "jobs", "job", "draft-step", "revision-read", "triage")
 CATEGORIES = ("accessibility", "best-practices")

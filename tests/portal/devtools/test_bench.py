@@ -5,7 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from portal.loadtest import Sample, form_fields
+from portal.devtools.client import Sample, form_fields
 
 PAGE = """
 <form id="other"><input name="nope" value="1"></form>
@@ -52,7 +52,7 @@ def test_bench_needs_postgresql_and_consent():
 
 
 def test_the_paired_column_shows_median_and_range_or_says_it_is_floor_normalised():
-    from portal.management.commands.bench import Command
+    from portal.devtools.management.commands.bench import Command
 
     paired = {"jobs": [1.02, 0.97, 1.2]}
     assert Command.paired_cell(paired, "jobs", 1.5) == "1.02 (0.97–1.20)"
