@@ -4,6 +4,7 @@ matter (requests per second, p50/p99 latency, bytes). Plain http.client: no depe
 and the client's own cost is the same for every page it compares."""
 
 import http.client
+import math
 import re
 import threading
 import time
@@ -82,10 +83,16 @@ class Sample:
         return self.requests / self.seconds if self.seconds else 0.0
 
     def percentile(self, p):
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+        return percentile(self.latencies, p)
+
+
+def percentile(values, p):
+    """The nearest-rank percentile: the smallest value that `p` % of `values` do not exceed
+    (p95 of 200 is the 190th fastest), so it is always a time that was measured."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered), max(1, math.ceil(p / 100 * len(ordered)))) - 1]
 
 
 def hammer(session, send, seconds, concurrency):
@@ -128,9 +135,9 @@ def hammer(session, send, seconds, concurrency):
     return Sample(len(latencies), elapsed, latencies, size, errors[0])
 
 
-def get(path):
+def get(path, headers=None):
     def send(session, conn):
-        status, body, _ = session.request("GET", path, conn=conn)
+        status, body, _ = session.request("GET", path, headers=headers, conn=conn)
         return status, body
 
     return send
