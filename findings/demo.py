@@ -1,8 +1,9 @@
 """Demo findings for `load_demo`: one filed from the accepted Northwind job with frozen
 evidence, and a few others in different states, linked to the published problems."""
 
-from jobs.models import JobDescription, Run
+from jobs.models import JobDescription
 from jobs.runs import simulator
+from jobs.runs.models import Run
 
 from . import services
 from .models import Finding, FindingKind, FindingStatus, Impact, NoteVisibility, UnsolvedProblem

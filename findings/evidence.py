@@ -1,7 +1,7 @@
 """Freezing a job's ledger figures and timeline as plain JSON for a finding."""
 
-from jobs.models import Run
 from jobs.runs import ledger, observed, timeline
+from jobs.runs.models import Run
 
 
 def capture(job):

@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs.models import Phase
+from jobs.runs.models import Phase
 from portal import submissions
 from portal.models import Team, User
 from portal.validators import one_line

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
-from jobs.models import Phase
+from jobs.runs.models import Phase
 from jobs.steps import field_label
 from portal.dates import row_dates
 from portal.kept import kept_all

@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.db import transaction
 
+from jobs.runs.models import Cluster, Dispatch
+
 from . import services
-from .models import Cluster, Dispatch, JobDescription
+from .models import JobDescription
 
 
 @admin.register(JobDescription)

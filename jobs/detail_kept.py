@@ -18,22 +18,11 @@ from django.db.models import Max
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from jobs.runs.models import Cluster, Dispatch, Event, Hold, Run, SchedulerClient
 from portal.kept import person_sql
 
 from .discussion import CSRF_MARK, threads_html
-from .models import (
-    Cluster,
-    Comment,
-    Dispatch,
-    Event,
-    Hold,
-    JobDescription,
-    JobStatusChange,
-    Review,
-    Revision,
-    Run,
-    SchedulerClient,
-)
+from .models import Comment, JobDescription, JobStatusChange, Review, Revision
 from .review.presenters import review_groups
 
 MAX_AGE = 3600  # the digest sees every change; this only lets unread entries go

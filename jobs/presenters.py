@@ -7,12 +7,13 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Prefetch
 from django.urls import reverse
 
+from jobs.runs.models import Run
 from portal.kept import kept_all
 from portal.validators import is_number
 
 from . import detail_kept, selectors, spec
 from .discussion import new_comment_fields, with_tokens
-from .models import JobDescription, JobStatus, Review, Run
+from .models import JobDescription, JobStatus, Review
 from .review.presenters import review_groups
 from .runs.ledger import for_description
 from .runs.presenters import page_clock, run_context, staff_moves

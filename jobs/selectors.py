@@ -9,21 +9,12 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from jobs.runs.models import Cluster, Dispatch, Run
 from portal.kept import columns_sql, fetch_prepared, instance_of
 from portal.models import NoticeTopic, Team, User
 from portal.selectors import scoped, team_ids_for, unread_notice_count
 
-from .models import (
-    Cluster,
-    Comment,
-    Dispatch,
-    JobDescription,
-    JobStatus,
-    JobStatusCount,
-    ReadMark,
-    Revision,
-    Run,
-)
+from .models import Comment, JobDescription, JobStatus, JobStatusCount, ReadMark, Revision
 
 
 def jobs_for(user):

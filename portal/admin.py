@@ -1,17 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from portal.intake.models import IntakeApplication, IntakeDecision, IntakeWindow
+
 from .intake import rules as intake
-from .models import (
-    IntakeApplication,
-    IntakeDecision,
-    IntakeWindow,
-    Invitation,
-    Membership,
-    OutboundEmail,
-    Team,
-    User,
-)
+from .models import Invitation, Membership, OutboundEmail, Team, User
 
 
 class MembershipInline(admin.TabularInline):

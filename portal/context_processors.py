@@ -4,8 +4,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from findings.models import Finding, FindingStatus
-from jobs.models import FINAL_STATES, JobDescription, JobStatus, Run
-from portal.models import ApplicationStatus, IntakeApplication
+from jobs.models import JobDescription, JobStatus
+from jobs.runs.models import FINAL_STATES, Run
+from portal.intake.models import ApplicationStatus, IntakeApplication
 from portal.pagination import bounded_counts, shown_count
 
 from . import badges, selectors

@@ -6,7 +6,7 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from jobs import services, spec
-from jobs.models import Run
+from jobs.runs.models import Run
 from portal.celery import app as celery_app
 from portal.models import Membership, Role, Team, User
 

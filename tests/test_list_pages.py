@@ -14,7 +14,7 @@ from django.utils import timezone
 from findings.models import Finding, FindingKind, FindingStatus, Impact
 from jobs import spec
 from jobs.models import Comment, JobDescription, JobStatus, Revision
-from portal.models import IntakeApplication, IntakeWindow
+from portal.intake.models import IntakeApplication, IntakeWindow
 from portal.pagination import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,8 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from jobs.field_signals import SCREEN_CODES
-from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision, RunOutcome
+from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision
+from jobs.runs.models import RunOutcome
 from jobs.spec.model import WorkKind
 from jobs.steps import field_label
 from portal.aggregates import Median, MedianSeconds

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Max, Q
 
-from jobs.models import FieldSignal, RunOutcome
+from jobs.models import FieldSignal
+from jobs.runs.models import RunOutcome
 from jobs.spec import Problem
 from jobs.steps import field_label
 from portal.aggregates import Median

@@ -4,9 +4,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from jobs import selectors, services
-from jobs.models import Cluster
 from jobs.presenters import detail_context
 from jobs.runs import dispatch
+from jobs.runs.models import Cluster
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.pagination import keyset_page

@@ -10,7 +10,7 @@ from typing import Annotated
 from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
-from jobs.models import Dispatch
+from jobs.runs.models import Dispatch
 from portal.errors import DomainError
 
 from . import dispatch as dispatch_mod

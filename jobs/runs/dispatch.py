@@ -13,7 +13,7 @@ from django.db import connections, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from jobs.models import Cluster, Dispatch, DispatchState, Event, Run, RunState, SchedulerClient
+from jobs.runs.models import Cluster, Dispatch, DispatchState, Event, Run, RunState, SchedulerClient
 from jobs.spec import slurm_export
 from portal.errors import DomainError
 from portal.prepared import prepared

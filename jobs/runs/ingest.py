@@ -19,13 +19,13 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs.models import (
+from jobs.models import JobDescription
+from jobs.runs.models import (
     FINAL_STATES,
     Event,
     EventKind,
     EventStatus,
     FailureReason,
-    JobDescription,
     Run,
     RunState,
 )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from jobs import spec
-from jobs.models import Phase
+from jobs.runs.models import Phase
 from jobs.spec.units import format_duration
 
 # A gap between held and expected larger than both of these is worth a finding.

@@ -7,7 +7,7 @@ restarts and each event's applied/rejected verdict are recomputed."""
 
 from dataclasses import dataclass
 
-from jobs.models import EventKind, EventStatus, RunState
+from jobs.runs.models import EventKind, EventStatus, RunState
 from portal.transitions import Machine, move
 
 S, K = RunState, EventKind

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from jobs.models import EventStatus, Phase, RunOutcome, RunState
+from jobs.runs.models import EventStatus, Phase, RunOutcome, RunState
 from jobs.spec.units import format_duration, format_when
 from portal.errors import DomainError
 

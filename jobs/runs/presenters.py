@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 
-from jobs.models import Cluster, Dispatch, FailureReason, Run, RunState
+from jobs.runs.models import Cluster, Dispatch, FailureReason, Run, RunState
 
 from . import ledger as ledger_mod
 from . import observed as observed_mod

@@ -13,7 +13,7 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 from pydantic import field_validator
 
-from jobs.models import EventKind, FailureReason, Phase, Run
+from jobs.runs.models import EventKind, FailureReason, Phase, Run
 from portal.clientip import client_ip
 from portal.errors import DomainError
 

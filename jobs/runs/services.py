@@ -10,13 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from jobs.models import (
-    Cluster,
-    Hold,
-    Phase,
-    Run,
-    SchedulerClient,
-)
+from jobs.runs.models import Cluster, Hold, Phase, Run, SchedulerClient
 from portal import submissions
 from portal.errors import DomainError
 

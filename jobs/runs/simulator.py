@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from jobs.models import EventKind, Phase, Run, SchedulerClient
+from jobs.runs.models import EventKind, Phase, Run, SchedulerClient
 
 from . import services
 

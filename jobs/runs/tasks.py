@@ -4,7 +4,7 @@ from datetime import datetime
 
 from celery import shared_task
 
-from jobs.models import Run
+from jobs.runs.models import Run
 from portal.outbox import enqueue
 
 from . import simulator

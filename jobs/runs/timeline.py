@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from jobs.models import EventStatus, RunState
+from jobs.runs.models import EventStatus, RunState
 from jobs.spec.units import format_duration
 
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from jobs import selectors
-from jobs.models import Cluster, SchedulerClient
+from jobs.runs.models import Cluster, SchedulerClient
 from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError

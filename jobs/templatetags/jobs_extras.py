@@ -4,10 +4,10 @@ from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from jobs.runs.models import RunState
 from portal.markdown import render_markdown
 
 from ..field_html import Form, fields_html
-from ..models import RunState
 from ..spec.units import format_duration, number_for_people
 from ..steps import anchor_id, form_words, step_of_field
 from ..steps import field_label as label

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from portal.models import IntakeWindow
+from portal.intake.models import IntakeWindow
 
 from . import services
 from .forms import ApplicationForm

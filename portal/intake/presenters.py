@@ -4,8 +4,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from portal.dates import day_month
+from portal.intake.models import ApplicationStatus, StagedDecision
 from portal.links import row_url
-from portal.models import ApplicationStatus, StagedDecision
 from portal.rows import html_row
 
 STATUS_LABELS = dict(ApplicationStatus.choices)

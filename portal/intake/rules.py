@@ -10,7 +10,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from portal.models import (
+from portal.intake.models import (
     ApplicationStatus,
     CloseReason,
     IntakeApplication,

@@ -7,7 +7,8 @@ from django.db.models import OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from portal.models import IntakeApplication, IntakeWindow, OutboundEmail
+from portal.intake.models import IntakeApplication, IntakeWindow
+from portal.models import OutboundEmail
 from portal.pagination import BoundedCount, bounded_counts, shown_count
 
 from . import rules

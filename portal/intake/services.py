@@ -11,18 +11,16 @@ from django.utils import timezone
 
 from portal import submissions
 from portal.errors import DomainError
-from portal.models import (
+from portal.intake.models import (
     ApplicationStatus,
     CloseReason,
     IntakeApplication,
     IntakeDecision,
     IntakeState,
     IntakeWindow,
-    Role,
     StagedDecision,
-    Team,
-    User,
 )
+from portal.models import Role, Team, User
 from portal.outbox import absolute_url, queue_email
 from portal.services import invite
 from portal.validators import fold

@@ -10,8 +10,8 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from portal import ratelimit
 from portal.decorators import staff_required
 from portal.errors import DomainError
+from portal.intake.models import ApplicationStatus, IntakeState, StagedDecision
 from portal.markdown import render_markdown
-from portal.models import ApplicationStatus, IntakeState, StagedDecision
 from portal.pagination import keyset_page
 
 from . import rules, selectors, services

@@ -19,11 +19,13 @@ from django.utils import timezone
 from findings.models import FindingNote, StatusChange
 from jobs import services as job_services
 from jobs import spec
-from jobs.models import Comment, Event, Review, Revision
+from jobs.models import Comment, Review, Revision
 from jobs.runs import services as run_services
+from jobs.runs.models import Event
 from portal.celery import app as celery_app
 from portal.intake import services as intake_services
-from portal.models import IntakeApplication, Invitation, OutboundEmail, Team
+from portal.intake.models import IntakeApplication
+from portal.models import Invitation, OutboundEmail, Team
 from portal.outbox import resend_stuck_emails
 from tests.findings.helpers import file as file_finding
 from tests.portal.intake_helpers import form_data, make_window, submit

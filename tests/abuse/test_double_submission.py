@@ -16,8 +16,9 @@ from django.urls import reverse
 from findings.models import Finding, FindingNote
 from jobs import services as job_services
 from jobs import spec
-from jobs.models import Comment, JobDescription, SchedulerClient
+from jobs.models import Comment, JobDescription
 from jobs.runs import services as run_services
+from jobs.runs.models import SchedulerClient
 from portal.models import Team
 from tests.findings.helpers import file as file_finding
 

@@ -9,9 +9,10 @@ from django.core import mail
 from django.urls import reverse
 
 from findings.models import Finding
-from jobs.models import SchedulerClient
+from jobs.runs.models import SchedulerClient
 from portal import services
-from portal.models import IntakeApplication, OutboundEmail, Team, User
+from portal.intake.models import IntakeApplication
+from portal.models import OutboundEmail, Team, User
 from portal.outbox import deliver_email
 from portal.validators import fold
 from tests.portal.intake_helpers import form_data, make_window

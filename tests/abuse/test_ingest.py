@@ -12,10 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import Event, EventStatus, Run, RunState, SchedulerClient
 from jobs.runs import ingest
 from jobs.runs import services as run_services
 from jobs.runs.lifecycle import replay
+from jobs.runs.models import Event, EventStatus, Run, RunState, SchedulerClient
 from portal import bulk
 from portal.models import Membership, Notice, OutboundEmail, Team, User
 from tests.conftest import make_user

@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from findings.models import Finding, FindingNote
 from jobs import services as job_services
-from jobs.models import Comment, Event, JobDescription, SchedulerClient
+from jobs.models import Comment, JobDescription
 from jobs.runs import services as run_services
+from jobs.runs.models import Event, SchedulerClient
 from portal.models import Team
 from tests.findings.helpers import file as file_finding
 from tests.portal.intake_helpers import form_data, make_window

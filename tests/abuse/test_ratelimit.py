@@ -9,7 +9,8 @@ from django.db import connection
 from django.test import override_settings
 
 from portal import ratelimit
-from portal.models import IntakeApplication, RateCount
+from portal.intake.models import IntakeApplication
+from portal.models import RateCount
 from tests.portal.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db

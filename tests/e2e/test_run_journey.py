@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 
 from jobs import services, spec
-from jobs.models import Run
 from jobs.runs import simulator
+from jobs.runs.models import Run
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

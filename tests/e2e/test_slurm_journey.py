@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from jobs.models import Cluster
+from jobs.runs.models import Cluster
 from tests.slurm.conftest import PROBLEM, accepted, cluster, small_job, start_agent, wait_for
 
 from .test_job_journey import log_in

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from findings.models import Finding, FindingKind
-from jobs.models import Hold, Phase
+from jobs.runs.models import Hold, Phase
 from tests.findings.helpers import accepted_job
 
 pytestmark = pytest.mark.django_db

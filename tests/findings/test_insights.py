@@ -17,7 +17,8 @@ from findings import services as finding_services
 from findings.insights import figures, public
 from findings.models import FindingKind, FindingStatus, UnsolvedProblem
 from jobs import services, spec
-from jobs.models import FieldSignal, JobDescription, Revision, Run, RunOutcome
+from jobs.models import FieldSignal, JobDescription, Revision
+from jobs.runs.models import Run, RunOutcome
 from portal.aggregates import _SqliteMedian
 from portal.errors import DomainError
 from portal.models import Team

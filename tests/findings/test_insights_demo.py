@@ -9,7 +9,8 @@ from findings.insights import figures, public
 from findings.insights.demo import load_program_history
 from findings.models import UnsolvedProblem
 from jobs.demo import load_jobs
-from jobs.models import JobDescription, RunOutcome
+from jobs.models import JobDescription
+from jobs.runs.models import RunOutcome
 from portal.management.commands.load_demo import Command
 
 

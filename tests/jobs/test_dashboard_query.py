@@ -9,8 +9,9 @@ from django.db import connection
 from django.utils import timezone
 
 from jobs import dashboard_query, selectors, services, spec
-from jobs.models import Dispatch, JobDescription, JobStatus, Run
+from jobs.models import JobDescription, JobStatus
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Dispatch, Run
 from portal.models import Membership, Role
 from tests.conftest import make_user
 from tests.keyset_walk import walk_pages

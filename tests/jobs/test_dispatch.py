@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from jobs import services as job_services
-from jobs.models import Dispatch, Event, Run
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Dispatch, Event, Run
 from jobs.runs.services import create_client
 from jobs.slurm_agent import derive as derive_mod
 from jobs.slurm_agent.slurm import gpus_in, parse_limit, parse_sacct
@@ -129,9 +129,9 @@ def test_the_ready_rows_are_what_the_template_wrote(
 ):
     from django.template import Context, Template
 
-    from jobs.models import Cluster
     from jobs.models import JobDescription as Job
     from jobs.review.presenters import ready_rows
+    from jobs.runs.models import Cluster
 
     dispatch_mod.create_cluster(name="<b>&c</b>", partition="p", accelerator_map={})
     first = accepted(team_a, a_member, staff, small_job("first <one>"))

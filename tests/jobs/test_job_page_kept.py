@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import Phase
 from jobs.runs import services as run_services
 from jobs.runs import simulator
+from jobs.runs.models import Phase
 
 pytestmark = pytest.mark.django_db
 

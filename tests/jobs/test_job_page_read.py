@@ -9,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from jobs import detail_kept, selectors, services, spec
-from jobs.models import Dispatch, JobDescription, ReadMark
+from jobs.models import JobDescription, ReadMark
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Dispatch
 from portal.selectors import team_ids_for
 
 pytestmark = pytest.mark.django_db

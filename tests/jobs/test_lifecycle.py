@@ -10,9 +10,9 @@ from django.db import connection
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import EventKind, EventStatus, Hold, Phase, Run, RunState
 from jobs.runs import ledger, lifecycle, simulator
 from jobs.runs import services as run_services
+from jobs.runs.models import EventKind, EventStatus, Hold, Phase, Run, RunState
 from portal.errors import DomainError
 from portal.models import Notice
 

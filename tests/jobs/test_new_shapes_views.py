@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from jobs import services, spec
-from jobs.models import Run
 from jobs.runs import ledger, simulator
+from jobs.runs.models import Run
 
 pytestmark = pytest.mark.django_db
 

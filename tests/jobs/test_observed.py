@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from jobs.models import Event, Hold, RunOutcome
 from jobs.runs import observed, services, simulator
+from jobs.runs.models import Event, Hold, RunOutcome
 
 pytestmark = pytest.mark.django_db
 

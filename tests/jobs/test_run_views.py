@@ -6,9 +6,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import Phase, SchedulerClient
 from jobs.runs import services as run_services
 from jobs.runs import simulator
+from jobs.runs.models import Phase, SchedulerClient
 from jobs.runs.presenters import page_clock
 
 pytestmark = pytest.mark.django_db

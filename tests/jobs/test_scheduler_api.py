@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import Run, SchedulerClient
 from jobs.runs import services as run_services
+from jobs.runs.models import Run, SchedulerClient
 from portal.middleware import API_PREFIX
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from portal.intake import services as intake_services
-from portal.models import IntakeWindow
+from portal.intake.models import IntakeWindow
 
 
 def make_window(*, opens_in=timedelta(days=-1), closes_in=timedelta(days=14), places=3, **extra):

@@ -7,8 +7,8 @@ import pytest
 from django.db import DataError, connection, connections, transaction
 from django.utils import timezone
 
-from jobs.models import Event, EventKind, EventStatus, Run
 from jobs.runs import services as run_services
+from jobs.runs.models import Event, EventKind, EventStatus, Run
 from portal import bulk
 from portal.models import Notice, NoticeTopic, OutboundEmail
 

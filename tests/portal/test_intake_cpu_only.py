@@ -4,7 +4,7 @@ and on the applicant's status page; a type with CPU only, or neither, is a field
 import pytest
 from django.urls import reverse
 
-from portal.models import IntakeApplication
+from portal.intake.models import IntakeApplication
 from tests.portal.intake_helpers import form_data, make_window, submit
 
 pytestmark = pytest.mark.django_db

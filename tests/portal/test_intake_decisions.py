@@ -11,17 +11,15 @@ from django.utils import timezone
 from portal.errors import DomainError
 from portal.intake import rules as intake
 from portal.intake import services as intake_services
-from portal.intake.tasks import close_due_intake_windows
-from portal.models import (
+from portal.intake.models import (
     ApplicationStatus,
     CloseReason,
     IntakeDecision,
     IntakeState,
     IntakeWindow,
-    Invitation,
-    Role,
-    Team,
 )
+from portal.intake.tasks import close_due_intake_windows
+from portal.models import Invitation, Role, Team
 
 from .intake_helpers import make_window, submit
 

@@ -2,8 +2,8 @@ import pytest
 
 from portal.intake import rules as intake
 from portal.intake.demo import load_intake
+from portal.intake.models import ApplicationStatus, IntakeApplication, IntakeState, IntakeWindow
 from portal.management.commands.load_demo import Command
-from portal.models import ApplicationStatus, IntakeApplication, IntakeState, IntakeWindow
 
 
 @pytest.mark.django_db

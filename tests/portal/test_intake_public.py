@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from portal.intake import rules as intake
 from portal.intake import services as intake_services
-from portal.models import ApplicationStatus, IntakeApplication, OutboundEmail
+from portal.intake.models import ApplicationStatus, IntakeApplication
+from portal.models import OutboundEmail
 from tests.on_commit import enqueued
 
 from .. import test_authorization_matrix as matrix

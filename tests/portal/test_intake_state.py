@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from portal.errors import DomainError
 from portal.intake import rules as intake
 from portal.intake import services as intake_services
+from portal.intake.models import CloseReason, IntakeState, IntakeWindow
 from portal.intake.tasks import close_due_intake_windows
-from portal.models import CloseReason, IntakeState, IntakeWindow
 
 from .intake_helpers import make_window
 
@@ -140,7 +140,7 @@ def test_beat_task_leaves_open_windows_and_staff_closes_alone(staff):
 
 @pytest.mark.django_db
 def test_lowering_places_to_the_accepted_count_closes_it_as_full(staff):
-    from portal.models import ApplicationStatus
+    from portal.intake.models import ApplicationStatus
 
     from .intake_helpers import submit
 

@@ -21,8 +21,8 @@ from django.db import connection
 
 from jobs import services as job_services
 from jobs.demo import small_slurm_job
-from jobs.models import Dispatch, Run
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Dispatch, Run
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTITION = "e31"

@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from jobs.models import Cluster, Event, EventStatus, Hold, Run
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Cluster, Event, EventStatus, Hold, Run
 from jobs.slurm_agent.derive import derive_dispatch
 from jobs.slurm_agent.slurm import Slurm
 

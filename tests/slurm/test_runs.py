@@ -6,9 +6,9 @@ from datetime import datetime
 
 import pytest
 
-from jobs.models import Event, EventStatus, Hold, Run
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import ledger
+from jobs.runs.models import Event, EventStatus, Hold, Run
 
 from .conftest import (
     accepted,

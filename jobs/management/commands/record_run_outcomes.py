@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from jobs.models import FINAL_STATES, Run
+from jobs.runs.models import FINAL_STATES, Run
 from jobs.runs.observed import record_outcome
 
 

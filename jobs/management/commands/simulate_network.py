@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from jobs.models import Run
 from jobs.runs import simulator
+from jobs.runs.models import Run
 from jobs.runs.tasks import simulate_run
 from portal.outbox import enqueue
 

@@ -5,7 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from jobs.models import Event, JobDescription, SchedulerClient
+from jobs.models import JobDescription
+from jobs.runs.models import Event, SchedulerClient
 from portal.models import Membership, Notice, OutboundEmail, Team, User
 
 pytestmark = pytest.mark.django_db

@@ -7,18 +7,12 @@ from django.db import transaction
 from findings.models import Finding
 from jobs import counts
 from jobs.awaiting import awaiting
-from jobs.models import (
-    FINAL_STATES,
-    Event,
-    FieldSignal,
-    JobDescription,
-    Revision,
-    Run,
-    RunOutcome,
-)
+from jobs.models import FieldSignal, JobDescription, Revision
+from jobs.runs.models import FINAL_STATES, Event, Run, RunOutcome
 from jobs.selectors import unread_recounted
 from portal import badges
-from portal.models import IntakeApplication, Team, User
+from portal.intake.models import IntakeApplication
+from portal.models import Team, User
 from portal.selectors import memberships_for
 
 pytestmark = pytest.mark.django_db

@@ -45,7 +45,8 @@ from jobs.models import JobDescription, JobStatus
 from jobs.runs import services as run_services
 from portal.demo import DEMO_PASSWORD
 from portal.devtools.client import Session, form_fields, get, hammer, percentile
-from portal.models import IntakeWindow, User
+from portal.intake.models import IntakeWindow
+from portal.models import User
 
 PARTNER, STAFF, ANON = "ada@northwind.example", "staff@e31.example", None
 TRIAGE = "staff triage: filter + search + sort"

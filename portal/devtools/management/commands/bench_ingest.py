@@ -21,8 +21,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import services, spec
-from jobs.models import JobDescription, Run, SchedulerClient
+from jobs.models import JobDescription
 from jobs.runs import services as run_services
+from jobs.runs.models import Run, SchedulerClient
 from portal.models import Membership, OutboundEmail, Role, Team, User
 
 

@@ -34,38 +34,31 @@ from findings.models import (
 from jobs import spec
 from jobs.counts import recount_statuses
 from jobs.models import (
-    FINAL_STATES,
     Comment,
-    Event,
-    EventKind,
-    EventStatus,
     FieldSignal,
-    Hold,
     JobDescription,
     JobStatus,
     JobStatusChange,
-    Phase,
     ReadMark,
     Review,
     ReviewOutcome,
     Revision,
+)
+from jobs.runs.models import (
+    FINAL_STATES,
+    Event,
+    EventKind,
+    EventStatus,
+    Hold,
+    Phase,
     Run,
     RunOutcome,
     RunState,
 )
 from jobs.unread import recount_unread
 from portal.demo import DEMO_PASSWORD
-from portal.models import (
-    ApplicationStatus,
-    IntakeApplication,
-    IntakeWindow,
-    Membership,
-    Notice,
-    NoticeTopic,
-    Role,
-    Team,
-    User,
-)
+from portal.intake.models import ApplicationStatus, IntakeApplication, IntakeWindow
+from portal.models import Membership, Notice, NoticeTopic, Role, Team, User
 
 BATCH = 2000
 RATIOS = ("duration", "data", "staging", "hours")

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from jobs.models import Run
 from jobs.runs import services as run_services
+from jobs.runs.models import Run
 
 from .bench_ingest import _clean, _world
 

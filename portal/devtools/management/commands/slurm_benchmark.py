@@ -23,8 +23,8 @@ from django.db import connections
 
 from jobs import services as job_services
 from jobs.demo import small_slurm_job
-from jobs.models import Event, Run
 from jobs.runs import dispatch as dispatch_mod
+from jobs.runs.models import Event, Run
 from jobs.slurm_agent.agent import Agent
 from jobs.slurm_agent.portal import Portal
 from jobs.slurm_agent.slurm import Slurm, SlurmError
