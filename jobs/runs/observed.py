@@ -190,25 +190,86 @@ def _first_time(events, kind):
 
 def compute(run, *, events, holds, ledger=None, segments=None, now=None):
     """Every figure the description declared, next to what was observed so far."""
-    now = now or timezone.now()
+    r = _gather(run, events, holds, ledger, segments, now or timezone.now())
+    figures = [
+        _running_time(r),
+        _data_staged(r),
+        _staging_time(r),
+        _hours_held(r),
+        _hours_while_running(r),
+        _output_delivered(r),
+        _restarts(r),
+        _deadline(r),
+        _nodes(r),
+    ]
+    figures = [f for f in figures if f is not None]
+    return Observed(
+        figures=figures,
+        exit_reason=r.got.exit_reason,
+        live=not r.final,
+        finished_at=r.finished_at,
+        numbers=_numbers(r, {f.key: f for f in figures}),
+    )
+
+
+@dataclass
+class _Run:
+    """What the figures are read from, gathered once for one run."""
+
+    run: object
+    description: object
+    request: object
+    got: Reports
+    ledger: object
+    segments: list
+    now: object
+    final: bool
+    finished_at: object
+    ran: list  # the segments it was running
+    declared_seconds: float | None
+    observed_seconds: float | None
+    input_bytes: float | None
+
+
+def _gather(run, events, holds, ledger, segments, now):
     description = run.revision.as_description()
-    req, got = description.request, reports(events, holds)
+    request = description.request
+    got = reports(events, holds)
     ledger = ledger or ledger_mod.compute(run, holds=holds, now=now)
     segments = segments if segments is not None else timeline.segments(run, events, now=now)
     final = run.is_final
     released_at = _first_time(events, "released")
     ran = [s for s in segments if s.state == RunState.RUNNING]
-    running_now = run.state == RunState.RUNNING
-    ran_done = bool(ran) and not running_now
-    out = Observed(live=not final, exit_reason=got.exit_reason, finished_at=released_at)
-    if final:
-        out.finished_at = released_at or run.state_since
+    estimate = request.estimate
+    return _Run(
+        run=run,
+        description=description,
+        request=request,
+        got=got,
+        ledger=ledger,
+        segments=segments,
+        now=now,
+        final=final,
+        finished_at=(released_at or run.state_since) if final else released_at,
+        ran=ran,
+        declared_seconds=estimate.seconds if estimate and estimate.exact else None,
+        observed_seconds=float(sum(s.seconds for s in ran)) if ran else None,
+        input_bytes=_exact_bytes(description.data.inputs),
+    )
 
-    # Running time.
-    declared_s = req.estimate.seconds if req.estimate and req.estimate.exact else None
-    observed_s = float(sum(s.seconds for s in ran)) if ran else None
+
+def _exact_bytes(items):
+    """The total of the exactly declared sizes, or None if no size is exact."""
+    sized = [i.size.bytes for i in items or [] if i.size and i.size.exact]
+    return float(sum(sized)) if sized else None
+
+
+def _running_time(r):
+    """Time spent running, all attempts together, against the exact estimate."""
+    declared_s, observed_s = r.declared_seconds, r.observed_seconds
+    running_now = r.run.state == RunState.RUNNING
     if observed_s is None:
-        sentence = "Not running yet." if not final else "The job never ran."
+        sentence = "Not running yet." if not r.final else "The job never ran."
     elif running_now:
         sentence = f"Running for {approx_duration(observed_s)} so far" + (
             f" of {approx_duration(declared_s)} estimated." if declared_s else "."
@@ -218,29 +279,28 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
         sentence = (
             f"Ran {approx_duration(observed_s)} against {approx_duration(declared_s)} estimated: "
             f"{_times(ratio)} the estimate"
-            + (f", across {len(ran)} attempts." if len(ran) > 1 else ".")
+            + (f", across {len(r.ran)} attempts." if len(r.ran) > 1 else ".")
         )
     else:
         sentence = f"Ran {approx_duration(observed_s)}; no exact estimate was declared."
-    gap = ran_done and _gap(declared_s, observed_s, GAP_SECONDS)
-    out.figures.append(
-        Figure(
-            "duration",
-            "Running time",
-            approx_duration(declared_s) if declared_s else "not declared",
-            approx_duration(observed_s) if observed_s is not None else "—",
-            sentence,
-            declared_s,
-            observed_s,
-            {"kind": "ambiguous_description", "field": "request.estimate"} if gap else None,
-        )
+    # A run still going has not shown its length yet.
+    gap = bool(r.ran) and not running_now and _gap(declared_s, observed_s, GAP_SECONDS)
+    return Figure(
+        "duration",
+        "Running time",
+        approx_duration(declared_s) if declared_s else "not declared",
+        approx_duration(observed_s) if observed_s is not None else "—",
+        sentence,
+        declared_s,
+        observed_s,
+        {"kind": "ambiguous_description", "field": "request.estimate"} if gap else None,
     )
 
-    # Data size and bytes staged.
-    inputs = description.data.inputs or []
-    sized = [i.size.bytes for i in inputs if i.size and i.size.exact]
-    declared_b = float(sum(sized)) if sized else None
-    staged = got.bytes_staged
+
+def _data_staged(r):
+    """Bytes the scheduler staged against the declared data size."""
+    inputs = r.description.data.inputs or []
+    declared_b, staged = r.input_bytes, r.got.bytes_staged
     if staged is None:
         sentence = "The scheduler has not reported the bytes it staged."
     elif declared_b:
@@ -252,27 +312,28 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
         sentence = f"Staged {approx_size(staged)}; no exact data size was declared."
     gap = _gap(declared_b, staged, GAP_BYTES)
     size_field = "data.inputs.0.size" if len(inputs) == 1 else "data.inputs"
-    out.figures.append(
-        Figure(
-            "data",
-            "Data staged",
-            approx_size(declared_b) if declared_b else "not declared",
-            approx_size(staged),
-            sentence,
-            declared_b,
-            None if staged is None else float(staged),
-            {"kind": "ambiguous_description", "field": size_field} if gap else None,
-        )
+    return Figure(
+        "data",
+        "Data staged",
+        approx_size(declared_b) if declared_b else "not declared",
+        approx_size(staged),
+        sentence,
+        declared_b,
+        None if staged is None else float(staged),
+        {"kind": "ambiguous_description", "field": size_field} if gap else None,
     )
 
-    # Staging time against the time the declared size implies.
+
+def _staging_time(r):
+    """Staging time against the time the declared size implies."""
+    declared_b = r.input_bytes
     implied = declared_b / REFERENCE_BANDWIDTH if declared_b else None
-    staging_line = next((p for p in ledger.phases if p.phase == Phase.STAGING), None)
-    rented = [s for s in segments if s.state == RunState.RENTED]
+    staging_line = next((p for p in r.ledger.phases if p.phase == Phase.STAGING), None)
+    rented = [s for s in r.segments if s.state == RunState.RENTED]
     if staging_line is not None:
         staging_s, staging_open = float(staging_line.seconds), staging_line.open
     elif rented:
-        staging_s, staging_open = float(rented[0].seconds), run.state == RunState.RENTED
+        staging_s, staging_open = float(rented[0].seconds), r.run.state == RunState.RENTED
     else:
         staging_s, staging_open = None, False
     if staging_s is None:
@@ -295,20 +356,21 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
         and staging_s > implied * GAP_RATIO
         and staging_s - implied > GAP_SECONDS
     )
-    out.figures.append(
-        Figure(
-            "staging",
-            "Staging time",
-            approx_duration(implied) if implied else "not implied",
-            approx_duration(staging_s),
-            sentence,
-            implied,
-            staging_s,
-            {"kind": "staging_slower"} if slow else None,
-        )
+    return Figure(
+        "staging",
+        "Staging time",
+        approx_duration(implied) if implied else "not implied",
+        approx_duration(staging_s),
+        sentence,
+        implied,
+        staging_s,
+        {"kind": "staging_slower"} if slow else None,
     )
 
-    # Accelerator-hours, in all and while running.
+
+def _hours_held(r):
+    """Accelerator-hours in all, phase by phase."""
+    ledger = r.ledger
     held_by_phase = ", ".join(f"{p.phase.label.lower()} {p.hours:,.1f} h" for p in ledger.phases)
     expected = ledger.expected
     if not ledger.phases:
@@ -320,46 +382,48 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
         )
     else:
         sentence = f"Held {ledger.held:,.1f} h ({held_by_phase}); the team declared no expectation."
-    out.figures.append(
-        Figure(
-            "hours",
-            "Accelerator-hours held",
-            _hours(expected) if expected else "not declared",
-            _hours(ledger.held),
-            sentence,
-            expected,
-            ledger.held if ledger.phases else None,
-            # The ledger above already offers the accounting finding, pre-filled.
-            gap=ledger.offer_finding,
-        )
+    return Figure(
+        "hours",
+        "Accelerator-hours held",
+        _hours(expected) if expected else "not declared",
+        _hours(ledger.held),
+        sentence,
+        expected,
+        ledger.held if ledger.phases else None,
+        # The ledger above already offers the accounting finding, pre-filled.
+        gap=ledger.offer_finding,
     )
-    running_line = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
-    if ledger.requested or running_line:
-        held_running = running_line.hours if running_line else None
-        out.figures.append(
-            Figure(
-                "hours_running",
-                "Accelerator-hours while running",
-                _hours(ledger.requested) if ledger.requested else "not declared",
-                _hours(held_running),
-                (
-                    f"The run itself held {held_running:,.1f} h against "
-                    f"{ledger.requested:,.1f} h requested (count × nodes × estimate)."
-                    if held_running is not None and ledger.requested
-                    else "Nothing held while running yet."
-                    if held_running is None
-                    else f"The run itself held {held_running:,.1f} h."
-                ),
-                ledger.requested,
-                held_running,
-            )
-        )
 
-    # Output size and bytes delivered.
-    artifacts = description.output.artifacts or []
-    sized = [a.size.bytes for a in artifacts if a.size and a.size.exact]
-    declared_o = float(sum(sized)) if sized else None
-    delivered = got.bytes_delivered
+
+def _hours_while_running(r):
+    """Accelerator-hours of the running phase against those requested; None if neither is known."""
+    ledger = r.ledger
+    running_line = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
+    if not (ledger.requested or running_line):
+        return None
+    held_running = running_line.hours if running_line else None
+    return Figure(
+        "hours_running",
+        "Accelerator-hours while running",
+        _hours(ledger.requested) if ledger.requested else "not declared",
+        _hours(held_running),
+        (
+            f"The run itself held {held_running:,.1f} h against "
+            f"{ledger.requested:,.1f} h requested (count × nodes × estimate)."
+            if held_running is not None and ledger.requested
+            else "Nothing held while running yet."
+            if held_running is None
+            else f"The run itself held {held_running:,.1f} h."
+        ),
+        ledger.requested,
+        held_running,
+    )
+
+
+def _output_delivered(r):
+    """Bytes the scheduler delivered against the declared output size."""
+    artifacts = r.description.output.artifacts or []
+    declared_o, delivered = _exact_bytes(artifacts), r.got.bytes_delivered
     if delivered is None:
         sentence = "The scheduler has not reported the bytes it delivered."
     elif declared_o:
@@ -370,91 +434,88 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
     else:
         sentence = f"Delivered {approx_size(delivered)}; no exact output size was declared."
     gap = _gap(declared_o, delivered, GAP_BYTES)
-    out.figures.append(
-        Figure(
-            "output",
-            "Output delivered",
-            approx_size(declared_o) if declared_o else "not declared",
-            approx_size(delivered),
-            sentence,
-            declared_o,
-            None if delivered is None else float(delivered),
-            {
-                "kind": "ambiguous_description",
-                "field": "output.artifacts.0.size" if len(artifacts) == 1 else "output.artifacts",
-            }
-            if gap
-            else None,
-        )
+    size_field = "output.artifacts.0.size" if len(artifacts) == 1 else "output.artifacts"
+    return Figure(
+        "output",
+        "Output delivered",
+        approx_size(declared_o) if declared_o else "not declared",
+        approx_size(delivered),
+        sentence,
+        declared_o,
+        None if delivered is None else float(delivered),
+        {"kind": "ambiguous_description", "field": size_field} if gap else None,
     )
 
-    # Preemption: declared preemptible, restarts survived.
-    pre = req.preemptible
-    restarts = run.restarts
+
+def _restarts(r):
+    """Declared preemptible or not, against the restarts the run survived."""
+    pre, restarts = r.request.preemptible, r.run.restarts
     declared_text = {None: "not declared", True: "preemptible", False: "not preemptible"}[pre]
     if restarts and pre is False:
         sentence = (
             f"Declared not preemptible, yet preempted {restarts} time{'s' * (restarts != 1)}."
         )
     elif restarts:
-        ended = "finished" if run.state == RunState.RELEASED else "went on"
+        ended = "finished" if r.run.state == RunState.RELEASED else "went on"
         sentence = f"Preempted {restarts} time{'s' * (restarts != 1)} and {ended}, as declared."
     else:
-        sentence = "Not preempted" + (" so far." if not final else ".")
-    out.figures.append(
-        Figure(
-            "restarts",
-            "Restarts",
-            declared_text,
-            str(restarts),
-            sentence,
-            None,
-            float(restarts),
-            {"kind": "scheduling"} if restarts and pre is False else None,
-        )
+        sentence = "Not preempted" + (" so far." if not r.final else ".")
+    return Figure(
+        "restarts",
+        "Restarts",
+        declared_text,
+        str(restarts),
+        sentence,
+        None,
+        float(restarts),
+        {"kind": "scheduling"} if restarts and pre is False else None,
     )
 
-    # Deadline.
+
+def _deadline(r):
+    """The deadline, met or missed by the margin in seconds (the figure's observed value)."""
+    req = r.request
     deadline = req.deadline.value if req.deadline and req.deadline.exact else None
     margin = None
     if deadline is None:
         sentence = "No deadline was declared." if req.no_deadline else "No exact deadline."
         observed_text = "—"
-    elif out.finished_at is not None and run.state == RunState.RELEASED:
-        margin = (deadline - out.finished_at).total_seconds()
+    elif r.finished_at is not None and r.run.state == RunState.RELEASED:
+        margin = (deadline - r.finished_at).total_seconds()
         word = "before" if margin >= 0 else "after"
         sentence = (
             f"{'Met' if margin >= 0 else 'Missed'}: done {approx_duration(abs(margin))} "
             f"{word} the deadline."
         )
         observed_text = "met" if margin >= 0 else "missed"
-    elif final:
+    elif r.final:
         sentence = "The run ended without delivering: the deadline was not met."
         observed_text = "not delivered"
     else:
-        left = (deadline - now).total_seconds()
+        left = (deadline - r.now).total_seconds()
         sentence = (
             f"The deadline is in {approx_duration(left)}."
             if left >= 0
             else f"The deadline passed {approx_duration(-left)} ago."
         )
         observed_text = "pending"
-    out.figures.append(
-        Figure(
-            "deadline",
-            "Deadline",
-            format_when(deadline) if deadline else "not declared",
-            observed_text,
-            sentence,
-            None,
-            margin,
-            {"kind": "scheduling"} if margin is not None and margin < 0 else None,
-        )
+    return Figure(
+        "deadline",
+        "Deadline",
+        format_when(deadline) if deadline else "not declared",
+        observed_text,
+        sentence,
+        None,
+        margin,
+        {"kind": "scheduling"} if margin is not None and margin < 0 else None,
     )
 
-    # Nodes asked and granted, and what the job did with less.
-    asked, granted = req.nodes, got.nodes_granted
-    less = req.less_compute.value if req.less_compute else None
+
+def _nodes(r):
+    """Nodes asked and granted, and what the job did with less."""
+    declared_s, observed_s = r.declared_seconds, r.observed_seconds
+    asked, granted = r.request.nodes, r.got.nodes_granted
+    less = r.request.less_compute.value if r.request.less_compute else None
     mismatch = False
     if granted is None:
         sentence = "The scheduler has not reported the nodes it granted."
@@ -472,39 +533,41 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None):
         sentence = f"Granted the {granted} node{'s' * (granted != 1)} asked for."
     else:
         sentence = f"Granted {granted} node{'s' * (granted != 1)}; none were declared."
-    out.figures.append(
-        Figure(
-            "nodes",
-            "Nodes",
-            str(asked) if asked else "not declared",
-            str(granted) if granted else "—",
-            sentence,
-            float(asked) if asked else None,
-            float(granted) if granted else None,
-            {"kind": "ambiguous_description", "field": "request.less_compute"}
-            if mismatch
-            else None,
-        )
+    return Figure(
+        "nodes",
+        "Nodes",
+        str(asked) if asked else "not declared",
+        str(granted) if granted else "—",
+        sentence,
+        float(asked) if asked else None,
+        float(granted) if granted else None,
+        {"kind": "ambiguous_description", "field": "request.less_compute"} if mismatch else None,
     )
 
-    out.numbers = {
-        "declared_seconds": declared_s,
-        "observed_seconds": observed_s,
-        "declared_bytes": None if declared_b is None else int(declared_b),
-        "staged_bytes": staged,
-        "implied_staging_seconds": implied,
-        "staging_seconds": staging_s,
-        "expected_hours": expected,
-        "held_hours": ledger.held if ledger.phases else None,
-        "declared_output_bytes": None if declared_o is None else int(declared_o),
-        "delivered_bytes": delivered,
-        "nodes_asked": asked,
-        "nodes_granted": granted,
-        "preemptible": pre,
-        "restarts": restarts,
-        "deadline_margin_seconds": margin,
+
+def _numbers(r, figure):
+    """The run's figures as plain numbers, by key (a RunOutcome's columns)."""
+    return {
+        "declared_seconds": figure["duration"].declared,
+        "observed_seconds": figure["duration"].observed,
+        "declared_bytes": _whole(figure["data"].declared),
+        "staged_bytes": r.got.bytes_staged,
+        "implied_staging_seconds": figure["staging"].declared,
+        "staging_seconds": figure["staging"].observed,
+        "expected_hours": figure["hours"].declared,
+        "held_hours": figure["hours"].observed,
+        "declared_output_bytes": _whole(figure["output"].declared),
+        "delivered_bytes": r.got.bytes_delivered,
+        "nodes_asked": r.request.nodes,
+        "nodes_granted": r.got.nodes_granted,
+        "preemptible": r.request.preemptible,
+        "restarts": r.run.restarts,
+        "deadline_margin_seconds": figure["deadline"].observed,
     }
-    return out
+
+
+def _whole(value):
+    return None if value is None else int(value)
 
 
 def chart(observed, width=640, bar=18):

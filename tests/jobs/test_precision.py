@@ -90,6 +90,67 @@ def test_missing_messages_give_an_exact_example():
     assert "no_deadline: true" in messages["missing_deadline"]
 
 
+def test_missing_issues_come_item_by_item_in_a_fixed_order():
+    data = {
+        "work": {"shape": "chain"},
+        "data": {"inputs": [{}], "unclassified": ["/shared -> gs://northwind-shared"]},
+        "request": {
+            "accelerators": [{}],
+            "deadline": "2027-03-04T09:00Z",
+            "preemptible": True,
+            "until_done": True,
+        },
+        "output": {"artifacts": [{}]},
+    }
+    _, issues = spec.lint(data)
+    missing = [(i.field, i.level, i.code) for i in issues if i.code != "vague_until_done"]
+    assert missing == [
+        ("work.kind", "error", "missing_work_kind"),
+        ("work.summary", "error", "missing_summary"),
+        ("work.command", "error", "missing_command"),
+        ("work.chain_runs", "error", "missing_chain_runs"),
+        ("data.unclassified.0", "warning", "unclear_data_direction"),
+        ("work.amount", "warning", "missing_amount"),
+        ("data.inputs.0.location", "error", "missing_data_location"),
+        ("data.inputs.0.size", "error", "missing_data_size"),
+        ("data.inputs.0.access", "error", "missing_data_access"),
+        ("data.inputs.0.format", "warning", "missing_data_format"),
+        ("data.inputs.0.objects", "warning", "missing_object_count"),
+        ("data.inputs.0.region", "warning", "missing_data_region"),
+        ("data.scratch", "warning", "missing_scratch"),
+        ("data.stage_before_rent", "warning", "missing_staging"),
+        ("request.accelerators.0.type", "error", "missing_accelerator_type"),
+        ("request.accelerators.0.count", "error", "missing_accelerator_count"),
+        ("request.nodes", "error", "missing_nodes"),
+        ("request.maximum", "error", "missing_maximum"),
+        ("request.on_deadline_missed", "warning", "missing_deadline_policy"),
+        ("request.less_compute", "error", "missing_less_compute"),
+        ("request.checkpoint_interval", "warning", "missing_checkpoint"),
+        ("request.cpus_per_node", "warning", "missing_cpus"),
+        ("request.memory_per_node", "warning", "missing_memory"),
+        ("request.expected_accelerator_hours", "error", "missing_expected_hours"),
+        ("output.artifacts.0.format", "error", "missing_output_format"),
+        ("output.artifacts.0.destination", "error", "missing_output_destination"),
+        ("output.artifacts.0.size", "warning", "missing_output_size"),
+        ("output.delivery", "error", "missing_delivery"),
+        ("output.partial_useful", "warning", "missing_partial"),
+        ("output.downstream", "warning", "missing_downstream"),
+        ("realtime.finishes_on_its_own", "error", "missing_realtime_screen"),
+        ("realtime.serves_requests", "error", "missing_realtime_screen"),
+    ]
+    messages = {i.code: i.message for i in issues}
+    assert messages["unclear_data_direction"].startswith("/shared -> gs://northwind-shared: ")
+    assert messages["missing_deadline_policy"].endswith("or deliver_partial.")  # no example
+
+
+def test_a_cpu_only_job_is_asked_for_node_hours():
+    _, issues = spec.lint({"request": {"no_accelerators": True}, "data": {"no_inputs": True}})
+    codes = {(i.field, i.code) for i in issues}
+    assert ("request.expected_node_hours", "missing_expected_hours") in codes
+    assert not {"missing_accelerator", "missing_data", "missing_scratch"} & {c for _, c in codes}
+    assert next(i for i in issues if i.code == "missing_maximum").level == "warning"
+
+
 def test_no_deadline_stated_explicitly_is_enough():
     codes, _ = codes_for(
         changes=[("request.no_deadline", True)],
