@@ -3,9 +3,9 @@ the common fields (title, description, impact, job) are shared by all of them.""
 
 from django import forms
 
+from jobs.jobformat.units import UnitError, parse_duration, parse_size
 from jobs.models import Revision
 from jobs.runs.models import Phase
-from jobs.spec.units import UnitError, parse_duration, parse_size
 from jobs.steps import all_field_paths, field_label
 from portal.validators import one_line
 from portal.widgets import Textarea

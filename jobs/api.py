@@ -12,12 +12,12 @@ from django.db import OperationalError
 from ninja import Body, NinjaAPI, Schema
 from ninja.errors import HttpError
 
-from . import spec
+from . import jobformat
 from .api_parser import BoundedParser
+from .jobformat import slurm_export
+from .jobformat.textio import SpecReadError
 from .runs.agent_api import router as agent_router
 from .runs.scheduler_api import router as scheduler_router
-from .spec import slurm_export
-from .spec.textio import SpecReadError
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +103,14 @@ class ErrorOut(Schema):
 
 
 def _counts(issues):
-    errors = sum(1 for i in issues if i.level == spec.Level.ERROR)
+    errors = sum(1 for i in issues if i.level == jobformat.Level.ERROR)
     return {"errors": errors, "warnings": len(issues) - errors}
 
 
 @api.post("/spec/validate", response={200: ValidateOut, 400: ErrorOut}, url_name="spec_validate")
 def spec_validate(request, payload: dict[str, Any] = Body(...)):  # noqa: B008
     """Run the precision check on a description (complete or draft)."""
-    description, issues = spec.lint(payload)
+    description, issues = jobformat.lint(payload)
     return {
         "description": description.to_data(),
         "issues": [i.as_dict() for i in issues],
@@ -124,7 +124,7 @@ def spec_import(request, payload: ImportIn):
     if payload.format not in ("auto", "native", "skypilot", "sbatch"):
         raise HttpError(400, "format is one of auto, native, skypilot, sbatch.")
     try:
-        results = spec.import_text(payload.text, payload.format, filename=payload.filename)
+        results = jobformat.import_text(payload.text, payload.format, filename=payload.filename)
     except SpecReadError as error:
         raise HttpError(400, str(error)) from None
     return {"results": [{**r.as_dict(), **_counts(r.issues)} for r in results]}
@@ -147,7 +147,7 @@ class SbatchOut(Schema):
 def spec_export_sbatch(request, payload: dict[str, Any] = Body(...)):  # noqa: B008
     """A description -> runnable sbatch scripts (staging, run, output) chained by submit.sh,
     and notes on what the description says that sbatch cannot carry."""
-    description, issues = spec.load(payload)
+    description, issues = jobformat.load(payload)
     if issues:
         raise HttpError(400, f"{issues[0].field}: {issues[0].message}")
     return slurm_export.export(description).as_dict()

@@ -3,7 +3,7 @@
 import copy
 from datetime import timedelta
 
-from . import services, spec
+from . import jobformat, services
 from .models import JobDescription
 from .runs import services as run_services
 from .runs import simulator
@@ -40,7 +40,7 @@ run: |
 
 
 def _example(**changes):
-    data = copy.deepcopy(spec.example_data())
+    data = copy.deepcopy(jobformat.example_data())
     for path, value in changes.items():
         node = data
         *parents, last = path.split("__")

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from portal.validators import is_number
 
+from .jobformat import Level, Problem
+from .jobformat.precision.vague import VAGUE
 from .models import FieldSignal, ReviewOutcome
-from .spec import Level, Problem
-from .spec.precision.vague import VAGUE
 
 INDEX = re.compile(r"\.\d+(?=\.|$)")
 SCREEN_CODES = ("not_a_network_job", "looks_like_a_service")

@@ -9,7 +9,7 @@ from django.http import Http404
 from portal.validators import is_number
 
 from . import services
-from .spec import model as spec_model
+from .jobformat import model as spec_model
 from .steps import PART_SPECS, STEP_PARTS, STEPS, is_group, values_from_post
 
 # Repeated groups (inputs, artifacts, accelerators) stop growing here: the format's lists

@@ -5,8 +5,8 @@ from django import forms
 from portal.submissions import SubmissionTokenField
 from portal.widgets import ListSelect, ListSelectMultiple, Textarea
 
+from .jobformat.textio import MAX_TEXT_BYTES
 from .models import Comment, ReviewOutcome
-from .spec.textio import MAX_TEXT_BYTES
 from .steps import all_field_paths, field_label
 
 

@@ -5,7 +5,7 @@ from django.utils import timezone
 from portal import submissions
 from portal.models import Team, User
 
-from . import spec
+from . import jobformat
 
 
 class JobStatus(models.TextChoices):
@@ -66,11 +66,11 @@ class JobDescription(models.Model):
         return self.status in EDITABLE
 
     def as_description(self):
-        description, _ = spec.load(self.data)
+        description, _ = jobformat.load(self.data)
         return description
 
     def lint(self):
-        return spec.lint(self.data)
+        return jobformat.lint(self.data)
 
 
 class JobStatusCount(models.Model):
@@ -126,7 +126,7 @@ class Revision(models.Model):
         return f"{self.job} revision {self.number}"
 
     def as_description(self):
-        description, _ = spec.load(self.data)
+        description, _ = jobformat.load(self.data)
         return description
 
 

@@ -11,7 +11,7 @@ from jobs.runs.models import Run
 from portal.kept import kept_all
 from portal.validators import is_number
 
-from . import detail_kept, selectors, spec
+from . import detail_kept, jobformat, selectors
 from .discussion import new_comment_fields, with_tokens
 from .models import JobDescription, JobStatus, Review
 from .review.presenters import review_groups
@@ -72,7 +72,7 @@ class FieldView:
         has_value = value not in (None, "", [], {})
         if seen is not None and not seen.judges(path, has_value):
             self.issues = [i for i in self.issues if not is_missing(i)]
-        self.errors = [i for i in self.issues if i.level == spec.Level.ERROR]
+        self.errors = [i for i in self.issues if i.level == jobformat.Level.ERROR]
         self.clarify = path in clarify
         self.comments = comments.get(path, []) + comments.get(generic_path(path), [])
         self.items = []
@@ -174,8 +174,8 @@ class StepPage:
                 {"name": part, "title": PART_TITLES[part], "fields": fields, "issues": part_issues}
             )
         index = STEP_NAMES.index(step)
-        errors = [i for i in issues if i.level == spec.Level.ERROR]
-        warnings = [i for i in issues if i.level == spec.Level.WARNING]
+        errors = [i for i in issues if i.level == jobformat.Level.ERROR]
+        warnings = [i for i in issues if i.level == jobformat.Level.WARNING]
         review = step == "review"
         # What only the review step shows (each issue with its link, the hours requested).
         requested = for_description(description) if review else None  # accelerator-hours
@@ -193,7 +193,7 @@ class StepPage:
                     "count": sum(
                         1
                         for x in issues
-                        if x.level == spec.Level.ERROR and step_of_field(x.field) == n
+                        if x.level == jobformat.Level.ERROR and step_of_field(x.field) == n
                     ),
                     "left": sum(1 for x in left if step_of_field(x.field) == n),
                 }

@@ -12,7 +12,7 @@ from portal.errors import DomainError
 from portal.notify import Email, staff_people, team_people, tell
 from portal.outbox import absolute_url
 
-from . import awaiting, counts, field_signals, spec
+from . import awaiting, counts, field_signals, jobformat
 from .models import (
     Comment,
     JobDescription,
@@ -133,7 +133,7 @@ def import_draft(
     *, team, user, text, filename=None, source_format="auto", submission_token=None
 ) -> tuple:
     """A new draft from a SkyPilot task, an sbatch script or a description (first stage only)."""
-    results = spec.import_text(text, source_format, filename=filename)
+    results = jobformat.import_text(text, source_format, filename=filename)
     result = results[0]
     data = result.description.to_data()
     job = create_draft(team=team, user=user, data=data, submission_token=submission_token)
@@ -185,7 +185,7 @@ def _record_attempt(job):
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     if not job.editable:
         return  # refused for its status: nothing was attempted
-    _, issues = spec.lint(job.data)
+    _, issues = jobformat.lint(job.data)
     field_signals.record_attempt(job=job, issues=issues, number=_next_number(job))
 
 
@@ -194,11 +194,11 @@ def _submit(*, job, user, acknowledge_warnings):
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     refusal = f"This job is {job.get_status_display().lower()}: it cannot be submitted."
     MOVES.check(job.status, JobStatus.IN_REVIEW, Actor.TEAM, via="submit", refusal=refusal)
-    description, issues = spec.lint(job.data)
-    errors = [i for i in issues if i.level == spec.Level.ERROR]
+    description, issues = jobformat.lint(job.data)
+    errors = [i for i in issues if i.level == jobformat.Level.ERROR]
     if errors:
         raise DomainError(f"Fix the {len(errors)} errors first: the review step lists them.")
-    warnings = [i for i in issues if i.level == spec.Level.WARNING]
+    warnings = [i for i in issues if i.level == jobformat.Level.WARNING]
     if warnings and not acknowledge_warnings:
         raise DomainError("Confirm that you have read the warnings, or fix them, then submit.")
     number = _next_number(job)

@@ -1,4 +1,4 @@
-"""The guided steps, derived from the format's one definition (jobs/spec/model.py).
+"""The guided steps, derived from the format's one definition (jobs/jobformat/model.py).
 
 Each step lists the fields of one part; labels, help, examples, units and input
 kinds all come from the pydantic models, so the form never re-declares a field."""
@@ -14,9 +14,9 @@ from pydantic import BaseModel
 
 from portal.validators import is_number
 
-from .spec import model as m
-from .spec.quantities import Amount, Duration, Quantity, Size, When
-from .spec.units import number_for_people
+from .jobformat import model as m
+from .jobformat.quantities import Amount, Duration, Quantity, Size, When
+from .jobformat.units import number_for_people
 
 STEPS = [
     ("work", "Work", "What runs, and whether it is a batch job at all."),

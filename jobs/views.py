@@ -18,11 +18,12 @@ from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
 
-from . import dashboard_query, detail_kept, selectors, services, spec
+from . import dashboard_query, detail_kept, jobformat, selectors, services
 from .dashboard import dashboard_rows
 from .discussion import threads_html, with_tokens
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
+from .jobformat import slurm_export
 from .models import JobStatus
 from .presenters import (
     Seen,
@@ -33,7 +34,6 @@ from .presenters import (
     grouped_issues,
 )
 from .review.presenters import review_groups
-from .spec import slurm_export
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-posts"
@@ -70,7 +70,7 @@ def _posted_seen(post):
 @cache_control(public=True, max_age=3600)
 def spec_schema(request):
     """The published JSON Schema of the job-description format, version 1."""
-    response = JsonResponse(spec.json_schema(), json_dumps_params={"indent": 2})
+    response = JsonResponse(jobformat.json_schema(), json_dumps_params={"indent": 2})
     response["Access-Control-Allow-Origin"] = "*"
     return response
 
@@ -154,7 +154,7 @@ def job_new(request):
                     source_format=form.cleaned_data["source_format"],
                     submission_token=submissions.token_from(request.POST),
                 )
-            except spec.SpecReadError as error:
+            except jobformat.SpecReadError as error:
                 form.add_error("file" if form.cleaned_data.get("file") else "text", str(error))
             else:
                 request.session[f"jobs:imported:{job.pk}"] = {
@@ -457,7 +457,7 @@ def revision_detail(request, pk, number):
     previous = revision.job.revisions.filter(number__lt=number).order_by("-number").first()
     job = revision.job
     working = job.data if job.editable else None
-    _, issues = spec.lint(revision.data)
+    _, issues = jobformat.lint(revision.data)
     threads, _ = selectors.discussion(job)
     sections, changes, elsewhere = description_sections(
         revision.data, previous.data if previous else None
@@ -504,8 +504,8 @@ def revision_export(request, pk, number, fmt):
             slurm_export.export(description).as_text(), content_type="text/plain; charset=utf-8"
         )
     elif fmt == "json":
-        response = HttpResponse(spec.to_json(description), content_type="application/json")
+        response = HttpResponse(jobformat.to_json(description), content_type="application/json")
     else:
-        response = HttpResponse(spec.to_yaml(description), content_type="application/yaml")
+        response = HttpResponse(jobformat.to_yaml(description), content_type="application/yaml")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -5,7 +5,7 @@ import pytest
 from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs.models import Run
 from portal.celery import app as celery_app
 from portal.models import Membership, Role, Team, User
@@ -104,7 +104,7 @@ def client_for(client):
 @pytest.fixture
 def accepted(team_a, a_member, staff):
     """Team A's complete example job, submitted and accepted: it has a run."""
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
     return job

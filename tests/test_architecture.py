@@ -2,8 +2,8 @@
 
     devtools  ->  every app (benchmarks, load, screenshots: development only)
     site wiring  ->  findings  ->  jobs  ->  jobs.runs  ->  jobs' base (models, selectors)  ->  portal core
-                     portal.intake  ->  portal core, jobs.spec
-    jobs.spec: a library of its own (no Django, no app)
+                     portal.intake  ->  portal core, jobs.jobformat
+    jobs.jobformat: a library of its own (no Django, no app)
     jobs.slurm_agent: a program of its own (the standard library only)
 
 Only the site wiring (urls, context processors, admin, load_demo) knows every app, and no
@@ -25,7 +25,7 @@ WIRING = {
 }
 # Who may import whom (by component); a component may always import itself.
 ALLOWED = {
-    "jobs.spec": set(),
+    "jobs.jobformat": set(),
     # Development only (not installed in production): measures and drives every app.
     "portal.devtools": {
         "portal",
@@ -33,17 +33,17 @@ ALLOWED = {
         "jobs",
         "jobs.base",
         "jobs.runs",
-        "jobs.spec",
+        "jobs.jobformat",
         "jobs.slurm_agent",
         "findings",
     },
     "jobs.slurm_agent": set(),
     "portal": set(),
-    "portal.intake": {"portal", "jobs.spec"},
-    "jobs.base": {"portal", "jobs.spec"},
-    "jobs.runs": {"portal", "jobs.base", "jobs.spec"},
-    "jobs": {"portal", "jobs.base", "jobs.runs", "jobs.spec", "jobs.slurm_agent"},
-    "findings": {"portal", "jobs", "jobs.base", "jobs.runs", "jobs.spec"},
+    "portal.intake": {"portal", "jobs.jobformat"},
+    "jobs.base": {"portal", "jobs.jobformat"},
+    "jobs.runs": {"portal", "jobs.base", "jobs.jobformat"},
+    "jobs": {"portal", "jobs.base", "jobs.runs", "jobs.jobformat", "jobs.slurm_agent"},
+    "findings": {"portal", "jobs", "jobs.base", "jobs.runs", "jobs.jobformat"},
 }
 # A sub-package's models live beside its code but register with the app (the app's models
 # module imports them), so they belong to the app's base.
@@ -64,7 +64,7 @@ def component(module):
     if module in PORTAL_BASE or any(module.startswith(m + ".") for m in PORTAL_BASE):
         return "portal"
     for prefix in (
-        "jobs.spec",
+        "jobs.jobformat",
         "jobs.slurm_agent",
         "jobs.runs",
         "portal.intake",
@@ -104,7 +104,7 @@ def imports(module, path):
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            # `from jobs import spec` imports jobs.spec: name each imported thing in full.
+            # `from jobs import spec` imports jobs.jobformat: name each imported thing in full.
             names = [f"{target}.{a.name}".lstrip(".") for a in node.names]
         for name in names:
             if name.split(".", 1)[0] in APPS:
@@ -135,7 +135,7 @@ def test_imports_run_one_way():
 def test_jobs_spec_needs_no_django():
     """The format library runs in the CLI and on a login node without Django."""
     for module, path in modules():
-        if component(module) != "jobs.spec":
+        if component(module) != "jobs.jobformat":
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -153,7 +153,7 @@ def test_jobs_spec_needs_no_django():
     [
         ("portal.models", "jobs.models", False),
         ("jobs.models", "portal.models", True),
-        ("portal.intake.forms", "jobs.spec.units", True),
+        ("portal.intake.forms", "jobs.jobformat.units", True),
         ("portal.intake.forms", "jobs.models", False),
         ("jobs.views", "findings.models", False),
         ("jobs.runs.services", "jobs.services", False),

@@ -11,8 +11,8 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from findings.models import UnsolvedProblem
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
 from jobs.runs.services import create_client
 from portal import services
 from portal.intake import services as intake_services
@@ -204,7 +204,7 @@ def build_world():
     a_member = make_user("member@a.example", team=team_a)
     b_member = make_user("member@b.example", team=team_b, role=Role.ADMIN)
     staff = make_user("staff@e31.example", staff=True)
-    job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = job_services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = job_services.submit(job=job, user=a_member)
     # Accepted, so the job has a run for the lifecycle pages.
     job_services.review(revision=revision, reviewer=staff, outcome="accepted")

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from findings.models import Finding, FindingKind, FindingStatus, Impact
-from jobs import spec
+from jobs import jobformat
 from jobs.models import Comment, JobDescription, JobStatus, Revision
 from portal.intake.models import IntakeApplication, IntakeWindow
 from portal.pagination import PAGE_SIZE
@@ -26,7 +26,7 @@ def _jobs(team, user, n, status=JobStatus.DRAFT):
         JobDescription(
             team=team,
             name=f"job-{uuid.uuid4().hex[:8]}",
-            data=spec.example_data(),
+            data=jobformat.example_data(),
             status=status,
             created_by=user,
             last_activity_at=now - timedelta(minutes=i % 7),  # ties: the pk breaks them

@@ -9,11 +9,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
+from jobs.jobformat.units import format_when
 from jobs.models import JobDescription
 from jobs.runs import simulator
-from jobs.spec.units import format_when
 from portal.errors import DomainError
 from portal.models import Membership, Role, Team, User
 
@@ -30,7 +30,7 @@ TEAMS = [
 def _data(name, kind, *, first, deadline_in, **request):
     """A description that starts vague (`first` replaces fields with what a partner first
     wrote) and is exact once those are put back."""
-    data = copy.deepcopy(spec.example_data())
+    data = copy.deepcopy(jobformat.example_data())
     data["name"] = name
     data["work"]["kind"] = kind
     now = timezone.now().replace(second=0, microsecond=0)

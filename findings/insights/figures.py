@@ -21,9 +21,9 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from jobs.field_signals import SCREEN_CODES
+from jobs.jobformat.model import WorkKind
 from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision
 from jobs.runs.models import RunOutcome
-from jobs.spec.model import WorkKind
 from jobs.steps import field_label
 from portal.aggregates import Median, MedianSeconds
 from portal.kept import kept

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Max, Q
 
+from jobs.jobformat import Problem
 from jobs.models import FieldSignal
 from jobs.runs.models import RunOutcome
-from jobs.spec import Problem
 from jobs.steps import field_label
 from portal.aggregates import Median
 from portal.kept import kept
@@ -125,7 +125,7 @@ def _fields(problem):
     return figures
 
 
-# Which run figures speak to which published problem (by the slugs jobs.spec uses).
+# Which run figures speak to which published problem (by the slugs jobs.jobformat uses).
 RUN_FIGURES = {
     str(Problem.DATA): ("staging", "data"),
     str(Problem.SCHEDULING): ("nodes", "deadline"),

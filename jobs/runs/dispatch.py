@@ -13,8 +13,8 @@ from django.db import connections, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from jobs.jobformat import slurm_export
 from jobs.runs.models import Cluster, Dispatch, DispatchState, Event, Run, RunState, SchedulerClient
-from jobs.spec import slurm_export
 from portal.errors import DomainError
 from portal.prepared import prepared
 

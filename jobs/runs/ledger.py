@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from jobs import spec
+from jobs import jobformat
+from jobs.jobformat.units import format_duration
 from jobs.runs.models import Phase
-from jobs.spec.units import format_duration
 
 # A gap between held and expected larger than both of these is worth a finding.
 GAP_RATIO = 0.10
@@ -162,13 +162,13 @@ def for_description(description):
     request = description.request
     if request.no_accelerators and not request.accelerators:
         return Ledger(
-            requested=spec.requested_node_hours(description),
+            requested=jobformat.requested_node_hours(description),
             expected=request.expected_node_hours,
             unit="node-hours",
             holder="node",
         )
     return Ledger(
-        requested=spec.requested_accelerator_hours(description),
+        requested=jobformat.requested_accelerator_hours(description),
         expected=request.expected_accelerator_hours,
     )
 

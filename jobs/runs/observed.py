@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from jobs.jobformat.units import format_duration, format_when
 from jobs.runs.models import EventStatus, Phase, RunOutcome, RunState
-from jobs.spec.units import format_duration, format_when
 from portal.errors import DomainError
 
 from . import ledger as ledger_mod

@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from jobs.jobformat.units import format_duration
 from jobs.runs.models import EventStatus, RunState
-from jobs.spec.units import format_duration
 
 
 @dataclass

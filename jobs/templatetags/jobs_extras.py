@@ -8,7 +8,7 @@ from jobs.runs.models import RunState
 from portal.markdown import render_markdown
 
 from ..field_html import Form, fields_html
-from ..spec.units import format_duration, number_for_people
+from ..jobformat.units import format_duration, number_for_people
 from ..steps import anchor_id, form_words, step_of_field
 from ..steps import field_label as label
 

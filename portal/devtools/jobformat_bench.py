@@ -12,8 +12,8 @@ import gc
 import sys
 import time
 
-from jobs.spec import import_text, sbatch
-from jobs.spec.textio import MAX_TEXT_BYTES
+from jobs.jobformat import import_text, sbatch
+from jobs.jobformat.textio import MAX_TEXT_BYTES
 
 LIMIT = MAX_TEXT_BYTES - 1024
 # Ten times the text may cost this many times as long: linear is about 10, and a loaded

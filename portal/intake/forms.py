@@ -1,7 +1,7 @@
 from django import forms
 from django.utils import timezone
 
-from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
+from jobs.jobformat.units import UnitError, parse_duration, parse_size, parse_when
 from portal.intake.models import ApplicationStatus, StagedDecision
 from portal.submissions import SubmissionTokenField
 from portal.validators import one_line

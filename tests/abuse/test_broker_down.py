@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from findings.models import FindingNote, StatusChange
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
 from jobs.models import Comment, Review, Revision
 from jobs.runs import services as run_services
 from jobs.runs.models import Event
@@ -107,18 +107,24 @@ def _password_reset(f):
 
 
 def _submit(f):
-    job = job_services.create_draft(team=f["team_a"], user=f["a_member"], data=spec.example_data())
+    job = job_services.create_draft(
+        team=f["team_a"], user=f["a_member"], data=jobformat.example_data()
+    )
     return "post", reverse("job_submit", args=[job.pk]), {}
 
 
 def _review(f):
-    job = job_services.create_draft(team=f["team_a"], user=f["a_member"], data=spec.example_data())
+    job = job_services.create_draft(
+        team=f["team_a"], user=f["a_member"], data=jobformat.example_data()
+    )
     job_services.submit(job=job, user=f["a_member"])
     return "post", reverse("revision_review", args=[job.pk, 1]), {"outcome": "accepted"}
 
 
 def _comment(f):
-    job = job_services.create_draft(team=f["team_a"], user=f["a_member"], data=spec.example_data())
+    job = job_services.create_draft(
+        team=f["team_a"], user=f["a_member"], data=jobformat.example_data()
+    )
     return "post", reverse("comment_create", args=[job.pk]), {"body": "Before or after compression?"}  # fmt: skip
 
 

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from findings.models import Finding, FindingNote
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
 from jobs.models import Comment, JobDescription
 from jobs.runs import services as run_services
 from jobs.runs.models import SchedulerClient
@@ -26,13 +26,17 @@ TOKEN = "submission_token"
 
 
 def _comment(f):
-    job = job_services.create_draft(team=f["team_a"], user=f["a_member"], data=spec.example_data())
+    job = job_services.create_draft(
+        team=f["team_a"], user=f["a_member"], data=jobformat.example_data()
+    )
     url = reverse("comment_create", args=[job.pk])
     return "a_member", url, {"body": "Before or after compression?"}, Comment.objects.all()
 
 
 def _reply(f):
-    job = job_services.create_draft(team=f["team_a"], user=f["a_member"], data=spec.example_data())
+    job = job_services.create_draft(
+        team=f["team_a"], user=f["a_member"], data=jobformat.example_data()
+    )
     first = job_services.add_comment(job=job, author=f["staff"], body="Which bucket?")
     data = {"body": "The footage one.", "parent": first.pk}
     return "a_member", reverse("comment_create", args=[job.pk]), data, first.replies.all()
@@ -128,7 +132,7 @@ def test_a_repeated_scheduler_client_form_says_the_token_was_shown_once(client_f
 def test_a_token_from_another_persons_page_finds_nothing_of_theirs(
     client_for, team_a, a_member, b_member, staff
 ):
-    job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = job_services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     token = uuid.uuid4()
     job_services.add_comment(job=job, author=staff, body="Mine.", submission_token=token)
     # a_member sends the same token: it is not staff's comment that comes back.
@@ -204,7 +208,7 @@ def _at_once(n, send):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="real concurrency: PostgreSQL (CI)")
 @pytest.mark.django_db(transaction=True)
 def test_two_clicks_at_once_on_postgresql_make_one_comment(team_a, a_member):
-    job = job_services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = job_services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     data = {"body": "Twice at once?", TOKEN: str(uuid.uuid4())}
 
     def send(i):

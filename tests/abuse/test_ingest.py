@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import ingest
 from jobs.runs import services as run_services
 from jobs.runs.lifecycle import replay
@@ -81,7 +81,7 @@ def test_many_runs_in_one_batch_cost_queries_per_run_not_per_event(
 ):
     jobs = []
     for _ in range(4):
-        job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+        job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
         services.review(revision=services.submit(job=job, user=a_member), reviewer=staff,
                         outcome="accepted")  # fmt: skip
         jobs.append(job)
@@ -232,7 +232,7 @@ def test_batches_of_many_runs_late_and_out_of_order_agree_with_a_full_replay(
 def accepted_jobs(team, member, staff, n):
     jobs = []
     for _ in range(n):
-        job = services.create_draft(team=team, user=member, data=spec.example_data())
+        job = services.create_draft(team=team, user=member, data=jobformat.example_data())
         services.review(revision=services.submit(job=job, user=member), reviewer=staff,
                         outcome="accepted")  # fmt: skip
         jobs.append(job)

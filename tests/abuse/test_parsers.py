@@ -3,8 +3,8 @@ grows in proportion to the input is `python -m portal.devtools.jobformat_bench`'
 
 import pytest
 
-from jobs import spec
-from jobs.spec import sbatch
+from jobs import jobformat
+from jobs.jobformat import sbatch
 
 
 def script(length):
@@ -18,5 +18,5 @@ def test_the_directive_after_a_long_sbatch_line_is_read():
 @pytest.mark.parametrize("option", ["--comment=", '--comment="a ', "--comment='", "-J "])
 def test_a_huge_sbatch_line_imports_without_harm(option):
     text = f"#!/bin/bash\n#SBATCH {option}{'y' * 990_000}\n#SBATCH --nodes=3\nsrun x\n"
-    results = spec.import_text(text, "sbatch")
+    results = jobformat.import_text(text, "sbatch")
     assert results and results[0].description.request.nodes == 3

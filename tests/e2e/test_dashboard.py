@@ -2,7 +2,7 @@
 
 import pytest
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import simulator
 from tests.e2e.test_job_journey import log_in
 
@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_needs_action_first_and_phase_strips(new_page, team_a, a_member, staff):
     asked = services.create_draft(
-        team=team_a, user=a_member, data={**spec.example_data(), "name": "asked"}
+        team=team_a, user=a_member, data={**jobformat.example_data(), "name": "asked"}
     )
     revision = services.submit(job=asked, user=a_member)
     services.review(
@@ -22,7 +22,7 @@ def test_needs_action_first_and_phase_strips(new_page, team_a, a_member, staff):
         note="?",
     )
     done = services.create_draft(
-        team=team_a, user=a_member, data={**spec.example_data(), "name": "done"}
+        team=team_a, user=a_member, data={**jobformat.example_data(), "name": "done"}
     )
     revision = services.submit(job=done, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from jobs import services, spec
+from jobs import jobformat, services
 from tests.e2e.test_job_journey import choose, continue_to, log_in, press, type_into
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,7 +16,7 @@ FILE_WORDS = re.compile(r"\bTrue\b|\bFalse\b|\bNone\b|\b[a-z]+_[a-z_]+\b|\b[a-z]
 
 
 def asked_to_clarify(team, member, staff, number=1):
-    job = services.create_draft(team=team, user=member, data=spec.example_data())
+    job = services.create_draft(team=team, user=member, data=jobformat.example_data())
     revision = services.submit(job=job, user=member)
     services.review(
         revision=revision,

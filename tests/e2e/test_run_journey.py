@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import simulator
 from jobs.runs.models import Run
 from tests.conftest import PASSWORD
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
     run = Run.objects.select_related("revision").get(job=job)

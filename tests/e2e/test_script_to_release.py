@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobDescription, JobStatus
 from jobs.runs import simulator
 from tests.e2e.test_job_journey import log_in, press
@@ -46,7 +46,7 @@ def test_import_a_script_withdraw_once_then_watch_it_released(new_page, team_a, 
 
     # The guided steps are the job journey's: complete the rest here.
     job = JobDescription.objects.get()
-    example = spec.example_data()
+    example = jobformat.example_data()
     services.save_draft(
         job=job, user=a_member, parts={p: example[p] for p in PARTS}, version=job.version
     )

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from findings.models import Finding, FindingStatus, UnsolvedProblem
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobStatus
 from tests.e2e.test_job_journey import log_in
 from tests.findings.helpers import file
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_glance_then_read_a_revision_and_decide_on_one_page(new_page, team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     services.add_comment(job=job, author=a_member, body="The size is compressed.")
     watcher = new_page()

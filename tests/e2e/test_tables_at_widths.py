@@ -3,7 +3,7 @@ and the ledger's chart labels still readable at 360 px."""
 
 import pytest
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs import simulator
 from tests.e2e.test_job_journey import log_in
@@ -51,7 +51,7 @@ def test_no_word_is_broken_in_tables_at_1280(new_page, team_a, a_member, staff):
 
 
 def test_ledger_chart_labels_are_readable_at_360(new_page, team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
     job.refresh_from_db()

@@ -1,12 +1,12 @@
 from findings import services
 from findings.models import FindingKind, Impact
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
 from jobs.runs import simulator
 
 
 def accepted_job(team, member, staff, *, play=True):
-    job = job_services.create_draft(team=team, user=member, data=spec.example_data())
+    job = job_services.create_draft(team=team, user=member, data=jobformat.example_data())
     revision = job_services.submit(job=job, user=member)
     job_services.review(revision=revision, reviewer=staff, outcome="accepted")
     job.refresh_from_db()

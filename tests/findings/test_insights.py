@@ -16,7 +16,7 @@ from django.utils import timezone
 from findings import services as finding_services
 from findings.insights import figures, public
 from findings.models import FindingKind, FindingStatus, UnsolvedProblem
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import FieldSignal, JobDescription, Revision
 from jobs.runs.models import Run, RunOutcome
 from portal.aggregates import _SqliteMedian
@@ -32,7 +32,7 @@ DATA = "getting-data-to-compute"
 
 
 def vague_example():
-    data = spec.example_data()
+    data = jobformat.example_data()
     data["data"]["inputs"][0]["size"] = "about 2 TB"
     return data
 
@@ -51,7 +51,7 @@ def test_a_field_flagged_at_first_submission_until_exact(team_a, a_member, staff
     assert signal.at_first_submission and signal.first_revision == 1
     assert signal.problem == DATA and signal.exact_revision is None and signal.team == team_a
 
-    services.save_draft(job=job, user=a_member, parts={"data": spec.example_data()["data"]},
+    services.save_draft(job=job, user=a_member, parts={"data": jobformat.example_data()["data"]},
                         version=job.version)  # fmt: skip
     first = services.submit(job=job, user=a_member)
     assert FieldSignal.objects.get(job=job).exact_revision == 1  # fixed before revision 1
@@ -83,13 +83,13 @@ def test_a_field_flagged_at_first_submission_until_exact(team_a, a_member, staff
 
 
 def test_an_exact_first_submission_leaves_no_signal(team_a, a_member):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     assert not FieldSignal.objects.exists()
 
 
 def test_the_real_time_screen_and_declines_are_counted(team_a, a_member, staff):
-    data = spec.example_data()
+    data = jobformat.example_data()
     data["realtime"]["serves_requests"] = True
     job = services.create_draft(team=team_a, user=a_member, data=data)
     with pytest.raises(DomainError):
@@ -115,7 +115,7 @@ def _team(n):
 
 
 def _run(team, *, kind="training"):
-    data = {**spec.example_data(), "work": {**spec.example_data()["work"], "kind": kind}}
+    data = {**jobformat.example_data(), "work": {**jobformat.example_data()["work"], "kind": kind}}
     job = JobDescription.objects.create(team=team, name=f"job of {team.slug}", data=data)
     revision = Revision.objects.create(job=job, number=1, data=data)
     return Run.objects.create(job=job, revision=revision, state="released")

@@ -149,7 +149,7 @@ def test_the_three_named_problems_are_published():
         "getting-data-to-compute",
         "scheduling-mixed-sizes",
     } <= slugs
-    from jobs.spec.issues import Problem
+    from jobs.jobformat.issues import Problem
 
     assert {p.value for p in Problem} <= slugs
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import yaml
 
-from jobs import spec
-from jobs.spec.units import UnitError, parse_duration, parse_size, parse_when
+from jobs import jobformat
+from jobs.jobformat.units import UnitError, parse_duration, parse_size, parse_when
 
 FREE_TEXT = {"work.command", "work.setup", "source", "version"}
 # A missing_* error on these fields is answered by these facts.
@@ -112,7 +112,7 @@ def score_result(result, expected, label):
     alarms = set(expected.get("alarms") or [])
     raised = set()
     for issue in result.issues:
-        if issue.level != spec.Level.ERROR:
+        if issue.level != jobformat.Level.ERROR:
             continue
         raised.add(issue.code)
         if issue.code.startswith("missing_"):
@@ -137,8 +137,8 @@ def score_file(path, expected=None):
     wanted = expected.get("descriptions") or []
     score = Score()
     try:
-        results = spec.import_text(Path(path).read_bytes(), filename=Path(path).name)
-    except spec.SpecReadError as error:
+        results = jobformat.import_text(Path(path).read_bytes(), filename=Path(path).name)
+    except jobformat.SpecReadError as error:
         score.missed.append(f"{Path(path).name}: not imported ({error})")
         return score
     if len(results) != len(wanted):

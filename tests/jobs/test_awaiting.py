@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.awaiting import awaiting, recount_awaiting
 from jobs.models import JobDescription, JobStatus, JobStatusChange, Revision
 from tests.admin_forms import admin_post
@@ -23,7 +23,7 @@ def _truth():
 
 
 def _draft(team, user):
-    return services.create_draft(team=team, user=user, data=spec.example_data())
+    return services.create_draft(team=team, user=user, data=jobformat.example_data())
 
 
 def _latest(job):

@@ -1,11 +1,11 @@
 """A job's console log is where its printing goes, not something it produces: the importers
 keep it as a note, and a file that declares no output says so instead of inventing one."""
 
-from jobs import spec
+from jobs import jobformat
 
 
 def _one(text, filename):
-    (result,) = spec.import_text(text.encode(), filename=filename)
+    (result,) = jobformat.import_text(text.encode(), filename=filename)
     return result
 
 
@@ -13,7 +13,7 @@ def _errors_on_output(result):
     return {
         i.code
         for i in result.issues
-        if i.level == spec.Level.ERROR and i.field == "output.artifacts"
+        if i.level == jobformat.Level.ERROR and i.field == "output.artifacts"
     }
 
 

@@ -5,7 +5,7 @@ import csv
 
 import pytest
 
-from jobs import spec
+from jobs import jobformat
 from tests.conftest import SHARED_CORPUS as CORPUS
 from tests.conftest import needs_shared_corpus
 
@@ -31,7 +31,7 @@ def test_the_corpus_is_there():
 @pytest.mark.parametrize(("path", "category"), FILES, ids=[p.name for p, _ in FILES])
 def test_each_file_imports_and_keeps_its_text(path, category):
     raw = path.read_bytes()
-    results = spec.import_text(raw, filename=path.name)
+    results = jobformat.import_text(raw, filename=path.name)
     assert results
     for result in results:
         description = result.description
@@ -53,7 +53,7 @@ def test_each_file_imports_and_keeps_its_text(path, category):
 
 
 def one(name):
-    [result] = spec.import_text(
+    [result] = jobformat.import_text(
         (
             CORPUS
             / ("sbatch" if name.endswith((".slurm", ".sh", ".sbatch")) else "skypilot")
@@ -113,7 +113,7 @@ def test_skypilot_accelerator_set_form():
         r
         for p in (CORPUS / "skypilot").glob("*.yaml")
         if "{H100:8, H200:8}" in p.read_text()
-        for r in spec.import_text(p.read_bytes())
+        for r in jobformat.import_text(p.read_bytes())
     ]
     assert results
     assert [(a.type, a.count) for a in results[0].description.request.accelerators][:2] == [
@@ -136,7 +136,7 @@ def test_skypilot_file_mounts_and_modes():
 
 
 def test_skypilot_pipeline_gives_one_description_per_stage():
-    results = spec.import_text(
+    results = jobformat.import_text(
         (CORPUS / "skypilot" / "llm__gpt-2__gpt2-pipeline.yaml").read_bytes()
     )
     assert len(results) == 2

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from jobs import dashboard_query, selectors, services, spec
+from jobs import dashboard_query, jobformat, selectors, services
 from jobs.models import JobDescription, JobStatus
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.models import Dispatch, Run
@@ -46,7 +46,7 @@ def busy(team_a, team_b, a_member, b_member, staff):
     comments unread, a job with no editor."""
     Membership.objects.create(team=team_b, user=a_member, role=Role.MEMBER)
     jobs = [
-        services.create_draft(team=team, user=user, data=spec.example_data())
+        services.create_draft(team=team, user=user, data=jobformat.example_data())
         for team, user in [(team_a, a_member)] * 6 + [(team_b, b_member)] * 4
     ]
     for job in jobs[:5]:

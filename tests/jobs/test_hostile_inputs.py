@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobDescription
 from jobs.runs import services as run_services
 
@@ -65,7 +65,7 @@ def test_add_and_remove_only_touch_repeated_groups(client_for, draft, a_member, 
 
 
 def test_export_with_a_name_that_has_newlines_and_quotes(client_for, team_a, a_member):
-    data = {**spec.example_data(), "name": 'a\nb"c'}
+    data = {**jobformat.example_data(), "name": 'a\nb"c'}
     job = services.create_draft(team=team_a, user=a_member, data=data)
     services.submit(job=job, user=a_member)
     response = client_for(a_member).get(reverse("revision_export", args=[job.pk, 1, "json"]))
@@ -76,7 +76,7 @@ def test_export_with_a_name_that_has_newlines_and_quotes(client_for, team_a, a_m
 def test_keep_mine_after_the_job_was_submitted_is_refused_with_a_message(
     client_for, team_a, a_member
 ):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     client = client_for(a_member)
     stale = job.version
     services.save_draft(

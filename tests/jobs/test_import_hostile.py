@@ -6,8 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from jobs import spec
-from jobs.spec import SpecReadError
+from jobs import jobformat
+from jobs.jobformat import SpecReadError
 
 BILLION_LAUGHS = """
 a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
@@ -40,7 +40,7 @@ run: echo
 )
 def test_unreadable_input_is_refused_clearly(raw, message):
     with pytest.raises(SpecReadError, match=message) as error:
-        spec.import_text(raw)
+        jobformat.import_text(raw)
     assert "\n" not in str(error.value)
 
 
@@ -49,7 +49,7 @@ def test_a_script_without_directives_says_so_not_a_yaml_error(client_for, team_a
     path = Path(__file__).parent / "fixtures" / "cli" / "no_directives.sh"
     for fmt in ("auto", "sbatch"):
         with pytest.raises(SpecReadError, match="This script has no #SBATCH lines") as error:
-            spec.import_text(path.read_bytes(), fmt)
+            jobformat.import_text(path.read_bytes(), fmt)
         assert "YAML" not in str(error.value)
     upload = SimpleUploadedFile(path.name, path.read_bytes())
     response = client_for(a_member).post(
@@ -62,17 +62,17 @@ def test_a_script_without_directives_says_so_not_a_yaml_error(client_for, team_a
 def test_another_schedulers_script_is_named():
     path = Path(__file__).parent / "fixtures" / "cli" / "pbs_job.pbs"
     with pytest.raises(SpecReadError, match=r"This is a PBS/Torque script \(#PBS lines\)"):
-        spec.import_text(path.read_bytes())
+        jobformat.import_text(path.read_bytes())
 
 
 def test_forced_format_that_does_not_fit():
     with pytest.raises(SpecReadError, match="no #SBATCH"):
-        spec.import_text("run: echo hi", "sbatch")
+        jobformat.import_text("run: echo hi", "sbatch")
     with pytest.raises(SpecReadError, match="not a SkyPilot task"):
-        spec.import_text("name: only", "skypilot")
+        jobformat.import_text("name: only", "skypilot")
 
 
 def test_a_native_file_of_the_wrong_shape_is_read_with_issues():
-    [result] = spec.import_text("work: 5\nrequest: {nodes: -3}\n", "native")
+    [result] = jobformat.import_text("work: 5\nrequest: {nodes: -3}\n", "native")
     codes = {(i.field, i.code) for i in result.issues}
     assert ("work", "invalid") in codes and ("request.nodes", "invalid") in codes

@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
-from jobs import selectors, services, spec
+from jobs import jobformat, selectors, services
 from jobs.discussion import (
     CSRF_MARK,
     NO_COMMENTS,
@@ -60,7 +60,7 @@ def tokens_out(html):
 
 @pytest.fixture
 def job(team_a, a_member):
-    return services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    return services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
 
 
 def test_the_threads_are_what_the_template_wrote(job, a_member, staff, b_member):

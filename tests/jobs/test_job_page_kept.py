@@ -9,7 +9,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs import simulator
 from jobs.runs.models import Phase
@@ -25,7 +25,7 @@ def page(client, job):
 
 @pytest.fixture
 def complete(team_a, a_member):
-    return services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    return services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from jobs import detail_kept, selectors, services, spec
+from jobs import detail_kept, jobformat, selectors, services
 from jobs.models import JobDescription, ReadMark
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.models import Dispatch
@@ -59,7 +59,7 @@ def read(user, pk):
 
 
 def test_a_draft_without_run_is_what_the_orm_reads(team_a, a_member):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     JobDescription.objects.filter(pk=job.pk).update(updated_by=None)  # no editor: None cached
     read_job = read(a_member, job.pk)
     assert_same_as_orm(read_job)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.middleware.csrf import _unmask_cipher_token
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobStatus
 from tests.jobs.test_awaiting import _admin_post
 
@@ -25,7 +25,7 @@ FORM = re.compile(
 
 @pytest.fixture
 def in_review(team_a, a_member):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     return job
 

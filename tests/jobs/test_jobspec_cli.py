@@ -7,11 +7,11 @@ import pytest
 import yaml
 from django.core.management import call_command
 
-from jobs import spec
+from jobs import jobformat
 
 # Our own small files: the CLI is tested without ../shared beside the clone.
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
-EXAMPLE = Path(spec.__file__).parent / "example.yaml"
+EXAMPLE = Path(jobformat.__file__).parent / "example.yaml"
 
 
 def run(*args, stdin=None, monkeypatch=None):
@@ -84,7 +84,7 @@ def test_unreadable_input_exits_2_with_one_line():
 def test_export_stored_jobs(team_a):
     from jobs.models import JobDescription
 
-    job = JobDescription.objects.create(team=team_a, name="x", data=spec.example_data())
+    job = JobDescription.objects.create(team=team_a, name="x", data=jobformat.example_data())
     code, out, _ = run("export", str(job.pk))
     assert code == 0 and yaml.safe_load(out)["name"] == "masks-v7-2027q1"
     code, out, _ = run("export", str(job.pk), "--json")

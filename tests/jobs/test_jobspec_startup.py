@@ -33,7 +33,7 @@ def test_the_command_line_answers_without_loading_django(action):
 
 def test_python_m_jobs_spec_is_the_same_command():
     done = subprocess.run(
-        [sys.executable, "-m", "jobs.spec", "import", "-", "--json"],
+        [sys.executable, "-m", "jobs.jobformat", "import", "-", "--json"],
         input="resources:\n  cpus: 4+\nrun: python prep.py\n",
         capture_output=True,
         text=True,

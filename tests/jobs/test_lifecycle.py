@@ -9,7 +9,7 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import ledger, lifecycle, simulator
 from jobs.runs import services as run_services
 from jobs.runs.models import EventKind, EventStatus, Hold, Phase, Run, RunState
@@ -114,7 +114,7 @@ def test_out_of_order_events_are_placed_by_their_own_time(run):
 def test_shuffled_events_give_the_same_state_and_ledger(team_a, a_member, staff):
     def accepted_run(name):
         job = services.create_draft(
-            team=team_a, user=a_member, data={**spec.example_data(), "name": name}
+            team=team_a, user=a_member, data={**jobformat.example_data(), "name": name}
         )
         revision = services.submit(job=job, user=a_member)
         services.review(revision=revision, reviewer=staff, outcome="accepted")

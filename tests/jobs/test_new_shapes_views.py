@@ -7,7 +7,7 @@ import copy
 import pytest
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import ledger, simulator
 from jobs.runs.models import Run
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def cpu_only_example():
-    data = copy.deepcopy(spec.example_data())
+    data = copy.deepcopy(jobformat.example_data())
     request = data["request"]
     del request["accelerators"], request["expected_accelerator_hours"]
     request.update(no_accelerators=True, expected_node_hours=8 * 36)
@@ -23,7 +23,7 @@ def cpu_only_example():
 
 
 def test_the_cpu_only_example_is_complete_and_exact():
-    _, issues = spec.lint(cpu_only_example())
+    _, issues = jobformat.lint(cpu_only_example())
     assert issues == []
 
 

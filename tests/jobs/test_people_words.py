@@ -6,10 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
+from jobs.jobformat import units
+from jobs.jobformat.loading import load
 from jobs.presenters import diff_rows
-from jobs.spec import units
-from jobs.spec.loading import load
 from jobs.steps import form_words, readable_value
 from portal.models import OutboundEmail
 
@@ -72,7 +72,7 @@ def test_form_words_replace_file_words_but_not_what_was_typed():
     assert "“The job reads no data”" in text and "no_inputs" not in text
     assert "fewer nodes" in text
     assert form_words("“about_2300” is vague") == "“about_2300” is vague"
-    for issue in spec.lint({})[1]:
+    for issue in jobformat.lint({})[1]:
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", form_words(issue.message).split("“")[0])
 
 
@@ -115,7 +115,7 @@ def test_the_review_step_judges_everything(client_for, team_a, a_member):
 def test_the_review_step_says_the_requested_hours_as_people_write_them(
     client_for, team_a, a_member
 ):
-    data = spec.example_data()  # 4 L40S x 8 nodes x 36h
+    data = jobformat.example_data()  # 4 L40S x 8 nodes x 36h
     data["request"]["nodes"] = 80
     job = services.create_draft(team=team_a, user=a_member, data=data)
     page = client_for(a_member).get(reverse("job_step", args=[job.pk, "review"])).content.decode()
@@ -124,7 +124,7 @@ def test_the_review_step_says_the_requested_hours_as_people_write_them(
 
 
 def test_comment_and_review_emails_name_fields_as_people_do(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.add_comment(
         job=job, author=a_member, body="Is this right?", anchor="request.expected_accelerator_hours"
     )
@@ -143,7 +143,7 @@ def test_comment_and_review_emails_name_fields_as_people_do(team_a, a_member, st
 
 
 def test_durations_in_messages_are_the_ones_typed():
-    _, issues = spec.lint(
+    _, issues = jobformat.lint(
         {
             "request": {
                 "estimate": "48h",
@@ -158,9 +158,9 @@ def test_durations_in_messages_are_the_ones_typed():
 
 
 def test_hours_in_messages_read_as_people_write_them():
-    data = spec.example_data()
+    data = jobformat.example_data()
     data["request"].update(expected_accelerator_hours="1,200,000")
-    _, issues = spec.lint(data)
+    _, issues = jobformat.lint(data)
     (message,) = [i.message for i in issues if i.code == "expected_hours_mismatch"]
     assert message.startswith("You expect 1,200,000 accelerator-hours but the request is 1,152 ")
     assert "e+" not in message

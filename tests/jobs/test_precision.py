@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobs import spec
+from jobs import jobformat
 
-EXAMPLE = spec.example_data()
+EXAMPLE = jobformat.example_data()
 
 
 def codes_for(changes=(), removals=()):
@@ -28,7 +28,7 @@ def codes_for(changes=(), removals=()):
         for key in parents:
             node = node[int(key)] if isinstance(node, list) else node[key]
         del node[last]
-    _, issues = spec.lint(data)
+    _, issues = jobformat.lint(data)
     return {(i.field, i.code) for i in issues}, issues
 
 
@@ -102,7 +102,7 @@ def test_missing_issues_come_item_by_item_in_a_fixed_order():
         },
         "output": {"artifacts": [{}]},
     }
-    _, issues = spec.lint(data)
+    _, issues = jobformat.lint(data)
     missing = [(i.field, i.level, i.code) for i in issues if i.code != "vague_until_done"]
     assert missing == [
         ("work.kind", "error", "missing_work_kind"),
@@ -144,7 +144,7 @@ def test_missing_issues_come_item_by_item_in_a_fixed_order():
 
 
 def test_a_cpu_only_job_is_asked_for_node_hours():
-    _, issues = spec.lint({"request": {"no_accelerators": True}, "data": {"no_inputs": True}})
+    _, issues = jobformat.lint({"request": {"no_accelerators": True}, "data": {"no_inputs": True}})
     codes = {(i.field, i.code) for i in issues}
     assert ("request.expected_node_hours", "missing_expected_hours") in codes
     assert not {"missing_accelerator", "missing_data", "missing_scratch"} & {c for _, c in codes}
@@ -280,7 +280,9 @@ def test_values_of_the_wrong_type_are_reported_and_the_rest_kept():
     codes, issues = codes_for(changes=[("request.nodes", "eight"), ("work.kind", "rendering")])
     assert ("request.nodes", "invalid") in codes and ("work.kind", "invalid") in codes
     assert ("request.nodes", "missing_nodes") not in codes  # reported once
-    description, _ = spec.lint({**EXAMPLE, "request": {**EXAMPLE["request"], "nodes": "eight"}})
+    description, _ = jobformat.lint(
+        {**EXAMPLE, "request": {**EXAMPLE["request"], "nodes": "eight"}}
+    )
     assert description.request.estimate.seconds == 36 * 3600
 
 
@@ -291,16 +293,20 @@ def test_unknown_fields_are_named():
 
 def test_every_code_maps_to_an_unsolved_problem():
     data = {"data": {"inputs": [{"size": "about 3 TB"}]}, "request": {"nodes": 1, "min_nodes": 2}}
-    _, issues = spec.lint(data)
+    _, issues = jobformat.lint(data)
     problems = {i.problem for i in issues}
-    assert problems <= set(spec.Problem)
-    assert {spec.Problem.DATA, spec.Problem.SCHEDULING, spec.Problem.DECLARE} <= problems
+    assert problems <= set(jobformat.Problem)
+    assert {
+        jobformat.Problem.DATA,
+        jobformat.Problem.SCHEDULING,
+        jobformat.Problem.DECLARE,
+    } <= problems
 
 
 def test_yaml_and_json_round_trip_exactly():
-    description, _ = spec.lint(EXAMPLE)
-    for dump, text_format in ((spec.to_yaml, "native"), (spec.to_json, "native")):
-        [result] = spec.import_text(dump(description), text_format)
+    description, _ = jobformat.lint(EXAMPLE)
+    for dump, text_format in ((jobformat.to_yaml, "native"), (jobformat.to_json, "native")):
+        [result] = jobformat.import_text(dump(description), text_format)
         assert result.description == description
         assert dump(result.description) == dump(description)
 
@@ -320,9 +326,9 @@ parts = st.sampled_from(
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(parts, json_values, max_size=6))
 def test_no_input_crashes_the_check(data):
-    description, issues = spec.lint(data)
+    description, issues = jobformat.lint(data)
     assert all(i.level in ("error", "warning") for i in issues)
-    spec.to_yaml(description)
+    jobformat.to_yaml(description)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
@@ -336,9 +342,11 @@ def test_no_input_crashes_the_check(data):
         },
     ),
     st.dictionaries(
-        st.sampled_from(list(spec.Description.model_fields["request"].annotation.model_fields)),
+        st.sampled_from(
+            list(jobformat.Description.model_fields["request"].annotation.model_fields)
+        ),
         json_values,
     ),
 )
 def test_no_field_value_crashes_the_check(data_input, request):
-    spec.lint({"data": {"inputs": [data_input]}, "request": request})
+    jobformat.lint({"data": {"inputs": [data_input]}, "request": request})

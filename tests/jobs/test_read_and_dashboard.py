@@ -4,7 +4,7 @@ on the person; smaller things a new user tripped over."""
 import pytest
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobStatus
 
 pytestmark = pytest.mark.django_db
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def submitted(team_a, a_member):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     job.refresh_from_db()
     return job

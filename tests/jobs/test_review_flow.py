@@ -7,7 +7,7 @@ from django.core import mail
 from django.db import connection
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobStatus, JobStatusChange, Review
 from portal.errors import DomainError
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def complete(team_a, a_member):
-    return services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    return services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
 
 
 def test_submit_is_blocked_by_errors(client_for, team_a, a_member):
@@ -28,7 +28,7 @@ def test_submit_is_blocked_by_errors(client_for, team_a, a_member):
 
 
 def test_warnings_must_be_acknowledged(client_for, team_a, a_member, staff):
-    data = copy.deepcopy(spec.example_data())
+    data = copy.deepcopy(jobformat.example_data())
     del data["work"]["amount"]  # a warning, not an error
     job = services.create_draft(team=team_a, user=a_member, data=data)
     client = client_for(a_member)
@@ -147,7 +147,7 @@ def test_export_any_revision(client_for, complete, a_member):
     client = client_for(a_member)
     response = client.get(reverse("revision_export", args=[complete.pk, 1, "yaml"]))
     assert response["Content-Disposition"].endswith('-r1.yaml"')
-    [result] = spec.import_text(response.content)
+    [result] = jobformat.import_text(response.content)
     assert result.issues == []
     response = client.get(reverse("revision_export", args=[complete.pk, 1, "json"]))
     assert response.json()["name"] == "masks-v7-2027q1"
@@ -202,14 +202,14 @@ def test_staff_review_queue_lists_latest_revisions_with_constant_queries(
     client_for, team_a, a_member, staff, django_assert_num_queries
 ):
     client = client_for(staff)
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     client.get(reverse("review_queue"))
     with django_assert_num_queries(6) as first:
         client.get(reverse("review_queue"))
     baseline = len(first)  # read now: the query log is a bounded deque
     for _ in range(8):
-        job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+        job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
         services.submit(job=job, user=a_member)
     with django_assert_num_queries(baseline):
         response = client.get(reverse("review_queue"))

@@ -5,7 +5,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs import simulator
 from jobs.runs.models import Phase, SchedulerClient
@@ -168,7 +168,7 @@ def test_job_list_with_runs_has_constant_queries(
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(5):
         job = services.create_draft(
-            team=team_a, user=a_member, data={**spec.example_data(), "name": f"r{i}"}
+            team=team_a, user=a_member, data={**jobformat.example_data(), "name": f"r{i}"}
         )
         revision = services.submit(job=job, user=a_member)
         services.review(revision=revision, reviewer=staff, outcome="accepted")

@@ -4,13 +4,13 @@ counts. Each file is in fixtures/imports/sbatch/ with its expected facts beside 
 
 from pathlib import Path
 
-from jobs import spec
+from jobs import jobformat
 
 SBATCH = Path(__file__).parent / "fixtures" / "imports" / "sbatch"
 
 
 def one(name):
-    [result] = spec.import_text((SBATCH / name).read_bytes(), filename=name)
+    [result] = jobformat.import_text((SBATCH / name).read_bytes(), filename=name)
     return result
 
 
@@ -47,7 +47,7 @@ def test_time_zero_is_no_limit_not_a_zero_limit():
     result = one("time_zero.sbatch")
     assert result.description.request.maximum is None
     assert any(n.startswith("--time 0: no time limit of its own") for n in result.notes)
-    [unlimited] = spec.import_text("#!/bin/bash\n#SBATCH --time=UNLIMITED\nrun\n")
+    [unlimited] = jobformat.import_text("#!/bin/bash\n#SBATCH --time=UNLIMITED\nrun\n")
     assert unlimited.description.request.maximum is None
 
 

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs.models import Run, SchedulerClient
 from portal.middleware import API_PREFIX
@@ -76,7 +76,7 @@ def test_a_logged_in_partner_session_is_not_a_scheduler(client_for, accepted, a_
 
 
 def test_jobs_not_accepted_or_unknown_are_404(client, team_b, b_member, token):
-    draft = services.create_draft(team=team_b, user=b_member, data=spec.example_data())
+    draft = services.create_draft(team=team_b, user=b_member, data=jobformat.example_data())
     for job_id in (draft.pk, 999999):
         response = api(
             client, "post", f"/api/v1/scheduler/jobs/{job_id}/events", token, event("rented", "k")

@@ -6,14 +6,14 @@ from pathlib import Path
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from jobs import spec
+from jobs import jobformat
 from jobs.models import JobDescription
 
 SKYPILOT = Path(__file__).parent / "fixtures" / "imports" / "skypilot"
 
 
 def one(name):
-    [result] = spec.import_text((SKYPILOT / name).read_bytes(), filename=name)
+    [result] = jobformat.import_text((SKYPILOT / name).read_bytes(), filename=name)
     return result
 
 
@@ -50,7 +50,7 @@ def test_memory_and_disk_sizes_are_in_skypilots_binary_units():
     result = one("memory_disk_units.yaml")
     assert result.description.request.memory_per_node.bytes == 1024 * 2**20  # 1024MB
     assert result.description.data.scratch.bytes == 100 * 2**30  # 100GB
-    [bare] = spec.import_text("resources:\n  memory: 32+\n  disk_size: 2TB\nrun: x\n")
+    [bare] = jobformat.import_text("resources:\n  memory: 32+\n  disk_size: 2TB\nrun: x\n")
     assert bare.description.request.memory_per_node.text == "32 GiB"
     assert bare.description.data.scratch.text == "2 TiB"
     assert "resources.memory 32+: at least 32 GiB." in bare.notes

@@ -5,9 +5,9 @@ import json
 import pytest
 from django.core.management import call_command
 
-from jobs import services, spec
-from jobs.spec import slurm_export
-from jobs.spec.slurm_export import Site
+from jobs import jobformat, services
+from jobs.jobformat import slurm_export
+from jobs.jobformat.slurm_export import Site
 
 GANG = {
     "name": "bert-pretrain",
@@ -74,15 +74,15 @@ def value(description, path):
 
 
 def round_trip(data):
-    description, _ = spec.load(data)
+    description, _ = jobformat.load(data)
     exported = slurm_export.export(description)
-    [result] = spec.import_text(exported.script("run").text, "sbatch")
+    [result] = jobformat.import_text(exported.script("run").text, "sbatch")
     return description, result.description, exported
 
 
 @pytest.mark.parametrize(
     "data",
-    [GANG, CHAIN, spec.example_data()],
+    [GANG, CHAIN, jobformat.example_data()],
     ids=["gang-with-setup", "chain-with-features", "shipped-example-shards"],
 )
 def test_import_of_export_keeps_every_field_sbatch_carries(data):
@@ -116,7 +116,7 @@ def test_a_gang_is_one_allocation_with_a_node_range_and_gres():
 
 
 def test_shards_are_an_array_with_the_nodes_as_concurrency_and_staging_its_own_job():
-    _, _, exported = round_trip(spec.example_data())
+    _, _, exported = round_trip(jobformat.example_data())
     assert [s.phase for s in exported.scripts] == ["staging", "run", "output"]
     run = exported.script("run")
     assert "#SBATCH --array=0-479%8" in run.text and "#SBATCH --requeue" in run.text
@@ -128,7 +128,7 @@ def test_shards_are_an_array_with_the_nodes_as_concurrency_and_staging_its_own_j
 
 
 def test_what_sbatch_cannot_say_is_listed_as_notes():
-    _, _, exported = round_trip(spec.example_data())
+    _, _, exported = round_trip(jobformat.example_data())
     text = " ".join(exported.notes)
     for word in ("estimate 36h", "A100-80GB", "retries 2", "expected_accelerator_hours 1200",
                  "image ghcr.io", "retention 7d", "min_nodes 2"):  # fmt: skip
@@ -137,7 +137,7 @@ def test_what_sbatch_cannot_say_is_listed_as_notes():
 
 
 def test_a_site_names_partition_gres_and_data_commands():
-    description, _ = spec.load(spec.example_data())
+    description, _ = jobformat.load(jobformat.example_data())
     site = Site(
         partition="gpu",
         gres={"L40S": "gpu:l40s"},
@@ -165,12 +165,12 @@ def test_hostile_text_in_a_location_is_quoted_for_the_shell():
             "stage_before_rent": True,
         },
     }
-    description, _ = spec.load(data)
+    description, _ = jobformat.load(data)
     exported = slurm_export.export(description)
     assert "'s3://b/$(reboot)'" in exported.script("staging").text
     assert "#SBATCH --job-name=x-rm--rf" in exported.script("run").text
     # A name cannot add a line to the script.
-    description, _ = spec.load({"name": "a\nrm -rf /", "work": {"command": "true"}})
+    description, _ = jobformat.load({"name": "a\nrm -rf /", "work": {"command": "true"}})
     assert "\nrm -rf /" not in slurm_export.export(description).script("run").text
 
 
@@ -207,7 +207,7 @@ def test_api_exports_a_posted_description(client):
 
 @pytest.mark.django_db
 def test_revision_download_as_sbatch_is_team_scoped(client_for, team_a, a_member, b_member):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     url = f"/jobs/{job.pk}/revisions/{revision.number}/export.sbatch"
     response = client_for(a_member).get(url)

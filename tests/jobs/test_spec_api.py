@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from jobs import spec
+from jobs import jobformat
 
 pytestmark = pytest.mark.django_db
 
@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 def test_schema_url_is_stable_and_cacheable(client):
     response = client.get("/spec/v1/schema.json")
     assert response.status_code == 200
-    assert response.json() == spec.json_schema()
+    assert response.json() == jobformat.json_schema()
     assert "max-age" in response["Cache-Control"]
 
 
@@ -28,7 +28,7 @@ def test_validate_returns_issues(client):
 
 def test_validate_example_is_clean(client):
     body = client.post(
-        reverse("api:spec_validate"), spec.example_data(), content_type="application/json"
+        reverse("api:spec_validate"), jobformat.example_data(), content_type="application/json"
     ).json()
     assert body["issues"] == [] and body["errors"] == 0
 

@@ -3,12 +3,12 @@ with a decimal in a binary unit, unresolved variables and mounts of unclear dire
 
 import pytest
 
-from jobs import spec
-from jobs.spec.quantities import Size
+from jobs import jobformat
+from jobs.jobformat.quantities import Size
 
 
 def codes(data):
-    _, issues = spec.lint(data)
+    _, issues = jobformat.lint(data)
     return {(i.field, i.code, i.level) for i in issues}
 
 
@@ -39,8 +39,8 @@ def test_no_accelerators_with_accelerators_is_inconsistent():
 
 def test_node_hours_expected_is_compared_with_the_request():
     data = {"request": {"no_accelerators": True, "nodes": 4, "estimate": "10h"}}
-    description, _ = spec.lint(data)
-    assert spec.requested_node_hours(description) == 40
+    description, _ = jobformat.lint(data)
+    assert jobformat.requested_node_hours(description) == 40
     data["request"]["expected_node_hours"] = 100
     assert ("request.expected_node_hours", "expected_hours_mismatch", "warning") in codes(data)
     data["request"]["expected_node_hours"] = 42
@@ -53,7 +53,7 @@ def test_a_chain_needs_its_number_of_runs():
 
 
 def test_fractional_counts_are_kept_and_whole_ones_stay_integers():
-    description, issues = spec.lint(
+    description, issues = jobformat.lint(
         {"request": {"accelerators": [{"type": "L4", "count": 0.5}], "cpus_per_node": 8.0}}
     )
     assert description.request.accelerators[0].count == 0.5
@@ -64,7 +64,7 @@ def test_fractional_counts_are_kept_and_whole_ones_stay_integers():
 
 @pytest.mark.parametrize("count", [0, -1, True, "two"])
 def test_counts_that_are_not_positive_numbers_are_refused(count):
-    _, issues = spec.lint({"request": {"accelerators": [{"count": count}]}})
+    _, issues = jobformat.lint({"request": {"accelerators": [{"count": count}]}})
     assert [i for i in issues if i.field == "request.accelerators.0.count" and i.code == "invalid"]
 
 
@@ -74,13 +74,13 @@ def test_a_location_with_an_unset_variable_names_it():
 
 
 def test_one_question_per_mount_of_unclear_direction():
-    _, issues = spec.lint({"data": {"unclassified": ["/mnt/team -> volume://team"]}})
+    _, issues = jobformat.lint({"data": {"unclassified": ["/mnt/team -> volume://team"]}})
     about = [i for i in issues if i.field.startswith("data.unclassified")]
     assert [(i.code, i.level) for i in about] == [("unclear_data_direction", "warning")]
 
 
 def test_the_new_fields_are_in_the_published_schema():
-    schema = spec.json_schema()["$defs"]
+    schema = jobformat.json_schema()["$defs"]
     assert {"no_accelerators", "instance_type", "node_features", "expected_node_hours"} <= set(
         schema["Request"]["properties"]
     )

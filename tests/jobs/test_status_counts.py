@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.counts import counted, kept
 from jobs.models import JobDescription, JobStatus
 from tests.admin_forms import admin_post
@@ -21,7 +21,7 @@ def _right():
 
 
 def _draft(team, user, **kw):
-    return services.create_draft(team=team, user=user, data=spec.example_data(), **kw)
+    return services.create_draft(team=team, user=user, data=jobformat.example_data(), **kw)
 
 
 def test_the_counts_follow_every_write_of_the_services(team_a, team_b, a_member, b_member, staff):

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobDescription, JobStatus
 
 pytestmark = pytest.mark.django_db
@@ -259,7 +259,7 @@ def test_dashboard_groups_by_status_with_constant_queries(
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(10):
         job = services.create_draft(
-            team=team_a, user=a_member, data={**spec.example_data(), "name": f"j{i}"}
+            team=team_a, user=a_member, data={**jobformat.example_data(), "name": f"j{i}"}
         )
         services.submit(job=job, user=a_member)
         services.add_comment(job=job, author=a_member, body="hello")
@@ -297,7 +297,7 @@ def test_the_status_counts_follow_writes_and_stay_with_the_team(
 def test_a_step_reads_the_job_once_and_the_same_however_many_fields(
     client_for, team_a, a_member, staff, django_assert_num_queries
 ):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     client = client_for(a_member)
     url = reverse("job_step", args=[job.pk, "data"])
     client.get(url)
@@ -305,7 +305,7 @@ def test_a_step_reads_the_job_once_and_the_same_however_many_fields(
     # whether it was ever submitted (nothing seen yet on this draft), its comments.
     with django_assert_num_queries(6):
         assert client.get(url).status_code == 200
-    data = spec.example_data()
+    data = jobformat.example_data()
     data["data"]["inputs"] = data["data"]["inputs"] * 5
     JobDescription.objects.filter(pk=job.pk).update(data=data)
     for i in range(4):

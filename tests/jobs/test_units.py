@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jobs.spec import units
-from jobs.spec.units import UnitError
+from jobs.jobformat import units
+from jobs.jobformat.units import UnitError
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from jobs import selectors, services, spec
+from jobs import jobformat, selectors, services
 from jobs.runs import dispatch
 from portal.pagination import keyset_page
 from portal.prepared import numbered
@@ -27,7 +27,7 @@ def _statements():
 
 def _waiting(team, user, n):
     for _ in range(n):
-        job = services.create_draft(team=team, user=user, data=spec.example_data())
+        job = services.create_draft(team=team, user=user, data=jobformat.example_data())
         services.submit(job=job, user=user)
 
 
@@ -84,7 +84,7 @@ def test_prepared_once_per_connection_and_sent_as_execute(team_a, a_member):
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_the_ready_runs_are_a_statement_with_its_constants_written_in(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
     connection.close()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from findings.models import Finding, FindingKind, Impact
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs.ingest import Incoming
 from portal.pagination import COUNT_BOUND
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_staff_home_counts_what_waits(client_for, team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     file(team_a, a_member)
     page = client_for(staff).get(reverse("home")).content.decode()

@@ -1,6 +1,6 @@
 """`python manage.py jobspec schema|lint|import|export`: the format from the command line,
 so a partner can lint their job files in their own CI. schema, lint and import are the
-Django-free jobs/spec/cli.py (manage.py runs them without starting Django at all);
+Django-free jobs/jobformat/cli.py (manage.py runs them without starting Django at all);
 export reads stored descriptions from the database, as YAML, JSON or sbatch scripts."""
 
 import json
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from jobs import spec
+from jobs import jobformat
+from jobs.jobformat import cli, slurm_export
 from jobs.models import JobDescription
-from jobs.spec import cli, slurm_export
 from portal.validators import is_number
 
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
                 out=self.stdout,
                 stdin=sys.stdin.buffer if options.get("path") == "-" else None,
             )
-        except spec.SpecReadError as error:
+        except jobformat.SpecReadError as error:
             self.stderr.write(f"error: {error}")
             sys.exit(2)
         if code:
@@ -71,7 +71,7 @@ class Command(BaseCommand):
             payload = [d.to_data() for d in descriptions]
             self.stdout.write(json.dumps(payload if len(payload) > 1 else payload[0], indent=2))
         else:
-            self.stdout.write("---\n".join(spec.to_yaml(d) for d in descriptions))
+            self.stdout.write("---\n".join(jobformat.to_yaml(d) for d in descriptions))
 
     def _export_sbatch(self, job, as_json, out):
         if len(job) != 1 or not is_number(job[0]):

@@ -39,8 +39,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from findings.models import Finding
+from jobs import jobformat
 from jobs import services as job_services
-from jobs import spec
 from jobs.models import JobDescription, JobStatus
 from jobs.runs import services as run_services
 from portal.demo import DEMO_PASSWORD
@@ -638,7 +638,7 @@ class Command(BaseCommand):
             job = job_services.create_draft(
                 team=partner.memberships.first().team,
                 user=partner,
-                data={**spec.example_data(), "name": f"bench-ingest-{time.time()}-{i}"},
+                data={**jobformat.example_data(), "name": f"bench-ingest-{time.time()}-{i}"},
             )
             revision = job_services.submit(job=job, user=partner)
             job_services.review(revision=revision, reviewer=staff, outcome="accepted")

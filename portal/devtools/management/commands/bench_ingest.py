@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from jobs import services, spec
+from jobs import jobformat, services
 from jobs.models import JobDescription
 from jobs.runs import services as run_services
 from jobs.runs.models import Run, SchedulerClient
@@ -87,7 +87,7 @@ def _world(runs, members):
         user = people[0]
         job_ids = []
         for _ in range(runs):
-            job = services.create_draft(team=team, user=user, data=spec.example_data())
+            job = services.create_draft(team=team, user=user, data=jobformat.example_data())
             revision = services.submit(job=job, user=user)
             services.review(revision=revision, reviewer=staff, outcome="accepted")
             job_ids.append(job.pk)

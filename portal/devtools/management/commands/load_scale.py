@@ -31,7 +31,7 @@ from findings.models import (
     Subscription,
     UnsolvedProblem,
 )
-from jobs import spec
+from jobs import jobformat
 from jobs.counts import recount_statuses
 from jobs.models import (
     Comment,
@@ -465,7 +465,7 @@ class Command(BaseCommand):
         return teams[1 + (i % (len(teams) - 1))] if len(teams) > 1 else teams[0]
 
     def jobs(self, factor, teams, members, staff):
-        example = spec.example_data()
+        example = jobformat.example_data()
         total = 200 * factor
         jobs = []
         for i in range(total):

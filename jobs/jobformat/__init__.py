@@ -187,7 +187,7 @@ def json_schema():
 
 
 def example_data():
-    """The shipped example: a complete, exact description (jobs/spec/example.yaml)."""
+    """The shipped example: a complete, exact description (jobs/jobformat/example.yaml)."""
     from pathlib import Path
 
     return load_yaml_documents((Path(__file__).parent / "example.yaml").read_text())[0]

@@ -1,6 +1,6 @@
 """`jobspec schema|lint|import`: the format from the command line, with nothing but the
 format loaded (no Django), so a partner's CI or a cluster's login node pays only for
-what it uses. `python -m jobs.spec …` and `python manage.py jobspec …` both land here;
+what it uses. `python -m jobs.jobformat …` and `python manage.py jobspec …` both land here;
 `export` reads the database and stays a Django management command."""
 
 import argparse
