@@ -6,7 +6,6 @@ from django.template.loader import render_to_string
 
 from portal.markdown import render_markdown
 
-from ..field_html import Form, fields_html
 from ..models import RunState
 from ..spec.units import format_duration, number_for_people
 from ..steps import anchor_id, form_words, step_of_field
@@ -59,18 +58,6 @@ def field_label(path):
 def field_labels(paths):
     """A list of dotted paths as people's labels, comma-separated (e-mails, review notes)."""
     return ", ".join(label(p) for p in paths or [])
-
-
-@register.simple_tag(takes_context=True)
-def step_fields(context, fields):
-    """A step's fields as HTML (jobs/field_html.py), with what the form around them says."""
-    form = Form(
-        job_pk=context["job"].pk,
-        step=context["step"],
-        editable=context["editable"],
-        focus=context.get("focus") or "",
-    )
-    return fields_html(fields, form)
 
 
 @register.filter(name="form_words")
