@@ -118,6 +118,7 @@ def _phase_strip(state, state_label):
 _phase_strip_kept = lru_cache(maxsize=32)(_phase_strip)
 
 
+@register.filter
 def phase_strip_of(state):
     """phase_strip() of a run in this state, for lists that read the state alone."""
     label = STATE_LABELS.get(state, state)
