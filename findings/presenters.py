@@ -1,19 +1,11 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
-import unicodedata
-
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.safestring import SafeString
-from django.utils.text import Truncator
 
 from jobs.runs.models import Phase
 from jobs.steps import field_label
-from portal.dates import row_dates
 from portal.kept import kept_all
-from portal.links import row_url
 from portal.markdown import render_markdown
-from portal.rows import html_row
 from portal.selectors import own_memberships
 
 from . import detail_kept, rules, selectors
@@ -42,71 +34,25 @@ def _shown(key, value):
     return value
 
 
-def _truncated(text, length):
-    """The `truncatechars` filter's text, without its work when the text is short."""
-    text = unicodedata.normalize("NFC", text)
-    return text if len(text) <= length else Truncator(text).chars(length)
-
-
-# A row of the triage queue (many rows a page, made in Python: portal/rows.py).
-TRIAGE_ROW = (
-    "<tr>"
-    '<td><input type="checkbox" name="findings" value="{pk}" id="sel-{pk}"{checked}'
-    ' aria-label="Select finding #{pk}"></td>'
-    '<td><a href="{link}">#{pk} {title}</a></td>'
-    "<td>{team}</td>"
-    "<td>{kind}</td>"
-    '<td><span class="badge finding-status-{status}">{status_label}</span></td>'
-    "<td>{problems}</td>"
-    "<td>{assignee}</td>"
-    '<td>{filed_on}<br><span class="muted">{age} ago</span></td>'
-    "</tr>"
-)
-
-
-# A row of the partner's list of findings.
-PARTNER_ROW = (
-    "<tr>"
-    '<td><a href="{link}">#{pk} {title}</a>{team}</td>'
-    "<td>{kind}</td>"
-    '<td><span class="badge finding-status-{status}">{status_label}</span></td>'
-    "<td>{response}</td>"
-    "<td>{filed_on}</td>"
-    "</tr>"
-)
-TEAM_UNDER = '<br><span class="muted">{name}</span>'
-
-
-def partner_rows(findings, *, staff_viewer=False):
-    """The rows of the partner's list (dicts of selectors.partner_list) in one piece of
-    HTML; staff looking at it also see each finding's team."""
-    dates = row_dates()  # the zone and month names looked up once a page, not once a row
-    rows = []
-    for f in findings:
-        response = f["latest_response"]
-        rows.append(
-            html_row(
-                PARTNER_ROW,
-                link=row_url("finding_detail", f["pk"]),
-                pk=f["pk"],
-                title=f["title"],
-                team=html_row(TEAM_UNDER, name=f["team__name"]) if staff_viewer else "",
-                kind=KIND_LABELS.get(f["kind"], f["kind"]),
-                status=f["status"],
-                status_label=STATUS_LABELS.get(f["status"], f["status"]),
-                response=_truncated(response, 140) if response else "—",
-                filed_on=dates.day_month(f["created_at"], time=False),
-            )
-        )
-    return SafeString("".join(rows))
+def partner_rows(findings):
+    """The rows of the partner's list (dicts of selectors.partner_list) with their labels,
+    for findings/list.html."""
+    return [
+        {
+            **f,
+            "kind_label": KIND_LABELS.get(f["kind"], f["kind"]),
+            "status_label": STATUS_LABELS.get(f["status"], f["status"]),
+        }
+        for f in findings
+    ]
 
 
 def triage_rows(findings, problem_rows, ticked=frozenset()):
-    """The rows of the triage queue (dicts of selectors.staff_rows) in one piece of HTML,
-    each naming its problems in the problems' order (`problem_rows`: every problem's (id,
-    title), in order, as the filter lists them), with their age. `ticked`: the ids whose box
-    is ticked again (a bulk action that changed nothing, findings.staff_views)."""
-    dates = row_dates(timezone.now())
+    """The rows of the triage queue (dicts of selectors.staff_rows) for
+    findings/staff_queue.html, each naming its problems in the problems' order
+    (`problem_rows`: every problem's (id, title), in order, as the filter lists them).
+    `ticked`: the ids whose box is ticked again (a bulk action that changed nothing,
+    findings.staff_views)."""
     place = {pk: i for i, (pk, _) in enumerate(problem_rows)}
     titles = dict(problem_rows)
     rows = []
@@ -114,24 +60,17 @@ def triage_rows(findings, problem_rows, ticked=frozenset()):
         # A problem made since the list was read (a moment ago) waits for the next visit.
         linked = sorted((pk for pk in f["problem_ids"] if pk in place), key=place.__getitem__)
         rows.append(
-            html_row(
-                TRIAGE_ROW,
-                pk=f["pk"],
-                checked=SafeString(" checked" if f["pk"] in ticked else ""),
-                link=row_url("staff_finding_detail", f["pk"]),
-                title=f["title"],
-                team=f["team__name"],
-                kind=KIND_LABELS.get(f["kind"], f["kind"]),
-                status=f["status"],
-                status_label=STATUS_LABELS.get(f["status"], f["status"]),
-                problems=", ".join(titles[pk] for pk in linked) or "—",
+            {
+                **f,
+                "ticked": f["pk"] in ticked,
+                "kind_label": KIND_LABELS.get(f["kind"], f["kind"]),
+                "status_label": STATUS_LABELS.get(f["status"], f["status"]),
+                "problems": ", ".join(titles[pk] for pk in linked) or "—",
                 # str(User), or a dash for no one.
-                assignee=f["assignee__full_name"] or f["assignee__email"] or "—",
-                filed_on=dates.day_month(f["created_at"], time=False),
-                age=dates.age(f["created_at"]),
-            )
+                "assignee": f["assignee__full_name"] or f["assignee__email"] or "—",
+            }
         )
-    return SafeString("".join(rows))
+    return rows
 
 
 def _names(values):

@@ -5,13 +5,9 @@ from django import forms
 from portal.models import User
 from portal.widgets import (
     ChoicesOnce,
-    Hidden,
     ListedModelChoiceField,
     ListedModelMultipleChoiceField,
-    ListSelect,
-    NumberInput,
     Textarea,
-    TextInput,
 )
 
 from . import queue_choices, rules, selectors
@@ -28,28 +24,23 @@ class QueueFilterForm(forms.Form):
     q = forms.CharField(label="Search", required=False, max_length=200)
     status = forms.ChoiceField(
         required=False,
-        widget=ListSelect,
         choices=[("", "Any status"), ("waiting", "Waiting on staff"), *FindingStatus.choices],
     )
-    kind = forms.ChoiceField(
-        required=False, widget=ListSelect, choices=[("", "Any kind"), *FindingKind.choices]
-    )
+    kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *FindingKind.choices])
     # Every team of the program (hundreds): the options are kept rendered in the cache until
     # a team, problem or staff member changes (queue_choices), only the selection marked.
-    team = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
-    problem = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
-    assignee = forms.TypedChoiceField(required=False, coerce=int, widget=ListSelect)
+    team = forms.TypedChoiceField(required=False, coerce=int)
+    problem = forms.TypedChoiceField(required=False, coerce=int)
+    assignee = forms.TypedChoiceField(required=False, coerce=int)
     unassigned = forms.BooleanField(label="Unassigned only", required=False)
     age = forms.ChoiceField(
         label="Older than",
         required=False,
-        widget=ListSelect,
         choices=[("", "Any age")]
         + [(k, f"{v} day{'s' if v > 1 else ''}") for k, v in selectors.AGES.items()],
     )
     sort = forms.ChoiceField(
         required=False,
-        widget=ListSelect,
         choices=[
             ("newest", "Newest first"),
             ("oldest", "Oldest first"),
@@ -65,8 +56,7 @@ class QueueFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name, empty in queue_choices.EMPTY.items():
             self.fields[name].choices = ChoicesOnce(
-                lambda rows=lists[name], empty=empty: [("", empty), *rows],
-                html=lists["html"][name],
+                lambda rows=lists[name], empty=empty: [("", empty), *rows]
             )
 
     def filters(self):
@@ -130,7 +120,7 @@ class StatusForm(forms.Form):
         help_text="Needed to triage, unless you propose a new problem.",
     )
     proposed_problem = forms.CharField(
-        required=False, max_length=200, label="Or propose a new problem", widget=TextInput
+        required=False, max_length=200, label="Or propose a new problem"
     )
     note = forms.CharField(
         required=False,
@@ -138,7 +128,7 @@ class StatusForm(forms.Form):
         max_length=2000,
         label="Note (the partner reads it; required to decline)",
     )
-    version = forms.IntegerField(widget=Hidden)
+    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class NoteForm(forms.Form):
@@ -152,13 +142,11 @@ class NoteForm(forms.Form):
         label="Who reads it",
     )
     body = forms.CharField(widget=Textarea(attrs={"rows": 3}), max_length=10_000, label="Text")
-    version = forms.IntegerField(widget=Hidden)
+    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class AssignForm(forms.Form):
-    assignee = ListedModelChoiceField(
-        queryset=None, required=False, empty_label="Nobody", widget=ListSelect
-    )
+    assignee = ListedModelChoiceField(queryset=None, required=False, empty_label="Nobody")
 
     def __init__(self, *args, staff=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -174,12 +162,9 @@ class MergeForm(forms.Form):
         label="Duplicate of finding number",
         min_value=1,
         help_text="e.g. 12 for finding #12.",
-        widget=NumberInput,
     )
-    note = forms.CharField(
-        required=False, max_length=2000, label="Note (the partner reads it)", widget=TextInput
-    )
-    version = forms.IntegerField(widget=Hidden)
+    note = forms.CharField(required=False, max_length=2000, label="Note (the partner reads it)")
+    version = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class ProblemForm(forms.ModelForm):

@@ -202,7 +202,7 @@ def finding_list(request):
         "findings/list.html",
         {
             "findings": page,
-            "rows": partner_rows(page, staff_viewer=request.user.is_staff),
+            "rows": partner_rows(page),
             "notices": notices,
         },
     )

@@ -3,7 +3,7 @@ from functools import cache
 from django import forms
 
 from portal.submissions import SubmissionTokenField
-from portal.widgets import ListSelect, ListSelectMultiple, Textarea
+from portal.widgets import Textarea
 
 from .jobformat.textio import MAX_TEXT_BYTES
 from .models import Comment, ReviewOutcome
@@ -75,7 +75,7 @@ class CommentForm(forms.Form):
         help_text="Markdown works: **bold**, `code`, lists, links.",
     )
     # Every field of the format (~150): options rendered without a template each.
-    anchor = forms.ChoiceField(label="About", required=False, widget=ListSelect)
+    anchor = forms.ChoiceField(label="About", required=False)
     parent = forms.ModelChoiceField(
         queryset=Comment.objects.none(), required=False, widget=forms.HiddenInput
     )
@@ -96,7 +96,7 @@ class ReviewForm(forms.Form):
         required=False,
         label="Fields to clarify",
         help_text="They are highlighted for the team.",
-        widget=ListSelectMultiple(attrs={"size": 8}),
+        widget=forms.SelectMultiple(attrs={"size": 8}),
     )
     note = forms.CharField(
         required=False,

@@ -12,7 +12,8 @@ from portal.kept import kept_all
 from portal.validators import is_number
 
 from . import detail_kept, jobformat, selectors
-from .discussion import new_comment_fields, with_tokens
+from .discussion import with_tokens
+from .forms import CommentForm
 from .models import JobDescription, JobStatus, Review
 from .review.presenters import review_groups
 from .runs.ledger import for_description
@@ -288,13 +289,13 @@ def detail_context(request, job, review_values=None):
     stamps = detail_kept.Stamps(job, run, clock)
     context = {
         "job": job,
-        # The unbound form's fields, rendered once (jobs/discussion.py); its token fresh.
-        "comment_fields": with_tokens(request, new_comment_fields(job)),
+        "threads": selectors.discussion(job)[0],
+        "comment_form": CommentForm(job=job),
         "statuses": JobStatus,
         "review_values": review_values or {},
         "latest_number": stamps.latest_number,
     }
-    kept = {"discussion": detail_kept.discussion(stamps, job, lambda: selectors.discussion(job)[0])}
+    kept = {}
     reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW
     if reviewing and (review_values or stamps.record is None):
         # The form shown again with what the reviewer chose and wrote, or nothing kept.
@@ -321,7 +322,6 @@ def detail_context(request, job, review_values=None):
     for name in ("run_live", "review_form"):
         if name in context:
             context[name] = with_tokens(request, context[name])
-    context["threads_html"] = with_tokens(request, context.pop("discussion"))
     return context
 
 

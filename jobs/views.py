@@ -20,7 +20,6 @@ from portal.pagination import keyset_page
 
 from . import dashboard_query, detail_kept, jobformat, selectors, services
 from .dashboard import dashboard_rows
-from .discussion import threads_html, with_tokens
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
 from .jobformat import slurm_export
@@ -426,7 +425,7 @@ def comment_create(request, pk):
     threads, _ = selectors.discussion(job)
     context = {
         "job": job,
-        "threads_html": with_tokens(request, threads_html(job, threads)),
+        "threads": threads,
         "comment_form": form,
     }
     if request.htmx:

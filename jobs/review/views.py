@@ -1,5 +1,4 @@
 from django.contrib import messages
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -28,7 +27,7 @@ def review_queue(request):
             "revisions": revisions,
             "rows": queue_rows(revisions),
             "ready": ready,
-            "ready_rows": ready_rows(ready, clusters, get_token(request)),
+            "ready_rows": ready_rows(ready),
             "clusters": clusters,
         },
     )

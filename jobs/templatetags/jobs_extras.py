@@ -7,7 +7,6 @@ from django.template.loader import render_to_string
 from jobs.runs.models import RunState
 from portal.markdown import render_markdown
 
-from ..field_html import Form, fields_html
 from ..jobformat.units import format_duration, number_for_people
 from ..steps import anchor_id, form_words, step_of_field
 from ..steps import field_label as label
@@ -59,18 +58,6 @@ def field_label(path):
 def field_labels(paths):
     """A list of dotted paths as people's labels, comma-separated (e-mails, review notes)."""
     return ", ".join(label(p) for p in paths or [])
-
-
-@register.simple_tag(takes_context=True)
-def step_fields(context, fields):
-    """A step's fields as HTML (jobs/field_html.py), with what the form around them says."""
-    form = Form(
-        job_pk=context["job"].pk,
-        step=context["step"],
-        editable=context["editable"],
-        focus=context.get("focus") or "",
-    )
-    return fields_html(fields, form)
 
 
 @register.filter(name="form_words")
@@ -131,6 +118,7 @@ def _phase_strip(state, state_label):
 _phase_strip_kept = lru_cache(maxsize=32)(_phase_strip)
 
 
+@register.filter
 def phase_strip_of(state):
     """phase_strip() of a run in this state, for lists that read the state alone."""
     label = STATE_LABELS.get(state, state)

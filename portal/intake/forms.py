@@ -5,7 +5,7 @@ from jobs.jobformat.units import UnitError, parse_duration, parse_size, parse_wh
 from portal.intake.models import ApplicationStatus, StagedDecision
 from portal.submissions import SubmissionTokenField
 from portal.validators import one_line
-from portal.widgets import ListSelect, Textarea
+from portal.widgets import Textarea
 
 # Canonical values must fit their columns whatever someone types.
 MAX_BYTES = 10**18  # an exabyte: far beyond any one job, and inside a 64-bit column
@@ -300,13 +300,10 @@ class DecisionForm(forms.Form):
 
 
 class ApplicationFilterForm(forms.Form):
-    # Selects written in Python (portal/widgets.py): a template per option cost the list
-    # of applications more than a tenth of its time.
-    status = forms.ChoiceField(required=False, widget=ListSelect)
+    status = forms.ChoiceField(required=False)
     real_time = forms.ChoiceField(
         label="Real-time part",
         required=False,
-        widget=ListSelect,
         choices=[("", "Any"), ("yes", "Has a real-time part"), ("no", "No real-time part")],
     )
 
