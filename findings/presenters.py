@@ -1,18 +1,14 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
-from django.template.loader import render_to_string
-
 from jobs.runs.models import Phase
 from jobs.steps import field_label
-from portal.kept import kept_all
 from portal.markdown import render_markdown
 from portal.selectors import own_memberships
 
-from . import detail_kept, rules, selectors
+from . import rules, selectors
 from .forms import DETAIL_LABELS
 from .models import FindingKind, FindingStatus
 from .rules import Actor
-from .staff_forms import MergeForm, StatusForm
 
 # get_FOO_display() rebuilds the choices' dict on every call; a list calls it per row.
 KIND_LABELS = dict(FindingKind.choices)
@@ -73,77 +69,16 @@ def triage_rows(findings, problem_rows, ticked=frozenset()):
     return rows
 
 
-def _names(values):
-    """The team and the assignee the staff page names (selectors.read_names read them)."""
-    finding = values["finding"]
-    return {"team": finding.team.name, "assignee": str(finding.assignee or "")}
-
-
-def _linked(values):
-    """The problems the finding is linked to (the staff page lists them to unlink, and ticks
-    them in the triage form), as (id, title) rows."""
-    return [{"pk": p.pk, "title": p.title} for p in values["problems"]]
-
-
-def _problem_boxes(values):
-    """The triage form's boxes, one a problem, the linked ones ticked, when the staff page
-    offers to triage (a form posted back and refused is shown as it was sent instead)."""
-    finding = values["finding"]
-    if FindingStatus.TRIAGED not in rules.allowed_targets(finding.status, Actor.STAFF):
-        return ""
-    form = StatusForm(initial={"problems": [p.pk for p in values["problems"]]})
-    return render_to_string(PROBLEM_BOXES, {"status_form": form})
-
-
-def _merge_fields(values):
-    """The merge form's fields, when the finding may be merged (a refused one: as sent)."""
-    finding = values["finding"]
-    if (finding.status, FindingStatus.DUPLICATE) not in rules.TRANSITIONS:
-        return ""
-    return render_to_string(FIELDS, {"form": MergeForm(initial={"version": finding.version})})
-
-
-PROBLEM_BOXES = "findings/staff_detail.html#problem_boxes"
-FIELDS = "findings/_fields.html"
-
-
-# The parts of each page kept rendered (findings/detail_kept.py): name -> template, or a
-# function of the same context for what it returns (rows, HTML). The staff page's forms list
-# the staff, the problems and the linked problems from those, kept with the rest (its stamp
-# covers them, and the finding's version the forms carry): no query of their own on each
-# visit, and the forms' repeated fields not rendered each time.
-KEPT_PARTS = {
-    "partner": {
-        "body": "findings/_finding_body.html",
-        "notes": "findings/detail.html#notes",
-        "history": "findings/detail.html#history",
-    },
-    "staff": {
-        "body": "findings/_finding_body.html",
-        "notes": "findings/staff_detail.html#notes",
-        "history": "findings/staff_detail.html#history",
-        "followers": "findings/staff_detail.html#followers",
-        "names": _names,
-        "linked": _linked,
-        "assignees": lambda values: selectors.assignee_choices(),
-        "problem_boxes": _problem_boxes,
-        "merge_fields": _merge_fields,
-    },
-}
-
-
 def detail_context(request, finding, info_form_errors=None, reopen_text="", page="partner"):
     """The finding's page, the partner's or (page="staff") the staff's, who see it with more
-    (every note and problem, followers, duplicates). What it shows of the finding's rows is
-    `kept`: HTML kept until one of them changes."""
+    (every note and problem, followers, duplicates)."""
     reads = selectors.partner_detail if page == "partner" else selectors.staff_detail
-
-    def values():
-        selectors.read_names(finding)
-        return {**_said(finding), **reads(finding), "staff_view": page == "staff"}
-
-    kept = detail_kept.parts(page, finding, request, values, KEPT_PARTS[page])
-    context = {"finding": finding, **kept_all({"kept": kept}, max_age=detail_kept.MAX_AGE)}
+    context = {
+        "finding": finding,
+        **_said(finding),
+        **reads(finding),
+        "staff_view": page == "staff",
+    }
     if page == "staff":
         return context  # staff neither follow nor act as the team from the triage page
     member = is_member(request.user, finding)

@@ -38,21 +38,26 @@ def get_finding_for_user(user, pk):
     )
 
 
+# What a finding's pages name: its job (not its description, kilobytes of JSON), filer,
+# team and assignee.
+_NAMED = ("job", "filed_by", "team", "assignee")
+_NOT_SHOWN = ("job__data", "job__recent_saves", "job__clarify_fields")
+
+
 def get_finding_for_page(user, pk):
-    """The finding as its page shows it, with whether the user follows it, in one query.
-    What it names (job, filer) shows only in the parts kept rendered (findings/detail_kept.py)
-    and is read when those are rendered (read_names), not on every visit; the duplicate it
-    points to is linked by its id."""
+    """The finding as its page shows it, with what it names and whether the user follows
+    it, in one query; the duplicate it points to is linked by its id."""
     follows = Subscription.objects.filter(finding=OuterRef("pk"), user=user)
-    return get_object_or_404(findings_for(user).annotate(viewer_follows=Exists(follows)), pk=pk)
+    queryset = findings_for(user).select_related(*_NAMED).defer(*_NOT_SHOWN)
+    return get_object_or_404(queryset.annotate(viewer_follows=Exists(follows)), pk=pk)
 
 
 def get_finding_for_triage(pk):
-    """Any finding (staff) as its triage page shows it, with the id of the oldest other
-    finding still waiting on staff (the page's "next", as next_waiting), in one query. Its
-    team and assignee are named from the page's kept rows (read_names); staff do not follow
-    from that page, so whether they follow it is not read."""
-    return get_object_or_404(Finding.objects.annotate(next_waiting_id=_next_waiting_sql()), pk=pk)
+    """Any finding (staff) as its triage page shows it, with what it names and the id of
+    the oldest other finding still waiting on staff (the page's "next", as next_waiting),
+    in one query. Staff do not follow from that page, so whether they follow it is not read."""
+    queryset = Finding.objects.select_related(*_NAMED).defer(*_NOT_SHOWN)
+    return get_object_or_404(queryset.annotate(next_waiting_id=_next_waiting_sql()), pk=pk)
 
 
 def _next_waiting_sql():
@@ -67,19 +72,6 @@ def _next_waiting_sql():
         [str(status) for status in rules.WAITING_ON_STAFF],
         output_field=BigIntegerField(),
     )
-
-
-def read_names(finding):
-    """The job, the person who filed it, its team and its assignee, as a finding's kept parts
-    name them, in one query when those are rendered (not on every visit)."""
-    named = (
-        Finding.objects.select_related("job", "filed_by", "team", "assignee")
-        # The page names the job; its description (kilobytes of JSON) is not read here.
-        .defer("job__data", "job__recent_saves", "job__clarify_fields")
-        .get(pk=finding.pk)
-    )
-    finding.job, finding.filed_by = named.job, named.filed_by
-    finding.team, finding.assignee = named.team, named.assignee
 
 
 def filing_teams(user):

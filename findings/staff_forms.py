@@ -2,7 +2,7 @@
 
 from django import forms
 
-from portal.models import User
+from portal.models import Team, User
 from portal.widgets import (
     ChoicesOnce,
     ListedModelChoiceField,
@@ -10,7 +10,7 @@ from portal.widgets import (
     Textarea,
 )
 
-from . import queue_choices, rules, selectors
+from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
 
 
@@ -27,8 +27,7 @@ class QueueFilterForm(forms.Form):
         choices=[("", "Any status"), ("waiting", "Waiting on staff"), *FindingStatus.choices],
     )
     kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *FindingKind.choices])
-    # Every team of the program (hundreds): the options are kept rendered in the cache until
-    # a team, problem or staff member changes (queue_choices), only the selection marked.
+    # Every team of the program (hundreds): read once a request.
     team = forms.TypedChoiceField(required=False, coerce=int)
     problem = forms.TypedChoiceField(required=False, coerce=int)
     assignee = forms.TypedChoiceField(required=False, coerce=int)
@@ -50,14 +49,22 @@ class QueueFilterForm(forms.Form):
         ],
     )
 
-    def __init__(self, *args, lists, **kwargs):
-        """`lists`: queue_choices.choice_lists(), the rows of the team, problem and assignee
-        filters with their options rendered, kept in the cache."""
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, empty in queue_choices.EMPTY.items():
+        lists = {
+            "team": ("Any team", lambda: Team.objects.order_by("name").values_list("pk", "name")),
+            "problem": ("Any problem", lambda: UnsolvedProblem.objects.values_list("pk", "title")),
+            "assignee": ("Anyone", selectors.assignee_choices),
+        }
+        for name, (empty, rows) in lists.items():
             self.fields[name].choices = ChoicesOnce(
-                lambda rows=lists[name], empty=empty: [("", empty), *rows]
+                lambda rows=rows, empty=empty: [("", empty), *rows()]
             )
+
+    def rows(self, name):
+        """The (id, label) rows the filter `name` lists (team, problem, assignee), in its
+        order: the page lists the same rows elsewhere (the bulk form, the rows' problems)."""
+        return self.fields[name].choices.loaded_rows()
 
     def filters(self):
         if not self.is_valid():
@@ -148,13 +155,9 @@ class NoteForm(forms.Form):
 class AssignForm(forms.Form):
     assignee = ListedModelChoiceField(queryset=None, required=False, empty_label="Nobody")
 
-    def __init__(self, *args, staff=None, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["assignee"].queryset = _staff()
-        if staff is not None:
-            # Shown with the rows the page has kept (id, name; selectors.assignee_choices):
-            # no query. A form posted back is validated against the staff themselves.
-            self.fields["assignee"].choices = [("", self.fields["assignee"].empty_label), *staff]
 
 
 class MergeForm(forms.Form):

@@ -4,7 +4,6 @@ and the unsolved problems staff write and publish."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -12,12 +11,11 @@ from portal import submissions
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.markdown import render_markdown
-from portal.pagination import WRITTEN_IN, keyset_page, shown_count
-from portal.widgets import options_html, selected_in
+from portal.pagination import bounded_count, keyset_page, shown_count
 
-from . import queue_choices, rules, selectors, services
+from . import rules, selectors, services
 from .models import Finding, FindingStatus, UnsolvedProblem
-from .presenters import FIELDS, PROBLEM_BOXES, detail_context, triage_rows
+from .presenters import detail_context, triage_rows
 from .rules import Actor
 from .staff_forms import (
     AssignForm,
@@ -33,61 +31,46 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    # The problems and staff the page lists, the query's filters (cleaned, the form's fields
-    # rendered) and the count of what they match: kept, one read of the cache.
-    kept = queue_choices.Kept(request.GET)
-    lists = kept.lists()
-    filters, filter_fields, team_ids = kept.filters(
-        lambda filter_lists: QueueFilterForm(request.GET or None, lists=filter_lists)
-    )
+    filter_form = QueueFilterForm(request.GET or None)
+    filters = filter_form.filters()
     # A search matches team names: the teams found in the filter's list of teams.
+    team_ids = (
+        selectors.teams_named(filters["q"], filter_form.rows("team")) if "q" in filters else []
+    )
     queryset = selectors.staff_queue(filters, team_ids=team_ids)
     page = keyset_page(
-        selectors.staff_rows(queryset),
-        order=selectors.staff_sort(filters),
-        request=request,
-        prepared=_prepared(filters, request),
+        selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
-    matching = kept.count(queryset, filters)
+    matching = bounded_count(queryset)
+    problems, staff = filter_form.rows("problem"), filter_form.rows("assignee")
     # A bulk action that changed nothing comes back with its choices (staff_finding_bulk).
     again = request.session.pop(BULK_KEPT, None) or {}
     context = {
-        "filter_fields": filter_fields,
+        "filter_form": filter_form,
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
-        "rows": triage_rows(page, lists["problem"], frozenset(again.get("findings", ()))),
+        "rows": triage_rows(page, problems, frozenset(again.get("findings", ()))),
         "matching": shown_count(matching),
         "matching_count": matching,  # "finding" or "findings" (a number, not "1,000+")
-        # The bulk form's fixed lists, written as its template wrote them (no form built).
-        "bulk_actions": options_html(BulkForm.ACTIONS, {again.get("action", "")}),
-        "bulk_statuses": options_html(
-            BulkForm.base_fields["status"].choices, {again.get("status", "")}
-        ),
-        # The bulk form offers the staff and problems the filters list, options kept.
-        "bulk_staff": selected_in(
-            lists["bulk_staff"], {again.get("assignee", str(request.user.pk))}
-        ),
-        "bulk_problems": selected_in(lists["bulk_problems"], {again.get("problem", "")}),
+        # The bulk form's lists, each with the choice a bulk action that changed nothing kept.
+        "bulk_lists": [
+            ("action", "Action", None, BulkForm.ACTIONS, again.get("action", "")),
+            ("assignee", "Assignee", "Nobody", staff, again.get("assignee", str(request.user.pk))),
+            (
+                "status",
+                "Status",
+                None,
+                BulkForm.base_fields["status"].choices,
+                again.get("status", ""),
+            ),
+            ("problem", "Problem", "—", problems, again.get("problem", "")),
+        ],
         "bulk_note": again.get("note", ""),
         "here": request.get_full_path(),
     }
     if request.htmx:
         return render(request, "findings/staff_queue.html#results", context)
     return render(request, "findings/staff_queue.html", context)
-
-
-def _prepared(filters, request):
-    """How the queue's page query is sent. Unfiltered, it has no values but the cursor's:
-    prepared, PostgreSQL plans it once. Filtered, its first page with the filters' values
-    written in (a generic plan of a search read every match, ~12 ms at 100x against 0.4 ms
-    planned for its words): PostgreSQL plans it once per connection for those filters, for
-    the visits that come back to them (0.9 -> 0.5 ms at 100x). Not the further pages, nor
-    an age filter (its bound moves with the clock): a statement for each cursor or moment
-    would be kept for one visit."""
-    if not filters.keys() - {"sort"}:
-        return True
-    once = "after" in request.GET or "before" in request.GET or filters.get("age")
-    return False if once else WRITTEN_IN
 
 
 # What a bulk action that changed nothing was asked, for the queue to show it again.
@@ -191,32 +174,22 @@ def _next_waiting_id(finding):
 
 def _staff_context(request, finding, **forms):
     context = detail_context(request, finding, page="staff")
-    # The rows the forms list (linked problems, every problem, the staff) are kept with the
-    # page's parts (presenters.KEPT_PARTS), under a stamp that covers them.
-    kept = context["kept"]
-    linked = kept["linked"]  # every problem it is linked to, to unlink
     moves = rules.allowed_targets(finding.status, Actor.STAFF)
-    refused_status, refused_merge = forms.get("status_form"), forms.get("merge_form")
+    problems = [p.pk for p in context["problems"]]
     context.update(
         {
             "staff_moves": moves,
             "staff_move_values": [str(m.value) for m in moves],
             "staff_verbs": [(m.value, *VERBS.get(m, (m.label, ""))) for m in moves],
-            "linked_problems": linked,
+            "linked_problems": context["problems"],  # every problem it is linked to, to unlink
             "next_finding_id": _next_waiting_id(finding),
-            "status_form": refused_status or StatusForm(initial={"version": finding.version}),
-            # Kept rendered as the forms are first shown; a refused form as it was sent.
-            "problem_boxes": render_to_string(PROBLEM_BOXES, {"status_form": refused_status})
-            if refused_status
-            else kept["problem_boxes"],
-            "merge_fields": render_to_string(FIELDS, {"form": refused_merge})
-            if refused_merge
-            else kept["merge_fields"],
+            # A refused form as it was sent; else its boxes tick the linked problems.
+            "status_form": forms.get("status_form")
+            or StatusForm(initial={"version": finding.version, "problems": problems}),
             "note_form": forms.get("note_form") or NoteForm(initial={"version": finding.version}),
-            "assign_form": AssignForm(
-                initial={"assignee": finding.assignee_id}, staff=kept["assignees"]
-            ),
-            "merge_form": refused_merge or MergeForm(initial={"version": finding.version}),
+            "assign_form": AssignForm(initial={"assignee": finding.assignee_id}),
+            "merge_form": forms.get("merge_form")
+            or MergeForm(initial={"version": finding.version}),
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
         }
     )

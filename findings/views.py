@@ -191,11 +191,6 @@ def finding_list(request):
         selectors.partner_list(request.user),
         order=selectors.PARTNER_ORDER,
         request=request,
-        # Prepared: PostgreSQL planned it for longer than it ran (0.15 ms against 0.06 for a
-        # team of a few findings at 100x). Its generic plan is the custom one (the page read
-        # in order from finding_team_page_idx, whatever the team's size): kept for small
-        # teams; for Northwind's 5,000 PostgreSQL goes on planning it, to the same plan.
-        prepared=True,
     )
     response = render(
         request,

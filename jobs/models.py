@@ -243,7 +243,7 @@ class FieldSignal(models.Model):
         ]
         indexes = [
             models.Index(fields=["field", "team"], name="fieldsignal_field_team_idx"),
-            # The newest write, read by the stamp of kept figures (portal/kept.py).
+            # The newest write: the insights' "as of" date (findings.insights.figures.latest_data).
             models.Index(fields=["updated_at"], name="fieldsignal_updated_idx"),
         ]
 

@@ -3,21 +3,18 @@
 import re
 import uuid
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Prefetch
 from django.urls import reverse
 
 from jobs.runs.models import Run
-from portal.kept import kept_all
 from portal.validators import is_number
 
-from . import detail_kept, jobformat, selectors
-from .discussion import with_tokens
+from . import jobformat
 from .forms import CommentForm
 from .models import JobDescription, JobStatus, Review
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import page_clock, run_context, staff_moves
+from .runs.presenters import page_clock, run_context
 from .selectors import comments_by_anchor, discussion
 from .steps import (
     PART_SPECS,
@@ -274,54 +271,21 @@ def _order(key):
     return (order.index(part) if part in order else 99, key)
 
 
-def _related(obj, name):
-    """A one-to-one relation loaded by select_related, or None (without the exception the
-    template would raise and swallow each time it looked)."""
-    try:
-        return getattr(obj, name)
-    except ObjectDoesNotExist:
-        return None
-
-
 def detail_context(request, job, review_values=None):
     run = _run_of(job)
-    clock = page_clock()
-    stamps = detail_kept.Stamps(job, run, clock)
+    threads, _ = discussion(job)
     context = {
         "job": job,
-        "threads": selectors.discussion(job)[0],
+        "threads": threads,
         "comment_form": CommentForm(job=job),
         "statuses": JobStatus,
         "review_values": review_values or {},
-        "latest_number": stamps.latest_number,
+        **_record_context(request, job),
     }
-    kept = {}
-    reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW
-    if reviewing and (review_values or stamps.record is None):
-        # The form shown again with what the reviewer chose and wrote, or nothing kept.
-        context.update(_record_context(request, job))
-    else:
-        kept["record"] = detail_kept.record(
-            stamps, request, job, lambda: _record_context(request, job)
-        )
-        if reviewing and stamps.latest_number is not None:
-            kept["review_form"] = detail_kept.review_form(
-                stamps, request, job, lambda: job.revisions.get(number=stamps.latest_number)
-            )
-    if run is not None and stamps.run is not None:
-        kept["run_live"] = detail_kept.run_live(
-            stamps, request, job, run, lambda: run_context(run, clock)
-        )
-        context.update(run=run, dispatch=_related(run, "dispatch"))
-        if request.user.is_staff and not run.is_final:
-            # The staff's moves below the section, per visit (the clusters are not kept).
-            context.update(staff_moves(run, context["dispatch"]))
-    elif run is not None:
-        context.update(run_context(run, clock))
-    context.update(kept_all(kept, max_age=detail_kept.MAX_AGE))
-    for name in ("run_live", "review_form"):
-        if name in context:
-            context[name] = with_tokens(request, context[name])
+    revisions = context["revisions"]
+    context["latest_number"] = revisions[0].number if revisions else None
+    if run is not None:
+        context.update(run_context(run, page_clock()))
     return context
 
 

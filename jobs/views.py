@@ -1,9 +1,8 @@
-from functools import partial, wraps
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,7 +17,7 @@ from portal.errors import DomainError
 from portal.models import NoticeTopic
 from portal.pagination import keyset_page
 
-from . import dashboard_query, detail_kept, jobformat, selectors, services
+from . import jobformat, selectors, services
 from .dashboard import dashboard_rows
 from .flow import FLOW
 from .forms import CommentForm, NewJobForm
@@ -110,14 +109,10 @@ def job_list(request):
     # The badge's counters are kept on write: when they say none, there is nothing to read.
     if badges.notices_waiting(request.user, portal_selectors.own_memberships(request.user)):
         notices = portal_selectors.unread_notices(request.user, NoticeTopic.JOB)
-    fetch = None
-    if connection.vendor == "postgresql":  # the page as a prepared statement of its own
-        fetch = partial(dashboard_query.page_rows, request.user, team, status)
     jobs = keyset_page(
         selectors.dashboard(request.user, team, status),
         order=selectors.DASHBOARD_ORDER,
         request=request,
-        fetch=fetch,
     )
     rows, actions = dashboard_rows(jobs, request.user)
     context = {
@@ -395,8 +390,7 @@ def job_conflict(request, pk):
 
 @login_required
 def job_detail(request, pk):
-    # The digests of the page's kept parts are read in the job's own statement.
-    job = selectors.get_job_for_page(request.user, pk, also=detail_kept.stamps_sql())
+    job = selectors.get_job_for_page(request.user, pk)
     services.mark_read(job=job, user=request.user, up_to_date=job.read_up_to_date)
     return render(request, "jobs/detail.html", detail_context(request, job))
 

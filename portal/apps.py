@@ -12,14 +12,10 @@ class PortalConfig(AppConfig):
         from .aggregates import register_sqlite_functions
         from .celery import ensure_broker_folders
         from .converters import RowId
-        from .generation import STAFF_GLANCE
 
         ensure_broker_folders()
         # Setup of the database connection, not logic: SQLite gets the median aggregate that
         # PostgreSQL has built in (portal/aggregates.py).
         connection_created.connect(register_sqlite_functions, dispatch_uid="portal-sqlite-median")
-        # Keeping a figure right, not logic: the staff home's counts are retired whenever an
-        # application, a job, a run or a finding is written, however (services, admin, cascade).
-        STAFF_GLANCE.connect()
         # Before any URL conf is read: every id in a URL is an `<id:…>` (portal/converters.py).
         register_converter(RowId, "id")

@@ -10,7 +10,6 @@ from portal.intake.models import ApplicationStatus, IntakeApplication
 from portal.pagination import bounded_counts, shown_count
 
 from . import badges, selectors
-from .generation import STAFF_GLANCE
 
 
 def navigation(request):
@@ -28,18 +27,11 @@ def navigation(request):
     return context
 
 
-# The counts move with the clock too (a finding becomes "over a day" old with no write):
-# kept a minute at most.
-GLANCE_KEY, GLANCE_MAX_AGE = "staff-glance:counts", 60
-
-
 def staff_glance():
     """The program at a glance for the staff home: what waits, as numbers with links
-    (computed only when the home page shows them): six counts in one query, each through
-    an index and stopping at the bound ("1,000+"), kept until an application, a job, a run
-    or a finding is written (portal/generation.py): counted, they read up to a thousand
-    index entries each at a hundred times a busy program, 4 times what they read at 5×."""
-    counts = STAFF_GLANCE.kept(GLANCE_KEY, _glance_counts, max_age=GLANCE_MAX_AGE)
+    (computed only when the home page shows them): six counts, each through an index and
+    stopping at the bound ("1,000+"), so none reads more than a thousand index entries."""
+    counts = _glance_counts()
     queue = reverse("staff_finding_queue")
     # (singular, plural, link): "1 description waiting", not "1 descriptions waiting".
     links = [

@@ -67,10 +67,9 @@ class User(AbstractUser):
             models.UniqueConstraint(Lower("email"), name="user_email_ci_unique"),
         ]
         indexes = [
-            # The active staff (a handful among ~1,000 partners at 100x): the triage lists'
-            # digest reads their names on every visit of the queue (findings/queue_choices.py)
-            # through this index, in its order, instead of scanning every user (their names
-            # not included: SQLite would warn that it cannot).
+            # The active staff (a handful among ~1,000 partners at 100x): the triage queue and
+            # the triage page list them on every visit, found through this index instead of
+            # by scanning every user.
             models.Index(
                 fields=["id"],
                 condition=models.Q(is_staff=True, is_active=True),

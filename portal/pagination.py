@@ -13,11 +13,9 @@ from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
-from django.db import connections
 from django.db.models import IntegerField, Q, Subquery
 
 from .converters import MAX_ID
-from .prepared import prepared as prepared_statements
 
 PAGE_SIZE = 50
 COUNT_BOUND = 1000
@@ -137,28 +135,10 @@ def _values(row, order):
     return values
 
 
-# keyset_page(prepared=WRITTEN_IN): prepared with its values written in (portal/prepared.py).
-WRITTEN_IN = "written in"
-
-
-def keyset_page(
-    queryset,
-    *,
-    order,
-    request=None,
-    after="",
-    before="",
-    size=PAGE_SIZE,
-    prepared=False,
-    fetch=None,
-):
+def keyset_page(queryset, *, order, request=None, after="", before="", size=PAGE_SIZE):
     """One page of `queryset` sorted by `order` (field names, `-` for descending; the last
     must be unique, e.g. "-pk"). Pass the request to read `after`/`before` from its query
-    and keep its other parameters in the links. `prepared`: the page query is sent as a
-    statement prepared once per connection (portal/prepared.py), for a page query that
-    costs PostgreSQL more to plan than to run; WRITTEN_IN: one with its values written in. `fetch(start, backwards, limit)`: the rows
-    read another way (a statement of the caller's own, giving what `queryset` would): the
-    sort values to start after (None: the first page), whether going back, how many."""
+    and keep its other parameters in the links."""
     params = {}
     if request is not None:
         params = {k: v for k, v in request.GET.items() if k not in ("after", "before")}
@@ -170,13 +150,8 @@ def keyset_page(
         start = _decode(before, fields)
         going_back = start is not None
     if going_back:
-        if fetch is not None:
-            rows = fetch(start, True, size + 1)
-        else:
-            rows = _rows(
-                queryset.filter(_after(_flip(order), start)).order_by(*_flip(order))[: size + 1],
-                prepared,
-            )
+        flipped = _flip(order)
+        rows = list(queryset.filter(_after(flipped, start)).order_by(*flipped)[: size + 1])
         more_before = len(rows) > size
         rows = rows[:size][::-1]
         return Page(
@@ -186,12 +161,9 @@ def keyset_page(
             is_first=not more_before,
             params=params,
         )
-    if fetch is not None:
-        rows = fetch(start, False, size + 1)
-    else:
-        if start is not None:
-            queryset = queryset.filter(_after(order, start))
-        rows = _rows(queryset.order_by(*order)[: size + 1], prepared)
+    if start is not None:
+        queryset = queryset.filter(_after(order, start))
+    rows = list(queryset.order_by(*order)[: size + 1])
     more = len(rows) > size
     rows = rows[:size]
     return Page(
@@ -203,38 +175,14 @@ def keyset_page(
     )
 
 
-def _rows(queryset, prepared):
-    if not prepared:
-        return list(queryset)
-    with prepared_statements(queryset.db, written_in=prepared == WRITTEN_IN):
-        return list(queryset)
-
-
 def bounded_count(queryset, bound=COUNT_BOUND):
     """How many rows, counting no further than `bound` + 1 (the database stops there)."""
     return queryset.order_by()[: bound + 1].count()
 
 
 def bounded_counts(querysets, bound=COUNT_BOUND):
-    """bounded_count() of each queryset, all in one query (a scalar sub-select each): a
-    page showing five counts pays one round trip to the database, not five."""
-    querysets = list(querysets)
-    if not querysets:
-        return []
-    return run_counts(querysets[0].db, *bounded_counts_sql(querysets, bound))
-
-
-def bounded_counts_sql(querysets, bound=COUNT_BOUND):
-    """The SQL and parameters of bounded_counts(), to be made once where the querysets
-    are the same on every request (see run_counts)."""
-    selects, params = [], []
-    for i, queryset in enumerate(querysets):
-        inner = queryset.order_by().values("pk")[: bound + 1]
-        sql, inner_params = inner.query.get_compiler(queryset.db).as_sql()
-        # Django compiled `sql`; its values travel apart, in params.
-        selects.append(f"(SELECT COUNT(*) FROM ({sql}) bounded_{i})")  # noqa: S608
-        params.extend(inner_params)
-    return "SELECT " + ", ".join(selects), tuple(params)
+    """bounded_count() of each queryset: a query each, each stopping at the bound."""
+    return [bounded_count(queryset, bound) for queryset in querysets]
 
 
 class BoundedCount(Subquery):
@@ -247,13 +195,6 @@ class BoundedCount(Subquery):
 
     def __init__(self, queryset, bound=COUNT_BOUND):
         super().__init__(queryset.order_by().values("pk")[: bound + 1])
-
-
-def run_counts(using, sql, params):
-    """The counts of bounded_counts_sql()'s query."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, params)
-        return list(cursor.fetchone())
 
 
 def shown_count(n, bound=COUNT_BOUND):

@@ -3,8 +3,6 @@
 from django import forms
 from django.forms.models import ModelChoiceIterator
 from django.utils.choices import BaseChoiceIterator
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 
 
 class Textarea(forms.Textarea):
@@ -53,34 +51,3 @@ class ChoicesOnce(BaseChoiceIterator):
     def loaded_rows(self):
         """The choices without the empty one ("Any …"), for another list of the same rows."""
         return [(value, label) for value, label in self if value != ""]
-
-
-def options_html(choices, selected=()):
-    """<option>s of (value, label) pairs, those whose value (as text) is in `selected`
-    marked, for findings/queue_choices.py, which keeps the triage queue's long lists
-    rendered in the cache."""
-    return format_html_join(
-        "",
-        "<option {}>{}</option>",
-        (
-            (_option_attributes("" if v is None else str(v), selected), label)
-            for v, label in choices
-        ),
-    )
-
-
-def _option_attributes(key, selected):
-    if key in selected:
-        return format_html('value="{}" selected', key)
-    return format_html('value="{}"', key)
-
-
-def selected_in(options, selected):
-    """options_html()'s text (none selected) with the options of these values marked, as
-    options_html(choices, selected) writes them: a kept list of hundreds of options is not
-    written again for one selection. Values are unique, so each is marked once."""
-    for key in selected:
-        tag = format_html('<option value="{}">', key)
-        options = options.replace(tag, f"{tag[:-1]} selected>", 1)
-    # Safe: options_html()'s escaped markup with " selected" put into tags it wrote.
-    return mark_safe(options)  # noqa: S308

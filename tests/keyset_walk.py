@@ -5,7 +5,7 @@ from portal.pagination import keyset_page
 
 def walk_pages(queryset, *, order, size, **options):
     """Every page of `queryset()` (called anew for each page, as a view does), forward from the
-    first, then back from the last; `options` go to keyset_page (prepared=, fetch=)."""
+    first, then back from the last; `options` go to keyset_page."""
     pages, after = [], ""
     while True:
         page = keyset_page(queryset(), order=order, after=after, size=size, **options)

@@ -52,7 +52,6 @@ PORTAL_BASE = {"portal.intake.models"}
 # Imports inside a function, each with its reason.
 LATE_IMPORTS = {
     "portal.apps",  # AppConfig.ready: the app registry must be loaded first
-    "findings.apps",  # AppConfig.ready: the models must be loaded before the signals' senders
 }
 
 

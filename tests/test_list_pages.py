@@ -153,8 +153,8 @@ PINNED = {
     "partner jobs": 5,  # + the 5 bounded status counts in one query, the page (notices: none to read)
     "partner jobs by status": 5,
     "partner findings": 5,
-    "staff triage": 5,  # + the kept parts' digest (lists; their count in the cache), the page
-    "staff triage filtered, searched, sorted": 5,
+    "staff triage": 8,  # + the filters' teams, problems and staff, the page, its bounded count
+    "staff triage filtered, searched, sorted": 8,
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
     "staff applications": 5,  # + the window with its staged counts (bounded), the page
 }

@@ -26,7 +26,6 @@ from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision
 from jobs.runs.models import RunOutcome
 from jobs.steps import field_label
 from portal.aggregates import Median, MedianSeconds
-from portal.kept import kept
 
 from ..models import Finding, FindingKind, FindingStatus, StatusChange, UnsolvedProblem
 
@@ -332,32 +331,8 @@ def latest_data():
     return max(dates) if dates else None
 
 
-# Every table the figures read, by the columns that move when a row is added or written
-# (see portal/kept.py): the figures are computed again when one of them moves.
-SOURCES = [
-    (FieldSignal, "id"),
-    (FieldSignal, "updated_at"),
-    (Revision, "id"),
-    (JobStatusChange, "id"),
-    (RunOutcome, "id"),
-    (RunOutcome, "recorded_at"),
-    (Finding, "id"),
-    (Finding, "updated_at"),
-    (Finding.problems.through, "id"),
-    (StatusChange, "id"),
-    (UnsolvedProblem, "id"),
-    (UnsolvedProblem, "updated_at"),
-]
-
-
 def program():
-    """Everything on the staff insights page: computed in a fixed number of queries, and
-    kept until a row it reads changes (two queries then, whatever the data)."""
-    return kept("insights:program:v1", sources=SOURCES, compute=computed)
-
-
-def computed():
-    """program() computed now, from every row."""
+    """Everything on the staff insights page, from every row, in a fixed number of queries."""
     return {
         "fields": fields(),
         "vague_words": vague_words(),

@@ -14,11 +14,10 @@ from jobs.models import FieldSignal
 from jobs.runs.models import RunOutcome
 from jobs.steps import field_label
 from portal.aggregates import Median
-from portal.kept import kept
 
 from .. import rules
 from ..models import Finding, FindingKind, FindingStatus
-from .figures import SOURCES, submitted_jobs
+from .figures import submitted_jobs
 
 MIN_TEAMS = 3
 
@@ -233,14 +232,9 @@ def _runs(problem):
 
 
 def problem_figures(problem):
-    """Every figure the program could publish for `problem`, each saying whether it is shown.
-    The figures are kept until a row they read changes (portal/kept.py); which are hidden
-    is read from the problem each time."""
-    figures = kept(
-        f"insights:problem:v1:{problem.pk}:{problem.slug}",
-        sources=SOURCES,
-        compute=lambda: _findings(problem) + _fields(problem) + _runs(problem),
-    )
+    """Every figure the program could publish for `problem`, each saying whether it is shown
+    (staff hide some: UnsolvedProblem.hidden_figures)."""
+    figures = _findings(problem) + _fields(problem) + _runs(problem)
     hidden = set(problem.hidden_figures or [])
     for figure in figures:
         figure.hidden = figure.key in hidden

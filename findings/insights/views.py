@@ -7,11 +7,9 @@ from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.decorators import staff_required
-from portal.kept import kept
 
 from ..models import UnsolvedProblem
 from . import charts, figures, public
@@ -63,18 +61,9 @@ def _charts(data):
 @staff_required
 @require_GET
 def staff_insights(request):
-    # The figures as HTML (hundreds of numbers in tables and charts), kept with the figures
-    # until a row they come from changes (portal/kept.py).
-    body = kept("insights:page:v1", sources=figures.SOURCES, compute=_staff_body)
-    return render(request, "findings/insights/staff.html", {"body": body})
-
-
-def _staff_body():
-    data = figures.computed()
-    return render_to_string(
-        "findings/insights/staff.html#body",
-        {"data": data, "charts": _charts(data), "min_teams": public.MIN_TEAMS},
-    )
+    data = figures.program()
+    context = {"data": data, "charts": _charts(data), "min_teams": public.MIN_TEAMS}
+    return render(request, "findings/insights/staff.html", context)
 
 
 @staff_required

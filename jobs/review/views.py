@@ -15,9 +15,7 @@ from .presenters import queue_rows, ready_rows, review_form
 
 @staff_required
 def review_queue(request):
-    revisions = keyset_page(
-        selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request, prepared=True
-    )
+    revisions = keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, request=request)
     ready = dispatch.ready_rows()
     clusters = list(Cluster.objects.order_by("name").values_list("pk", "name"))
     return render(

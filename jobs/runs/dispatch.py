@@ -16,7 +16,6 @@ from django.utils import timezone
 from jobs.jobformat import slurm_export
 from jobs.runs.models import Cluster, Dispatch, DispatchState, Event, Run, RunState, SchedulerClient
 from portal.errors import DomainError
-from portal.prepared import prepared
 
 from . import services
 
@@ -240,15 +239,7 @@ def ready_rows(limit=50):
     using = Run.objects.db
     sql, params = _ready_rows_sql(using, limit)
     with connections[using].cursor() as cursor:
-        if connections[using].vendor == "postgresql":
-            # Planning its five joins cost PostgreSQL more than running them: prepared once
-            # per connection, with its constants written in (no value of a request's in it,
-            # so the one plan made is the right one: with a parameter for the state, the
-            # generic plan would be sized for a common state, not the rare 'submitted').
-            with prepared(using):
-                cursor.execute(cursor.cursor.mogrify(sql, params))
-        else:
-            cursor.execute(sql, params)
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     names = ("pk", "job_id", "job__name", "job__team__name", "revision__number")
     return [dict(zip(names, row, strict=True)) for row in rows]

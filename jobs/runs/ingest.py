@@ -31,7 +31,6 @@ from jobs.runs.models import (
 )
 from portal import bulk
 from portal.errors import DomainError
-from portal.generation import STAFF_GLANCE
 from portal.models import NoticeTopic
 from portal.notify import Email, Telling, teams_people, tell_each
 from portal.outbox import absolute_url
@@ -144,8 +143,6 @@ RUN_FIELDS = ("state", "state_since", "restarts", "failure_reason", "simulated")
 
 def _save_runs(runs):
     bulk.update(Run, RUN_FIELDS, [(run.pk, *(getattr(run, f) for f in RUN_FIELDS)) for run in runs])
-    # A bulk update sends no signal: the staff home's count of active runs is retired here.
-    STAFF_GLANCE.reset_after_commit()
 
 
 def _lock_runs(job_ids):

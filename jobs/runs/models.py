@@ -315,7 +315,7 @@ class RunOutcome(models.Model):
         ordering = ["-finished_at"]
         indexes = [
             models.Index(fields=["team", "finished_at"], name="runoutcome_team_finished_idx"),
-            # The newest write, read by the stamp of kept figures (portal/kept.py).
+            # The newest write: the insights' "as of" date (findings.insights.figures.latest_data).
             models.Index(fields=["recorded_at"], name="runoutcome_recorded_idx"),
         ]
 

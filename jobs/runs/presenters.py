@@ -21,8 +21,7 @@ def simulated_now(run, events, clock=None):
 
 def page_clock():
     """The real time to the whole second, as a page that moves with the clock reads it: it
-    prints durations to the second, so what it shows is a function of its rows and this
-    second, and can be kept for the rest of the second (jobs/detail_kept.py)."""
+    prints durations to the second (one reading for the timeline, the ledger and the figures)."""
     return timezone.now().replace(microsecond=0)
 
 

@@ -320,6 +320,37 @@ def test_query_counts_do_not_grow_with_the_data(client_for, staff, django_assert
             row.append(len(queries))
         counts.append(row)
     assert counts[0] == counts[1], counts
-    # Nothing changed since: the page is the one kept (session, user, menu, the stamp).
-    with django_assert_num_queries(4):
+    # Session, user, menu, and the figures: a fixed number of aggregates.
+    with django_assert_num_queries(18):
         staff_client.get("/staff/insights/")
+
+
+def _runs(staff_client):
+    data = json.loads(staff_client.get("/staff/insights/insights.json").content)
+    return data["outcomes"]["all"]["runs"]
+
+
+def test_a_new_row_shows_at_once(client_for, staff):
+    staff_client = client_for(staff)
+    outcome(_team(1), duration_ratio=1.2)
+    assert _runs(staff_client) == 1
+    page = staff_client.get("/staff/insights/").content.decode()
+    assert "How wrong declarations turn out" in page
+    outcome(_team(2), duration_ratio=0.9)
+    assert _runs(staff_client) == 2
+
+
+def test_a_written_row_shows_at_once(client_for, staff, team_a, a_member):
+    staff_client = client_for(staff)
+    finding = file(team_a, a_member)
+    problem = UnsolvedProblem.objects.filter(published=True).first()
+
+    def findings_of_problem():
+        data = json.loads(staff_client.get("/staff/insights/insights.json").content)
+        return next(p["findings"] for p in data["problems"] if p["slug"] == problem.slug)
+
+    before = findings_of_problem()
+    finding_services.change_status(
+        finding=finding, actor=staff, to_status="triaged", problems=[problem]
+    )
+    assert findings_of_problem() == before + 1

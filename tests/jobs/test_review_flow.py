@@ -4,7 +4,6 @@ import copy
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.urls import reverse
 
 from jobs import jobformat, services
@@ -223,11 +222,9 @@ def test_job_page_query_count_is_constant(
     client = client_for(staff)
     url = reverse("job_detail", args=[complete.pk])
     client.get(url)
-    # Staff reviewing: on PostgreSQL the digests are read with the job (one statement) and
-    # the record, the blank review form and the discussion are kept; elsewhere the
-    # revisions, reviews, history, the latest revision's number and the comments are read.
-    kept = connection.vendor == "postgresql"
-    with django_assert_num_queries(4 if kept else 9) as first:
+    # Staff reviewing: session, user, the job with its run and read mark, memberships, the
+    # comments, the revisions with their reviews and reviewers, the history.
+    with django_assert_num_queries(8) as first:
         client.get(url)
     baseline = len(first)  # read now: the query log is a bounded deque
     for i in range(6):
@@ -235,9 +232,8 @@ def test_job_page_query_count_is_constant(
     staff.refresh_from_db()
     assert staff.unread_comments == 6
     # Reading them takes the badge down by all six in one update, however many there are
-    # (with the read mark's: begin, lock the mark, write it, the badge, commit); where the
-    # discussion is kept, its new comments are read once to render it again.
-    with django_assert_num_queries(baseline + (6 if kept else 5)):
+    # (with the read mark's: begin, lock the mark, write it, the badge, commit).
+    with django_assert_num_queries(baseline + 5):
         client.get(url)
     staff.refresh_from_db()
     assert staff.unread_comments == 0

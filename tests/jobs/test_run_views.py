@@ -1,7 +1,6 @@
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -9,7 +8,6 @@ from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs import simulator
 from jobs.runs.models import Phase, SchedulerClient
-from jobs.runs.presenters import page_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -126,34 +124,20 @@ def test_scheduler_clients_page_shows_a_token_once(client_for, staff):
 
 
 def test_job_page_with_a_run_has_constant_queries(
-    client_for, run, a_member, django_assert_num_queries, monkeypatch
+    client_for, run, a_member, django_assert_num_queries
 ):
-    # The page's clock stopped, moved on by hand: an active run's section is kept for the
-    # second it shows.
-    clock = {"at": page_clock()}
-    monkeypatch.setattr("jobs.presenters.page_clock", lambda: clock["at"])
     client = client_for(a_member)
     url = reverse("job_detail", args=[run.job_id])
     run_services.record_event(
         run=run, kind="rented", occurred_at=timezone.now() - timedelta(days=3), idempotency_key="r"
     )
     client.get(url)
-    clock["at"] += timedelta(seconds=1)
-    # Session, user, memberships, the job with its run, read mark and the digests of what
-    # is kept (jobs/detail_kept.py) in one statement, the events, the holds; on databases
-    # where nothing is kept, the comments, revisions, reviews and history too.
-    kept = connection.vendor == "postgresql"
-    with django_assert_num_queries(6 if kept else 11) as first:
+    # Session, user, memberships, the job with its run and read mark, the comments, the
+    # events, the holds, the revisions, reviews and reviewers, the history.
+    with django_assert_num_queries(10):
         client.get(url)
-    rendered = len(first)  # read now: the query log is a bounded deque
-    # Within the same second the run's section is kept: its events and holds are not read.
-    with django_assert_num_queries(4 if kept else 11) as second:
-        client.get(url)
-    again = len(second)
     simulator.play_now(run)  # a dozen more events and holds, and the run is over
-    with django_assert_num_queries(rendered):
-        client.get(url)
-    with django_assert_num_queries(again):
+    with django_assert_num_queries(10):
         client.get(url)
 
 

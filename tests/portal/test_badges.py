@@ -13,6 +13,7 @@ from portal import services as portal_services
 from portal.models import Membership, NoticeTopic, User
 from portal.notify import Email, Telling, tell, tell_each
 from portal.selectors import memberships_for, unread_notices
+from portal.tasks import recount
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +169,16 @@ def test_telling_many_teams_at_once_counts_each_badge_in_one_update_per_number(
     assert User.objects.get(pk=staff.pk).unread_notices == 3
     # The objects told (the page being drawn may hold them) agree with their rows.
     assert staff.unread_notices == 3
+
+
+def test_the_beat_recounts_every_hour(team_a, a_member, staff, settings):
+    schedule = settings.CELERY_BEAT_SCHEDULE["recount-kept-counts"]
+    assert schedule["task"] == recount.name and schedule["schedule"] <= 3600
+    job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
+    services.add_comment(job=job, author=staff, body="one")
+    expected = _badge(a_member)
+    Membership.objects.update(unread_comments=9)
+    User.objects.update(unread_comments=5)
+    recount.delay()  # eager in the tests
+    assert _badge(a_member) == expected
+    _assert_true(a_member, staff)

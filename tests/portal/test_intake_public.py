@@ -11,7 +11,6 @@ from portal.intake import rules as intake
 from portal.intake import services as intake_services
 from portal.intake.models import ApplicationStatus, IntakeApplication
 from portal.models import OutboundEmail
-from tests.on_commit import enqueued
 
 from .. import test_authorization_matrix as matrix
 from .intake_helpers import form_data, make_window, submit
@@ -194,7 +193,7 @@ def test_no_email_is_sent_if_the_transaction_does_not_commit(django_capture_on_c
     make_window()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submit()
-    assert len(enqueued(callbacks)) == 1 and mail.outbox == []
+    assert len(callbacks) == 1 and mail.outbox == []
 
 
 def test_double_submission_creates_one_application(client, django_capture_on_commit_callbacks):
