@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Full-text search of findings (findings.models.FindingWords); harmless on SQLite.
+    "django.contrib.postgres",
     "django_htmx",
     "axes",
     "portal",
