@@ -5,7 +5,7 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -124,7 +124,7 @@ def test_runs_moved_by_the_scheduler_are_counted_again(
         for i, kind in enumerate(kinds)
     ]
     # The ingest writes runs in bulk (no signal): it retires the counts itself.
-    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+    with django_capture_on_commit_callbacks(execute=True):
         outcomes = run_services.record_events(items=items)
     assert all(not o.error for o in outcomes), [o.error for o in outcomes]
     assert '<span class="number">0</span> <span class="what">runs active' in glance(client)
