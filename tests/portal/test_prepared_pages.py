@@ -6,7 +6,6 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from jobs import selectors, services, spec
-from jobs.runs import dispatch
 from portal.pagination import keyset_page
 from portal.prepared import numbered
 from tests.keyset_walk import walk_pages
@@ -79,20 +78,3 @@ def test_prepared_once_per_connection_and_sent_as_execute(team_a, a_member):
         len(keyset_page(selectors.review_queue(), order=selectors.REVIEW_ORDER, prepared=True)) == 5
     )
     assert _statements() == known
-
-
-@on_postgresql
-@pytest.mark.django_db(transaction=True)
-def test_the_ready_runs_are_a_statement_with_its_constants_written_in(team_a, a_member, staff):
-    job = services.create_draft(team=team_a, user=a_member, data=spec.example_data())
-    revision = services.submit(job=job, user=a_member)
-    services.review(revision=revision, reviewer=staff, outcome="accepted")
-    connection.close()
-    with CaptureQueriesContext(connection) as queries:
-        rows = dispatch.ready_rows()
-    assert [q["sql"].split()[0] for q in queries] == ["EXECUTE"]
-    assert rows == list(dispatch._ready_rows_query(50)) and len(rows) == 1
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        (statement,) = cursor.fetchone()
-    assert "'submitted'" in statement and "$1" not in statement  # one plan, the right one
