@@ -4,6 +4,7 @@ feed, and the record of what staff did with each finding.
 The rules for moving a finding live in findings/rules.py (one transition table); the
 writes that span rows live in findings/services.py."""
 
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -86,6 +87,19 @@ class Impact(models.TextChoices):
     ANNOYANCE = "annoyance", "Annoyance"
 
 
+class FindingWords(SearchVector):
+    """A finding's words for the triage search: its title and summary, stemmed as English,
+    stored by PostgreSQL in a generated column with GIN indexes (migrations findings/0005,
+    0009). SQLite, the embedded default, has no full-text search: the column is NULL there
+    and the triage matches substrings of the title and summary instead."""
+
+    def __init__(self):
+        super().__init__("title", "summary", config="english")
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return "NULL", ()
+
+
 class Finding(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="findings")
     filed_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
@@ -123,6 +137,9 @@ class Finding(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
     submission_token = submissions.token_field()  # a double click files one finding
     status_changed_at = models.DateTimeField(default=timezone.now)
+    search_document = models.GeneratedField(
+        expression=FindingWords(), output_field=SearchVectorField(null=True), db_persist=True
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

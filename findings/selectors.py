@@ -3,9 +3,19 @@ see all; the public sees published problems and counts, never a team or private 
 
 from datetime import timedelta
 
+from django.contrib.postgres.search import SearchQuery
 from django.db import connection
-from django.db.models import BigIntegerField, BooleanField, Exists, Field, OuterRef, Q, Subquery
-from django.db.models.expressions import RawSQL
+from django.db.models import (
+    CharField,
+    Exists,
+    OuterRef,
+    Q,
+    StringAgg,
+    Subquery,
+    TextField,
+    Value,
+)
+from django.db.models.functions import Cast
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -54,24 +64,11 @@ def get_finding_for_page(user, pk):
 
 def get_finding_for_triage(pk):
     """Any finding (staff) as its triage page shows it, with what it names and the id of
-    the oldest other finding still waiting on staff (the page's "next", as next_waiting),
+    the oldest other finding still waiting on staff (the page's "next", as next_waiting_id),
     in one query. Staff do not follow from that page, so whether they follow it is not read."""
+    following = _waiting().exclude(pk=OuterRef("pk")).values("pk")[:1]
     queryset = Finding.objects.select_related(*_NAMED).defer(*_NOT_SHOWN)
-    return get_object_or_404(queryset.annotate(next_waiting_id=_next_waiting_sql()), pk=pk)
-
-
-def _next_waiting_sql():
-    # Written as SQL: the ORM took longer to build it as a subquery (~0.6 ms a visit) than
-    # PostgreSQL to answer it. The table's name from the model's metadata; the statuses are
-    # parameters.
-    table = connection.ops.quote_name(Finding._meta.db_table)
-    waiting = ", ".join(["%s"] * len(rules.WAITING_ON_STAFF))
-    return RawSQL(  # noqa: S611
-        f"SELECT w.id FROM {table} w WHERE w.status IN ({waiting}) AND w.id <> {table}.id"  # noqa: S608
-        " ORDER BY w.created_at, w.id LIMIT 1",
-        [str(status) for status in rules.WAITING_ON_STAFF],
-        output_field=BigIntegerField(),
-    )
+    return get_object_or_404(queryset.annotate(next_waiting_id=Subquery(following)), pk=pk)
 
 
 def filing_teams(user):
@@ -185,19 +182,14 @@ def teams_named(q, teams):
 
 def search_matches(q):
     """Findings whose words (title and summary, stemmed) match `q` as a web search does
-    ("quoted phrase", -exclusion, or). The words are a column PostgreSQL keeps itself,
-    with a GIN index (migration findings/0004)."""
-    return RawSQL(
-        '"findings_finding"."search_document" @@ websearch_to_tsquery(\'english\'::regconfig, %s)',
-        (q,),
-        output_field=BooleanField(),
-    )
+    ("quoted phrase", -exclusion, or), read from the stored words' GIN index (PostgreSQL)."""
+    return Q(search_document=SearchQuery(q, search_type="websearch", config="english"))
 
 
 def _search(queryset, q, team_ids=None):
     """Findings whose title or summary has the words (PostgreSQL full-text search: stems,
     "quoted phrases", -exclusions), whose team's name contains the text, or #id. SQLite,
-    the embedded default, has no such index: there it is a plain substring match.
+    the embedded default, has no full-text search: there it is a substring match.
 
     Given the teams whose name matches (teams_named), they are sent as constants (none: no
     team part at all). A sub-select there, in an OR, kept PostgreSQL from its indexes:
@@ -210,39 +202,26 @@ def _search(queryset, q, team_ids=None):
     if is_number(q.lstrip("#")) and len(q) < 18:
         match |= Q(pk=int(q.lstrip("#")))
     if connection.vendor == "postgresql":
-        return queryset.filter(match | Q(search_matches(q)))
+        return queryset.filter(match | search_matches(q))
     return queryset.filter(match | Q(title__icontains=q) | Q(summary__icontains=q))
 
 
-class LinkedProblemIds(RawSQL):
+class _IdList(TextField):
+    """Ids joined by commas ("3,7"), read as a list of ints (none: an empty list)."""
+
+    def from_db_value(self, value, expression, connection):
+        return [int(pk) for pk in value.split(",")] if value else []
+
+
+def _linked_problem_ids():
     """The ids of the problems a finding of the outer query is linked to, as a list, read
     within the query of the findings (a sub-select a row, through the links' index on the
-    finding): no query of its own. PostgreSQL: an ARRAY; SQLite: group_concat's text."""
-
-    def __init__(self):
-        through = Finding.problems.through
-        q = connection.ops.quote_name
-        links, findings = q(through._meta.db_table), q(Finding._meta.db_table)
-        finding = q(through._meta.get_field("finding").column)
-        problem = q(through._meta.get_field("unsolvedproblem").column)
-        ids = f"SELECT {problem} FROM {links} WHERE {finding} = {findings}.{q('id')}"  # noqa: S608
-        if connection.vendor == "postgresql":
-            sql = f"ARRAY({ids})"
-        else:
-            sql = f"(SELECT group_concat({problem}) FROM ({ids}))"  # noqa: S608
-        # Table and column names from the models' metadata; no values.
-        super().__init__(sql, (), output_field=Field())  # noqa: S611
-
-    def get_db_converters(self, connection):
-        return [self._as_list]
-
-    @staticmethod
-    def _as_list(value, expression, connection):
-        if value is None:
-            return []
-        if isinstance(value, str):  # SQLite: "3,7"
-            return [int(pk) for pk in value.split(",")]
-        return value
+    finding): no query of its own."""
+    links = Finding.problems.through.objects.filter(finding=OuterRef("pk"))
+    ids = links.values("finding").annotate(
+        ids=StringAgg(Cast("unsolvedproblem_id", CharField()), Value(","))
+    )
+    return Subquery(ids.values("ids")[:1], output_field=_IdList())
 
 
 def staff_rows(queryset):
@@ -254,7 +233,7 @@ def staff_rows(queryset):
         "updated_at",
         "assignee__full_name",
         "assignee__email",
-        problem_ids=LinkedProblemIds(),
+        problem_ids=_linked_problem_ids(),
     )
 
 

@@ -187,7 +187,7 @@ def _set_problems(finding, problems, proposed_problem):
         )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def partner_verify(*, finding, user) -> Finding:
     finding = _locked(finding)
     _move(finding, to_status=FindingStatus.VERIFIED, actor=user, note="", actor_role=Actor.PARTNER)
@@ -208,7 +208,7 @@ def _not_too_long(text, limit, what):
         )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def partner_reopen(*, finding, user, note) -> Finding:
     _not_too_long(note.strip(), REOPEN_NOTE_MAX, "The note")
     finding = _locked(finding)
@@ -280,7 +280,7 @@ def assign(*, findings, assignee, actor) -> int:
     return changed
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def link_problems(*, findings, problems, actor) -> int:
     problems = list(problems)
     if not problems:
@@ -292,7 +292,7 @@ def link_problems(*, findings, problems, actor) -> int:
     return len(findings)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def unlink_problem(*, finding, problem, actor, expected_version=None) -> Finding:
     finding = _locked(finding, expected_version)
     finding.problems.remove(problem)
@@ -317,7 +317,7 @@ def bulk_status(*, findings, actor, to_status, note="", problems=None):
     return moved, refused
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
     """Mark `source` a duplicate of `target`; copy its evidence and subscribers over."""
     if source.pk == target.pk:
@@ -380,7 +380,7 @@ def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
     return source
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def unmerge(*, source, actor, note="") -> Finding:
     """Undo a merge: take back what was carried over, restore the status before it."""
     source = _locked(source)
@@ -419,7 +419,7 @@ def unmerge(*, source, actor, note="") -> Finding:
     return source
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def subscribe(*, finding, user, on=True):
     if on:
         Subscription.objects.get_or_create(finding=finding, user=user)
@@ -427,7 +427,7 @@ def subscribe(*, finding, user, on=True):
         Subscription.objects.filter(finding=finding, user=user).delete()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def save_problem(*, problem, actor) -> UnsolvedProblem:
     problem.updated_at = timezone.now()
     problem.full_clean()

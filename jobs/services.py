@@ -140,7 +140,7 @@ def import_draft(
     return job, result, len(results)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def delete_draft(*, job) -> None:
     job = JobDescription.objects.select_for_update().get(pk=job.pk)
     if job.status != JobStatus.DRAFT or job.revisions.exists():
@@ -149,7 +149,7 @@ def delete_draft(*, job) -> None:
     job.delete()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def withdraw(*, job, user) -> JobDescription:
     """Take a submitted revision back before staff decide, to revise it (it stays on record)."""
     job = JobDescription.objects.select_for_update().get(pk=job.pk)

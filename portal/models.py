@@ -253,10 +253,10 @@ class Notice(models.Model):
 
 
 class RateCount(models.Model):
-    """One client's uses of a rate-limited scope in one window, when the shared cache is
-    the database (the embedded default). Django's database cache increments by reading and
-    writing back, so two web workers at once lose a count; here one UPDATE adds it
-    (portal/ratelimit.py). Rows outlive their window briefly and are swept on insert."""
+    """One client's uses of a rate-limited scope in one window, whatever the cache. Django's
+    database cache (the embedded default) increments by reading and writing back, so two web
+    workers at once lose a count; here one UPDATE adds it (portal/ratelimit.py). Rows
+    outlive their window briefly and are swept on insert."""
 
     key = models.CharField(max_length=200)
     count = models.PositiveIntegerField(default=0)

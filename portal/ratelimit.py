@@ -1,6 +1,7 @@
-"""Rate limits per client address, counted where every web worker sees the same count:
-Redis in production (an atomic INCR), a table of the database on the embedded default
-(one UPDATE per use, `RateCount`; the database cache's own incr is a read and a write).
+"""Rate limits per client address, counted in a table of the database (`RateCount`), which
+every web worker shares whatever cache is configured: one UPDATE per use adds to the count
+atomically. (Django's cache incr is atomic in Redis and memcached, but the database cache,
+the embedded default, reads and writes back: two workers at once lost a count.)
 
 A limit is written "COUNT/PERIOD" with PERIOD one of s, m, h, d (e.g. "60/m")."""
 
@@ -9,10 +10,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.core.cache.backends.db import DatabaseCache
 from django.core.exceptions import ImproperlyConfigured
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from .clientip import client_ip
@@ -51,46 +51,25 @@ def _rate(scope):
     return Rate.parse(settings.RATE_LIMITS[scope])
 
 
-def _in_database():
-    return isinstance(caches["default"], DatabaseCache)
-
-
 def _used(key):
-    if _in_database():
-        return RateCount.objects.filter(key=key).values_list("count", flat=True).first() or 0
-    return cache.get(key) or 0
+    return RateCount.objects.filter(key=key).values_list("count", flat=True).first() or 0
 
 
-# SQLite (3.35+) and PostgreSQL both return the new count from the one statement.
-_ADD_ONE = 'UPDATE "portal_ratecount" SET "count" = "count" + 1 WHERE "key" = %s RETURNING "count"'
-
-
-def _count_in_database(key, seconds):
-    """One more use, counted by a single UPDATE ... RETURNING: atomic in every worker."""
-    with connection.cursor() as cursor:
-        cursor.execute(_ADD_ONE, [key])
-        row = cursor.fetchone()
-    if row is not None:
-        return row[0]
+def _count(key, seconds):
+    """One more use; returns the count with it. The UPDATE locks the row until the
+    transaction ends, so the count read back is this use's own: atomic in every worker,
+    on any database."""
+    with transaction.atomic():
+        if RateCount.objects.filter(key=key).update(count=F("count") + 1):
+            return RateCount.objects.filter(key=key).values_list("count", flat=True).get()
     now = timezone.now()
     try:
         with transaction.atomic():
             RateCount.objects.create(key=key, count=1, expires_at=now + timedelta(seconds=seconds))
     except IntegrityError:  # another worker made the row first: count on it
-        return _count_in_database(key, seconds)
+        return _count(key, seconds)
     RateCount.objects.filter(expires_at__lt=now).delete()  # once per client and window
     return 1
-
-
-def _count(key, seconds):
-    if _in_database():
-        return _count_in_database(key, seconds)
-    cache.add(key, 0, seconds)
-    try:
-        return cache.incr(key)  # atomic in Redis (and in local memory, one process)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, seconds)
-        return 1
 
 
 def check(request, scope):

@@ -75,7 +75,7 @@ def resend_invitation(*, invitation: Invitation) -> Invitation:
     return invitation
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def revoke_invitation(*, invitation: Invitation) -> None:
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.accepted_at:
@@ -85,7 +85,7 @@ def revoke_invitation(*, invitation: Invitation) -> None:
         invitation.save(update_fields=["revoked_at"])
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def accept_invitation(
     *, invitation: Invitation, user: User | None = None, password: str = "", full_name: str = ""
 ) -> Membership:
@@ -126,7 +126,7 @@ def _lock_admins(team):
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def change_role(*, membership: Membership, role: str) -> Membership:
     if role not in Role.values:
         raise DomainError("Unknown role.")
@@ -141,7 +141,7 @@ def change_role(*, membership: Membership, role: str) -> Membership:
     return membership
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def remove_member(*, membership: Membership) -> None:
     admins = _lock_admins(membership.team)
     if admins == [membership.pk]:
@@ -149,7 +149,7 @@ def remove_member(*, membership: Membership) -> None:
     Membership.objects.filter(pk=membership.pk).delete()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def create_team(
     *,
     name: str,
@@ -186,7 +186,7 @@ def create_team(
     return team, created
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def mark_notices_read(*, user, ids):
     unread = Notice.objects.select_for_update().filter(user=user, pk__in=ids, read_at__isnull=True)
     read = list(unread.values_list("team_id", "topic"))

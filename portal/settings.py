@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Full-text search of findings (findings.models.FindingWords); harmless on SQLite.
+    "django.contrib.postgres",
     "django_htmx",
     "axes",
     "portal",
@@ -161,7 +163,7 @@ AXES_CLIENT_IP_CALLABLE = "portal.clientip.client_ip"
 # or every client shares it (five wrong passwords from anyone would lock a partner out).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
-# A shared cache: every web worker must see the same rate-limit counts. Redis in
+# A cache every web worker shares. Redis in
 # production (CACHE_URL=redis://host:6379/1); the database otherwise (its table is made by
 # `migrate`), or locmem:// for a single process.
 CACHE_URL = os.environ.get("CACHE_URL", "").strip()
@@ -170,7 +172,7 @@ if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     }
 elif CACHE_URL == "locmem://" or (not CACHE_URL and env_bool("TESTING")):
-    # Tests clear it between tests; tests/abuse/test_ratelimit.py covers the database cache.
+    # Tests clear it between tests.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 elif CACHE_URL in ("", "db://"):
     CACHES = {

@@ -192,7 +192,11 @@ def world(django_db_setup, django_db_blocker):
     """Built once for the module inside a transaction that is rolled back at its end; each
     test runs in a savepoint of it (pytest-django's django_db), so a POST that changes the
     world (logout, revoke, close) is undone before the next test."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    # Marked as Django's TestCase marks its own: the services that open the outermost
+    # transaction (durable) may run inside it, as they do inside each test's.
+    world = transaction.atomic()
+    world._from_testcase = True
+    with django_db_blocker.unblock(), world:
         yield build_world()
         transaction.set_rollback(True)
 

@@ -7,9 +7,8 @@ other scheduler (services.record_event / record_hold)."""
 import logging
 import re
 import secrets
-from functools import cache
 
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -226,23 +225,10 @@ def _ready_rows_query(limit):
     )
 
 
-@cache
-def _ready_rows_sql(using, limit):
-    """The SQL of _ready_rows_query, compiled once: it is the same on every request, and
-    the ORM spent longer building it (joins, anti-joins) than the database running it."""
-    return _ready_rows_query(limit).query.get_compiler(using).as_sql()
-
-
 def ready_rows(limit=50):
     """ready_to_dispatch() as dicts of what the review queue shows of each (the pk, the
-    job's id, name and team name, the revision's number), in Django's own SQL."""
-    using = Run.objects.db
-    sql, params = _ready_rows_sql(using, limit)
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    names = ("pk", "job_id", "job__name", "job__team__name", "revision__number")
-    return [dict(zip(names, row, strict=True)) for row in rows]
+    job's id, name and team name, the revision's number), in one query."""
+    return list(_ready_rows_query(limit))
 
 
 def active(cluster):

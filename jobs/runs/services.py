@@ -80,7 +80,7 @@ def client_for_token(token):
     return client
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def revoke_client(*, client):
     SchedulerClient.objects.filter(pk=client.pk, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
@@ -129,14 +129,14 @@ def record_event(
     return outcome.event, outcome.created
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def record_events(*, items, client=None):
     """A batch of events (ingest.Incoming, each naming its job) in one transaction.
     Returns one ingest.Outcome per item, in order."""
     return ingest.record(items, client=client)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def move_by_hand(*, run, kind, actor, note, requeue_to="", failure_reason=""):
     """Staff controls: the same rules as the API, with a note and the staff member as actor.
     Unlike the API, a refused move is not kept: the person sees why and nothing changes."""

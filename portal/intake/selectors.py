@@ -1,8 +1,6 @@
 """Reads for the intake pages. Staff lists are built with select_related and one
 annotated query each, so their query count does not grow with the rows."""
 
-from functools import cache
-
 from django.db.models import OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -63,34 +61,16 @@ def _staged(window):
     return IntakeApplication.objects.filter(window=window).exclude(staged_decision="")
 
 
-# A stand-in for the window's id in the SQL compiled once (an id no window has).
-_STAND_IN = -90_000_000_001
-
-
-@cache
-def _window_with_staged_counts_sql(using):
-    """The SQL of the window with its counts, compiled once with a stand-in for its id: the
-    ORM spent longer building this query (three sub-selects) than the database running it."""
+def get_window_with_staged_counts(window_id):
+    """The window as the list of its applications shows it: its accepted count and its
+    staged counts (bounded) read in its own row, so the list pays no query for them.
+    Not who closed it (the list does not say)."""
     staged = _staged(OuterRef("pk"))
     windows = rules.with_accepted_count(IntakeWindow.objects.all()).annotate(
         staged_total=BoundedCount(staged),
         staged_accepts=BoundedCount(staged.filter(staged_decision="accepted")),
     )
-    query = windows.filter(pk=_STAND_IN).order_by().query
-    return query.get_compiler(using).as_sql()
-
-
-def get_window_with_staged_counts(window_id):
-    """The window as the list of its applications shows it: its accepted count and its
-    staged counts (bounded) read in its own row, so the list pays no query for them.
-    Not who closed it (the list does not say)."""
-    using = IntakeWindow.objects.db
-    sql, params = _window_with_staged_counts_sql(using)
-    params = [window_id if type(p) is int and p == _STAND_IN else p for p in params]
-    window = next(iter(IntakeWindow.objects.raw(sql, params).using(using)), None)
-    if window is None:
-        raise Http404("No such intake window.")
-    return window
+    return get_object_or_404(windows, pk=window_id)
 
 
 def staged_counts(window):

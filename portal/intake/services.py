@@ -104,7 +104,7 @@ def create_window(
         raise DomainError("Another intake window was scheduled just now.") from None
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def update_window(
     *,
     window: IntakeWindow,
@@ -130,7 +130,7 @@ def update_window(
     return window
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def close_window(*, window: IntakeWindow, closed_by: User, now: datetime | None = None):
     """Staff close a window now (idempotent: closing a closed window changes nothing)."""
     window = _lock_window(window.pk)

@@ -95,6 +95,18 @@ def test_triage_search_finds_words_team_names_and_ids(
         assert client.get("/staff/findings/", {"q": q}).status_code == 200
 
 
+@pytest.mark.skipif(connection.vendor == "postgresql", reason="SQLite's fallback")
+def test_triage_search_on_sqlite_matches_substrings_of_title_and_summary(
+    client_for, team_a, a_member, staff
+):
+    file(team_a, a_member, title="Egress throttled", summary="The bucket throttled our egress.")
+    file(team_a, a_member, title="Idle tail", summary="Nodes held after the job ended.")
+    client = client_for(staff)
+    assert _search(client, "THROTT") == {"Egress throttled"}  # any case, part of a word
+    assert _search(client, "job ended") == {"Idle tail"}  # from the summary
+    assert set(Finding.objects.values_list("search_document", flat=True)) == {None}
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search is PostgreSQL's")
 def test_triage_search_on_postgresql_stems_words_and_takes_phrases(
     client_for, team_a, a_member, staff

@@ -191,6 +191,7 @@ def test_cli_exports_a_stored_job_to_sbatch(tmp_path, capsys, team_a, a_member):
     assert [s["phase"] for s in payload["scripts"]] == ["run", "output"]
 
 
+@pytest.mark.django_db  # the API's rate limit counts uses in the database
 def test_api_exports_a_posted_description(client):
     response = client.post("/api/v1/spec/export/sbatch", GANG, content_type="application/json")
     assert response.status_code == 200
