@@ -274,3 +274,7 @@ class FindingNote(models.Model):
 
     def __str__(self):
         return f"{self.get_visibility_display()} on {self.finding_id}"
+
+
+# The insights' stored figures live beside their code; importing them here registers them.
+from findings.insights.models import ProgramFigures  # noqa: E402, F401

@@ -63,6 +63,11 @@ urlpatterns = [
     path("staff/insights/insights.csv", insights.staff_insights_csv, name="staff_insights_csv"),
     path("staff/insights/insights.json", insights.staff_insights_json, name="staff_insights_json"),
     path(
+        "staff/insights/recompute/",
+        insights.staff_insights_recompute,
+        name="staff_insights_recompute",
+    ),
+    path(
         "staff/insights/problems/<id:problem_id>/",
         insights.staff_problem_figures,
         name="staff_problem_figures",

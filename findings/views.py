@@ -25,6 +25,7 @@ from portal.validators import is_number
 from . import evidence, selectors, services
 from .forms import FORMS, KindForm
 from .insights import public as public_figures
+from .insights import services as insight_services
 from .models import EvidenceSnapshot, FindingKind, NoteVisibility
 from .presenters import detail_context, is_member, partner_rows
 
@@ -41,7 +42,9 @@ def problem_list(request):
 @require_GET
 def problem_detail(request, problem_slug):
     problem = selectors.get_problem_for_public(request.user, problem_slug)
-    figures, figures_as_of = public_figures.shown(public_figures.problem_figures(problem))
+    figures, figures_as_of = public_figures.shown(
+        public_figures.problem_figures(problem, insight_services.public_figures())
+    )
     return render(
         request,
         "findings/problem_detail.html",

@@ -301,6 +301,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "findings.tasks.send_findings_digest",
         "schedule": 86400.0,
     },
+    # The program-wide figures the insights and problem pages read (findings.insights): a run
+    # queued while the workers were down is worthless once the next one is queued.
+    "findings-program-figures": {
+        "task": "findings.tasks.recompute_program_figures",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
     # Nudge teams whose description has waited on their clarification for days (once a day each).
     "jobs-clarification-reminders": {
         "task": "jobs.tasks.remind_clarifications",

@@ -166,6 +166,8 @@ MATRIX = {
     "staff_insights": ("get", {**_staff_only, "staff": 200}),
     "staff_insights_csv": ("get", {**_staff_only, "staff": 200}),
     "staff_insights_json": ("get", {**_staff_only, "staff": 200}),
+    # Recomputes the stored figures and goes back to the insights page.
+    "staff_insights_recompute": ("post", {**_staff_only, "staff": 302}),
     "staff_problem_figures": ("get", {**_staff_only, "staff": 200}),
     "staff_problem_figure_toggle": ("post", {**_staff_only, "staff": 302}),
 }

@@ -19,6 +19,7 @@ from portal.models import Membership, Role, Team, User
 
 from .. import services
 from ..models import FindingKind, FindingStatus, Impact, UnsolvedProblem
+from . import services as insight_services
 
 TEAMS = [
     ("tidewater-genomics", "Tidewater Genomics", "Tidewater Bio", "lee@tidewater.example"),
@@ -104,9 +105,14 @@ def _history(job, user, staff, vague, exact, rounds, days_ago):
 
 
 def load_program_history(*, teams, users):
+    """The history once, then the figures from it, so `make run` shows them at once."""
+    if not Team.objects.filter(slug=TEAMS[0][0]).exists():
+        _load_history(teams=teams, users=users)
+    insight_services.recompute()
+
+
+def _load_history(*, teams, users):
     staff = users["staff@e31.example"]
-    if Team.objects.filter(slug=TEAMS[0][0]).exists():
-        return
     problems = {p.slug: p for p in UnsolvedProblem.objects.all()}
     # Helio Sims tried to submit its forecast API: the real-time screen refused it.
     api = JobDescription.objects.filter(team=teams["helio-sims"], name="forecast-api").first()

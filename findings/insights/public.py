@@ -3,11 +3,13 @@
 The same kind of aggregates as staff's insights, cut down to counts and ratios. A figure is
 shown only when at least MIN_TEAMS distinct teams contributed to it, so no figure can point at
 one team, and staff can hide any figure (UnsolvedProblem.hidden_figures). Each figure is one
-aggregate query, whatever the amount of data."""
+aggregate query, whatever the amount of data, run by the periodic recompute
+(findings.insights.services); the pages read what it stored."""
 
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Max, Q
+from django.utils.dateparse import parse_datetime
 
 from jobs.jobformat import Problem
 from jobs.models import FieldSignal
@@ -231,14 +233,22 @@ def _runs(problem):
     return [f for f in (figures[key]() for key in wanted) if f is not None]
 
 
-def problem_figures(problem):
-    """Every figure the program could publish for `problem`, each saying whether it is shown
-    (staff hide some: UnsolvedProblem.hidden_figures)."""
-    figures = _findings(problem) + _fields(problem) + _runs(problem)
+def compute(problem):
+    """Every figure the program could publish for `problem`, from the rows (the periodic
+    recompute stores them: findings.insights.services)."""
+    return _findings(problem) + _fields(problem) + _runs(problem)
+
+
+def problem_figures(problem, stored):
+    """`problem`'s figures as last computed (`stored`: ProgramFigures.public), each saying
+    whether it is shown: staff hide some (UnsolvedProblem.hidden_figures), read here so that
+    hiding one shows at once."""
     hidden = set(problem.hidden_figures or [])
-    for figure in figures:
-        figure.hidden = figure.key in hidden
-    return figures
+    out = []
+    for figure in stored.get(str(problem.pk), []):
+        as_of = figure["as_of"] and parse_datetime(figure["as_of"])
+        out.append(PublicFigure(**{**figure, "as_of": as_of, "hidden": figure["key"] in hidden}))
+    return out
 
 
 def shown(figures):

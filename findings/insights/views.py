@@ -1,18 +1,19 @@
-"""Staff's insights page and its exports, and the public figures staff may hide."""
+"""Staff's insights page and its exports, and the public figures staff may hide. All of them
+read the figures the periodic recompute stored (findings.insights.services)."""
 
 import csv
 import json
 
 from django.contrib import messages
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
 from portal.decorators import staff_required
 
 from ..models import UnsolvedProblem
-from . import charts, figures, public
+from . import charts, public, services
 
 
 def _charts(data):
@@ -47,7 +48,10 @@ def _charts(data):
             {
                 **problem,
                 "chart": charts.bars(
-                    [(f"{m['month']:%b %Y}", m["findings"]) for m in problem["months"]],
+                    [
+                        (f"{parse_datetime(m['month']):%b %Y}", m["findings"])
+                        for m in problem["months"]
+                    ],
                     title=f"Findings per month: {problem['title']}",
                     label_width=120,
                 ),
@@ -61,17 +65,32 @@ def _charts(data):
 @staff_required
 @require_GET
 def staff_insights(request):
-    data = figures.program()
-    context = {"data": data, "charts": _charts(data), "min_teams": public.MIN_TEAMS}
+    stored = services.current()
+    data = stored.figures
+    context = {
+        "data": data,
+        "charts": _charts(data),
+        "computed_at": stored.computed_at,
+        "as_of": data["as_of"] and parse_datetime(data["as_of"]),
+        "min_teams": public.MIN_TEAMS,
+    }
     return render(request, "findings/insights/staff.html", context)
+
+
+@staff_required
+@require_POST
+def staff_insights_recompute(request):
+    """Staff who just triaged or published something need not wait for the beat."""
+    services.recompute()
+    messages.success(request, "The figures are recomputed from every row.")
+    return redirect("staff_insights")
 
 
 @staff_required
 @require_GET
 def staff_insights_json(request):
     response = HttpResponse(
-        json.dumps(figures.program(), cls=DjangoJSONEncoder, indent=2),
-        content_type="application/json",
+        json.dumps(services.current().figures, indent=2), content_type="application/json"
     )
     response["Content-Disposition"] = 'attachment; filename="program-insights.json"'
     return response
@@ -110,9 +129,10 @@ def _csv_rows(data):
         for status in problem["statuses"]:
             yield section, "status", status["key"], status["findings"]
         for month in problem["months"]:
-            yield section, "month", f"{month['month']:%Y-%m}", month["findings"]
-    for key, value in data["screen"].items():
-        yield "screen", "", key, value
+            yield section, "month", month["month"][:7], month["findings"]  # ISO text: YYYY-MM
+    # Named, not the stored dict's order: PostgreSQL's jsonb keeps no key order.
+    for key in ("screened", "screened_rerouted", "declined", "declined_revised"):
+        yield "screen", "", key, data["screen"][key]
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula; some cells carry
@@ -131,7 +151,7 @@ def _cell(value):
 @staff_required
 @require_GET
 def staff_insights_csv(request):
-    data = figures.program()
+    data = services.current().figures
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="program-insights.csv"'
     writer = csv.writer(response)
@@ -144,12 +164,14 @@ def staff_insights_csv(request):
 @require_GET
 def staff_problem_figures(request, problem_id):
     problem = get_object_or_404(UnsolvedProblem, pk=problem_id)
-    all_figures = public.problem_figures(problem)
-    return render(
-        request,
-        "findings/insights/staff_problem.html",
-        {"problem": problem, "figures": all_figures, "min_teams": public.MIN_TEAMS},
-    )
+    stored = services.current(public_only=True)
+    context = {
+        "problem": problem,
+        "figures": public.problem_figures(problem, stored.public),
+        "computed_at": stored.computed_at,
+        "min_teams": public.MIN_TEAMS,
+    }
+    return render(request, "findings/insights/staff_problem.html", context)
 
 
 @staff_required

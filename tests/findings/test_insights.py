@@ -1,6 +1,7 @@
 """What the program learns: field signals recorded by submission and review, the staff
 insights aggregates on constructed data, the public figures and their three-team threshold,
-who may see what, and a query count that does not grow with the data."""
+who may see what, the stored figures the beat and staff recompute, and a query count that
+does not grow with the data."""
 
 import csv
 import io
@@ -9,13 +10,18 @@ import sqlite3
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from findings import services as finding_services
+from findings import tasks
 from findings.insights import figures, public
-from findings.models import FindingKind, FindingStatus, UnsolvedProblem
+from findings.insights.services import recompute
+from findings.models import FindingKind, FindingStatus, ProgramFigures, UnsolvedProblem
 from jobs import jobformat, services
 from jobs.models import FieldSignal, JobDescription, Revision
 from jobs.runs.models import Run, RunOutcome
@@ -190,19 +196,22 @@ def test_public_figures_wait_for_three_teams_and_can_be_hidden(client, client_fo
     outcome(_team(1), staging_ratio=2.0, data_ratio=1.1)
     outcome(_team(2), staging_ratio=4.0, data_ratio=1.3)
     outcome(_team(2), staging_ratio=9.0)
-    staging = next(f for f in public.problem_figures(problem) if f.key == "staging")
+    staging = next(f for f in public.compute(problem) if f.key == "staging")
     assert staging.teams == 2 and not staging.shown
+    recompute()
     page = client.get(f"/problems/{DATA}/").content.decode()
     assert "Staging time against the declared data size" not in page
     assert "once at least 3 teams have contributed" in page
 
     outcome(_team(3), staging_ratio=1.5)
+    recompute()
     page = client.get(f"/problems/{DATA}/").content.decode()
     assert "Staging took a median 3.00× the time the declared data size implies" in page
     assert "data up to" in page
     assert "Data staged against declared" not in page  # two teams only for that one
     assert "Secret team" not in page
 
+    # Hiding and showing read the problem, not the stored figures: they take effect at once.
     staff_client = client_for(staff)
     r = staff_client.post(f"/staff/insights/problems/{problem.pk}/toggle/", {"figure": "staging"})
     assert r.status_code == 302
@@ -224,10 +233,12 @@ def test_public_findings_figure_counts_distinct_teams(client, staff):
             f = file(team, user)
             finding_services.change_status(finding=f, actor=staff, to_status="triaged",
                                            problems=[problem])  # fmt: skip
+    recompute()
     assert "Findings from design partners" not in client.get(f"/problems/{DATA}/").content.decode()
     user = make_user("f3@example.com", team=teams[2])
     f = file(teams[2], user)
     finding_services.change_status(finding=f, actor=staff, to_status="triaged", problems=[problem])
+    recompute()
     page = client.get(f"/problems/{DATA}/").content.decode()
     assert "5 findings from 3 teams" in page and "0 % of them have been addressed" in page
 
@@ -306,23 +317,33 @@ def _grow(n, staff):
 
 
 def test_query_counts_do_not_grow_with_the_data(client_for, staff, django_assert_num_queries):
-    staff_client = client_for(staff)
+    staff_client, anonymous = client_for(staff), Client()
     problem = UnsolvedProblem.objects.get(slug=DATA)
-    pages = ["/staff/insights/", "/staff/insights/insights.csv", "/staff/insights/insights.json",
-             f"/problems/{DATA}/", f"/staff/insights/problems/{problem.pk}/"]  # fmt: skip
+    pages = [
+        (staff_client, "/staff/insights/"),
+        (staff_client, "/staff/insights/insights.csv"),
+        (staff_client, "/staff/insights/insights.json"),
+        (staff_client, f"/staff/insights/problems/{problem.pk}/"),
+        (anonymous, f"/problems/{DATA}/"),
+        (anonymous, "/problems/"),
+    ]
     counts = []
     for size in (1, 6):
         _grow(size, staff)
+        recompute()
         row = []
-        for url in pages:
+        for who, url in pages:
             with CaptureQueriesContext(connection) as queries:
-                assert staff_client.get(url).status_code == 200
+                assert who.get(url).status_code == 200
             row.append(len(queries))
         counts.append(row)
+        # Session, user, the stored figures, the menu's memberships: none aggregates a row.
+        with django_assert_num_queries(4):
+            staff_client.get("/staff/insights/")
+        # The problem and its stored figures.
+        with django_assert_num_queries(2):
+            anonymous.get(f"/problems/{DATA}/")
     assert counts[0] == counts[1], counts
-    # Session, user, menu, and the figures: a fixed number of aggregates.
-    with django_assert_num_queries(18):
-        staff_client.get("/staff/insights/")
 
 
 def _runs(staff_client):
@@ -330,17 +351,63 @@ def _runs(staff_client):
     return data["outcomes"]["all"]["runs"]
 
 
-def test_a_new_row_shows_at_once(client_for, staff):
+def test_the_first_visit_stores_the_figures_and_the_beat_recomputes_them(client_for, staff):
     staff_client = client_for(staff)
     outcome(_team(1), duration_ratio=1.2)
-    assert _runs(staff_client) == 1
-    page = staff_client.get("/staff/insights/").content.decode()
-    assert "How wrong declarations turn out" in page
+    assert not ProgramFigures.objects.exists()
+    assert _runs(staff_client) == 1  # no row yet (a deploy): computed once, and stored
+    assert ProgramFigures.objects.count() == 1
     outcome(_team(2), duration_ratio=0.9)
-    assert _runs(staff_client) == 2
+    assert _runs(staff_client) == 1  # the stored figures, until the next recompute
+
+    tasks.recompute_program_figures()
+    tasks.recompute_program_figures()  # again: the same one row, rewritten
+    assert ProgramFigures.objects.count() == 1 and _runs(staff_client) == 2
+    schedule = settings.CELERY_BEAT_SCHEDULE["findings-program-figures"]
+    assert schedule["task"] == tasks.recompute_program_figures.name
+    assert schedule["schedule"] <= 300
 
 
-def test_a_written_row_shows_at_once(client_for, staff, team_a, a_member):
+def test_an_anonymous_visit_never_computes_the_figures(django_assert_num_queries):
+    outcome(_team(1), staging_ratio=2.0)
+    outcome(_team(2), staging_ratio=2.0)
+    outcome(_team(3), staging_ratio=2.0)
+    with django_assert_num_queries(2):  # the problem, and no stored figures yet
+        page = Client().get(f"/problems/{DATA}/").content.decode()
+    assert "Staging took a median" not in page and not ProgramFigures.objects.exists()
+    tasks.recompute_program_figures()
+    assert "Staging took a median 2.00×" in Client().get(f"/problems/{DATA}/").content.decode()
+
+
+def test_the_stored_figures_are_what_the_rows_say(client_for, staff):
+    outcome(_team(1), duration_ratio=1.2, staging_ratio=2.0)
+    _grow(2, staff)
+    stored = recompute()
+    fresh = json.loads(json.dumps(figures.program(), cls=DjangoJSONEncoder))
+    assert {**stored.figures, "computed_at": None} == {**fresh, "computed_at": None}
+    exported = json.loads(client_for(staff).get("/staff/insights/insights.json").content)
+    assert exported == stored.figures
+    problem = UnsolvedProblem.objects.get(slug=DATA)
+    read = public.problem_figures(problem, stored.public)
+    computed = public.compute(problem)
+    assert [(f.key, f.text, f.teams) for f in read] == [(f.key, f.text, f.teams) for f in computed]
+    for r, c in zip(read, computed, strict=True):  # JSON keeps dates to the millisecond
+        assert abs(r.as_of - c.as_of) < timedelta(milliseconds=1)
+
+
+def test_the_page_says_when_the_figures_were_computed(client_for, staff):
+    stored = recompute()
+    at = timezone.now() - timedelta(minutes=3)
+    ProgramFigures.objects.filter(pk=stored.pk).update(computed_at=at)
+    page = client_for(staff).get("/staff/insights/").content.decode()
+    assert (
+        f'Figures as of <time datetime="{at.isoformat()}">{at:%H:%M} UTC</time>, 3\xa0minutes ago'
+        in page
+    )
+    assert "Recompute now" in page
+
+
+def test_staff_recompute_now_and_partners_cannot(client, client_for, staff, a_member, team_a):
     staff_client = client_for(staff)
     finding = file(team_a, a_member)
     problem = UnsolvedProblem.objects.filter(published=True).first()
@@ -353,4 +420,18 @@ def test_a_written_row_shows_at_once(client_for, staff, team_a, a_member):
     finding_services.change_status(
         finding=finding, actor=staff, to_status="triaged", problems=[problem]
     )
+    assert findings_of_problem() == before
+    computed_at = ProgramFigures.objects.get().computed_at
+
+    assert client_for(a_member).post("/staff/insights/recompute/").status_code == 403
+    client.logout()
+    assert client.post("/staff/insights/recompute/").status_code == 302  # to log in
+    assert ProgramFigures.objects.get().computed_at == computed_at
+
+    staff_client = client_for(staff)
+    assert staff_client.get("/staff/insights/recompute/").status_code == 405  # a button
+    r = staff_client.post("/staff/insights/recompute/", follow=True)
+    assert r.redirect_chain == [("/staff/insights/", 302)]
+    assert "The figures are recomputed" in r.content.decode()
+    assert ProgramFigures.objects.get().computed_at > computed_at
     assert findings_of_problem() == before + 1
