@@ -19,7 +19,7 @@ from portal.intake import services as intake_services
 from portal.models import Membership, Role, Team
 from tests.conftest import make_user
 from tests.findings.helpers import file as file_finding
-from tests.portal.intake_helpers import make_window, submit
+from tests.portal.intake.intake_helpers import make_window, submit
 
 ROLES = ("anonymous", "a_member", "a_admin", "b_member", "staff")
 LOGIN = "login"

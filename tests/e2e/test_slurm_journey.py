@@ -7,7 +7,14 @@ import re
 import pytest
 
 from jobs.runs.models import Cluster
-from tests.slurm.conftest import PROBLEM, accepted, cluster, small_job, start_agent, wait_for
+from tests.jobs.slurm_agent.conftest import (
+    PROBLEM,
+    accepted,
+    cluster,
+    small_job,
+    start_agent,
+    wait_for,
+)
 
 from .test_job_journey import log_in
 

@@ -8,7 +8,7 @@ from jobs.runs import services as run_services
 from jobs.runs import simulator
 from tests.e2e.test_job_journey import log_in
 from tests.findings.helpers import file
-from tests.portal.intake_helpers import make_window
+from tests.portal.intake.intake_helpers import make_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

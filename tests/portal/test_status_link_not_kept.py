@@ -18,7 +18,7 @@ from portal import outbox, services
 from portal.models import OutboundEmail
 from tests.conftest import make_user
 
-from .intake_helpers import form_data, make_window
+from .intake.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import services as run_services
 from jobs.runs.presenters import page_clock
-from tests.jobs.test_dispatch import accepted
-from tests.slurm.conftest import small_job
+from tests.jobs.runs.test_dispatch import accepted
+from tests.jobs.slurm_agent.conftest import small_job
 
 pytestmark = pytest.mark.django_db
 

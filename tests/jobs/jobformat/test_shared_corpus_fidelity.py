@@ -1,5 +1,5 @@
 """The same score on the verbatim public files in ../shared/corpus: the expected facts live
-in tests/jobs/fixtures/imports/shared/ (one file per corpus file); skipped with a message
+in tests/jobs/jobformat/fixtures/imports/shared/ (one file per corpus file); skipped with a message
 when the corpus is not beside this clone."""
 
 import csv
@@ -7,8 +7,8 @@ import csv
 import pytest
 
 from tests.conftest import SHARED_CORPUS, needs_shared_corpus
-from tests.jobs.fidelity import Score, expected_for, report, score_file
-from tests.jobs.test_import_fidelity import CORPUS
+from tests.jobs.jobformat.fidelity import Score, expected_for, report, score_file
+from tests.jobs.jobformat.test_import_fidelity import CORPUS
 
 pytestmark = needs_shared_corpus()
 EXPECTED = CORPUS / "shared"

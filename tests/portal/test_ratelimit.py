@@ -11,7 +11,7 @@ from django.test import override_settings
 from portal import ratelimit
 from portal.intake.models import IntakeApplication
 from portal.models import RateCount
-from tests.portal.intake_helpers import form_data, make_window
+from tests.portal.intake.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db
 

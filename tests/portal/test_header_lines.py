@@ -15,7 +15,7 @@ from portal.intake.models import IntakeApplication
 from portal.models import OutboundEmail, Team, User
 from portal.outbox import deliver_email
 from portal.validators import fold
-from tests.portal.intake_helpers import form_data, make_window
+from tests.portal.intake.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from jobs.demo import small_slurm_job
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.models import Dispatch, Run
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PARTITION = "e31"
 
 
@@ -50,7 +50,7 @@ def pytest_collection_modifyitems(config, items):
         return
     marker = pytest.mark.skip(reason=f"NO SLURM CLUSTER: {PROBLEM}")
     for item in items:
-        if "tests/slurm" in str(item.path):
+        if "tests/jobs/slurm_agent" in str(item.path):
             item.add_marker(marker)
 
 

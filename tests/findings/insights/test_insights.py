@@ -23,8 +23,7 @@ from portal.aggregates import _SqliteMedian
 from portal.errors import DomainError
 from portal.models import Team
 from tests.conftest import make_user
-
-from .helpers import file
+from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
 

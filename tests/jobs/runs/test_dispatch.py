@@ -15,9 +15,9 @@ from jobs.runs.services import create_client
 from jobs.slurm_agent import derive as derive_mod
 from jobs.slurm_agent.slurm import gpus_in, parse_limit, parse_sacct
 from portal.errors import DomainError
-from tests.slurm.conftest import small_job
+from tests.jobs.slurm_agent.conftest import small_job
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from portal.intake.models import IntakeApplication
 from portal.models import Invitation, OutboundEmail, Team
 from portal.outbox import resend_stuck_emails
 from tests.findings.helpers import file as file_finding
-from tests.portal.intake_helpers import form_data, make_window, submit
+from tests.portal.intake.intake_helpers import form_data, make_window, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from jobs.runs import services as run_services
 from jobs.runs.models import Event, SchedulerClient
 from portal.models import Team
 from tests.findings.helpers import file as file_finding
-from tests.portal.intake_helpers import form_data, make_window
+from tests.portal.intake.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db
 

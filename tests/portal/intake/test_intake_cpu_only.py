@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from portal.intake.models import IntakeApplication
-from tests.portal.intake_helpers import form_data, make_window, submit
+from tests.portal.intake.intake_helpers import form_data, make_window, submit
 
 pytestmark = pytest.mark.django_db
 APPLY = "/design-partners/apply/"

@@ -1,12 +1,12 @@
-"""Declaration fidelity: real-looking SkyPilot and Slurm files (tests/jobs/fixtures/imports/,
+"""Declaration fidelity: real-looking SkyPilot and Slurm files (tests/jobs/jobformat/fixtures/imports/,
 each with the facts an engineer reads from it next to it) import with at least 95 % of
-those facts captured, none stated wrongly and no false alarm (see tests/jobs/fidelity.py)."""
+those facts captured, none stated wrongly and no false alarm (see tests/jobs/jobformat/fidelity.py)."""
 
 from pathlib import Path
 
 import pytest
 
-from tests.jobs.fidelity import Score, report, score_file
+from tests.jobs.jobformat.fidelity import Score, report, score_file
 
 CORPUS = Path(__file__).parent / "fixtures" / "imports"
 FILES = sorted(
