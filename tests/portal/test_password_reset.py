@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from portal import passwords
 from portal.models import OutboundEmail
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +20,7 @@ def _post(client, address):
     return response, enqueued
 
 
-def test_known_and_unknown_addresses_get_the_same_answer_and_the_same_work(client):
+def test_known_and_unknown_addresses_get_the_same_answer_and_the_same_work(client, make_user):
     make_user("known@example.com")
     known, known_enqueued = _post(client, "known@example.com")
     unknown, unknown_enqueued = _post(client, "nobody@example.com")
@@ -33,7 +32,7 @@ def test_known_and_unknown_addresses_get_the_same_answer_and_the_same_work(clien
     assert OutboundEmail.objects.count() == 0 and mail.outbox == []
 
 
-def test_the_request_does_not_look_the_address_up(client, django_assert_num_queries):
+def test_the_request_does_not_look_the_address_up(client, django_assert_num_queries, make_user):
     make_user("known@example.com")
     with mock.patch.object(passwords.send_password_reset, "apply_async"):
         for address in ("known@example.com", "nobody@example.com"):
@@ -41,7 +40,7 @@ def test_the_request_does_not_look_the_address_up(client, django_assert_num_quer
                 client.post(reverse("password_reset"), {"email": address})
 
 
-def test_the_task_sends_to_a_known_address_only():
+def test_the_task_sends_to_a_known_address_only(make_user):
     make_user("known@example.com")
     passwords.send_password_reset("nobody@example.com")
     assert OutboundEmail.objects.count() == 0
@@ -51,7 +50,7 @@ def test_the_task_sends_to_a_known_address_only():
     assert "http://testserver/accounts/password/reset/" in sent.body
 
 
-def test_with_the_broker_down_the_request_still_queues_the_email(client):
+def test_with_the_broker_down_the_request_still_queues_the_email(client, make_user):
     make_user("known@example.com")
     refused = mock.patch.object(
         passwords.send_password_reset, "apply_async", side_effect=OSError("broker down")

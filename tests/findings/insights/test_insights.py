@@ -22,8 +22,8 @@ from jobs.runs.models import Run, RunOutcome
 from portal.aggregates import _SqliteMedian
 from portal.errors import DomainError
 from portal.models import Team
-from tests.conftest import make_user
 from tests.findings.helpers import file
+from tests.users import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -1,35 +1,19 @@
 """Every real job file in ../shared/corpus imports; what it declares is captured;
 long-running services are screened as not a network job."""
 
-import csv
-
 import pytest
 
 from jobs import jobformat
-from tests.conftest import SHARED_CORPUS as CORPUS
-from tests.conftest import needs_shared_corpus
 
-pytestmark = needs_shared_corpus()
+pytestmark = pytest.mark.shared_corpus
 
 
-def corpus_files():
-    rows = []
-    for manifest in sorted(CORPUS.glob("*/MANIFEST.csv")):
-        with manifest.open() as handle:
-            for row in csv.DictReader(handle):
-                rows.append((manifest.parent / row["flat_name"], row["category"]))
-    return rows
+def test_the_corpus_is_there(shared_corpus, shared_corpus_files):
+    assert len(shared_corpus_files) >= 40, f"expected the shared corpus at {shared_corpus}"
 
 
-FILES = corpus_files()
-
-
-def test_the_corpus_is_there():
-    assert len(FILES) >= 40, f"expected the shared corpus at {CORPUS}"
-
-
-@pytest.mark.parametrize(("path", "category"), FILES, ids=[p.name for p, _ in FILES])
-def test_each_file_imports_and_keeps_its_text(path, category):
+def test_each_file_imports_and_keeps_its_text(shared_corpus_file):
+    path, category = shared_corpus_file
     raw = path.read_bytes()
     results = jobformat.import_text(raw, filename=path.name)
     assert results
@@ -52,18 +36,24 @@ def test_each_file_imports_and_keeps_its_text(path, category):
         assert "missing_deadline" in codes
 
 
-def one(name):
-    [result] = jobformat.import_text(
-        (
-            CORPUS
-            / ("sbatch" if name.endswith((".slurm", ".sh", ".sbatch")) else "skypilot")
-            / name
-        ).read_bytes()
-    )
-    return result
+@pytest.fixture
+def one(shared_corpus):
+    """one(name): the one import of the corpus file `name`."""
+
+    def read(name):
+        [result] = jobformat.import_text(
+            (
+                shared_corpus
+                / ("sbatch" if name.endswith((".slurm", ".sh", ".sbatch")) else "skypilot")
+                / name
+            ).read_bytes()
+        )
+        return result
+
+    return read
 
 
-def test_sbatch_multinode_training_fields():
+def test_sbatch_multinode_training_fields(one):
     d = one("bigscience-workshop__bigscience__train__tr11-176B-ml__tr11-176B-ml.slurm").description
     assert d.name == "tr11-176B-ml"
     assert d.request.nodes == 24
@@ -76,26 +66,26 @@ def test_sbatch_multinode_training_fields():
     assert "srun" in d.work.command or "python" in d.work.command
 
 
-def test_sbatch_requeue_and_signal():
+def test_sbatch_requeue_and_signal(one):
     result = one("erikwijmans__skynet-overcap-example__overcap_batch.sh")
     assert result.description.request.preemptible is True
     assert any("--signal" in note for note in result.notes)
 
 
-def test_sbatch_array_becomes_shards():
+def test_sbatch_array_becomes_shards(one):
     d = one(
         "bigscience-workshop__bigscience__data__catalogue__catalogue-jsonl-to-meg-ds.slurm"
     ).description
     assert d.work.shape == "shards" and d.work.shards and d.work.shards > 1
 
 
-def test_sbatch_memory_and_gpus():
+def test_sbatch_memory_and_gpus(one):
     d = one("PrincetonUniversity__multi_gpu_training__02_pytorch_ddp__job.slurm").description
     assert d.request.memory_per_node.text == "32 GiB"
     assert d.request.nodes == 2 and d.request.accelerators[0].count == 2
 
 
-def test_skypilot_accelerators_nodes_spot():
+def test_skypilot_accelerators_nodes_spot(one):
     d = one("examples__spot__lightning_cifar10.yaml").description
     assert d.request.preemptible is True
     d = one("examples__distributed-pytorch__train.yaml").description
@@ -103,15 +93,15 @@ def test_skypilot_accelerators_nodes_spot():
     assert d.request.accelerators[0].count >= 1
 
 
-def test_skypilot_ordered_preferences_keep_their_order():
+def test_skypilot_ordered_preferences_keep_their_order(one):
     d = one("examples__multi_resources.yaml").description
     assert [a.type for a in d.request.accelerators] == ["A10g", "L4"]
 
 
-def test_skypilot_accelerator_set_form():
+def test_skypilot_accelerator_set_form(shared_corpus):
     results = [
         r
-        for p in (CORPUS / "skypilot").glob("*.yaml")
+        for p in (shared_corpus / "skypilot").glob("*.yaml")
         if "{H100:8, H200:8}" in p.read_text()
         for r in jobformat.import_text(p.read_bytes())
     ]
@@ -122,22 +112,22 @@ def test_skypilot_accelerator_set_form():
     ]
 
 
-def test_skypilot_inputs_with_declared_size():
+def test_skypilot_inputs_with_declared_size(one):
     d = one("examples__resnet_app.yaml").description
     sizes = [i.size for i in d.data.inputs or [] if i.size]
     assert sizes and sizes[0].bytes == 70 * 10**9
 
 
-def test_skypilot_file_mounts_and_modes():
+def test_skypilot_file_mounts_and_modes(one):
     d = one("examples__storage__checkpointed_training.yaml").description
     # A bucket the job keeps its checkpoints in is not an input.
     assert not d.data.inputs
     assert d.request.checkpoint_location == "bucket://sky-ckpt-romilb"
 
 
-def test_skypilot_pipeline_gives_one_description_per_stage():
+def test_skypilot_pipeline_gives_one_description_per_stage(shared_corpus):
     results = jobformat.import_text(
-        (CORPUS / "skypilot" / "llm__gpt-2__gpt2-pipeline.yaml").read_bytes()
+        (shared_corpus / "skypilot" / "llm__gpt-2__gpt2-pipeline.yaml").read_bytes()
     )
     assert len(results) == 2
     first, second = (r.description for r in results)
@@ -145,13 +135,13 @@ def test_skypilot_pipeline_gives_one_description_per_stage():
     assert second.request.accelerators[0].type == "A100"
 
 
-def test_skypilot_service_is_real_time():
+def test_skypilot_service_is_real_time(one):
     result = one("examples__serve__spot_policy__dynamic_on_demand_fallback.yaml")
     assert result.description.realtime.serves_requests is True
     assert any("service" in n for n in result.notes)
 
 
-def test_batch_job_with_its_own_local_model_server_is_only_questioned():
+def test_batch_job_with_its_own_local_model_server_is_only_questioned(one):
     result = one("llm__rag__compute_embeddings.yaml")
     codes = {i.code for i in result.issues}
     assert "not_a_network_job" not in codes and "looks_like_a_service" in codes

@@ -8,14 +8,12 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from jobs import services as job_services
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.models import Dispatch, Event, Run
+from jobs.runs.models import Dispatch, Event
 from jobs.runs.services import create_client
 from jobs.slurm_agent import derive as derive_mod
 from jobs.slurm_agent.slurm import gpus_in, parse_limit, parse_sacct
 from portal.errors import DomainError
-from tests.jobs.slurm_agent.conftest import small_job
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -31,13 +29,6 @@ def cluster(db):
     cluster.refresh_from_db()
     cluster.token = token
     return cluster
-
-
-def accepted(team, member, staff, data):
-    job = job_services.create_draft(team=team, user=member, data=data)
-    revision = job_services.submit(job=job, user=member, acknowledge_warnings=True)
-    job_services.review(revision=revision, reviewer=staff, outcome="accepted")
-    return Run.objects.select_related("revision", "job").get(job=job)
 
 
 @pytest.mark.parametrize(
@@ -58,18 +49,18 @@ def accepted(team, member, staff, data):
     ids=["accelerator-type", "accelerators-per-node", "nodes", "time-limit", "memory"],
 )
 def test_a_job_the_cluster_cannot_run_is_refused_and_nothing_is_dispatched(
-    team_a, a_member, staff, cluster, request_changes, message
+    team_a, a_member, staff, cluster, request_changes, message, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("too-big", **request_changes))
+    run = accepted_run(team_a, a_member, staff, small_job("too-big", **request_changes))
     with pytest.raises(DomainError, match=message.replace("(", r"\(").replace(")", r"\)")):
         dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     assert not Dispatch.objects.exists()
 
 
 def test_a_later_accelerator_choice_the_cluster_has_is_used_and_said(
-    team_a, a_member, staff, cluster
+    team_a, a_member, staff, cluster, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job(
+    run = accepted_run(team_a, a_member, staff, small_job(
         "second-choice", accelerators=[{"type": "MI300X", "count": 8}, {"type": "H100-80GB", "count": 4}]))  # fmt: skip
     record = dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     run_script = next(s["text"] for s in record.scripts if s["phase"] == "run")
@@ -77,15 +68,19 @@ def test_a_later_accelerator_choice_the_cluster_has_is_used_and_said(
     assert "Runs on H100-80GB, the team's choice number 2." in record.notes
 
 
-def test_a_cluster_whose_agent_never_reported_refuses_with_how_to_fix_it(team_a, a_member, staff):
+def test_a_cluster_whose_agent_never_reported_refuses_with_how_to_fix_it(
+    team_a, a_member, staff, accepted_run, small_job
+):
     silent, _ = dispatch_mod.create_cluster(name="silent", partition="gpu", accelerator_map={})
-    run = accepted(team_a, a_member, staff, small_job("early"))
+    run = accepted_run(team_a, a_member, staff, small_job("early"))
     with pytest.raises(DomainError, match="has not reported its partition yet"):
         dispatch_mod.dispatch(run=run, cluster=silent, actor=staff)
 
 
-def test_the_refusal_is_shown_on_the_job_page(client_for, team_a, a_member, staff, cluster):
-    run = accepted(team_a, a_member, staff, small_job("page", nodes=3))
+def test_the_refusal_is_shown_on_the_job_page(
+    client_for, team_a, a_member, staff, cluster, accepted_run, small_job
+):
+    run = accepted_run(team_a, a_member, staff, small_job("page", nodes=3))
     client = client_for(staff)
     response = client.post(
         f"/jobs/{run.job_id}/run/dispatch/", {"cluster": cluster.pk}, follow=True
@@ -98,9 +93,9 @@ def test_the_refusal_is_shown_on_the_job_page(client_for, team_a, a_member, staf
 
 
 def test_staff_dispatch_from_the_review_queue_and_the_partner_sees_it(
-    client_for, team_a, a_member, staff, cluster
+    client_for, team_a, a_member, staff, cluster, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("from-queue"))
+    run = accepted_run(team_a, a_member, staff, small_job("from-queue"))
     queue = client_for(staff).get("/staff/reviews/").content.decode()
     assert "from-queue" in queue and f'action="/jobs/{run.job_id}/run/dispatch/"' in queue
     response = client_for(staff).post(
@@ -116,17 +111,25 @@ def test_staff_dispatch_from_the_review_queue_and_the_partner_sees_it(
 
 @pytest.mark.parametrize("with_clusters", [True, False])
 def test_the_review_queue_offers_each_waiting_run_a_cluster(
-    client_for, team_a, a_member, staff, cluster, with_clusters, django_assert_num_queries
+    client_for,
+    team_a,
+    a_member,
+    staff,
+    cluster,
+    with_clusters,
+    django_assert_num_queries,
+    accepted_run,
+    small_job,
 ):
     from jobs.models import JobDescription as Job
     from jobs.runs.models import Cluster
 
     named, _ = dispatch_mod.create_cluster(name="<b>&c</b>", partition="p", accelerator_map={})
-    first = accepted(team_a, a_member, staff, small_job("first <one>"))
-    second = accepted(team_a, a_member, staff, small_job("second"))
+    first = accepted_run(team_a, a_member, staff, small_job("first <one>"))
+    second = accepted_run(team_a, a_member, staff, small_job("second"))
     Job.objects.filter(pk=second.job_id).update(name="")  # an untitled job
     dispatch_mod.dispatch(run=first, cluster=cluster, actor=staff)
-    third = accepted(team_a, a_member, staff, small_job("third"))
+    third = accepted_run(team_a, a_member, staff, small_job("third"))
     with django_assert_num_queries(1):
         rows = dispatch_mod.ready_rows()
     assert [r["pk"] for r in rows] == [second.pk, third.pk]
@@ -150,9 +153,9 @@ def test_the_review_queue_offers_each_waiting_run_a_cluster(
 
 
 def test_a_partner_cancels_before_the_agent_submitted(
-    client_for, team_a, a_member, staff, cluster, b_member
+    client_for, team_a, a_member, staff, cluster, b_member, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("cancel-early"))
+    run = accepted_run(team_a, a_member, staff, small_job("cancel-early"))
     dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     assert client_for(b_member).post(f"/jobs/{run.job_id}/run/cancel/").status_code == 404
     client_for(a_member).post(f"/jobs/{run.job_id}/run/cancel/")
@@ -184,9 +187,9 @@ def auth(token):
 
 
 def test_the_agent_pulls_its_dispatches_and_reports_slurm_ids(
-    client, team_a, a_member, staff, cluster
+    client, team_a, a_member, staff, cluster, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("api"))
+    run = accepted_run(team_a, a_member, staff, small_job("api"))
     dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     listing = client.get("/api/v1/scheduler/cluster/dispatches", **auth(cluster.token)).json()
     [item] = listing["dispatches"]
@@ -217,9 +220,9 @@ def test_the_agent_pulls_its_dispatches_and_reports_slurm_ids(
 
 
 def test_another_clusters_token_or_a_plain_scheduler_sees_nothing(
-    client, team_a, a_member, staff, cluster
+    client, team_a, a_member, staff, cluster, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("mine"))
+    run = accepted_run(team_a, a_member, staff, small_job("mine"))
     dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     _, other = dispatch_mod.create_cluster(name="other", partition="p", accelerator_map={})
     assert (

@@ -18,7 +18,6 @@ from jobs.runs.lifecycle import replay
 from jobs.runs.models import Event, EventStatus, Run, RunState, SchedulerClient
 from portal import bulk
 from portal.models import Membership, Notice, OutboundEmail, Team, User
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -252,7 +251,7 @@ BATCH_QUERIES = 13
 
 @pytest.mark.parametrize(("teams", "runs", "each"), [(1, 1, 40), (1, 8, 6), (3, 6, 6)])
 def test_a_batch_costs_the_same_queries_for_one_run_or_many_of_many_teams(
-    client, token, staff, teams, runs, each, django_assert_num_queries
+    client, token, staff, teams, runs, each, django_assert_num_queries, make_user
 ):
     jobs = []
     for t in range(teams):

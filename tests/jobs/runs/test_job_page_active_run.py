@@ -13,8 +13,6 @@ from django.utils import timezone
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import services as run_services
 from jobs.runs.presenters import page_clock
-from tests.jobs.runs.test_dispatch import accepted
-from tests.jobs.slurm_agent.conftest import small_job
 
 pytestmark = pytest.mark.django_db
 
@@ -118,9 +116,11 @@ def test_the_cancel_form_carries_each_visitors_token(
     a_member,
     staff,
     cluster,
-    clock,  # noqa: F811
+    clock,
+    accepted_run,
+    small_job,  # noqa: F811
 ):
-    run = accepted(team_a, a_member, staff, small_job("cancel-me"))
+    run = accepted_run(team_a, a_member, staff, small_job("cancel-me"))
     dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
     for _ in range(2):  # a new session, a new token each time
         viewer = client_for(a_member)

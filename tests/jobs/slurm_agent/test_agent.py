@@ -11,17 +11,23 @@ from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.models import Cluster, Event, EventStatus, Hold, Run
 from jobs.slurm_agent.derive import derive_dispatch
 from jobs.slurm_agent.slurm import Slurm
-
-from .conftest import accepted, dispatch_of, run_state, sacct, small_job, wait_for
+from tests.jobs.slurm_agent.cluster import dispatch_of, run_state, sacct, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def dispatched(team, member, staff, cluster, agent, name, command="sleep 3", **options):
-    run = accepted(team, member, staff, small_job(name, command, **options))
-    wait_for(lambda: Cluster.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
-    dispatch_mod.dispatch(run=run, cluster=Cluster.objects.get(pk=cluster.pk), actor=staff)
-    return run
+@pytest.fixture
+def dispatched(accepted_run, small_job):
+    """dispatched(team, member, staff, cluster, agent, name, command="sleep 3", **options):
+    a small job accepted and dispatched once the agent has reported; its run."""
+
+    def dispatch(team, member, staff, cluster, agent, name, command="sleep 3", **options):
+        run = accepted_run(team, member, staff, small_job(name, command, **options))
+        wait_for(lambda: Cluster.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+        dispatch_mod.dispatch(run=run, cluster=Cluster.objects.get(pk=cluster.pk), actor=staff)
+        return run
+
+    return dispatch
 
 
 def slurm_jobs_named(key):
@@ -44,7 +50,7 @@ def snapshot(run):
 
 
 def test_an_agent_killed_between_sbatch_and_telling_the_portal_submits_nothing_twice(
-    team_a, a_member, staff, cluster, start_agent, flaky_portal
+    team_a, a_member, staff, cluster, start_agent, flaky_portal, dispatched
 ):
     # The portal refuses only the "submitted" call: the agent sbatches the chain, cannot say
     # so, and is killed. A new agent finds the chain by its job names and carries on.
@@ -66,7 +72,7 @@ def test_an_agent_killed_between_sbatch_and_telling_the_portal_submits_nothing_t
 
 
 def test_an_agent_restarted_while_the_job_runs_loses_no_event(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, dispatched
 ):
     first = start_agent(cluster)
     run = dispatched(
@@ -105,7 +111,7 @@ def slurm_pending_or_running(job_id):
 
 
 def test_the_agent_catches_up_after_the_portal_was_down(
-    team_a, a_member, staff, cluster, start_agent, flaky_portal
+    team_a, a_member, staff, cluster, start_agent, flaky_portal, dispatched
 ):
     agent = start_agent(cluster, url=flaky_portal.url)
     run = dispatched(
@@ -133,7 +139,7 @@ def test_the_agent_catches_up_after_the_portal_was_down(
 
 
 def test_repeated_and_reordered_posts_change_nothing(
-    team_a, a_member, staff, cluster, start_agent, live_server
+    team_a, a_member, staff, cluster, start_agent, live_server, dispatched
 ):
     agent = start_agent(cluster)
     run = dispatched(team_a, a_member, staff, cluster, agent, "replayed", "sleep 2", staging=False)

@@ -9,14 +9,11 @@ import pytest
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import ledger
 from jobs.runs.models import Event, EventStatus, Hold, Run
-
-from .conftest import (
-    accepted,
+from tests.jobs.slurm_agent.cluster import (
     dispatch_of,
     run_state,
     sacct,
     scontrol,
-    small_job,
     squeue_state,
     wait_for,
 )
@@ -39,9 +36,9 @@ def slurm_seconds(row):
 
 
 def test_a_dispatched_job_runs_to_released_with_a_measured_ledger(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("slurm-journey", "sleep 3"))
+    run = accepted_run(team_a, a_member, staff, small_job("slurm-journey", "sleep 3"))
     agent = start_agent(cluster)
     wait_for(lambda: dispatch_mod.Cluster.objects.get(pk=cluster.pk).reported_at, 30,
              "the agent's partition report", agent)  # fmt: skip
@@ -79,9 +76,9 @@ def test_a_dispatched_job_runs_to_released_with_a_measured_ledger(
 
 
 def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
-    run = accepted(
+    run = accepted_run(
         team_a, a_member, staff, small_job("slurm-fails", "sleep 1; exit 3", staging=False)
     )
     agent = start_agent(cluster)
@@ -101,10 +98,12 @@ def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
     assert applied_kinds(run) == ["rented", "running", "failed"]
 
 
-def test_a_job_past_its_time_limit_fails_saying_so(team_a, a_member, staff, cluster, start_agent):
+def test_a_job_past_its_time_limit_fails_saying_so(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
     # sacct records TIMEOUT with ExitCode 0:0: the note said "TIMEOUT (exit code 0)".
     data = small_job("slurm-timeout", "sleep 300", staging=False, estimate="1 min", maximum="1 min")
-    run = accepted(team_a, a_member, staff, data)
+    run = accepted_run(team_a, a_member, staff, data)
     agent = start_agent(cluster)
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
@@ -126,9 +125,11 @@ def test_a_job_past_its_time_limit_fails_saying_so(team_a, a_member, staff, clus
 
 
 def test_cancel_scancels_and_keeps_the_hours_held_until_then(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("slurm-cancel", "sleep 120", staging=False))
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-cancel", "sleep 120", staging=False)
+    )
     agent = start_agent(cluster)
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
@@ -150,9 +151,11 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
 
 
 def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("slurm-requeue", "sleep 5", staging=False))
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-requeue", "sleep 5", staging=False)
+    )
     agent = start_agent(cluster)
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
@@ -190,11 +193,13 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
         assert abs(held - slurm_seconds(attempt)) <= 1
 
 
-def test_shards_run_as_an_array_held_per_task(team_a, a_member, staff, cluster, start_agent):
+def test_shards_run_as_an_array_held_per_task(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
     data = small_job("slurm-shards", 'sleep 2; echo "shard $SHARD_INDEX of $SHARD_COUNT"', gpus=1)
     data["work"].update(shape="shards", shards=3)
     data["request"]["nodes"] = 2  # two shards at a time, one node each
-    run = accepted(team_a, a_member, staff, data)
+    run = accepted_run(team_a, a_member, staff, data)
     agent = start_agent(cluster)
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     record = dispatch_mod.dispatch(
@@ -218,10 +223,10 @@ def test_shards_run_as_an_array_held_per_task(team_a, a_member, staff, cluster, 
 
 
 def test_a_script_sbatch_refuses_fails_the_run_with_slurms_words(
-    team_a, a_member, staff, cluster, start_agent
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
     # The partition's nodes have no feature "infiniband": sbatch refuses the run script.
-    run = accepted(
+    run = accepted_run(
         team_a, a_member, staff, small_job("slurm-refused", node_features=["infiniband"])
     )
     agent = start_agent(cluster)
@@ -249,12 +254,12 @@ def test_a_script_sbatch_refuses_fails_the_run_with_slurms_words(
 
 
 def test_each_dispatch_runs_in_its_own_folder(
-    team_a, a_member, staff, cluster, start_agent, tmp_path
+    team_a, a_member, staff, cluster, start_agent, tmp_path, accepted_run, small_job
 ):
     """Two jobs that write result.txt: each keeps its own (in one shared folder the second
     overwrote the first's output)."""
     runs = [
-        accepted(team_a, a_member, staff, small_job(f"folder-{n}", f"echo {n} > result.txt"))
+        accepted_run(team_a, a_member, staff, small_job(f"folder-{n}", f"echo {n} > result.txt"))
         for n in ("first", "second")
     ]
     agent = start_agent(cluster)
