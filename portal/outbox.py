@@ -98,7 +98,7 @@ def queue_emails(messages):
 def enqueue(task, *args, countdown=None, **kwargs) -> bool:
     """Send a task to the broker; False, logged, when the broker cannot take it.
 
-    Every enqueue in the project goes through here (tests/abuse/test_broker_down.py keeps
+    Every enqueue in the project goes through here (tests/portal/test_broker_down.py keeps
     it so). By then the change is committed, or nothing was written: a broker fault must
     never turn a saved change into an error page, nor ask the person to send it again.
     What the task was for is kept by a row (the outbox row, swept by `resend_stuck_emails`)

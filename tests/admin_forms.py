@@ -3,6 +3,10 @@ changes (tests of what the admin's saves keep right: counts, flags, history)."""
 
 import datetime
 
+from django.urls import reverse
+
+from jobs.models import JobDescription
+
 
 def admin_post(client, url, **changes):
     """The admin form at `url` sent back as shown but for `changes`; asserts it was saved."""
@@ -18,3 +22,9 @@ def admin_post(client, url, **changes):
     response = client.post(url, data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     return response
+
+
+def admin_post_job(client, job, **changes):
+    """The admin's change form for `job`, sent back as shown but for `changes`."""
+    admin_post(client, reverse("admin:jobs_jobdescription_change", args=[job.pk]), **changes)
+    return JobDescription.objects.get(pk=job.pk)

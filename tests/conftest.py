@@ -1,4 +1,6 @@
+import csv
 import os
+from collections import namedtuple
 from pathlib import Path
 
 import pytest
@@ -6,11 +8,16 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 from jobs import jobformat, services
+from jobs.demo import small_slurm_job
 from jobs.runs.models import Run
 from portal.celery import app as celery_app
-from portal.models import Membership, Role, Team, User
+from portal.models import Role, Team
+from tests.users import PASSWORD
+from tests.users import make_user as _make_user
 
-PASSWORD = "correct horse battery staple"
+# A real Slurm cluster's fixtures (`cluster`, `start_agent`, `flaky_portal`): the Slurm tests
+# and the browser journey that dispatches to the cluster both use them.
+pytest_plugins = ["tests.jobs.slurm_agent.cluster"]
 
 # Property tests: 100 examples each in the everyday suite (their inputs cost more to generate
 # than the code under test costs to run); HYPOTHESIS_PROFILE=thorough tries 2,000 each.
@@ -18,18 +25,61 @@ hypothesis_settings.register_profile("default", max_examples=100, deadline=None)
 hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# The workspace's sample of real job files, beside the clone (CI has it). A clone elsewhere
-# skips the tests that read it, saying so; REQUIRE_SHARED_CORPUS=1 (CI) makes that a failure.
+# The workspace's sample of real job files, beside the clone (CI has it). Tests that read it are
+# marked `shared_corpus`: a clone elsewhere skips them, saying so; REQUIRE_SHARED_CORPUS=1 (CI)
+# makes that a failure. They take the folder as `shared_corpus`, its files as
+# `shared_corpus_files`, or are run once per file by asking for `shared_corpus_file`.
 SHARED_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CorpusFile = namedtuple("CorpusFile", "path category")
 
 
-def needs_shared_corpus():
+def shared_corpus_absent():
     if SHARED_CORPUS.is_dir():
-        return pytest.mark.shared_corpus
-    reason = f"../shared/corpus is not beside this clone ({SHARED_CORPUS}); CI runs these"
-    if os.environ.get("REQUIRE_SHARED_CORPUS") == "1":
-        raise RuntimeError(f"REQUIRE_SHARED_CORPUS=1 but {reason}")
-    return pytest.mark.skip(reason=reason)
+        return ""
+    return f"../shared/corpus is not beside this clone ({SHARED_CORPUS}); CI runs these"
+
+
+def shared_corpus_listed():
+    """Every file the corpus's MANIFEST.csv files list, in their order; none without it."""
+    rows = []
+    for manifest in sorted(SHARED_CORPUS.glob("*/MANIFEST.csv")):
+        with manifest.open() as handle:
+            for row in csv.DictReader(handle):
+                rows.append(CorpusFile(manifest.parent / row["flat_name"], row["category"]))
+    return rows
+
+
+def pytest_generate_tests(metafunc):
+    if "shared_corpus_file" in metafunc.fixturenames:
+        files = shared_corpus_listed()
+        metafunc.parametrize("shared_corpus_file", files, ids=[f.path.name for f in files])
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = shared_corpus_absent()
+    if not reason or os.environ.get("REQUIRE_SHARED_CORPUS") == "1":
+        return
+    for item in items:
+        if item.get_closest_marker("shared_corpus"):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.hookimpl(tryfirst=True)  # before an empty parameter set's skip
+def pytest_runtest_setup(item):
+    reason = shared_corpus_absent()
+    required = os.environ.get("REQUIRE_SHARED_CORPUS") == "1"
+    if reason and required and item.get_closest_marker("shared_corpus"):
+        pytest.fail(f"REQUIRE_SHARED_CORPUS=1 but {reason}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def shared_corpus():
+    return SHARED_CORPUS
+
+
+@pytest.fixture(scope="session")
+def shared_corpus_files():
+    return shared_corpus_listed()
 
 
 @pytest.fixture(autouse=True)
@@ -49,13 +99,16 @@ def _fast_and_eager(settings):
     celery_app.conf.task_always_eager = False
 
 
-def make_user(email, *, staff=False, team=None, role=Role.MEMBER):
-    user = User.objects.create_user(
-        email, PASSWORD, is_staff=staff, is_superuser=staff, full_name=email.split("@")[0]
-    )
-    if team is not None:
-        Membership.objects.create(team=team, user=user, role=role)
-    return user
+@pytest.fixture
+def password():
+    """Every test user's password."""
+    return PASSWORD
+
+
+@pytest.fixture
+def make_user(db):
+    """make_user(email, *, staff=False, team=None, role=Role.MEMBER): a user with `password`."""
+    return _make_user
 
 
 @pytest.fixture
@@ -70,22 +123,22 @@ def team_b(db):
 
 @pytest.fixture
 def a_admin(team_a):
-    return make_user("admin@a.example", team=team_a, role=Role.ADMIN)
+    return _make_user("admin@a.example", team=team_a, role=Role.ADMIN)
 
 
 @pytest.fixture
 def a_member(team_a):
-    return make_user("member@a.example", team=team_a)
+    return _make_user("member@a.example", team=team_a)
 
 
 @pytest.fixture
 def b_member(team_b):
-    return make_user("member@b.example", team=team_b, role=Role.ADMIN)
+    return _make_user("member@b.example", team=team_b, role=Role.ADMIN)
 
 
 @pytest.fixture
 def staff(db):
-    return make_user("staff@e31.example", staff=True)
+    return _make_user("staff@e31.example", staff=True)
 
 
 @pytest.fixture
@@ -113,3 +166,27 @@ def accepted(team_a, a_member, staff):
 @pytest.fixture
 def run(accepted):
     return Run.objects.select_related("revision", "job").get(job=accepted)
+
+
+@pytest.fixture
+def small_job():
+    """small_job(name, command="sleep 3", **options): a small Slurm job's description data."""
+
+    def make(name, command="sleep 3", **options):
+        return small_slurm_job(name, command, **options)
+
+    return make
+
+
+@pytest.fixture
+def accepted_run(db):
+    """accepted_run(team, member, staff, data): `data` submitted (warnings acknowledged) and
+    accepted; its run."""
+
+    def accept(team, member, staff, data):
+        job = services.create_draft(team=team, user=member, data=data)
+        revision = services.submit(job=job, user=member, acknowledge_warnings=True)
+        services.review(revision=revision, reviewer=staff, outcome="accepted")
+        return Run.objects.select_related("revision", "job").get(job=job)
+
+    return accept

@@ -17,9 +17,9 @@ from jobs.runs.services import create_client
 from portal import services
 from portal.intake import services as intake_services
 from portal.models import Membership, Role, Team
-from tests.conftest import make_user
 from tests.findings.helpers import file as file_finding
-from tests.portal.intake_helpers import make_window, submit
+from tests.portal.intake.intake_helpers import make_window, submit
+from tests.users import make_user
 
 ROLES = ("anonymous", "a_member", "a_admin", "b_member", "staff")
 LOGIN = "login"

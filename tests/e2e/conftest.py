@@ -4,6 +4,7 @@ Without a Chromium they are skipped, loudly; with REQUIRE_BROWSER=1 a missing
 browser fails the run instead (CI sets it)."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -90,3 +91,41 @@ def new_page(browser, live_server):
     yield make
     for context in contexts:
         context.close()
+
+
+HOME = re.compile(r"^http://[^/]+/$")
+
+
+@pytest.fixture
+def log_in(password):
+    """log_in(watcher, user): with the keyboard alone, from the address field that has focus."""
+
+    def log_in(watcher, user):
+        page = watcher.page
+        page.goto("/accounts/login/")
+        page.locator("#id_username:focus").wait_for()  # the address field has focus on arrival
+        page.keyboard.type(user.email)
+        page.keyboard.press("Tab")
+        page.keyboard.type(password)
+        page.keyboard.press("Enter")
+        page.wait_for_url(HOME)
+
+    return log_in
+
+
+@pytest.fixture
+def log_in_by_email(password):
+    """log_in_by_email(watcher, email, password=the suite's): the form filled by its labels,
+    the login page checked with axe first."""
+    default = password
+
+    def log_in(watcher, email, password=default):
+        page = watcher.page
+        page.goto("/accounts/login/")
+        watcher.check_accessibility()
+        page.get_by_label("E-mail address").fill(email)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(HOME)
+
+    return log_in

@@ -4,12 +4,11 @@ import pytest
 
 from jobs import jobformat, services
 from jobs.runs import simulator
-from tests.e2e.test_job_journey import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_needs_action_first_and_phase_strips(new_page, team_a, a_member, staff):
+def test_needs_action_first_and_phase_strips(new_page, team_a, a_member, staff, log_in):
     asked = services.create_draft(
         team=team_a, user=a_member, data={**jobformat.example_data(), "name": "asked"}
     )

@@ -7,20 +7,25 @@ import re
 import pytest
 
 from findings.models import Finding, UnsolvedProblem
-from tests.conftest import PASSWORD
 from tests.findings.helpers import accepted_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(watcher, user):
-    page = watcher.page
-    page.goto("/accounts/login/")
-    page.keyboard.type(user.email)
-    page.keyboard.press("Tab")
-    page.keyboard.type(PASSWORD)
-    page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+@pytest.fixture
+def log_in(password):
+    """This journey's log-in: typed with the keyboard."""
+
+    def log_in(watcher, user):
+        page = watcher.page
+        page.goto("/accounts/login/")
+        page.keyboard.type(user.email)
+        page.keyboard.press("Tab")
+        page.keyboard.type(password)
+        page.keyboard.press("Enter")
+        page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+
+    return log_in
 
 
 def visit(watcher, url):
@@ -35,7 +40,7 @@ def count_on(watcher, slug):
     return int(watcher.page.locator(".problem-counts dd").first.inner_text())
 
 
-def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, staff):
+def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, staff, log_in):
     job = accepted_job(team_a, a_member, staff)
     slug = "getting-data-to-compute"
     # A transactional test that ran before in this worker flushed the migration's rows.

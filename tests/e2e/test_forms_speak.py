@@ -7,12 +7,12 @@ import pytest
 
 from jobs import services
 from jobs.models import JobDescription
-from tests.e2e.test_job_journey import log_in, type_into
+from tests.e2e.keyboard import type_into
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_blank_draft_checklist_and_live_validation(new_page, team_a, a_member):
+def test_blank_draft_checklist_and_live_validation(new_page, team_a, a_member, log_in):
     draft = services.create_draft(team=team_a, user=a_member)
     watcher = new_page()
     log_in(watcher, a_member)

@@ -9,10 +9,6 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from tests.conftest import PASSWORD
-
-from .test_team_journey import log_in
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -24,10 +20,12 @@ def fits_360(watcher):
     assert watcher.page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_staff_open_a_team_applies_is_accepted_and_joins(new_page, staff):
+def test_staff_open_a_team_applies_is_accepted_and_joins(
+    new_page, staff, log_in_by_email, password
+):
     # Staff open a window now, with two places.
     desk = new_page()
-    log_in(desk, staff.email)
+    log_in_by_email(desk, staff.email)
     desk.page.goto("/staff/intake/")
     desk.check_accessibility()
     now = timezone.now()
@@ -134,8 +132,8 @@ def test_staff_open_a_team_applies_is_accepted_and_joins(new_page, staff):
     page.goto(link)
     guest.check_accessibility()
     page.get_by_label("Your name").fill("Gia Gull")
-    page.get_by_label("Password (required)", exact=True).fill(PASSWORD)
-    page.get_by_label("Password again (required)").fill(PASSWORD)
+    page.get_by_label("Password (required)", exact=True).fill(password)
+    page.get_by_label("Password again (required)").fill(password)
     page.get_by_role("button", name="Create account and join").click()
     page.wait_for_url("**/teams/gull-vision/")
     page.get_by_text("Welcome to Gull Vision").wait_for()

@@ -6,46 +6,12 @@ import re
 import pytest
 
 from jobs.models import JobDescription, JobStatus
-from tests.conftest import PASSWORD
+from tests.e2e.keyboard import choose, continue_to, press, type_into
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(watcher, user):
-    page = watcher.page
-    page.goto("/accounts/login/")
-    page.locator("#id_username:focus").wait_for()  # the address field has focus on arrival
-    page.keyboard.type(user.email)
-    page.keyboard.press("Tab")
-    page.keyboard.type(PASSWORD)
-    page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
-
-
-def type_into(page, field_id, text):
-    field = page.locator(f"#{field_id}")
-    field.focus()
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text)
-
-
-def choose(page, field_id, value):
-    page.locator(f"#{field_id}").select_option(value)
-
-
-def press(page, name):
-    button = page.get_by_role("button", name=name, exact=True)
-    button.focus()
-    page.keyboard.press("Enter")
-
-
-def continue_to(watcher, step):
-    press(watcher.page, re.compile(r"^Save and continue"))
-    watcher.page.wait_for_url(f"**/edit/{step}/")
-    watcher.check_accessibility()
-
-
-def test_draft_submit_clarify_revise_accept(new_page, team_a, a_member, staff):
+def test_draft_submit_clarify_revise_accept(new_page, team_a, a_member, staff, log_in):
     partner = new_page()
     log_in(partner, a_member)
     page = partner.page

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from jobs import jobformat, services
-from tests.e2e.test_job_journey import choose, continue_to, log_in, press, type_into
+from tests.e2e.keyboard import choose, continue_to, press, type_into
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +28,7 @@ def asked_to_clarify(team, member, staff, number=1):
     return job
 
 
-def test_values_read_back_as_typed_and_in_peoples_words(new_page, team_a, a_member, staff):
+def test_values_read_back_as_typed_and_in_peoples_words(new_page, team_a, a_member, staff, log_in):
     job = asked_to_clarify(team_a, a_member, staff)
     partner = new_page()
     log_in(partner, a_member)

@@ -9,12 +9,11 @@ from django.db import connection
 from jobs import jobformat, services
 from jobs.runs import simulator
 from jobs.runs.models import Run
-from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, staff):
+def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, staff, password):
     job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
@@ -43,7 +42,7 @@ def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, s
     page = watcher.page
     page.goto("/accounts/login/")
     page.get_by_label("E-mail address").fill(a_member.email)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(re.compile(r"^http://[^/]+/$"))
     page.goto(f"/jobs/{job.pk}/")

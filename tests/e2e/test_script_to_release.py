@@ -10,7 +10,7 @@ import pytest
 from jobs import jobformat, services
 from jobs.models import JobDescription, JobStatus
 from jobs.runs import simulator
-from tests.e2e.test_job_journey import log_in, press
+from tests.e2e.keyboard import press
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,9 @@ PARTS = ("work", "data", "request", "output", "realtime")
 NEGATIVE = re.compile(r"(?:^|\s)[-−]\s?\d")
 
 
-def test_import_a_script_withdraw_once_then_watch_it_released(new_page, team_a, a_member, staff):
+def test_import_a_script_withdraw_once_then_watch_it_released(
+    new_page, team_a, a_member, staff, log_in
+):
     partner = new_page()
     log_in(partner, a_member)
     page = partner.page

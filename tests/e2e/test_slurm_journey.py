@@ -7,26 +7,24 @@ import re
 import pytest
 
 from jobs.runs.models import Cluster
-from tests.slurm.conftest import PROBLEM, accepted, cluster, small_job, start_agent, wait_for
-
-from .test_job_journey import log_in
+from tests.jobs.slurm_agent.cluster import slurm_problem, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["cluster", "start_agent"]  # fixtures, used by name
 
 
 @pytest.fixture(autouse=True)
 def _needs_slurm():
-    if PROBLEM:
+    problem = slurm_problem()
+    if problem:
         if os.environ.get("REQUIRE_SLURM") == "1":
-            pytest.fail(f"REQUIRE_SLURM=1 but {PROBLEM}")
-        pytest.skip(f"NO SLURM CLUSTER: {PROBLEM}")
+            pytest.fail(f"REQUIRE_SLURM=1 but {problem}")
+        pytest.skip(f"NO SLURM CLUSTER: {problem}")
 
 
 def test_staff_dispatch_and_the_partner_watches_measured_figures(
-    new_page, team_a, a_member, staff, cluster, start_agent
+    new_page, team_a, a_member, staff, cluster, start_agent, log_in, accepted_run, small_job
 ):
-    run = accepted(team_a, a_member, staff, small_job("slurm-in-the-browser", "sleep 4"))
+    run = accepted_run(team_a, a_member, staff, small_job("slurm-in-the-browser", "sleep 4"))
     agent = start_agent(cluster, interval=1)
     wait_for(lambda: Cluster.objects.get(pk=cluster.pk).reported_at, 30, "the report", agent)
 

@@ -8,13 +8,14 @@ import pytest
 from findings.models import Finding, FindingStatus, UnsolvedProblem
 from jobs import jobformat, services
 from jobs.models import JobStatus
-from tests.e2e.test_job_journey import log_in
 from tests.findings.helpers import file
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_glance_then_read_a_revision_and_decide_on_one_page(new_page, team_a, a_member, staff):
+def test_glance_then_read_a_revision_and_decide_on_one_page(
+    new_page, team_a, a_member, staff, log_in
+):
     job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     services.submit(job=job, user=a_member)
     services.add_comment(job=job, author=a_member, body="The size is compressed.")
@@ -40,7 +41,7 @@ def test_glance_then_read_a_revision_and_decide_on_one_page(new_page, team_a, a_
     assert watcher.errors == []
 
 
-def test_triage_with_single_keys_then_the_next_finding(new_page, team_a, a_member, staff):
+def test_triage_with_single_keys_then_the_next_finding(new_page, team_a, a_member, staff, log_in):
     UnsolvedProblem.objects.get_or_create(  # a flushed database lost the migration's rows
         slug="getting-data-to-compute",
         defaults={"title": "Getting data to compute", "summary": "Staging.", "published": True},

@@ -6,9 +6,8 @@ import pytest
 from jobs import jobformat, services
 from jobs.runs import services as run_services
 from jobs.runs import simulator
-from tests.e2e.test_job_journey import log_in
 from tests.findings.helpers import file
-from tests.portal.intake_helpers import make_window
+from tests.portal.intake.intake_helpers import make_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +32,7 @@ BROKEN_WORDS = """() => {
 }"""
 
 
-def test_no_word_is_broken_in_tables_at_1280(new_page, team_a, a_member, staff):
+def test_no_word_is_broken_in_tables_at_1280(new_page, team_a, a_member, staff, log_in):
     # Long titles take the room: short columns ("Assignee", "Addressed") must still keep
     # their words whole.
     for i in range(3):
@@ -50,7 +49,7 @@ def test_no_word_is_broken_in_tables_at_1280(new_page, team_a, a_member, staff):
         assert watcher.page.evaluate(BROKEN_WORDS) == [], path
 
 
-def test_ledger_chart_labels_are_readable_at_360(new_page, team_a, a_member, staff):
+def test_ledger_chart_labels_are_readable_at_360(new_page, team_a, a_member, staff, log_in):
     job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     services.review(revision=revision, reviewer=staff, outcome="accepted")
@@ -68,7 +67,7 @@ def test_ledger_chart_labels_are_readable_at_360(new_page, team_a, a_member, sta
     watcher.check_accessibility()
 
 
-def test_staff_tables_with_hidden_link_text_fit_360(new_page, staff):
+def test_staff_tables_with_hidden_link_text_fit_360(new_page, staff, log_in):
     # "Review" and "Revoke" carry text for screen readers (.visually-hidden, absolute): it
     # must scroll with its table, not widen the page past the phone's width.
     make_window()

@@ -3,26 +3,16 @@ import re
 import pytest
 from django.core import mail
 
-from tests.conftest import PASSWORD
-
 HOME = re.compile(r"^http://[^/]+/$")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(watcher, email, password=PASSWORD):
-    page = watcher.page
-    page.goto("/accounts/login/")
-    watcher.check_accessibility()
-    page.get_by_label("E-mail address").fill(email)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(HOME)
-
-
-def test_admin_invites_a_teammate_who_joins_in_another_browser(new_page, team_a, a_admin):
+def test_admin_invites_a_teammate_who_joins_in_another_browser(
+    new_page, team_a, a_admin, log_in_by_email, password
+):
     admin = new_page()
-    log_in(admin, a_admin.email)
+    log_in_by_email(admin, a_admin.email)
     admin.check_accessibility()
     admin.page.get_by_role("link", name="Team A").first.click()
     admin.page.wait_for_url("**/teams/team-a/")
@@ -47,8 +37,8 @@ def test_admin_invites_a_teammate_who_joins_in_another_browser(new_page, team_a,
     guest.page.goto(link)
     guest.check_accessibility()
     guest.page.get_by_label("Your name").fill("New Bie")
-    guest.page.get_by_label("Password (required)", exact=True).fill(PASSWORD)
-    guest.page.get_by_label("Password again (required)").fill(PASSWORD)
+    guest.page.get_by_label("Password (required)", exact=True).fill(password)
+    guest.page.get_by_label("Password again (required)").fill(password)
     guest.page.get_by_role("button", name="Create account and join").click()
     guest.page.wait_for_url("**/teams/team-a/")
     guest.page.get_by_text("Welcome to Team A").wait_for()
@@ -63,7 +53,7 @@ def test_admin_invites_a_teammate_who_joins_in_another_browser(new_page, team_a,
     assert admin.errors == [] and guest.errors == []
 
 
-def test_keyboard_only_login(new_page, a_member):
+def test_keyboard_only_login(new_page, a_member, password):
     watcher = new_page()
     page = watcher.page
     page.goto("/")
@@ -75,7 +65,7 @@ def test_keyboard_only_login(new_page, a_member):
     page.locator("#id_username:focus").wait_for()  # the address field has focus on arrival
     page.keyboard.type(a_member.email)
     page.keyboard.press("Tab")
-    page.keyboard.type(PASSWORD)
+    page.keyboard.type(password)
     page.keyboard.press("Enter")
     page.wait_for_url(HOME)
     assert page.get_by_role("button", name=re.compile("Log out")).count() == 1

@@ -9,8 +9,7 @@ import pytest
 
 from jobs import services
 from jobs.models import JobDescription
-from tests.conftest import PASSWORD
-from tests.e2e.test_job_journey import log_in, type_into
+from tests.e2e.keyboard import type_into
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,17 +28,23 @@ def saved(page):
     page.locator("#save-status", has_text="Saved at").wait_for()
 
 
-def log_out_and_in(page, user):
-    page.get_by_role("button", name=re.compile("^Log out")).click()
-    page.wait_for_url(re.compile(r"/$"))
-    page.goto("/accounts/login/")
-    page.locator("#id_username").fill(user.email)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+@pytest.fixture
+def log_out_and_in(password):
+    def log_out_and_in(page, user):
+        page.get_by_role("button", name=re.compile("^Log out")).click()
+        page.wait_for_url(re.compile(r"/$"))
+        page.goto("/accounts/login/")
+        page.locator("#id_username").fill(user.email)
+        page.locator("#id_password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+
+    return log_out_and_in
 
 
-def test_relogin_in_another_tab_keeps_autosave_and_save_and_continue(new_page, draft, a_member):
+def test_relogin_in_another_tab_keeps_autosave_and_save_and_continue(
+    new_page, draft, a_member, log_in, log_out_and_in
+):
     tab_a = new_page()
     log_in(tab_a, a_member)
     page = tab_a.page
@@ -64,7 +69,7 @@ def test_relogin_in_another_tab_keeps_autosave_and_save_and_continue(new_page, d
     assert tab_a.errors == []
 
 
-def test_a_server_error_is_shown_and_the_text_saved_on_try_again(new_page, draft, a_member):
+def test_a_server_error_is_shown_and_the_text_saved_on_try_again(new_page, draft, a_member, log_in):
     watcher = new_page()
     log_in(watcher, a_member)
     page = watcher.page
@@ -85,7 +90,9 @@ def test_a_server_error_is_shown_and_the_text_saved_on_try_again(new_page, draft
     assert page.locator("#request-problem").is_hidden()
 
 
-def test_network_down_then_a_reload_puts_the_text_back_and_saves_it(new_page, draft, a_member):
+def test_network_down_then_a_reload_puts_the_text_back_and_saves_it(
+    new_page, draft, a_member, log_in
+):
     watcher = new_page()
     log_in(watcher, a_member)
     page = watcher.page
@@ -105,7 +112,9 @@ def test_network_down_then_a_reload_puts_the_text_back_and_saves_it(new_page, dr
     page.locator("#save-status", has_text="Changes are saved as you type").wait_for()
 
 
-def test_a_stale_form_gets_the_sites_own_page_and_the_text_comes_back(new_page, draft, a_member):
+def test_a_stale_form_gets_the_sites_own_page_and_the_text_comes_back(
+    new_page, draft, a_member, log_in
+):
     """Without a readable token cookie (e.g. it was cleared), the post fails: our page, then back."""
     watcher = new_page()
     log_in(watcher, a_member)
@@ -130,7 +139,7 @@ def test_a_stale_form_gets_the_sites_own_page_and_the_text_comes_back(new_page, 
     assert [e for e in watcher.errors if not any(d in e for d in deliberate)] == []
 
 
-def test_two_tabs_that_could_not_save_each_keep_their_own_text(new_page, draft, a_member):
+def test_two_tabs_that_could_not_save_each_keep_their_own_text(new_page, draft, a_member, log_in):
     """Two tabs on one step, neither can save; each keeps what was typed in it (a copy per
     tab, of the fields typed there), and each puts its own back once the portal answers."""
     watcher = new_page()

@@ -6,7 +6,6 @@ from django.urls import reverse
 
 from findings import services
 from findings.models import FindingStatus, NoteVisibility, UnsolvedProblem
-from tests.conftest import make_user
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +114,7 @@ def test_the_staff_page_reads_a_fixed_number_of_queries(
 
 
 def test_the_staff_page_forms_show_new_staff_problems_and_names_at_once(
-    client_for, team_a, finding, staff
+    client_for, team_a, finding, staff, make_user
 ):
     client = client_for(staff)
     page = staff_page(client, finding)
@@ -168,7 +167,9 @@ def test_the_staff_page_links_the_oldest_other_finding_waiting(
     assert "Next waiting" not in staff_page(client, later)
 
 
-def test_the_assign_form_lists_active_staff_by_name_else_e_mail(client_for, finding, staff):
+def test_the_assign_form_lists_active_staff_by_name_else_e_mail(
+    client_for, finding, staff, make_user
+):
     nameless = make_user("nameless@e31.example", staff=True)
     nameless.full_name = ""  # shows as its e-mail
     nameless.save(update_fields=["full_name"])

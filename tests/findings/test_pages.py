@@ -8,7 +8,6 @@ from django.test.utils import CaptureQueriesContext
 
 from findings import services
 from findings.models import NoteVisibility, UnsolvedProblem
-from tests.conftest import make_user
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -187,7 +186,7 @@ def grow(teams_users, staff, problem, n):
     ],
 )
 def test_query_counts_do_not_grow_with_rows(
-    client_for, team_a, team_b, a_member, b_member, staff, problem, who, url
+    client_for, team_a, team_b, a_member, b_member, staff, problem, who, url, make_user
 ):  # fmt: skip
     users = {"staff": staff, "a_member": a_member, None: None}
     teams_users = [(team_a, a_member), (team_b, b_member)]

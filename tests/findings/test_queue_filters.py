@@ -8,7 +8,6 @@ from django.urls import reverse
 
 from findings.models import UnsolvedProblem
 from portal.models import Team
-from tests.conftest import make_user
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +47,7 @@ def test_a_problem_added_since_shows_in_the_filter_and_the_bulk_form(client_for,
     assert option in _select(page, "bulk-problem")
 
 
-def test_staff_made_or_gone_show_in_both_staff_lists(client_for, staff):
+def test_staff_made_or_gone_show_in_both_staff_lists(client_for, staff, make_user):
     client = client_for(staff)
     _page(client)
     newcomer = make_user("newcomer@e31.example", staff=True)

@@ -9,7 +9,6 @@ from django.test import RequestFactory
 
 from findings import rules, services
 from findings.models import Finding, FindingStatus, UnsolvedProblem
-from tests.conftest import make_user
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +108,7 @@ def test_triage_search_on_sqlite_matches_substrings_of_title_and_summary(
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search is PostgreSQL's")
 def test_triage_search_on_postgresql_stems_words_and_takes_phrases(
-    client_for, team_a, a_member, staff
+    client_for, team_a, a_member, staff, make_user
 ):
     file(team_a, a_member, title="Egress throttled", summary="The bucket throttled our egress.")
     file(team_a, a_member, title="Idle tail", summary="Nodes held after the job ended.")

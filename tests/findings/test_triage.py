@@ -14,7 +14,6 @@ from findings.models import (
 )
 from portal.errors import DomainError
 from portal.models import Notice, OutboundEmail
-from tests.conftest import make_user
 from tests.findings.helpers import accepted_job, file
 
 pytestmark = pytest.mark.django_db
@@ -218,7 +217,9 @@ def test_merging_across_teams_is_refused_and_shows_nothing_of_the_other_team(
     assert job_b.name.encode() not in partner_page.content
 
 
-def test_bulk_moves_what_it_may_and_reports_the_rest(client_for, team_a, a_member, staff, problem):
+def test_bulk_moves_what_it_may_and_reports_the_rest(
+    client_for, team_a, a_member, staff, problem, make_user
+):
     ready, addressed = file(team_a, a_member), file(team_a, a_member)
     for to in ("triaged", "accepted", "addressed"):
         services.change_status(finding=addressed, actor=staff, to_status=to, problems=[problem])

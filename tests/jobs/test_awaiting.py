@@ -9,7 +9,7 @@ from django.urls import reverse
 from jobs import jobformat, services
 from jobs.awaiting import awaiting, recount_awaiting
 from jobs.models import JobDescription, JobStatus, JobStatusChange, Revision
-from tests.admin_forms import admin_post
+from tests.admin_forms import admin_post_job
 
 pytestmark = pytest.mark.django_db
 
@@ -64,26 +64,20 @@ def test_a_refused_move_changes_no_flag(team_a, a_member, staff):
     assert _flagged() == _truth() == {revision.pk}
 
 
-def _admin_post(client, job, **changes):
-    """The admin's change form for `job`, sent back as shown but for `changes`."""
-    admin_post(client, reverse("admin:jobs_jobdescription_change", args=[job.pk]), **changes)
-    return JobDescription.objects.get(pk=job.pk)
-
-
 def test_an_admin_edit_of_the_status_flags_and_records_it(client_for, team_a, a_member, staff):
     job = _draft(team_a, a_member)
     revision = services.submit(job=job, user=a_member)
     client = client_for(staff)
-    moved = _admin_post(client, job, status=JobStatus.DRAFT)
+    moved = admin_post_job(client, job, status=JobStatus.DRAFT)
     assert moved.status == JobStatus.DRAFT
     assert _flagged() == _truth() == set()
     change = JobStatusChange.objects.filter(job=job).last()
     assert (change.from_status, change.to_status, change.actor) == ("in_review", "draft", staff)
 
-    _admin_post(client, job, status=JobStatus.IN_REVIEW)
+    admin_post_job(client, job, status=JobStatus.IN_REVIEW)
     assert _flagged() == _truth() == {revision.pk}
     before = JobStatusChange.objects.count()
-    _admin_post(client, job, name="Renamed")  # the status kept: no history row
+    admin_post_job(client, job, name="Renamed")  # the status kept: no history row
     assert JobStatusChange.objects.count() == before
     assert _flagged() == {revision.pk}
 

@@ -17,8 +17,7 @@ from jobs.runs import services as run_services
 from jobs.runs import simulator
 from jobs.runs.models import Phase
 from portal.models import Membership, Role
-from tests.conftest import make_user
-from tests.jobs.test_awaiting import _admin_post
+from tests.admin_forms import admin_post_job
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +104,7 @@ def test_the_jobs_list_reads_a_fixed_number_of_queries(
     assert listed.count("<tr>") == 1 + 10  # the header and both teams' jobs
 
 
-def test_a_partner_of_no_team_sees_no_job(client_for, complete):
+def test_a_partner_of_no_team_sees_no_job(client_for, complete, make_user):
     loner = make_user("loner@example.org")
     listed = client_for(loner).get("/jobs/").content.decode()
     assert complete.name not in listed
@@ -245,10 +244,10 @@ def test_a_review_and_a_new_revision_show_at_once(client_for, in_review, a_membe
 def test_an_admin_move_shows_at_once(client_for, in_review, staff):
     viewer = client_for(staff)
     assert REVIEW_FORM.search(page(viewer, in_review))
-    _admin_post(viewer, in_review, status=JobStatus.DRAFT)
+    admin_post_job(viewer, in_review, status=JobStatus.DRAFT)
     html = page(viewer, in_review)
     assert not REVIEW_FORM.search(html) and "Status history (2)" in html
-    _admin_post(viewer, in_review, status=JobStatus.IN_REVIEW)
+    admin_post_job(viewer, in_review, status=JobStatus.IN_REVIEW)
     html = page(viewer, in_review)
     assert REVIEW_FORM.search(html) and "Status history (3)" in html
 

@@ -11,7 +11,6 @@ from jobs import jobformat, services
 from jobs.counts import counted, kept
 from jobs.models import JobDescription, JobStatus
 from tests.admin_forms import admin_post
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +124,7 @@ def test_recount_puts_the_counts_right_after_bulk_writes(team_a, a_member):
     assert _right() and kept() == {(team_a.pk, "accepted"): 4, (team_a.pk, "declined"): 1}
 
 
-def test_a_partner_of_no_team_sees_counts_of_nothing(client_for, team_a, a_member):
+def test_a_partner_of_no_team_sees_counts_of_nothing(client_for, team_a, a_member, make_user):
     _draft(team_a, a_member)
     loner = make_user("loner@example.org")
     response = client_for(loner).get(reverse("job_list"))

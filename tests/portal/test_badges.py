@@ -14,7 +14,6 @@ from portal.models import Membership, NoticeTopic, User
 from portal.notify import Email, Telling, tell, tell_each
 from portal.selectors import memberships_for, unread_notices
 from portal.tasks import recount
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +42,7 @@ def _notice(people, team, text="The run is running."):
 
 
 def test_comments_notices_and_reading_keep_the_badge_true(
-    team_a, team_b, a_member, a_admin, b_member, staff
+    team_a, team_b, a_member, a_admin, b_member, staff, make_user
 ):
     other_staff = make_user("other@e31.example", staff=True)
     job = services.create_draft(team=team_a, user=a_member, data={"name": "one"})
@@ -139,7 +138,7 @@ def test_the_jobs_list_looks_for_notices_only_when_the_counters_say_some_wait(
 
 
 def test_telling_many_teams_at_once_counts_each_badge_in_one_update_per_number(
-    team_a, team_b, a_member, a_admin, b_member, staff, django_assert_num_queries
+    team_a, team_b, a_member, a_admin, b_member, staff, django_assert_num_queries, make_user
 ):
     """A batch of scheduler events tells several teams, staff among the people told."""
     shared = make_user("both@example.org", team=team_a)

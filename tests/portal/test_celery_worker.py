@@ -14,7 +14,7 @@ from portal.celery import app as celery_app
 from portal.intake.services import submit_application
 from portal.models import OutboundEmail
 
-from .intake_helpers import application_data, make_window
+from .intake.intake_helpers import application_data, make_window
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from django.utils import timezone
 from portal import services
 from portal.errors import DomainError
 from portal.models import Invitation, Membership, OutboundEmail, Role, User
-from tests.conftest import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +18,9 @@ def link_in(message):
     )
 
 
-def test_admin_invites_and_newcomer_sets_password_and_joins(client, client_for, team_a, a_admin):
+def test_admin_invites_and_newcomer_sets_password_and_joins(
+    client, client_for, team_a, a_admin, password
+):
     client_for(a_admin).post(
         reverse("team_invite", args=[team_a.slug]), {"email": "New@Example.com", "role": "member"}
     )
@@ -31,7 +32,7 @@ def test_admin_invites_and_newcomer_sets_password_and_joins(client, client_for, 
     page = client.get(link)
     assert b"Choose a password" in page.content
     response = client.post(
-        link, {"full_name": "New Person", "password1": PASSWORD, "password2": PASSWORD}
+        link, {"full_name": "New Person", "password1": password, "password2": password}
     )
     assert response.status_code == 302
     user = User.objects.get(email="new@example.com")
@@ -77,7 +78,7 @@ def test_invitation_for_someone_else_is_refused(client_for, team_a, a_admin, b_m
     assert not Membership.objects.filter(team=team_a, user=b_member).exists()
 
 
-def test_expired_and_revoked_links_do_not_work(client, team_a, a_admin):
+def test_expired_and_revoked_links_do_not_work(client, team_a, a_admin, password):
     invitation = services.invite(
         team=team_a, email="late@example.com", role="member", invited_by=a_admin
     )
@@ -85,11 +86,11 @@ def test_expired_and_revoked_links_do_not_work(client, team_a, a_admin):
         expires_at=timezone.now() - timedelta(minutes=1)
     )
     url = reverse("accept_invitation", args=[invitation.key])
-    assert client.post(url, {"password1": PASSWORD, "password2": PASSWORD}).status_code == 410
+    assert client.post(url, {"password1": password, "password2": password}).status_code == 410
     assert not User.objects.filter(email="late@example.com").exists()
 
     with pytest.raises(DomainError):
-        services.accept_invitation(invitation=invitation, password=PASSWORD)
+        services.accept_invitation(invitation=invitation, password=password)
     services.resend_invitation(invitation=invitation)
     invitation.refresh_from_db()
     services.revoke_invitation(invitation=invitation)
@@ -163,7 +164,7 @@ def test_staff_create_team_invites_its_admin(client_for, staff):
     assert "Gamma Labs" in mail.outbox[0].subject
 
 
-def test_existing_user_is_told_to_log_in(client, team_a, a_admin):
+def test_existing_user_is_told_to_log_in(client, team_a, a_admin, make_user):
     make_user("known@example.com")
     invitation = services.invite(
         team=team_a, email="known@example.com", role="member", invited_by=a_admin

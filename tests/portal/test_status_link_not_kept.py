@@ -16,9 +16,8 @@ from django.utils import timezone
 
 from portal import outbox, services
 from portal.models import OutboundEmail
-from tests.conftest import make_user
 
-from .intake_helpers import form_data, make_window
+from .intake.intake_helpers import form_data, make_window
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +136,7 @@ def test_the_migration_takes_links_out_of_rows_written_before_it():
 
 
 def test_a_password_reset_link_is_kept_out_of_the_row_the_same_way(
-    client, django_capture_on_commit_callbacks
+    client, django_capture_on_commit_callbacks, make_user
 ):
     make_user("forgot@example.com")
     with django_capture_on_commit_callbacks(execute=True):

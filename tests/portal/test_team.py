@@ -84,9 +84,8 @@ def test_bogus_role_is_refused(client_for, team_a, a_admin, a_member):
 
 
 def test_team_page_query_count_does_not_grow_with_members(
-    client_for, team_a, a_admin, django_assert_num_queries
+    client_for, team_a, a_admin, django_assert_num_queries, make_user
 ):
-    from tests.conftest import make_user
 
     client = client_for(a_admin)
     url = reverse("team_detail", args=[team_a.slug])
