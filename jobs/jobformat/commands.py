@@ -40,7 +40,23 @@ WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 ASSIGNMENT = re.compile(
     r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("[^"`$(]*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
 )
-HF_ID = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
+_HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
+# org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
+FILE_NAME = re.compile(
+    r"\.(?:ya?ml|json|py|pth?|bin|ckpt|safetensors|gguf|txt|toml|sh|nemo|cfg|jsonl|csv|parquet)$",
+    re.IGNORECASE,
+)
+
+
+class _HubId:
+    """`HF_ID.fullmatch(value)`: an org/name Hub id."""
+
+    @staticmethod
+    def fullmatch(value):
+        return bool(_HF_NAME.fullmatch(value)) and not FILE_NAME.search(value)
+
+
+HF_ID = _HubId()
 HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
 SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]")
@@ -67,7 +83,8 @@ def _is_path(value):
 # Options that hand a Hugging Face model (or a local copy of one) to the program.
 MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id"}
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
-HUB_ID_OPTIONS = {"--model_name", "--model-name", "--model-path", "--model_path"}
+HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
+                  "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {"--dataset_name", "--dataset-name", "--hf-dataset", "--hf_dataset"}
 # Options that hand the program a path to read (the data it trains or runs on).
