@@ -18,6 +18,9 @@ SERVING_PATTERNS = [
     (r"\bsglang\.launch_server\b|\bollama\s+serve\b", "starts a model server"),
     (r"\bhttp\.server\b|\bjupyter(?:-|\s+)(?:lab|notebook)\b", "starts a web server"),
     (r"\bray\s+serve\b|\bserve\s+run\b|\bbentoml\s+serve\b", "starts a model server"),
+    # A database or a remote editor kept in the foreground answers others until it is stopped.
+    (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
+    (r"\bcode(?:-insiders)?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
 ]
 STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b|\bstop\b", re.IGNORECASE)
 NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|$)")

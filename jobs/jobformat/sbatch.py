@@ -2,7 +2,7 @@
 
 import re
 
-from . import mounts
+from . import commands, mounts
 from .envs import Variables
 from .quantities import Size
 from .realtime import ends_serving
@@ -198,6 +198,8 @@ def import_text(text):
     )
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
     results = [_component(options, body) for options in components]
+    # Data the commands move, the container they start (commands.py, issue 28).
+    commands.fill_sbatch(results, lines, first_command)
     unread = _unread_directives(lines, first_command)
     for _, notes in results:
         notes.extend(unread)

@@ -8,7 +8,7 @@ kept in notes, never dropped."""
 
 import re
 
-from . import mounts
+from . import commands, mounts
 from .envs import Variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving
@@ -332,6 +332,8 @@ def task_to_data(task, auxiliary=False):
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
+    # Data the commands move, the container they start (commands.py, issue 28).
+    commands.fill_skypilot(task, variables, work, data, request, output, notes)
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)
     for key in sorted(set(task) - HANDLED, key=str):

@@ -1,0 +1,584 @@
+"""Data a job moves with its own commands: what it downloads, hands to its program, copies
+out or uploads, where it checkpoints, the container it starts, and whether it keeps a
+server running (issue 28).
+
+`read(text)` returns one `Proposal` per thing read, with the 1-based line and the line's
+text, so the partner can confirm each against the script. Only what a command says
+outright is proposed: a path whose direction the commands do not tell is unclassified,
+and a value that is still a shell expression (`$(…)`, a variable the file never sets in a
+form we can read) is left out rather than guessed.
+
+The scan is line by line with anchored, bounded regexes, so a 1 MB script stays linear.
+No Django: the format runs on a login node with only pydantic and PyYAML."""
+
+import re
+from dataclasses import dataclass
+
+from .envs import Variables
+from .mounts import URI
+from .realtime import ends_serving
+
+
+@dataclass(frozen=True)
+class Proposal:
+    path: str  # the field it fills: data.inputs, output.artifacts, request.checkpoint_location…
+    value: object
+    line: int  # 1-based, in the text given to read()
+    text: str  # that line as written (stripped, cut to 200 characters)
+    said: str  # the words it was read from, e.g. "--data /lustre/datasets/webtext-v3"
+    section: str = ""  # for SkyPilot: "setup" or "run"
+
+    def note(self):
+        where = f"line {self.line}" + (f" of {self.section}" if self.section else "")
+        return f"{self.path}: {self.value} (read from `{self.said[:160]}` on {where})."
+
+
+# --- words and values -----------------------------------------------------------------------
+
+# A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
+WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
+ASSIGNMENT = re.compile(
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("[^"`$(]*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
+)
+_HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
+# org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
+FILE_NAME = re.compile(
+    r"\.(?:ya?ml|json|py|pth?|bin|ckpt|safetensors|gguf|txt|toml|sh|nemo|cfg|jsonl|csv|parquet)$",
+    re.IGNORECASE,
+)
+
+
+class _HubId:
+    """`HF_ID.fullmatch(value)`: an org/name Hub id."""
+
+    @staticmethod
+    def fullmatch(value):
+        return bool(_HF_NAME.fullmatch(value)) and not FILE_NAME.search(value)
+
+
+HF_ID = _HubId()
+HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
+# A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
+SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]")
+
+
+def _unquote(word):
+    return re.sub(r"""(["'])(.*?)\1""", r"\2", word)
+
+
+def _words(line):
+    return [_unquote(w) for w in WORD.findall(line)]
+
+
+def _statable(value):
+    return bool(value) and not SHELL_LEFT.search(value) and len(value) <= 300
+
+
+def _is_path(value):
+    return value.startswith(("/", "./", "../", "~", "$")) and not value.startswith("//")
+
+
+# --- the patterns ---------------------------------------------------------------------------
+
+# Options that hand a Hugging Face model (or a local copy of one) to the program.
+MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id"}
+# Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
+HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
+                  "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
+# …and that name a Hub dataset.
+DATASET_OPTIONS = {"--dataset_name", "--dataset-name", "--hf-dataset", "--hf_dataset"}
+# Options that hand the program a path to read (the data it trains or runs on).
+DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
+                "--train-data-path", "--train_data_path", "--dataset"}  # fmt: skip
+# (--data-dir is left out: servers take it for where they keep their own files.)
+DATA_VARIABLES = {"DATA_PATH", "TRAIN_DATA_PATH", "DATASET_PATH", "DATA_DIR"}
+OUTPUT_OPTIONS = {"--output_dir", "--output-dir", "--logdir", "--log_dir", "--log-dir"}
+OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
+# (--save-dir is left out: as often the final model as the checkpoints.)
+CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
+CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
+HUB_OPTIONS = {"--hub_model_id", "--hub-model-id"}
+HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
+RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
+
+HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
+PY_CALL = re.compile(
+    r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
+    r"[\"']([^\"'\s]{1,200})[\"']"
+)
+DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
+FETCH = re.compile(r"^(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl)\s")
+URL = re.compile(r"https?://[^\s\"'|;&<>)]{1,400}")
+# Fetched to install something, not data: scripts, packages, keys, installers.
+NOT_DATA_URL = re.compile(
+    r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
+    r"(?:get\.docker|repo\.anaconda|conda\.io|astral\.sh|bun\.sh|rustup|nodesource|"
+    r"developer\.download\.nvidia|deb\.|apt\.|pypi\.|download\.pytorch|raw\.githubusercontent|"
+    r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
+    re.IGNORECASE,
+)
+KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
+COPY_TOOL = re.compile(
+    r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
+    r"(?:cp|rsync|mv)|rclone\s+(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|"
+    r"s5cmd\s+(?:cp|sync|mv))\s"
+)
+REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
+CLOUD_URI = re.compile(URI)
+HYDRA_CKPT = re.compile(r"(?:^|\s)(?:\+{0,2})trainer\.ckpt_path=(\S+)")
+# Container runtimes the cluster starts outside pyxis and SkyPilot.
+APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
+DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
+ENROOT = re.compile(r"\benroot\s+start\s")
+SHIFTER = re.compile(r"\bshifter\s")
+# Options of those runtimes that take a value (the image is the first other word).
+VALUED = {
+    "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
+    "-W", "--workdir", "-v", "--volume", "-e", "-p", "--publish", "--name", "-w", "--gpus",
+    "--shm-size", "--ipc", "--network", "--net", "--entrypoint", "-u", "--user", "--runtime",
+    "--ulimit", "--device", "--cap-add", "--security-opt", "-m", "--memory", "--cpus",
+    "--label", "-l", "--platform", "--pid", "--hostname", "-h", "--restart", "--add-host",
+    "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
+    "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
+}  # fmt: skip
+BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+
+
+# Programs whose output-looking options name what they read.
+READS_ITS_OPTIONS = {"tensorboard"}
+
+
+class _Reader:
+    def __init__(self, variables, section, binds):
+        self.binds = binds
+        self.variables = variables
+        self.section = section
+        self.found = []
+        self.staged = set()  # local copies of remote data (staged in or out)
+        self.line = 0
+        self.raw = ""
+
+    def add(self, path, value, said):
+        if path in ("data.inputs", "output.artifacts", "data.unclassified"):
+            value = value.rstrip() if isinstance(value, str) else value
+        if isinstance(value, str) and not _statable(value):
+            return
+        self.found.append(
+            Proposal(path, value, self.line, self.raw.strip()[:200], said, self.section)
+        )
+
+    def expand(self, word):
+        return self.variables.expand(word, record=False)
+
+    # each reader takes the words of one logical line, expanded
+
+    def read_line(self, line):
+        if m := ASSIGNMENT.match(line):
+            self._assignment(m.group(1), _unquote(m.group(2)))
+            return
+        words = _words(line)
+        if words and words[0] in READS_ITS_OPTIONS:
+            return  # tensorboard --logdir reads a log directory; it writes nothing
+        self._options(words)
+        self._hub(line, words)
+        self._fetch(line, words)
+        self._copies(line, words)
+        self._containers(line, words)
+
+    def _assignment(self, name, value):
+        value = self.expand(value)
+        self.variables.values[name] = value
+        said = f"{name}={value}"
+        if name in DATA_VARIABLES and _is_path(value):
+            self.add("data.inputs", value, said)
+        elif name in OUTPUT_VARIABLES and _is_path(value):
+            self.add("output.artifacts", value, said)
+        elif name in CHECKPOINT_VARIABLES and _is_path(value):
+            self.add("request.checkpoint_location", value, said)
+
+    def _options(self, words):
+        for i, word in enumerate(words):
+            option, eq, value = word.partition("=")
+            if not eq:
+                value = words[i + 1] if i + 1 < len(words) else ""
+            if not option.startswith("-") or value.startswith("-"):
+                if option in RESUME_FLAGS:
+                    self.add("request.preemptible", True, option)
+                continue
+            value = self.expand(value)
+            said = f"{option} {value}"
+            if option in RESUME_FLAGS and value.lower() in ("", "true", "1", "auto", "yes"):
+                self.add("request.preemptible", True, option)
+            elif option in MODEL_OPTIONS or (option in HUB_ID_OPTIONS and HF_ID.fullmatch(value)):
+                self._hub_or_path(value, said, dataset=False)
+            elif option in DATASET_OPTIONS:
+                self._hub_or_path(value, said, dataset=True)
+            elif option in DATA_OPTIONS and _is_path(value):
+                self.add("data.inputs", value, said)
+            elif option in OUTPUT_OPTIONS and _is_path(value):
+                self.add("output.artifacts", value, said)
+            elif option in CHECKPOINT_OPTIONS and _is_path(value):
+                self.add("request.checkpoint_location", value, said)
+            elif option in HUB_OPTIONS and HF_ID.fullmatch(value):
+                self.add("output.artifacts", f"hf://{value}", said)
+            elif option in HUB_DATASET_OPTIONS and HF_ID.fullmatch(value):
+                self.add("output.artifacts", f"hf://datasets/{value}", said)
+            elif option in ("--save", "--load") and _is_path(value):
+                self.add(f"_{option[2:]}", value, said)  # paired up in read()
+            elif option in BIND_OPTIONS and self.binds:
+                self._binds(value, said, words)
+        for word in words:
+            if m := HYDRA_CKPT.match(word):
+                value = self.expand(m.group(1))
+                if _is_path(value):
+                    self.add("request.checkpoint_location", value, word)
+
+    def _hub_or_path(self, value, said, dataset):
+        if _is_path(value):
+            self.add("data.inputs", value, said)
+        elif HF_ID.fullmatch(value) or HF_BARE.fullmatch(value):
+            self.add("data.inputs", f"hf://{'datasets/' if dataset else ''}{value}", said)
+
+    def _hub(self, line, words):
+        if HF_DOWNLOAD.search(line):
+            repo = _first_argument(words, ("download",))
+            if repo and HF_ID.fullmatch(repo):
+                kind = "datasets/" if DATASET_REPO.search(line) else ""
+                self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
+        if HF_UPLOAD.search(line):
+            repo = _first_argument(words, ("upload",))
+            if repo and HF_ID.fullmatch(repo):
+                kind = "datasets/" if DATASET_REPO.search(line) else ""
+                self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
+        for m in PY_CALL.finditer(line):
+            call, repo = m.group(1), self.expand(m.group(2))
+            if not HF_ID.fullmatch(repo):
+                continue  # a builder ("json") or a local directory
+            said = f"{call}({repo!r})"
+            if call == "push_to_hub":
+                self.add("output.artifacts", f"hf://{repo}", said)
+            elif call == "load_dataset" or DATASET_REPO.search(line):
+                self.add("data.inputs", f"hf://datasets/{repo}", said)
+            else:
+                self.add("data.inputs", f"hf://{repo}", said)
+        if KAGGLE.search(line):
+            for i, word in enumerate(words[:-1]):
+                if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
+                    slug = words[i + 1]
+                    self.add(
+                        "data.inputs",
+                        f"https://www.kaggle.com/datasets/{slug}",
+                        f"kaggle datasets download -d {slug}",
+                    )
+
+    def _fetch(self, line, words):
+        if not FETCH.search(line) or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
+            return  # piped into a shell: an installer
+        for m in URL.finditer(line):
+            url = m.group(0)
+            if not NOT_DATA_URL.search(url):
+                self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
+
+    def _copies(self, line, words):
+        m = COPY_TOOL.search(line)
+        if not m:
+            return
+        rest = [w for w in _words(line[m.end() :]) if not w.startswith("-")]
+        # Option values (`--exclude '*.tmp'`) are rare in copies; only the first two other
+        # words are the source and the destination.
+        if len(rest) < 2:
+            return
+        source, target = self.expand(rest[0]), self.expand(rest[1])
+        said = f"{line[m.start() : m.end()].strip()} {source} {target}"
+        if CLOUD_URI.fullmatch(source):
+            self.add("data.inputs", source, said)
+            if not CLOUD_URI.fullmatch(target):
+                # The local copy is the same data: the remote source is the input.
+                name = source.rstrip("/").rsplit("/", 1)[-1]
+                self.staged.update({target, f"{target.rstrip('/')}/{name}"})
+        if CLOUD_URI.fullmatch(target):
+            self.add("output.artifacts", target, said)
+            if not CLOUD_URI.fullmatch(source):
+                self.staged.add(source)
+
+    def _containers(self, line, words):
+        for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
+            m = pattern.search(line)
+            if not m:
+                continue
+            after = _words(line[m.end() :])
+            image = _first_argument(["run", *after], ("run",), VALUED)
+            if image:
+                self._image(image, f"{line[m.start() : m.end()].strip()} {image}", keep_prefix)
+            return
+        if SHIFTER.search(line):
+            for i, word in enumerate(words):
+                if word.startswith("--image="):
+                    image = word.partition("=")[2]
+                elif word == "--image" and i + 1 < len(words):
+                    image = words[i + 1]
+                else:
+                    continue
+                self._image(image, f"shifter --image={image}", keep_prefix=True)
+                break
+
+    def _image(self, image, said, keep_prefix):
+        image = self.expand(image)
+        if "$" in image or not _statable(image):
+            return
+        if not keep_prefix:
+            image = re.sub(r"^docker://", "", image)
+        self.add("work.image", image, said)
+
+    def _binds(self, value, said, words):
+        # Where the container starts (`cd /workspace && …`, `--pwd`): a mount there holds
+        # the job's code, not data.
+        workdirs = {
+            self.expand(b).rstrip("/")
+            for a, b in zip(words, words[1:], strict=False)
+            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir")
+        } | {
+            self.expand(w.partition("=")[2]).rstrip("/")
+            for w in words
+            if w.startswith(("--pwd=", "--workdir=", "--container-workdir="))
+        }
+        workdirs |= {
+            w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", " ".join(words))
+        }
+        for spec in value.split(","):
+            source, colon, rest = self.expand(spec).partition(":")
+            target = rest.split(":")[0]
+            if not colon or not source or not target or not _is_path(target):
+                continue
+            if source.rstrip("/") in ("$PWD", "${PWD}", ".", "") or source == target:
+                continue  # the working directory (code), or a path seen at the same place
+            if target.rstrip("/") in workdirs:
+                self.add("work.code", source, said)
+            else:
+                self.add("data.unclassified", f"{target} -> {source}", said)
+
+
+def _first_argument(words, after, valued=frozenset()):
+    """The first word after the command word that is not an option (or an option's value)."""
+    started = False
+    skip = False
+    for word in words:
+        if not started:
+            started = word in after
+            continue
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            skip = word in valued
+            continue
+        return word
+    return None
+
+
+def logical_lines(text):
+    """(1-based line, text) for each command line, continuations joined, comments dropped."""
+    out, pending, start = [], [], 0
+    for number, line in enumerate((text or "").splitlines(), 1):
+        if not pending:
+            start = number
+            if line.lstrip().startswith("#"):
+                continue
+        if line.endswith("\\"):
+            pending.append(line[:-1])
+            continue
+        pending.append(line)
+        out.append((start, " ".join(pending)))
+        pending = []
+    if pending:
+        out.append((start, " ".join(pending)))
+    return out
+
+
+def read(text, variables=None, section="", first_line=1, binds=True):
+    """Proposals from a job's commands, in text order, each location once.
+
+    variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
+    the script's own simple assignments are added as they come, in order."""
+    if not isinstance(variables, Variables):
+        variables = Variables(variables or {})
+    variables = Variables(dict(variables.values))
+    reader = _Reader(variables, section, binds)
+    raw = (text or "").splitlines()
+    for number, line in logical_lines(text):
+        reader.line = number + first_line - 1
+        reader.raw = raw[number - 1] if number - 1 < len(raw) else line
+        # Expand the line's variables once so `--data $DATA` reads as the value.
+        reader.read_line(line if "$" not in line else _expand_words(line, variables))
+    staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
+
+    def local_copy(p):
+        value = str(p.value).rstrip("/")
+        return p.path in ("data.inputs", "output.artifacts") and any(
+            value == s or value.startswith(s + "/") for s in staged
+        )
+
+    return _settle([p for p in reader.found if not local_copy(p)])
+
+
+def _expand_words(line, variables):
+    # An assignment's own name must stay for the assignment reader.
+    if m := re.match(r"^(\s*(?:export\s+)?[A-Za-z_]\w*=)(.*)$", line):
+        return m.group(1) + variables.expand(m.group(2), record=False)
+    return variables.expand(line, record=False)
+
+
+def _settle(found):
+    """Pair --save/--load, keep one proposal per location and one per single field."""
+    loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
+    out = []
+    for p in found:
+        if p.path == "_save" and p.value.rstrip("/") in loads:
+            # --save and --load of the same path: the job checkpoints there and resumes.
+            out.append(Proposal("request.checkpoint_location", p.value, p.line, p.text,
+                                p.said + " (and --load)", p.section))  # fmt: skip
+            out.append(Proposal("request.preemptible", True, p.line, p.text,
+                                f"--load {p.value}", p.section))  # fmt: skip
+        elif not p.path.startswith("_"):
+            out.append(p)
+    checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
+    if not checkpoints:
+        # Resuming is only stated when the job also says where it checkpoints.
+        out = [p for p in out if p.path != "request.preemptible"]
+    seen, settled = set(), []
+    for p in out:
+        key = (p.path, p.value.rstrip("/") if isinstance(p.value, str) else p.value)
+        single = p.path in ("request.checkpoint_location", "request.preemptible", "work.image")
+        if key in seen or (single and any(q.path == p.path for q in settled)):
+            continue
+        seen.add(key)
+        settled.append(p)
+    return settled
+
+
+def serves(text):
+    """True when the commands leave a server running (realtime.py decides)."""
+    return ends_serving(text)
+
+
+# --- merging into an importer's description data ------------------------------------------
+
+
+def merge(proposals, work, data, request, output, notes, under=()):
+    """Add proposals the importer has not read already, with a note each.
+
+    Declared items (mounts, directives, sections) stay first; what the commands name
+    follows in text order, including cloud copies an importer already added (they are
+    moved into text order, not added twice). Paths under a mounted location (`under`)
+    belong to that mount's entry and are not added again. Returns the proposals used."""
+    used = []
+    mounted = [m.rstrip("/") for m in under if m]
+
+    def inside(value):
+        return any(value == m or value.startswith(m + "/") for m in mounted)
+
+    def norm(value):
+        return value.rstrip("/") if isinstance(value, str) else value
+
+    lists = {
+        "data.inputs": (data, "inputs", "location"),
+        "output.artifacts": (output, "artifacts", "destination"),
+    }
+    # Items the commands also name are re-placed in text order after the declared ones.
+    named = {path: {norm(p.value) for p in proposals if p.path == path} for path in lists}
+    replaced = set()
+    for path, (part, key, field) in lists.items():
+        items = part.get(key) or []
+        moved = [i for i in items if set(i) == {field} and norm(i[field]) in named[path]]
+        part[key] = [i for i in items if i not in moved]
+        replaced |= {norm(i[field]) for i in moved}
+    known = {norm(v) for v in (request.get("checkpoint_location"),) if v}
+    for part, key, field in lists.values():
+        known |= {norm(i.get(field)) for i in part[key]}
+    known |= {norm(u.split(" -> ")[0]) for u in data.get("unclassified") or []}
+    for p in proposals:
+        value = norm(p.value)
+        if p.path in lists:
+            part, key, field = lists[p.path]
+            if value in known or (inside(value) and value not in replaced):
+                continue
+            part[key].append({field: p.value})
+            known.add(value)
+        elif p.path == "data.unclassified":
+            target = norm(p.value.split(" -> ")[0])
+            if target in known or inside(target):
+                continue
+            data.setdefault("unclassified", []).append(p.value)
+            known.add(target)
+        elif p.path == "request.checkpoint_location":
+            if request.get("checkpoint_location") or inside(value):
+                continue
+            request["checkpoint_location"] = p.value
+            known.add(value)
+        elif p.path == "request.preemptible":
+            if "preemptible" in request:
+                continue
+            request["preemptible"] = True
+        elif p.path == "work.code":
+            if value in {norm(c) for c in work.get("code") or []}:
+                continue
+            work.setdefault("code", []).append(p.value)
+        elif p.path == "work.image":
+            if work.get("image"):
+                continue
+            work["image"] = p.value
+        else:
+            continue
+        used.append(p)
+        notes.append(p.note())
+    for part, key, _ in lists.values():
+        if not part[key]:
+            del part[key]
+    return used
+
+
+# --- the importers' hooks -------------------------------------------------------------------
+
+NO_OUTPUT = "Output not declared"
+SHIFTER_DIRECTIVE = re.compile(r"^#SBATCH\s+--image(?:=|\s+)[\"']?([^\s\"'#]+)")
+
+
+def fill_sbatch(results, lines, first_command):
+    """sbatch: read the script's commands (after its #SBATCH header) into each component."""
+    text = "\n".join(lines[first_command:])
+    proposals = read(text, first_line=first_command + 1)
+    for number, line in enumerate(lines[:first_command], 1):
+        # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
+        if m := SHIFTER_DIRECTIVE.match(line):
+            said = f"#SBATCH --image={m.group(1)}"
+            proposals.insert(0, Proposal("work.image", m.group(1), number, line.strip(), said))
+    for description, notes in results:
+        parts = {k: description.get(k) or {} for k in ("work", "data", "request", "output")}
+        if merge(proposals, *parts.values(), notes) and parts["output"].get("artifacts"):
+            notes[:] = [n for n in notes if not n.startswith(NO_OUTPUT)]
+        for key, part in parts.items():
+            if part:
+                description[key] = part
+    return proposals
+
+
+def fill_skypilot(task, variables, work, data, request, output, notes):
+    """SkyPilot: read setup then run, with envs expanded, into the task's description."""
+    proposals = []
+    for key in ("setup", "run"):
+        if isinstance(task.get(key), str):
+            # Container mounts inside a SkyPilot task are the task's own business: its
+            # mounts are file_mounts and volumes, read already.
+            proposals += read(task[key], variables, section=key, binds=False)
+    proposals = _settle(proposals)
+    # A path under a mount point is that mount's data (declared, or named in a note when the
+    # section has a shape SkyPilot does not take), never a second input.
+    points = []
+    for key in ("file_mounts", "volumes"):
+        section = task.get(key)
+        for entry in section if isinstance(section, list) else [section]:
+            points += list(entry) if isinstance(entry, dict) else []
+    under = [variables.expand(str(k), record=False) for k in points]
+    merge(proposals, work, data, request, output, notes, under=under)
+    return proposals

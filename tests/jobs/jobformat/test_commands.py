@@ -1,0 +1,205 @@
+"""Data moved by a job's own commands (jobs/jobformat/commands.py, issue 28): our own small
+scripts, each proposal with the line it was read from."""
+
+import time
+
+from jobs import jobformat
+from jobs.jobformat import commands
+
+
+def found(text, **kwargs):
+    return [(p.path, p.value) for p in commands.read(text, **kwargs)]
+
+
+def test_hub_models_and_datasets_are_inputs_with_the_line_they_were_read_from():
+    text = (
+        "pip install transformers\n"
+        "huggingface-cli download northwind/seg-7b --local-dir /tmp/m\n"
+        "hf download northwind/footage-index --repo-type dataset\n"
+        "python -c \"from datasets import load_dataset; load_dataset('northwind/clips')\"\n"
+        "python train.py --model_name_or_path northwind/seg-7b --dataset_name squad\n"
+    )
+    proposals = commands.read(text)
+    assert [(p.path, p.value, p.line) for p in proposals] == [
+        ("data.inputs", "hf://northwind/seg-7b", 2),
+        ("data.inputs", "hf://datasets/northwind/footage-index", 3),
+        ("data.inputs", "hf://datasets/northwind/clips", 4),
+        ("data.inputs", "hf://datasets/squad", 5),
+    ]
+    assert proposals[0].text.startswith("huggingface-cli download")
+    assert "on line 5" in proposals[-1].note()
+
+
+def test_a_configuration_file_is_not_a_hub_id_and_a_builder_is_not_a_dataset():
+    text = "python run.py --model configs/seg.yaml\npython -c \"load_dataset('json')\"\n"
+    assert found(text) == []
+
+
+def test_paths_given_to_the_program_after_variable_expansion():
+    text = (
+        "DATA=/lustre/datasets/webtext-v3\n"
+        "export OUT=/lustre/runs/seg\n"
+        "srun python train.py \\\n"
+        "    --data $DATA \\\n"
+        "    --output_dir ${OUT}/final\n"
+    )
+    proposals = commands.read(text)
+    assert [(p.path, p.value, p.line) for p in proposals] == [
+        ("data.inputs", "/lustre/datasets/webtext-v3", 3),
+        ("output.artifacts", "/lustre/runs/seg/final", 3),
+    ]
+    assert proposals[0].said == "--data /lustre/datasets/webtext-v3"
+
+
+def test_a_value_still_a_shell_expression_is_left_out():
+    assert found("python train.py --data $(ls -d /data/* | head -1)\n") == []
+
+
+def test_cloud_copies_read_sources_and_write_destinations_and_the_local_copy_is_not_data():
+    text = (
+        "gsutil -m cp -r gs://northwind-train/shards $TMPDIR/\n"
+        "python train.py --data $TMPDIR/shards --output_dir $TMPDIR/model\n"
+        "aws s3 sync $TMPDIR/model s3://northwind-models/run-1/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "gs://northwind-train/shards"),
+        ("output.artifacts", "s3://northwind-models/run-1/"),
+    ]
+
+
+def test_uploads_to_the_hub_are_outputs():
+    text = (
+        "python train.py --push_to_hub --hub_model_id northwind/seg-7b-ft\n"
+        "huggingface-cli upload northwind/masks ./masks --repo-type dataset\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "hf://northwind/seg-7b-ft"),
+        ("output.artifacts", "hf://datasets/northwind/masks"),
+    ]
+
+
+def test_fetched_urls_are_inputs_but_installers_are_not():
+    text = (
+        "curl -fsSL https://get.example.com/install.sh | sh\n"
+        "wget https://download.northwind.example/footage/clips-2027.tar\n"
+        "wget https://github.com/foo/bar/releases/download/v1/tool.deb\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "https://download.northwind.example/footage/clips-2027.tar")
+    ]
+
+
+def test_save_and_load_of_the_same_path_is_a_checkpoint_the_job_resumes_from():
+    text = "CKPT=/scratch/ckpt/run7\nsrun python pretrain.py --save $CKPT --load $CKPT\n"
+    assert found(text) == [
+        ("request.checkpoint_location", "/scratch/ckpt/run7"),
+        ("request.preemptible", True),
+    ]
+
+
+def test_a_load_alone_or_a_resume_without_a_checkpoint_place_is_not_resumption():
+    assert found("python train.py --load /models/base --resume\n") == []
+
+
+def test_checkpoint_options_and_resume():
+    text = "python train.py --checkpoint-dir /scratch/ckpt --resume\n"
+    assert found(text) == [
+        ("request.checkpoint_location", "/scratch/ckpt"),
+        ("request.preemptible", True),
+    ]
+
+
+def test_containers_outside_pyxis():
+    assert found("apptainer exec --nv -B /scratch:/scratch seg.sif python x.py\n") == [
+        ("work.image", "seg.sif")
+    ]
+    assert found("singularity run docker://northwind/seg:7\n") == [
+        ("work.image", "northwind/seg:7")
+    ]
+    assert found("docker run --rm --gpus all -e A=1 northwind/seg:7 python x.py\n") == [
+        ("work.image", "northwind/seg:7")
+    ]
+    assert found("podman-hpc run --rm northwind/seg:7\n") == [("work.image", "northwind/seg:7")]
+
+
+def test_container_mounts_have_no_direction_and_the_code_mount_is_code():
+    text = "apptainer exec -B /lustre/cache:/root/.cache seg.sif python x.py\n"
+    assert ("data.unclassified", "/root/.cache -> /lustre/cache") in found(text)
+    text = "srun --container-mounts=$HOME/seg:/workspace sh -c 'cd /workspace && python x.py'\n"
+    assert found(text) == [("work.code", "$HOME/seg")]
+
+
+def test_the_same_location_twice_is_one_proposal():
+    text = "python a.py --data /d/x\npython b.py --data /d/x/\n"
+    assert found(text) == [("data.inputs", "/d/x")]
+
+
+def test_tensorboard_reads_its_logdir():
+    assert found("tensorboard --logdir /runs/seg --port 6006 &\n") == []
+
+
+SBATCH = """#!/bin/bash
+#SBATCH --nodes=1
+#SBATCH --gres=gpu:4
+#SBATCH --image=docker:northwind/seg:7
+
+DATA=/lustre/datasets/webtext-v3
+srun shifter python train.py --data $DATA --output-dir /lustre/runs/seg
+"""
+
+
+def test_sbatch_import_fills_the_description_with_a_note_per_proposal():
+    (result,) = jobformat.import_text(SBATCH.encode(), filename="train.sbatch")
+    data = result.description.to_data()
+    assert data["data"]["inputs"] == [{"location": "/lustre/datasets/webtext-v3"}]
+    assert data["output"]["artifacts"] == [{"destination": "/lustre/runs/seg"}]
+    assert data["work"]["image"] == "docker:northwind/seg:7"
+    assert any("--data /lustre/datasets/webtext-v3` on line 7" in n for n in result.notes)
+    assert not any(n.startswith("Output not declared") for n in result.notes)
+
+
+SKY = """name: seg
+resources:
+  accelerators: A100:8
+envs:
+  MODEL: northwind/seg-7b
+file_mounts:
+  /results:
+    name: northwind-results
+    mode: MOUNT
+run: |
+  python train.py --model_name_or_path $MODEL --output_dir /results/run1
+  python eval.py --data ~/eval-set
+"""
+
+
+def test_skypilot_commands_follow_the_mounts_and_paths_under_a_mount_are_its_entry():
+    (result,) = jobformat.import_text(SKY.encode(), filename="seg.yaml")
+    data = result.description.to_data()
+    assert [i["location"] for i in data["data"]["inputs"]] == [
+        "hf://northwind/seg-7b",
+        "~/eval-set",
+    ]
+    assert [a["destination"] for a in data["output"]["artifacts"]] == ["bucket://northwind-results"]
+    assert any("on line 1 of run" in n for n in result.notes)
+
+
+def test_a_server_kept_in_the_foreground_is_real_time_and_one_for_a_client_is_not():
+    served = "#!/bin/bash\n#SBATCH --nodes=1\nsingularity exec db.sif /usr/bin/mysqld_safe\n"
+    (result,) = jobformat.import_text(served.encode(), filename="db.sbatch")
+    assert result.description.realtime.serves_requests is True
+    client = (
+        "#!/bin/bash\n#SBATCH --nodes=1\nvllm serve northwind/seg-7b &\n"
+        "python client.py --model northwind/seg-7b\nkill %1\n"
+    )
+    (result,) = jobformat.import_text(client.encode(), filename="batch.sbatch")
+    assert result.description.realtime.serves_requests is None
+    assert result.description.data.inputs[0].location == "hf://northwind/seg-7b"
+
+
+def test_a_long_script_reads_in_linear_time():
+    line = "python train.py --data /d/x --output_dir /o " + "--flag " * 200 + "\\\n"
+    text = line * 2000 + "echo done\n" + "a" * 200_000 + "\n"
+    start = time.perf_counter()
+    commands.read(text)
+    assert time.perf_counter() - start < 5  # a guard against catastrophic backtracking only
