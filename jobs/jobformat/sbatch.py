@@ -117,15 +117,36 @@ def _read_line(body, options):
             key, eq, value = word[2:].partition("=")
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
+            value, i = _placeholder(value, words, i)
             options[ALIASES.get(key, key)] = value
         elif word[:2] in SHORT:
             value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
             if not value and word[:2] not in FLAGS and i + 1 < len(words):
                 value, i = words[i + 1], i + 1
+            value, i = _placeholder(value, words, i)
             options[SHORT[word[:2]]] = value
         elif word.startswith("-") and len(word) > 1:
             options[word.lstrip("-")] = ""
         i += 1
+
+
+# A template's blank to fill in (`-J { jobname }`, `-t {LIMIT_TIME}`, `-A <account>`): sbatch
+# would read `{` or `<account>` literally, which is not what the job will be submitted with.
+PLACEHOLDER = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
+OPENS = {"{": "}", "<": ">"}
+
+
+def _placeholder(value, words, i):
+    """A placeholder written over several words (`{ jobname }`) is kept whole, so the note
+    shows it as written and its later words are not read as options."""
+    close = OPENS.get(value[:1])
+    if not close or value.endswith(close):
+        return value, i
+    # Bounded: a placeholder is a few words; an unclosed brace does not swallow the line.
+    for end in range(i + 1, min(i + 6, len(words))):
+        if words[end].endswith(close):
+            return " ".join([value, *words[i + 1 : end + 1]]), end
+    return value, i
 
 
 def slurm_minutes_to_duration(value):
@@ -168,6 +189,7 @@ def slurm_memory(value):
 def array_count(spec):
     """'0-99%10' -> (100, 10); '1,3,5-9:2' -> (5, None)."""
     spec, _, limit = spec.partition("%")
+    spec = spec.strip().removeprefix("[").removesuffix("]")  # --array=[0-4] is 0-4
     total = 0
     for part in spec.split(","):
         m = re.fullmatch(r"(\d+)(?:-(\d+)(?::(\d+))?)?", part.strip())
@@ -308,10 +330,18 @@ def _component(options, body):
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
-    elif tasks_per_node or options.get("ntasks"):
+    if tasks_per_node or options.get("ntasks"):
         tasks = options.get("ntasks-per-node") or options.get("ntasks")
         key = "ntasks-per-node" if options.get("ntasks-per-node") else "ntasks"
-        notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
+        if options.get("cpus-per-task"):
+            pass
+        elif cpus and cpus == tasks_per_node:
+            notes.append(
+                f"--{key} {tasks}: tasks of one core each (no --cpus-per-task), "
+                f"{cpus} cores per node."
+            )
+        else:
+            notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
     memory = _memory(options, cpus, accelerators, notes)
     if memory:
         request["memory_per_node"] = memory
@@ -421,9 +451,8 @@ def _shape(options, body, request, work, notes):
         if nodes > 1:
             work["nodes_per_shard"] = nodes
         if limit:
+            # How many shards run at once, not how big each is: it asks for no nodes.
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
-            if "nodes" not in options:
-                request["nodes"] = limit  # one node per shard, `limit` of them at once
     elif nodes > 1:
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
 
@@ -433,6 +462,8 @@ def _tasks_per_node(options, node_count):
     if per_node:
         return per_node
     total = _int(options.get("ntasks"))
+    if "-" in (options.get("nodes") or ""):
+        return None  # --nodes=2-4: how the tasks spread depends on how many nodes it gets
     if total and total % node_count == 0:
         return total // node_count
     return None
@@ -445,7 +476,9 @@ def _cpus(options, node_count, tasks_per_node, accelerators):
     per_gpu = _int(options.get("cpus-per-gpu"))
     if per_gpu and accelerators and isinstance(accelerators.get("count"), int):
         return per_gpu * accelerators["count"]
-    return None
+    # Slurm gives each task one core unless --cpus-per-task says more: N tasks on a node
+    # hold N cores (--exclusive or not; the rest of the node is not asked for).
+    return tasks_per_node
 
 
 def _memory(options, cpus, accelerators, notes):
