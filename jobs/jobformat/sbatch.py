@@ -23,7 +23,7 @@ FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
-        "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
+        "image", "container-image", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
         "mem-per-gpu", "time",
         "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
 # Where Slurm writes what the job prints: its console, not something the job produces.
@@ -219,7 +219,12 @@ def import_text(text):
         if index >= first_command or not line.strip().startswith("#SBATCH")
     )
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
-    results = [_component(options, body) for options in components]
+    # A hetjob's GPU component explains the GPU commands the others share the script with.
+    asks = [_gpus(dict(o), 1, None, []) is not None for o in components]
+    results = [
+        _component(options, body, gpus_elsewhere=any(asks) and not asked)
+        for options, asked in zip(components, asks, strict=True)
+    ]
     unread = _unread_directives(lines, first_command)
     for _, notes in results:
         notes.extend(unread)
@@ -237,10 +242,16 @@ def import_text(text):
     return results
 
 
-def _component(options, body):
+def _component(options, body, gpus_elsewhere=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
     description = {}
+    options = dict(options)
+    for key, value in list(options.items()):
+        if PLACEHOLDER.match(value or ""):
+            # A template's blank: the value it is submitted with is not in the file.
+            notes.append(f"--{key} {value}: a placeholder to fill in, not a value sbatch reads.")
+            del options[key]
     if options.get("job-name"):
         description["name"] = options["job-name"]
     body, setup = _exported_parts(body)
@@ -288,8 +299,17 @@ def _component(options, body):
     if choices:
         request["accelerators"] = choices
     elif accelerators is None:
-        # Slurm gives a job no GPU unless it asks for one.
-        request["no_accelerators"] = True
+        # Slurm gives a job no GPU unless it asks for one, but a script that uses GPUs with
+        # no GPU directive gets them another way (a GPU partition, whole nodes, options given
+        # at submission): CPU-only is said only when nothing in the file points to GPUs.
+        hint = None if gpus_elsewhere or _said_no_gpu(options) else _gpu_hint(options, body)
+        if hint:
+            notes.append(
+                f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
+                "how many per node."
+            )
+        else:
+            request["no_accelerators"] = True
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
@@ -352,7 +372,7 @@ def _component(options, body):
     for key, meaning in STREAMS.items():
         if options.get(key):
             notes.append(f"--{key} {options[key]}: {meaning}.")
-    _script_facts(body, work, data, request, output, notes)
+    _script_facts(body, work, data, request, output, notes, options)
     if not output.get("artifacts"):
         # Say what is missing rather than invent an output from the log.
         notes.append(
@@ -382,6 +402,36 @@ def _component(options, body):
     return description, notes
 
 
+# What a script that uses GPUs says in its commands (not in comments: a comment may say
+# "no GPU"). `module load cuda` alone is not here: CPU tools link CUDA libraries too.
+GPU_USE = re.compile(
+    r"gpu|nvidia-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|\bnccl|"
+    r"nvcr\.io",
+    re.IGNORECASE,
+)
+GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
+
+
+def _said_no_gpu(options):
+    """--gres=gpu:0 or --gpus=0: the file says outright that the job has no GPU."""
+    return any(
+        re.search(r"(?:^|[,:=])0$", (options.get(k) or "").split(",")[0]) for k in GPU_KEYS
+    ) or bool(re.search(r"\bgpu(?::\w+)?:0\b", options.get("gres") or ""))
+
+
+def _gpu_hint(options, body):
+    """Where the file points to GPUs without asking for any: a GPU partition or node
+    class, or a command that uses them. None when nothing does."""
+    for key in ("partition", "constraint", "qos", "account"):
+        if re.search(r"gpu", options.get(key) or "", re.IGNORECASE):
+            return f"--{key} {options[key]}"
+    for line in (body or "").splitlines():
+        text = line.strip()
+        if text and not text.startswith("#") and GPU_USE.search(text):
+            return text[:80]
+    return None
+
+
 def _exported_parts(body):
     """A script the portal exported marks its setup and command (slurm_export.py): read
     them back as they were written, without the lines the export added around them."""
@@ -398,37 +448,100 @@ def _exported_parts(body):
     return command, setup
 
 
+# `NAME=value`, `export`/`readonly`/`declare -r`/`local NAME=value`: a value of plain text and
+# quoted strings, with no command substitution (`$(…)` or backticks give no value to expand).
 ASSIGNMENT = re.compile(
-    r"^\s*(?:export\s+)?([A-Za-z_]\w*)=[\"']?([^\s\"'`(;&|]+)[\"']?\s*$", re.MULTILINE
+    r"""^(?:[^\n#]*?(?:\bthen|\belse|\bdo|&&|\|\||;)[ \t]+|[ \t]*)"""
+    r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
+    r"""((?:[^\s"'`;&|()<>]+|"[^"`]*"|'[^']*')*)[ \t]*(?:;.*)?(?:#.*)?$""",
+    re.MULTILINE,
 )
+QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")
+# ${NAME:-default} (and :=, -, =): the value the script falls back to.
+DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}]*)\}")
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads).
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"--(save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
     r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
 )
 CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
+# Directives that name the job's container: pyxis' --container-image, Shifter's --image.
+IMAGE_KEYS = ("container-image", "image")
 
 
-def _script_facts(body, work, data, request, output, notes):
+def script_variables(body):
+    """The script's own variables, as the shell would set them on the way to the commands.
+    A name given two different values (`X=a`, later `X=b` in an if) is left unset: which
+    one the job uses depends on the run, and a location is kept as written rather than
+    guessed. `X=$X/more` extends X and is not a second value."""
+    values, twice = {}, set()
+    for name, raw in ASSIGNMENT.findall(body or ""):
+        if "$(" in raw:
+            continue
+
+        def default(match, name=name):
+            # The file's fallback, unless the script sets the variable itself elsewhere.
+            own = match.group(1)
+            return match.group(0) if own != name and own in values else match.group(2)
+
+        value = DEFAULTED.sub(default, QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw))
+        if re.search(rf"\$\{{?{name}\b", value):
+            # X=$X/more: the same variable, extended (from the environment's when unset).
+            if name in values and values[name]:
+                values[name] = Variables({name: values[name]}).expand(value)
+            continue
+        if name in values and values[name] != value:
+            twice.add(name)
+        values[name] = value
+    variables = Variables({k: v for k, v in values.items() if k not in twice and v})
+    variables.ambiguous = twice
+    return variables
+
+
+def _script_facts(body, work, data, request, output, notes, options=None):
     """What the commands say outright: the container image, where checkpoints go, the
     buckets read and written."""
-    variables = Variables(dict(ASSIGNMENT.findall(body or "")))
-    if (match := CONTAINER.search(body or "")) and "image" not in work:
-        work["image"] = variables.expand(match.group(1), record=False)
+    variables = script_variables(body)
+    image = next(((options or {}).get(k) for k in IMAGE_KEYS if (options or {}).get(k)), None)
+    if image is None and (match := CONTAINER.search(body or "")):
+        image = match.group(1)
+    if image and "image" not in work:
+        expanded = variables.expand(image, record=False)
+        if "$" in expanded:
+            # A variable the file does not set: the image is chosen at submission.
+            notes.append(f"Container image {image}: set outside the script, not stated.")
+        else:
+            work["image"] = expanded
     if match := CHECKPOINT_OPTION.search(body or ""):
-        location = variables.expand(match.group(1))
-        if location and not location.startswith("$("):
+        location = variables.expand(match.group(2))
+        if _is_location(match.group(1), location):
             request["checkpoint_location"] = location
             for name in variables.missing:
-                notes.append(
-                    f"${name} has no value in the script (it comes from the cluster's "
-                    f"environment): {location} is kept as written."
+                why = (
+                    "is set to different values in the script (which one depends on the run)"
+                    if name in variables.ambiguous
+                    else "has no value in the script (it comes from the cluster's environment)"
                 )
+                notes.append(f"${name} {why}: {location} is kept as written.")
+        elif location:
+            notes.append(f"--{match.group(1)} {location}: a name for the run, not a place.")
     reads, writes = mounts.script_locations(variables.expand(body or "", record=False))
     if reads:
         data["inputs"] = [{"location": uri} for uri in reads]
     if writes:
         output.setdefault("artifacts", []).extend({"destination": uri} for uri in writes)
+
+
+def _is_location(option, location):
+    """A plain `--save` also names runs (`--save $SAVE_NAME`, SAVE_NAME=run-42): only a
+    path or a URI is where checkpoints go. Options named for a directory are one."""
+    if not location or location.startswith("$("):
+        return False
+    if option != "save":
+        return True
+    if re.fullmatch(r"\$\{?\w*(?:NAME|ID|TAG)\}?", location, re.IGNORECASE):
+        return False  # a variable named for a run, with no value here: a name, not a path
+    return bool(re.match(r"[~./]|\$\{?\w|[a-z][\w+.-]*://", location)) or "/" in location
 
 
 def _shape(options, body, request, work, notes):
