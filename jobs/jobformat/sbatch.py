@@ -303,7 +303,15 @@ def _component(options, body, gpus_elsewhere=False):
         # no GPU directive gets them another way (a GPU partition, whole nodes, options given
         # at submission): CPU-only is said only when nothing in the file points to GPUs.
         hint = None if gpus_elsewhere or _said_no_gpu(options) else _gpu_hint(options, body)
-        if hint:
+        per_node = _gpus_per_whole_node(options, body) if hint else None
+        if per_node:
+            name, count = per_node
+            request["accelerators"] = [{"count": count}]
+            notes.append(
+                f"No GPU directive: the job takes whole nodes (--exclusive) and runs ${name} = "
+                f"{count} GPUs per node; the GPU model is not said."
+            )
+        elif hint:
             notes.append(
                 f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
                 "how many per node."
@@ -391,6 +399,7 @@ def _component(options, body, gpus_elsewhere=False):
         value = f" {options[key]}" if options[key] else ""
         notes.append(f"--{key}{value}: not represented in the format.")
 
+    notes.extend(_submits(body))
     if ends_serving(body):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The script ends by leaving a server running in the foreground.")
@@ -417,6 +426,26 @@ def _said_no_gpu(options):
     return any(
         re.search(r"(?:^|[,:=])0$", (options.get(k) or "").split(",")[0]) for k in GPU_KEYS
     ) or bool(re.search(r"\bgpu(?::\w+)?:0\b", options.get("gres") or ""))
+
+
+def _gpus_per_whole_node(options, body):
+    """(variable, count) when a script with no GPU directive takes whole nodes (--exclusive)
+    and says how many GPUs each has: a variable named for GPUs per node, or one the
+    launch uses as the processes per node (`GPUS=8` … `--ntasks-per-node=$GPUS`). Without
+    --exclusive the node's GPUs are not the job's; a count of GPUs in all is not per node."""
+    if "exclusive" not in options:
+        return None
+    variables = script_variables(body).values
+    for name, value in variables.items():
+        if not re.search(r"GPU", name, re.IGNORECASE) or not value.isdigit() or value == "0":
+            continue
+        per_node = re.search(r"PER_NODE", name, re.IGNORECASE) or re.search(
+            rf"--(?:ntasks-per-node|nproc[-_]per[-_]node|gpus-per-node)[= ]+[\"']?\$\{{?{name}\b",
+            body,
+        )
+        if per_node:
+            return name, int(value)
+    return None
 
 
 def _gpu_hint(options, body):
@@ -530,6 +559,35 @@ def _script_facts(body, work, data, request, output, notes, options=None):
         data["inputs"] = [{"location": uri} for uri in reads]
     if writes:
         output.setdefault("artifacts", []).extend({"destination": uri} for uri in writes)
+
+
+# A command that submits a job (not `echo "… sbatch …"` or a comment): `sbatch --begin=now+24hour
+# $0`, `sbatch -d afterok:$SLURM_JOB_ID next.sh`, `sbatch recursive-array.sh $((N + 1))`.
+SUBMIT = re.compile(
+    r"^[ \t]*(?:[^#\n]*?(?:\bthen|\bdo|&&|\|\||;|\$\(|`)[ \t]*)?sbatch[ \t]+([^\n]*)", re.M
+)
+
+
+def _submits(body):
+    """Notes for each job the script submits from its commands: a job that resubmits itself
+    (or its next part) runs again as a new job, and nothing carries over unless it resumes
+    on its own, so it is no chain of restarts."""
+    lines = []
+    for match in SUBMIT.finditer(body or ""):
+        line = re.split(r";|&&|\|\||`|\s#", match.group(1))[0]
+        if line.count(")") > line.count("("):
+            line = line[: line.rindex(")")]  # the end of $(sbatch …)
+        line = re.sub(r"\s+", " ", line).strip()[:120]
+        if line and line not in lines:
+            lines.append(line)
+    notes = [
+        f"sbatch {line}: the job submits another job when it runs (each a job of its own; "
+        "a job resubmitting itself is a new job, not a restart that carries over)."
+        for line in lines[:3]
+    ]
+    if len(lines) > 3:
+        notes.append(f"{len(lines) - 3} more sbatch submissions in the commands.")
+    return notes
 
 
 def _is_location(option, location):
