@@ -1,9 +1,10 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
+import functools
 import re
 
 from . import mounts
-from .envs import Variables
+from .envs import VARIABLE, Variables
 from .quantities import Size
 from .realtime import ends_serving
 from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
@@ -366,7 +367,7 @@ def _component(options, body, gpus_elsewhere=False):
         elif cpus and cpus == tasks_per_node:
             notes.append(
                 f"--{key} {tasks}: tasks of one core each (no --cpus-per-task), "
-                f"{cpus} cores per node."
+                f"{cpus} core{'s' if cpus != 1 else ''} per node."
             )
         else:
             notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
@@ -418,6 +419,7 @@ GPU_USE = re.compile(
     r"nvcr\.io",
     re.IGNORECASE,
 )
+GPU_WORDS = ("gpu", "nvidia-smi", "_visible_devices", "nccl", "nvcr.io")
 GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
 
 
@@ -435,8 +437,7 @@ def _gpus_per_whole_node(options, body):
     --exclusive the node's GPUs are not the job's; a count of GPUs in all is not per node."""
     if "exclusive" not in options:
         return None
-    variables = script_variables(body).values
-    for name, value in variables.items():
+    for name, value in _assigned(body or "")[0].items():
         if not re.search(r"GPU", name, re.IGNORECASE) or not value.isdigit() or value == "0":
             continue
         per_node = re.search(r"PER_NODE", name, re.IGNORECASE) or re.search(
@@ -454,6 +455,9 @@ def _gpu_hint(options, body):
     for key in ("partition", "constraint", "qos", "account"):
         if re.search(r"gpu", options.get(key) or "", re.IGNORECASE):
             return f"--{key} {options[key]}"
+    lowered = (body or "").lower()
+    if not any(word in lowered for word in GPU_WORDS):
+        return None  # one pass over the text for the common case: no GPU word at all
     for line in (body or "").splitlines():
         text = line.strip()
         if text and not text.startswith("#") and GPU_USE.search(text):
@@ -480,9 +484,11 @@ def _exported_parts(body):
 # `NAME=value`, `export`/`readonly`/`declare -r`/`local NAME=value`: a value of plain text and
 # quoted strings, with no command substitution (`$(…)` or backticks give no value to expand).
 ASSIGNMENT = re.compile(
-    r"""^(?:[^\n#]*?(?:\bthen|\belse|\bdo|&&|\|\||;)[ \t]+|[ \t]*)"""
+    # At the start of a line or of a command in it (`if …; then X=b; fi`, `[ … ] && X=b`):
+    # lookbehinds keep the scan one pass over the text, however long a line is.
+    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
     r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
-    r"""((?:[^\s"'`;&|()<>]+|"[^"`]*"|'[^']*')*)[ \t]*(?:;.*)?(?:#.*)?$""",
+    r"""((?:[^\s"'`;&|()<>]+|"[^"`\n]*"|'[^'\n]*')*)[ \t]*(?=$|[;&|#])""",
     re.MULTILINE,
 )
 QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")
@@ -503,28 +509,42 @@ def script_variables(body):
     A name given two different values (`X=a`, later `X=b` in an if) is left unset: which
     one the job uses depends on the run, and a location is kept as written rather than
     guessed. `X=$X/more` extends X and is not a second value."""
+    values, twice = _assigned(body or "")
+    variables = Variables(values)
+    variables.ambiguous = twice
+    return variables
+
+
+@functools.lru_cache(maxsize=4)
+def _assigned(body):
+    """(values, names set twice) of a script body; cached because a component reads them
+    more than once, and a hetjob's components share one body."""
     values, twice = {}, set()
-    for name, raw in ASSIGNMENT.findall(body or ""):
+    for name, raw in ASSIGNMENT.findall(body):
         if "$(" in raw:
             continue
+        value = (
+            QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw)
+            if "'" in raw or '"' in raw
+            else raw
+        )
+        if "$" in value:
 
-        def default(match, name=name):
-            # The file's fallback, unless the script sets the variable itself elsewhere.
-            own = match.group(1)
-            return match.group(0) if own != name and own in values else match.group(2)
+            def default(match, name=name):
+                # The file's fallback, unless the script sets the variable itself elsewhere.
+                own = match.group(1)
+                return match.group(0) if own != name and own in values else match.group(2)
 
-        value = DEFAULTED.sub(default, QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw))
-        if re.search(rf"\$\{{?{name}\b", value):
-            # X=$X/more: the same variable, extended (from the environment's when unset).
-            if name in values and values[name]:
-                values[name] = Variables({name: values[name]}).expand(value)
-            continue
+            value = DEFAULTED.sub(default, value)
+            if any(m.group(1) == name or m.group(2) == name for m in VARIABLE.finditer(value)):
+                # X=$X/more: the same variable, extended (from the environment's when unset).
+                if values.get(name):
+                    values[name] = Variables({name: values[name]}).expand(value)
+                continue
         if name in values and values[name] != value:
             twice.add(name)
         values[name] = value
-    variables = Variables({k: v for k, v in values.items() if k not in twice and v})
-    variables.ambiguous = twice
-    return variables
+    return {k: v for k, v in values.items() if k not in twice and v}, frozenset(twice)
 
 
 def _script_facts(body, work, data, request, output, notes, options=None):
@@ -564,7 +584,7 @@ def _script_facts(body, work, data, request, output, notes, options=None):
 # A command that submits a job (not `echo "… sbatch …"` or a comment): `sbatch --begin=now+24hour
 # $0`, `sbatch -d afterok:$SLURM_JOB_ID next.sh`, `sbatch recursive-array.sh $((N + 1))`.
 SUBMIT = re.compile(
-    r"^[ \t]*(?:[^#\n]*?(?:\bthen|\bdo|&&|\|\||;|\$\(|`)[ \t]*)?sbatch[ \t]+([^\n]*)", re.M
+    r"(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*sbatch[ \t]+([^\n]*)", re.M
 )
 
 
