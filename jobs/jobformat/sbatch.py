@@ -594,6 +594,9 @@ def _submits(body):
     on its own, so it is no chain of restarts."""
     lines = []
     for match in SUBMIT.finditer(body or ""):
+        before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if before.lstrip().startswith("#") or " #" in before:
+            continue  # in a comment ("Run with `sbatch job.sh`"): not a command
         line = re.split(r";|&&|\|\||`|\s#", match.group(1))[0]
         if line.count(")") > line.count("("):
             line = line[: line.rindex(")")]  # the end of $(sbatch …)

@@ -219,6 +219,8 @@ def test_jobs_the_script_submits_are_notes_not_a_chain():
     chained = imported(
         "#SBATCH -N 1",
         "# sbatch this.sh (a comment)",
+        "# Run with `sbatch <path_to_this_script.sh>`",
+        "make all  # then sbatch the next one",
         'echo "then run sbatch again"',
         "NEXT=$(sbatch --parsable -d afterok:$SLURM_JOB_ID next.sh)",
     )
