@@ -425,9 +425,9 @@ GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
 
 def _said_no_gpu(options):
     """--gres=gpu:0 or --gpus=0: the file says outright that the job has no GPU."""
-    return any(
-        re.search(r"(?:^|[,:=])0$", (options.get(k) or "").split(",")[0]) for k in GPU_KEYS
-    ) or bool(re.search(r"\bgpu(?::\w+)?:0\b", options.get("gres") or ""))
+    if re.search(r"(?:^|,)gpu(?::\w+)?:0(?:,|$)", options.get("gres") or ""):
+        return True
+    return any(re.fullmatch(r"(?:\w+:)?0", options.get(k) or "") for k in GPU_KEYS[1:])
 
 
 def _gpus_per_whole_node(options, body):
@@ -665,6 +665,8 @@ def _tasks_per_node(options, node_count):
 
 def _cpus(options, node_count, tasks_per_node, accelerators):
     per_task = _int(options.get("cpus-per-task"))
+    if per_task and options.get("ntasks") and not tasks_per_node:
+        return None  # --ntasks=6 over --nodes=4: the tasks on a node differ, cores too
     if per_task:
         return per_task * (tasks_per_node or 1)
     per_gpu = _int(options.get("cpus-per-gpu"))
@@ -769,6 +771,8 @@ def _gpus(options, node_count, tasks_per_node, notes):
         if not count.isdigit():
             kind, count = value, "1"
         number = int(count)
+        if number == 0:
+            continue  # --gpus=0 asks for no GPU, as --gres=gpu:0
         entry = {"type": kind} if kind else {}
         if key == "gpus-per-node":
             entry["count"] = number

@@ -129,6 +129,7 @@ def test_tasks_without_cpus_per_task_are_one_core_each():
     assert cpus("#SBATCH --ntasks=6") == 6  # no --nodes: one node, with a note
     assert cpus("#SBATCH --nodes=4 --ntasks=6") is None  # not evenly spread: not guessed
     assert cpus("#SBATCH --nodes=2-4 --ntasks=8") is None  # depends on the nodes it gets
+    assert cpus("#SBATCH --nodes=4 --ntasks=6 -c 8") is None  # 1 or 2 tasks on a node
     assert cpus("#SBATCH --nodes=2 --ntasks-per-node=2 -c 8") == 16
 
 
@@ -159,6 +160,8 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
     assert request("#SBATCH -p gpu-long -c 4", "./a").no_accelerators is None
     # --gres=gpu:0 says so outright, whatever the commands say.
     assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
+    assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
+    assert request("#SBATCH --gres=nvme:0", "nvidia-smi").no_accelerators is None
 
 
 def test_a_cpu_hetjob_component_is_cpu_only_beside_a_gpu_one():
