@@ -552,10 +552,13 @@ def _script_facts(body, work, data, request, output, notes, options=None):
     buckets read and written."""
     variables = script_variables(body)
     image = next(((options or {}).get(k) for k in IMAGE_KEYS if (options or {}).get(k)), None)
+    # A directive is read at submission, before the script sets anything: only an image in
+    # the commands is expanded from the script's variables.
+    expanded = image
     if image is None and (match := CONTAINER.search(body or "")):
         image = match.group(1)
-    if image and "image" not in work:
         expanded = variables.expand(image, record=False)
+    if image and "image" not in work:
         if "$" in expanded:
             # A variable the file does not set: the image is chosen at submission.
             notes.append(f"Container image {image}: set outside the script, not stated.")

@@ -210,6 +210,9 @@ def test_save_of_a_run_name_is_no_checkpoint():
 def test_container_images_from_directives_and_unset_variables():
     shifter = imported("#SBATCH -N 1 --image docker:ubuntu", "shifter ./a")
     assert shifter.description.work.image == "docker:ubuntu"
+    # sbatch reads a directive before the script runs: the script's IMAGE is not its value.
+    late = imported("#SBATCH -N 1 --container-image=$IMAGE", "IMAGE=ubuntu:24.04", "./a")
+    assert late.description.work.image is None
     unset = imported("#SBATCH -N 1", 'srun --container-image="$IMAGE" ./a')
     assert unset.description.work.image is None
     assert any("Container image $IMAGE" in n for n in unset.notes)
