@@ -1,9 +1,10 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
+import functools
 import re
 
 from . import commands, mounts
-from .envs import Variables
+from .envs import VARIABLE, Variables
 from .quantities import Size
 from .realtime import ends_serving
 from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
@@ -23,7 +24,7 @@ FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
-        "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
+        "image", "container-image", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
         "mem-per-gpu", "time",
         "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
 # Where Slurm writes what the job prints: its console, not something the job produces.
@@ -117,15 +118,36 @@ def _read_line(body, options):
             key, eq, value = word[2:].partition("=")
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
+            value, i = _placeholder(value, words, i)
             options[ALIASES.get(key, key)] = value
         elif word[:2] in SHORT:
             value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
             if not value and word[:2] not in FLAGS and i + 1 < len(words):
                 value, i = words[i + 1], i + 1
+            value, i = _placeholder(value, words, i)
             options[SHORT[word[:2]]] = value
         elif word.startswith("-") and len(word) > 1:
             options[word.lstrip("-")] = ""
         i += 1
+
+
+# A template's blank to fill in (`-J { jobname }`, `-t {LIMIT_TIME}`, `-A <account>`): sbatch
+# would read `{` or `<account>` literally, which is not what the job will be submitted with.
+PLACEHOLDER = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
+OPENS = {"{": "}", "<": ">"}
+
+
+def _placeholder(value, words, i):
+    """A placeholder written over several words (`{ jobname }`) is kept whole, so the note
+    shows it as written and its later words are not read as options."""
+    close = OPENS.get(value[:1])
+    if not close or value.endswith(close):
+        return value, i
+    # Bounded: a placeholder is a few words; an unclosed brace does not swallow the line.
+    for end in range(i + 1, min(i + 6, len(words))):
+        if words[end].endswith(close):
+            return " ".join([value, *words[i + 1 : end + 1]]), end
+    return value, i
 
 
 def slurm_minutes_to_duration(value):
@@ -168,6 +190,7 @@ def slurm_memory(value):
 def array_count(spec):
     """'0-99%10' -> (100, 10); '1,3,5-9:2' -> (5, None)."""
     spec, _, limit = spec.partition("%")
+    spec = spec.strip().removeprefix("[").removesuffix("]")  # --array=[0-4] is 0-4
     total = 0
     for part in spec.split(","):
         m = re.fullmatch(r"(\d+)(?:-(\d+)(?::(\d+))?)?", part.strip())
@@ -197,7 +220,12 @@ def import_text(text):
         if index >= first_command or not line.strip().startswith("#SBATCH")
     )
     body = re.sub(r"\A#![^\n]*\n", "", body).strip()
-    results = [_component(options, body) for options in components]
+    # A hetjob's GPU component explains the GPU commands the others share the script with.
+    asks = [_gpus(dict(o), 1, None, []) is not None for o in components]
+    results = [
+        _component(options, body, gpus_elsewhere=any(asks) and not asked)
+        for options, asked in zip(components, asks, strict=True)
+    ]
     # Data the commands move, the container they start (commands.py, issue 28).
     commands.fill_sbatch(results, lines, first_command)
     unread = _unread_directives(lines, first_command)
@@ -217,10 +245,16 @@ def import_text(text):
     return results
 
 
-def _component(options, body):
+def _component(options, body, gpus_elsewhere=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
     description = {}
+    options = dict(options)
+    for key, value in list(options.items()):
+        if PLACEHOLDER.match(value or ""):
+            # A template's blank: the value it is submitted with is not in the file.
+            notes.append(f"--{key} {value}: a placeholder to fill in, not a value sbatch reads.")
+            del options[key]
     if options.get("job-name"):
         description["name"] = options["job-name"]
     body, setup = _exported_parts(body)
@@ -268,8 +302,25 @@ def _component(options, body):
     if choices:
         request["accelerators"] = choices
     elif accelerators is None:
-        # Slurm gives a job no GPU unless it asks for one.
-        request["no_accelerators"] = True
+        # Slurm gives a job no GPU unless it asks for one, but a script that uses GPUs with
+        # no GPU directive gets them another way (a GPU partition, whole nodes, options given
+        # at submission): CPU-only is said only when nothing in the file points to GPUs.
+        hint = None if gpus_elsewhere or _said_no_gpu(options) else _gpu_hint(options, body)
+        per_node = _gpus_per_whole_node(options, body) if hint else None
+        if per_node:
+            name, count = per_node
+            request["accelerators"] = [{"count": count}]
+            notes.append(
+                f"No GPU directive: the job takes whole nodes (--exclusive) and runs ${name} = "
+                f"{count} GPUs per node; the GPU model is not said."
+            )
+        elif hint:
+            notes.append(
+                f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
+                "how many per node."
+            )
+        else:
+            request["no_accelerators"] = True
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
@@ -310,10 +361,18 @@ def _component(options, body):
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
-    elif tasks_per_node or options.get("ntasks"):
+    if tasks_per_node or options.get("ntasks"):
         tasks = options.get("ntasks-per-node") or options.get("ntasks")
         key = "ntasks-per-node" if options.get("ntasks-per-node") else "ntasks"
-        notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
+        if options.get("cpus-per-task"):
+            pass
+        elif cpus and cpus == tasks_per_node:
+            notes.append(
+                f"--{key} {tasks}: tasks of one core each (no --cpus-per-task), "
+                f"{cpus} core{'s' if cpus != 1 else ''} per node."
+            )
+        else:
+            notes.append(f"--{key} {tasks}: tasks, each with one core unless --cpus-per-task says.")
     memory = _memory(options, cpus, accelerators, notes)
     if memory:
         request["memory_per_node"] = memory
@@ -324,7 +383,7 @@ def _component(options, body):
     for key, meaning in STREAMS.items():
         if options.get(key):
             notes.append(f"--{key} {options[key]}: {meaning}.")
-    _script_facts(body, work, data, request, output, notes)
+    _script_facts(body, work, data, request, output, notes, options)
     if not output.get("artifacts"):
         # Say what is missing rather than invent an output from the log.
         notes.append(
@@ -343,6 +402,7 @@ def _component(options, body):
         value = f" {options[key]}" if options[key] else ""
         notes.append(f"--{key}{value}: not represented in the format.")
 
+    notes.extend(_submits(body))
     if ends_serving(body):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The script ends by leaving a server running in the foreground.")
@@ -352,6 +412,59 @@ def _component(options, body):
         if part:
             description[key] = part
     return description, notes
+
+
+# What a script that uses GPUs says in its commands (not in comments: a comment may say
+# "no GPU"). `module load cuda` alone is not here: CPU tools link CUDA libraries too.
+GPU_USE = re.compile(
+    r"gpu|nvidia-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|\bnccl|"
+    r"nvcr\.io",
+    re.IGNORECASE,
+)
+GPU_WORDS = ("gpu", "nvidia-smi", "_visible_devices", "nccl", "nvcr.io")
+GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
+
+
+def _said_no_gpu(options):
+    """--gres=gpu:0 or --gpus=0: the file says outright that the job has no GPU."""
+    if re.search(r"(?:^|,)gpu(?::\w+)?:0(?:,|$)", options.get("gres") or ""):
+        return True
+    return any(re.fullmatch(r"(?:\w+:)?0", options.get(k) or "") for k in GPU_KEYS[1:])
+
+
+def _gpus_per_whole_node(options, body):
+    """(variable, count) when a script with no GPU directive takes whole nodes (--exclusive)
+    and says how many GPUs each has: a variable named for GPUs per node, or one the
+    launch uses as the processes per node (`GPUS=8` … `--ntasks-per-node=$GPUS`). Without
+    --exclusive the node's GPUs are not the job's; a count of GPUs in all is not per node."""
+    if "exclusive" not in options:
+        return None
+    for name, value in _assigned(body or "")[0].items():
+        if not re.search(r"GPU", name, re.IGNORECASE) or not value.isdigit() or value == "0":
+            continue
+        per_node = re.search(r"PER_NODE", name, re.IGNORECASE) or re.search(
+            rf"--(?:ntasks-per-node|nproc[-_]per[-_]node|gpus-per-node)[= ]+[\"']?\$\{{?{name}\b",
+            body,
+        )
+        if per_node:
+            return name, int(value)
+    return None
+
+
+def _gpu_hint(options, body):
+    """Where the file points to GPUs without asking for any: a GPU partition or node
+    class, or a command that uses them. None when nothing does."""
+    for key in ("partition", "constraint", "qos", "account"):
+        if re.search(r"gpu", options.get(key) or "", re.IGNORECASE):
+            return f"--{key} {options[key]}"
+    lowered = (body or "").lower()
+    if not any(word in lowered for word in GPU_WORDS):
+        return None  # one pass over the text for the common case: no GPU word at all
+    for line in (body or "").splitlines():
+        text = line.strip()
+        if text and not text.startswith("#") and GPU_USE.search(text):
+            return text[:80]
+    return None
 
 
 def _exported_parts(body):
@@ -370,37 +483,151 @@ def _exported_parts(body):
     return command, setup
 
 
+# `NAME=value`, `export`/`readonly`/`declare -r`/`local NAME=value`: a value of plain text and
+# quoted strings, with no command substitution (`$(…)` or backticks give no value to expand).
 ASSIGNMENT = re.compile(
-    r"^\s*(?:export\s+)?([A-Za-z_]\w*)=[\"']?([^\s\"'`(;&|]+)[\"']?\s*$", re.MULTILINE
+    # At the start of a line or of a command in it (`if …; then X=b; fi`, `[ … ] && X=b`):
+    # lookbehinds keep the scan one pass over the text, however long a line is.
+    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
+    r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
+    r"""((?:[^\s"'`;&|()<>]+|"[^"`\n]*"|'[^'\n]*')*)[ \t]*(?=$|[;&|#])""",
+    re.MULTILINE,
 )
+QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")
+# ${NAME:-default} (and :=, -, =): the value the script falls back to.
+DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}]*)\}")
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads).
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"--(save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
     r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
 )
 CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
+# Directives that name the job's container: pyxis' --container-image, Shifter's --image.
+IMAGE_KEYS = ("container-image", "image")
 
 
-def _script_facts(body, work, data, request, output, notes):
+def script_variables(body):
+    """The script's own variables, as the shell would set them on the way to the commands.
+    A name given two different values (`X=a`, later `X=b` in an if) is left unset: which
+    one the job uses depends on the run, and a location is kept as written rather than
+    guessed. `X=$X/more` extends X and is not a second value."""
+    values, twice = _assigned(body or "")
+    variables = Variables(values)
+    variables.ambiguous = twice
+    return variables
+
+
+@functools.lru_cache(maxsize=4)
+def _assigned(body):
+    """(values, names set twice) of a script body; cached because a component reads them
+    more than once, and a hetjob's components share one body."""
+    values, twice = {}, set()
+    for name, raw in ASSIGNMENT.findall(body):
+        if "$(" in raw:
+            continue
+        value = (
+            QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw)
+            if "'" in raw or '"' in raw
+            else raw
+        )
+        if "$" in value:
+
+            def default(match, name=name):
+                # The file's fallback, unless the script sets the variable itself elsewhere.
+                own = match.group(1)
+                return match.group(0) if own != name and own in values else match.group(2)
+
+            value = DEFAULTED.sub(default, value)
+            if any(m.group(1) == name or m.group(2) == name for m in VARIABLE.finditer(value)):
+                # X=$X/more: the same variable, extended (from the environment's when unset).
+                if values.get(name):
+                    values[name] = Variables({name: values[name]}).expand(value)
+                continue
+        if name in values and values[name] != value:
+            twice.add(name)
+        values[name] = value
+    return {k: v for k, v in values.items() if k not in twice and v}, frozenset(twice)
+
+
+def _script_facts(body, work, data, request, output, notes, options=None):
     """What the commands say outright: the container image, where checkpoints go, the
     buckets read and written."""
-    variables = Variables(dict(ASSIGNMENT.findall(body or "")))
-    if (match := CONTAINER.search(body or "")) and "image" not in work:
-        work["image"] = variables.expand(match.group(1), record=False)
+    variables = script_variables(body)
+    image = next(((options or {}).get(k) for k in IMAGE_KEYS if (options or {}).get(k)), None)
+    # A directive is read at submission, before the script sets anything: only an image in
+    # the commands is expanded from the script's variables.
+    expanded = image
+    if image is None and (match := CONTAINER.search(body or "")):
+        image = match.group(1)
+        expanded = variables.expand(image, record=False)
+    if image and "image" not in work:
+        if "$" in expanded:
+            # A variable the file does not set: the image is chosen at submission.
+            notes.append(f"Container image {image}: set outside the script, not stated.")
+        else:
+            work["image"] = expanded
     if match := CHECKPOINT_OPTION.search(body or ""):
-        location = variables.expand(match.group(1))
-        if location and not location.startswith("$("):
+        location = variables.expand(match.group(2))
+        if _is_location(match.group(1), location):
             request["checkpoint_location"] = location
             for name in variables.missing:
-                notes.append(
-                    f"${name} has no value in the script (it comes from the cluster's "
-                    f"environment): {location} is kept as written."
+                why = (
+                    "is set to different values in the script (which one depends on the run)"
+                    if name in variables.ambiguous
+                    else "has no value in the script (it comes from the cluster's environment)"
                 )
+                notes.append(f"${name} {why}: {location} is kept as written.")
+        elif location:
+            notes.append(f"--{match.group(1)} {location}: a name for the run, not a place.")
     reads, writes = mounts.script_locations(variables.expand(body or "", record=False))
     if reads:
         data["inputs"] = [{"location": uri} for uri in reads]
     if writes:
         output.setdefault("artifacts", []).extend({"destination": uri} for uri in writes)
+
+
+# A command that submits a job (not `echo "… sbatch …"` or a comment): `sbatch --begin=now+24hour
+# $0`, `sbatch -d afterok:$SLURM_JOB_ID next.sh`, `sbatch recursive-array.sh $((N + 1))`.
+SUBMIT = re.compile(
+    r"(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*sbatch[ \t]+([^\n]*)", re.M
+)
+
+
+def _submits(body):
+    """Notes for each job the script submits from its commands: a job that resubmits itself
+    (or its next part) runs again as a new job, and nothing carries over unless it resumes
+    on its own, so it is no chain of restarts."""
+    lines = []
+    for match in SUBMIT.finditer(body or ""):
+        before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if before.lstrip().startswith("#") or " #" in before:
+            continue  # in a comment ("Run with `sbatch job.sh`"): not a command
+        line = re.split(r";|&&|\|\||`|\s#", match.group(1))[0]
+        if line.count(")") > line.count("("):
+            line = line[: line.rindex(")")]  # the end of $(sbatch …)
+        line = re.sub(r"\s+", " ", line).strip()[:120]
+        if line and line not in lines:
+            lines.append(line)
+    notes = [
+        f"sbatch {line}: the job submits another job when it runs (each a job of its own; "
+        "a job resubmitting itself is a new job, not a restart that carries over)."
+        for line in lines[:3]
+    ]
+    if len(lines) > 3:
+        notes.append(f"{len(lines) - 3} more sbatch submissions in the commands.")
+    return notes
+
+
+def _is_location(option, location):
+    """A plain `--save` also names runs (`--save $SAVE_NAME`, SAVE_NAME=run-42): only a
+    path or a URI is where checkpoints go. Options named for a directory are one."""
+    if not location or location.startswith("$("):
+        return False
+    if option != "save":
+        return True
+    if re.fullmatch(r"\$\{?\w*(?:NAME|ID|TAG)\}?", location, re.IGNORECASE):
+        return False  # a variable named for a run, with no value here: a name, not a path
+    return bool(re.match(r"[~./]|\$\{?\w|[a-z][\w+.-]*://", location)) or "/" in location
 
 
 def _shape(options, body, request, work, notes):
@@ -423,9 +650,8 @@ def _shape(options, body, request, work, notes):
         if nodes > 1:
             work["nodes_per_shard"] = nodes
         if limit:
+            # How many shards run at once, not how big each is: it asks for no nodes.
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
-            if "nodes" not in options:
-                request["nodes"] = limit  # one node per shard, `limit` of them at once
     elif nodes > 1:
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
 
@@ -435,6 +661,8 @@ def _tasks_per_node(options, node_count):
     if per_node:
         return per_node
     total = _int(options.get("ntasks"))
+    if "-" in (options.get("nodes") or ""):
+        return None  # --nodes=2-4: how the tasks spread depends on how many nodes it gets
     if total and total % node_count == 0:
         return total // node_count
     return None
@@ -442,12 +670,16 @@ def _tasks_per_node(options, node_count):
 
 def _cpus(options, node_count, tasks_per_node, accelerators):
     per_task = _int(options.get("cpus-per-task"))
+    if per_task and options.get("ntasks") and not tasks_per_node:
+        return None  # --ntasks=6 over --nodes=4: the tasks on a node differ, cores too
     if per_task:
         return per_task * (tasks_per_node or 1)
     per_gpu = _int(options.get("cpus-per-gpu"))
     if per_gpu and accelerators and isinstance(accelerators.get("count"), int):
         return per_gpu * accelerators["count"]
-    return None
+    # Slurm gives each task one core unless --cpus-per-task says more: N tasks on a node
+    # hold N cores (--exclusive or not; the rest of the node is not asked for).
+    return tasks_per_node
 
 
 def _memory(options, cpus, accelerators, notes):
@@ -544,6 +776,8 @@ def _gpus(options, node_count, tasks_per_node, notes):
         if not count.isdigit():
             kind, count = value, "1"
         number = int(count)
+        if number == 0:
+            continue  # --gpus=0 asks for no GPU, as --gres=gpu:0
         entry = {"type": kind} if kind else {}
         if key == "gpus-per-node":
             entry["count"] = number

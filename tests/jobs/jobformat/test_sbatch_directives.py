@@ -103,3 +103,136 @@ def test_windows_and_classic_mac_line_ends():
         12 * 3600,
     )
     assert "\r" not in crlf.work.command
+
+
+def imported(*lines):
+    [result] = jobformat.import_text("#!/bin/bash\n" + "\n".join(lines) + "\n")
+    return result
+
+
+def test_placeholders_give_no_fact_and_are_named():
+    result = one("placeholders.sbatch")
+    assert result.description.name is None  # not "{"
+    assert result.description.request.maximum is None
+    assert result.description.request.nodes == 2  # `jobname }` is not read as options
+    assert any(n.startswith("--job-name { jobname }: a placeholder") for n in result.notes)
+    named = imported("#SBATCH --job-name=JOB_NAME", "run")
+    assert named.description.name == "JOB_NAME"  # sbatch reads it as written
+
+
+def test_tasks_without_cpus_per_task_are_one_core_each():
+    def cpus(*directives):
+        return imported(*directives, "srun x").description.request.cpus_per_node
+
+    assert cpus("#SBATCH --nodes=3 --ntasks-per-node=4") == 4
+    assert cpus("#SBATCH --nodes=2 --ntasks=8") == 4  # spread evenly over the nodes
+    assert cpus("#SBATCH --ntasks=6") == 6  # no --nodes: one node, with a note
+    assert cpus("#SBATCH --nodes=4 --ntasks=6") is None  # not evenly spread: not guessed
+    assert cpus("#SBATCH --nodes=2-4 --ntasks=8") is None  # depends on the nodes it gets
+    assert cpus("#SBATCH --nodes=4 --ntasks=6 -c 8") is None  # 1 or 2 tasks on a node
+    assert cpus("#SBATCH --nodes=2 --ntasks-per-node=2 -c 8") == 16
+
+
+def test_memory_per_cpu_with_tasks_and_no_nodes():
+    request = one("array_bracket_limit.sbatch").description.request
+    assert (request.cpus_per_node, str(request.memory_per_node)) == (4, "8 GiB")
+
+
+def test_an_array_limit_asks_for_no_nodes_and_brackets_are_a_range():
+    result = one("array_bracket_limit.sbatch")
+    assert result.description.work.shards == 10
+    assert result.description.request.nodes is None  # %4 is shards at once, not 4 nodes
+    assert any(n.startswith("--array limit %4") for n in result.notes)
+    wide = imported("#SBATCH --array=0-999%64", "python x.py $SLURM_ARRAY_TASK_ID")
+    assert wide.description.request.nodes is None and wide.description.work.shards == 1000
+
+
+def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    assert request("#SBATCH -c 4", "python prep.py").no_accelerators is True
+    # A comment is not the job using GPUs; `module load cuda` alone is not either.
+    assert request("#SBATCH -c 4", "# no GPU here", "module load cuda", "./a").no_accelerators
+    for uses in ("nvidia-smi", "torchrun --nproc_per_node=$NUM_GPUS x.py"):
+        found = request("#SBATCH -c 4", uses)
+        assert found.no_accelerators is None and found.accelerators is None, uses
+    assert request("#SBATCH -p gpu-long -c 4", "./a").no_accelerators is None
+    # --gres=gpu:0 says so outright, whatever the commands say.
+    assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
+    assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
+    assert request("#SBATCH --gres=nvme:0", "nvidia-smi").no_accelerators is None
+
+
+def test_a_cpu_hetjob_component_is_cpu_only_beside_a_gpu_one():
+    first, second = jobformat.import_text(
+        "#!/bin/bash\n#SBATCH -c 8\n#SBATCH hetjob\n#SBATCH --gres=gpu:4\n"
+        "srun --het-group=1 nvidia-smi\n"
+    )
+    assert first.description.request.no_accelerators is True
+    assert second.description.request.accelerators[0].count == 4
+
+
+def test_gpus_per_node_from_a_whole_node_scripts_own_count():
+    description = one("whole_node_gpus_variables.sbatch").description
+    assert description.request.accelerators[0].count == 8
+    assert description.work.image == "nvcr.io/nvidia/pytorch:24.05-py3"
+    # Without --exclusive the node's GPUs are not the job's: no count is read.
+    shared = imported("#SBATCH -N 1", "GPUS_PER_NODE=8", "torchrun --nproc_per_node=8 x.py")
+    assert shared.description.request.accelerators is None
+
+
+def test_script_variables_as_the_shell_sets_them():
+    def checkpoint(*lines):
+        found = imported("#SBATCH -N 1", *lines).description.request.checkpoint_location
+        return found
+
+    assert checkpoint('OUT="/scratch"/"$USER"', "readonly CK=${CK:-$OUT/ckpt}", "t --save $CK") == (
+        "/scratch/$USER/ckpt"
+    )
+    assert checkpoint("CK=/a", "CK=$CK/b", "t --save-dir $CK") == "/a/b"
+    # Two values, one of them under a condition: which one depends on the run.
+    assert checkpoint("CK=/a", "if [ -n x ]; then CK=/b; fi", "t --save-dir $CK") == "$CK"
+    # A value from a command is not expanded.
+    assert checkpoint("CK=$(pwd)/c", "t --save-dir $CK") == "$CK"
+
+
+def test_save_of_a_run_name_is_no_checkpoint():
+    def checkpoint(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.checkpoint_location
+
+    assert checkpoint("SAVE_NAME=run-$SLURM_JOB_ID", "python t.py --save $SAVE_NAME") is None
+    assert checkpoint("python t.py --save $RUN_NAME") is None
+    assert checkpoint("python t.py --save /ckpt/run1") == "/ckpt/run1"
+    assert checkpoint("python t.py --save-dir runs") == "runs"  # named for a directory
+
+
+def test_container_images_from_directives_and_unset_variables():
+    shifter = imported("#SBATCH -N 1 --image docker:ubuntu", "shifter ./a")
+    assert shifter.description.work.image == "docker:ubuntu"
+    # sbatch reads a directive before the script runs: the script's IMAGE is not its value.
+    late = imported("#SBATCH -N 1 --container-image=$IMAGE", "IMAGE=ubuntu:24.04", "./a")
+    assert late.description.work.image is None
+    unset = imported("#SBATCH -N 1", 'srun --container-image="$IMAGE" ./a')
+    assert unset.description.work.image is None
+    assert any("Container image $IMAGE" in n for n in unset.notes)
+
+
+def test_jobs_the_script_submits_are_notes_not_a_chain():
+    result = one("resubmit_self.sbatch")
+    assert result.description.work.shape is None
+    assert any(n.startswith('sbatch --begin=now+24hour "$0"') for n in result.notes)
+    chained = imported(
+        "#SBATCH -N 1",
+        "# sbatch this.sh (a comment)",
+        "# Run with `sbatch <path_to_this_script.sh>`",
+        "make all  # then sbatch the next one",
+        'echo "then run sbatch again"',
+        "NEXT=$(sbatch --parsable -d afterok:$SLURM_JOB_ID next.sh)",
+    )
+    submits = [n for n in chained.notes if n.startswith("sbatch ")]
+    assert submits == [
+        "sbatch --parsable -d afterok:$SLURM_JOB_ID next.sh: the job submits another job "
+        "when it runs (each a job of its own; a job resubmitting itself is a new job, not a "
+        "restart that carries over)."
+    ]

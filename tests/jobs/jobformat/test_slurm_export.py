@@ -95,8 +95,20 @@ def test_import_of_export_keeps_every_field_sbatch_carries(data):
         # An array has no minimum of shards running at once: a note says so.
         carried = [p for p in carried if p != "request.min_nodes"]
         assert any(n.startswith("min_nodes") for n in exported.notes)
+        # The nodes at once travel as the array's %N limit, which the import keeps as a
+        # note: a real array's limit says how many shards may run, not nodes it needs.
+        carried = [p for p in carried if p != "request.nodes"]
+        limit = original.request.nodes // (original.work.nodes_per_shard or 1)
+        assert any(n.startswith(f"--array limit %{limit}") for n in back_notes(data))
     for path in carried:
         assert value(back, path) == value(original, path), path
+
+
+def back_notes(data):
+    description, _ = jobformat.load(data)
+    exported = slurm_export.export(description)
+    [result] = jobformat.import_text(exported.script("run").text, "sbatch")
+    return result.notes
 
 
 def test_a_gang_is_one_allocation_with_a_node_range_and_gres():
