@@ -80,25 +80,67 @@ def writes_to(script, path, aliases=()):
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
+# Options that hand a program something to load. A write option wins over these
+# (`--output_data` names where it writes).
+READ_OPTION = (
+    r"--?[\w.-]*(?:input|src|model_name_or_path|model_path|load|from|source|weights|resume|"
+    r"data|dataset|corpus|train|valid|eval|test)[\w.-]*"
+)
+# Commands that only look at or take from a path: listing, printing, copying it elsewhere.
+READ_TOOL = (
+    r"\b(?:ls|cat|head|tail|wc|du|tree|stat|md5sum|sha256sum|zcat|less|find|tar\s+-?[a-z]*x)"
+)
+COPY_FROM = (
+    r"\b(?:cp|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync)|"
+    r"ln\s+-s\w*)"
+)
+
+
 def reads_from(script, path, aliases=()):
-    """True when the commands hand path to a program as something to load."""
+    """True when the commands read path: hand it to a program as something to load, list
+    or print it, or copy from it."""
     ref = _refs(path, aliases)
     if not script or not ref:
         return False
-    option = (
-        r"--?[\w.-]*(?:input|model_name_or_path|model_path|load|from|source|weights|resume)[\w.-]*"
-    )
-    return bool(re.search(rf"{option}(?:=|\s+)[\"']?{ref}", script))
+    for match in re.finditer(rf"({READ_OPTION})(?:=|\s+)[\"']?{ref}", script):
+        if not re.fullmatch(WRITE_OPTION, match.group(1)):
+            return True
+    # An option named for what the mount holds (`--scenes /scenes`) hands it over as input;
+    # a generic one (`--dirs /mnt/a /mnt/b`) does not say.
+    base = re.sub(r"\W", "", path.rstrip("/").rsplit("/", 1)[-1]).lower()
+    for match in re.finditer(rf"--?([\w.-]+)(?:=|\s+)[\"']?{ref}", script):
+        option = re.sub(r"\W|_", "", match.group(1)).lower()
+        if (
+            base
+            and option == base.replace("_", "")
+            and not re.fullmatch(WRITE_OPTION, "--" + option)
+        ):
+            return True
+    patterns = [
+        rf"{READ_TOOL}\b(?:\s+-[\w-]+)*\s+[\"']?{ref}",
+        rf"{COPY_FROM}(?:\s+-[\w-]+(?:=\S+)?)*\s+[\"']?{ref}(?:[/\s\"']|$)",
+        rf"<\s*[\"']?{ref}",
+    ]
+    return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
 def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
-    """How the job uses one mounted location (mount_path on the node, location its source)."""
+    """How the job uses one mounted location (mount_path on the node, location its source).
+
+    A direction is stated only on evidence: a copy (it can only be read), a new bucket (it
+    holds only what the job writes), or commands that write or read the mount. A name alone
+    (`/outputs`, `/data`) says where the team meant things to go, not what the job does:
+    such a mount is UNCLEAR, except that a new bucket named for checkpoints is where they go."""
     # Keys are recognised by where they are mounted or copied from, never by a bucket name.
     local = location if _is_local(location) else ""
     if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
     if copied:
         # A copy is made before the job starts and nothing written to it goes back.
+        if _is_local(location) and OUTPUT_NAME.search(mount_path) and OUTPUT_NAME.search(location):
+            # A local results folder sent to the node: not code, and the file does not say
+            # whether the job reads it or expects its results to land there.
+            return Verdict(Use.UNCLEAR, "a local output folder copied to the node")
         if _is_local(location) and not (DATA_NAME.search(mount_path) or DATA_NAME.search(location)):
             return Verdict(Use.CODE, "files copied from the launching machine")
         return Verdict(Use.READ, "copied to the node before the job starts")
@@ -106,26 +148,24 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
     named_checkpoint = CHECKPOINT.search(mount_path) or (
         CHECKPOINT.search(location) and not OUTPUT_NAME.search(mount_path)
     )
-    if named_checkpoint and (written or not reads_from(script, mount_path, aliases)):
-        return Verdict(Use.CHECKPOINT, "named for checkpoints")
     if written:
+        if named_checkpoint:
+            return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
         return Verdict(Use.WRITTEN, "the commands write into it")
     if new_bucket:
         # A bucket created empty by the launcher holds only what the job writes into it.
+        if named_checkpoint:
+            return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
         return Verdict(Use.WRITTEN, "a new, empty bucket the job writes into")
-    if location and CLOUD.match(location):
-        return Verdict(Use.READ, "an existing bucket the job reads")
-    if named_checkpoint:
-        return Verdict(Use.READ, "a checkpoint the job loads")
+    if reads_from(script, mount_path, aliases):
+        if named_checkpoint:
+            return Verdict(Use.READ, "a checkpoint the job loads")
+        return Verdict(Use.READ, "the commands read it")
     if location and _is_local(location):
-        if DATA_NAME.search(mount_path) or DATA_NAME.search(location):
-            return Verdict(Use.READ, "data uploaded from the launching machine")
-        return Verdict(Use.CODE, "files copied from the launching machine")
-    if OUTPUT_NAME.search(mount_path):
-        return Verdict(Use.WRITTEN, "named for output")
-    if DATA_NAME.search(mount_path):
-        return Verdict(Use.READ, "named for data")
-    return Verdict(Use.UNCLEAR, "neither its name nor the commands say")
+        # Uploaded from the launching machine into a bucket mounted on the node (a mount,
+        # not a copy): what the job does with it is not said.
+        return Verdict(Use.UNCLEAR, "local files uploaded and mounted")
+    return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
 
 
 def _is_local(location):

@@ -198,6 +198,7 @@ def _mounts(task, variables, script, notes):
             entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
     elif volumes:
         notes.append("volumes: a form the portal does not read; listed here as written.")
+    placed = {}  # (use, location) -> the first mount path it was listed under
     for section, target, spec in entries:
         if isinstance(spec, dict) and "volume" in spec:
             seen = now = f"volume://{variables.expand(spec['volume'])}"
@@ -220,6 +221,13 @@ def _mounts(task, variables, script, notes):
             copied=mode == "COPY",
         )
         use = verdict.use
+        # One source mounted at several paths is one thing the job reads or writes: it is
+        # listed once, under its first mount path, and the other paths are named in a note.
+        where = {mounts.Use.READ: now, mounts.Use.UNCLEAR: seen}.get(use, seen)
+        if (use, where) in placed and use not in (mounts.Use.CREDENTIAL, mounts.Use.CODE):
+            notes.append(f"{section} {target}: {where} again, as at {placed[(use, where)]}.")
+            continue
+        placed.setdefault((use, where), target)
         if use == mounts.Use.READ:
             item = {"name": target, "location": now}
             if mode in MODE_TO_ACCESS:
