@@ -37,10 +37,11 @@ DATA_NAME = re.compile(r"data|dataset|corpus|input|footage|videos?|images?|shard
 CLOUD = re.compile(r"^(?:s3|gs|gcs|r2|az|azure|oci|cos|hf|https?|nebius|cw|ibm)://", re.IGNORECASE)
 
 # Options that name where a program writes.
-WRITE_OPTION = (
-    r"--?[\w.-]*(?:output|out|save|ckpt|checkpoint|dump|export|log_dir|logdir|logging_dir|"
-    r"model_dir|dest|target|results?|persist|upload)[\w.-]*"
+WRITE_WORD = (
+    r"(?:output|out|save|ckpt|checkpoint|dump|export|log_dir|logdir|logging_dir|"
+    r"model_dir|dest|target|results?|persist|upload)"
 )
+WRITE_OPTION = rf"--?[\w.-]*{WRITE_WORD}[\w.-]*"
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,32 @@ class Verdict:
 def _refs(path, aliases):
     """Regex alternatives that name the mount point in a script: the path or a variable
     whose value is the path."""
-    names = [re.escape(path.rstrip("/"))] if path else []
+    # The path ends where a name cannot go on: `/out` is not `/outputs`.
+    end = r"(?![\w.-])"
+    names = [re.escape(path.rstrip("/")) + end] if path else []
     if path.startswith("~/"):
-        names.append(r"(?:\$HOME|\$\{HOME\})" + re.escape(path[1:].rstrip("/")))
+        names.append(r"(?:\$HOME|\$\{HOME\})" + re.escape(path[1:].rstrip("/")) + end)
     for var in aliases:
-        names.append(rf"\$\{{?{re.escape(var)}\}}?")
+        names.append(rf"\$\{{?{re.escape(var)}\}}?(?!\w)")
     return "(?:" + "|".join(names) + ")" if names else None
+
+
+def script_aliases(script, path):
+    """Variables the commands set to the path (`OUT=/outputs`, `export DATA_DIR="/data"`),
+    so that "$OUT" later names the mount."""
+    if not script or not path:
+        return []
+    target = re.escape(path.rstrip("/"))
+    found = re.findall(
+        rf"^\s*(?:export\s+)?([A-Za-z_]\w*)=[\"']?{target}/?[\"']?\s*(?:[;#]|$)",
+        script,
+        flags=re.MULTILINE,
+    )
+    return list(dict.fromkeys(found))
+
+
+# `key=value` overrides (Hydra, OmegaConf, HF argparse): the key names what the value is for.
+OVERRIDE = r"(?<=\s)[a-z][\w.+-]*"
 
 
 def writes_to(script, path, aliases=()):
@@ -70,6 +91,8 @@ def writes_to(script, path, aliases=()):
         rf"\btee\s+(?:-a\s+)?[\"']?{ref}",
         rf"\btouch\s+[\"']?{ref}",
         rf"{WRITE_OPTION}(?:=|\s+)[\"']?{ref}",
+        rf"{OVERRIDE}(?:output|save|ckpt|checkpoint|dump|export|log_dir|logdir|results?|upload)"
+        rf"[\w.]*=[\"']?{ref}",
         rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
         rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*[\"']?\s*(?:$|[;&|])",
         rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
@@ -82,10 +105,11 @@ def writes_to(script, path, aliases=()):
 
 # Options that hand a program something to load. A write option wins over these
 # (`--output_data` names where it writes).
-READ_OPTION = (
-    r"--?[\w.-]*(?:input|src|model_name_or_path|model_path|load|from|source|weights|resume|"
-    r"data|dataset|corpus|train|valid|eval|test)[\w.-]*"
+READ_WORD = (
+    r"(?:input|src|model_name_or_path|model_path|load|from|source|weights|resume|"
+    r"data|dataset|corpus|train|valid|eval|test)"
 )
+READ_OPTION = rf"--?[\w.-]*{READ_WORD}[\w.-]*"
 # Commands that only look at or take from a path: listing, printing, copying it elsewhere.
 READ_TOOL = (
     r"\b(?:ls|cat|head|tail|wc|du|tree|stat|md5sum|sha256sum|zcat|less|find|tar\s+-?[a-z]*x)"
@@ -116,6 +140,10 @@ def reads_from(script, path, aliases=()):
             and not re.fullmatch(WRITE_OPTION, "--" + option)
         ):
             return True
+    for match in re.finditer(rf"({OVERRIDE})=[\"']?{ref}", script):
+        key = match.group(1).rsplit(".", 1)[-1]
+        if re.search(READ_WORD, key) and not re.search(WRITE_WORD, key):
+            return True
     patterns = [
         rf"{READ_TOOL}\b(?:\s+-[\w-]+)*\s+[\"']?{ref}",
         rf"{COPY_FROM}(?:\s+-[\w-]+(?:=\S+)?)*\s+[\"']?{ref}(?:[/\s\"']|$)",
@@ -124,27 +152,39 @@ def reads_from(script, path, aliases=()):
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
+# A folder named only for what a job produces (`./outputs`, `results/`).
+OUTPUT_FOLDER = re.compile(
+    r"(?:^|/)(?:outputs?|results?|out|artifacts?|logs?|exports?|predictions?)/?$", re.IGNORECASE
+)
+
+
 def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
     """How the job uses one mounted location (mount_path on the node, location its source).
 
-    A direction is stated only on evidence: a copy (it can only be read), a new bucket (it
-    holds only what the job writes), or commands that write or read the mount. A name alone
-    (`/outputs`, `/data`) says where the team meant things to go, not what the job does:
-    such a mount is UNCLEAR, except that a new bucket named for checkpoints is where they go."""
+    A direction is stated only on evidence: a copy or an upload from the launching machine
+    (it brings something to the job), a new bucket (it holds only what the job writes), or
+    commands that write or read the mount. A name alone (`/outputs`, `/data`) says where the
+    team meant things to go, not what the job does: such a mount is UNCLEAR, except that a
+    new bucket named for checkpoints is where they go."""
     # Keys are recognised by where they are mounted or copied from, never by a bucket name.
     local = location if _is_local(location) else ""
     if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
-    if copied:
-        # A copy is made before the job starts and nothing written to it goes back.
-        if _is_local(location) and OUTPUT_NAME.search(mount_path) and OUTPUT_NAME.search(location):
-            # A local results folder sent to the node: not code, and the file does not say
-            # whether the job reads it or expects its results to land there.
-            return Verdict(Use.UNCLEAR, "a local output folder copied to the node")
-        if _is_local(location) and not (DATA_NAME.search(mount_path) or DATA_NAME.search(location)):
-            return Verdict(Use.CODE, "files copied from the launching machine")
-        return Verdict(Use.READ, "copied to the node before the job starts")
+    aliases = [*aliases, *script_aliases(script, mount_path)]
     written = writes_to(script, mount_path, aliases)
+    if local and OUTPUT_FOLDER.search(local):
+        # A local results folder sent to the node is not code, and the file does not say
+        # whether the job reads it or expects its results to land there (a copy brings
+        # nothing back).
+        return Verdict(Use.UNCLEAR, "a local output folder sent to the node")
+    if copied or (local and not written):
+        # A copy is made before the job starts and nothing written to it goes back; local
+        # files uploaded to a mounted bucket come from the launching machine too.
+        if local and not (DATA_NAME.search(mount_path) or DATA_NAME.search(local)):
+            return Verdict(Use.CODE, "files copied from the launching machine")
+        if copied:
+            return Verdict(Use.READ, "copied to the node before the job starts")
+        return Verdict(Use.READ, "data uploaded from the launching machine")
     named_checkpoint = CHECKPOINT.search(mount_path) or (
         CHECKPOINT.search(location) and not OUTPUT_NAME.search(mount_path)
     )
@@ -152,19 +192,19 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
         return Verdict(Use.WRITTEN, "the commands write into it")
+    read = reads_from(script, mount_path, aliases)
     if new_bucket:
-        # A bucket created empty by the launcher holds only what the job writes into it.
+        # A bucket created empty by the launcher holds only what the job writes into it;
+        # one the commands only read already holds data (the name is an existing bucket's).
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
+        if read:
+            return Verdict(Use.READ, "a named bucket the commands read")
         return Verdict(Use.WRITTEN, "a new, empty bucket the job writes into")
-    if reads_from(script, mount_path, aliases):
+    if read:
         if named_checkpoint:
             return Verdict(Use.READ, "a checkpoint the job loads")
         return Verdict(Use.READ, "the commands read it")
-    if location and _is_local(location):
-        # Uploaded from the launching machine into a bucket mounted on the node (a mount,
-        # not a copy): what the job does with it is not said.
-        return Verdict(Use.UNCLEAR, "local files uploaded and mounted")
     return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
 
 

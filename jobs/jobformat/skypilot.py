@@ -36,9 +36,13 @@ SECRET_WORDS = {
 }  # fmt: skip
 
 
+# A key that names a place or an order, not a secret (S3_KEY_PREFIX, SORT_KEY).
+NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
+
+
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
-    return any(word in SECRET_WORDS for word in words)
+    return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
 def looks_like_skypilot(documents):
@@ -497,7 +501,7 @@ def _config(task, request, notes):
     if config is not None and not isinstance(config, dict):
         notes.append(f"config {config}: not represented in the format.")
         return
-    for path, value in _leaves(config or {}, "config"):
+    for path, value in _leaves(config, "config") if config else ():
         if path == "config.slurm.sbatch_options.time" and not isinstance(value, bool | dict):
             limit = slurm_minutes_to_duration(str(value))
             if limit:
