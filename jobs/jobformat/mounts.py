@@ -1,9 +1,10 @@
 """Where a mounted location sits in the job: read, written, checkpoints, credentials or code.
 
 Real files mount buckets the job writes (checkpoints, results) as often as buckets it
-reads, and ship keys and code the same way. An engineer tells them apart from the
-names and from what the commands do with the mount point; so does this module, and
-when neither says, it answers UNCLEAR instead of guessing."""
+reads, and ship keys and code the same way. An engineer tells them apart by what the
+file does with the mount point (a copy, a new bucket, commands that read or write it);
+a name like /outputs only says what the team meant, so when the file says nothing more
+this module answers UNCLEAR instead of guessing. Keys are known by their paths."""
 
 import re
 from dataclasses import dataclass
