@@ -196,24 +196,30 @@ def _mounts(task, variables, script, notes):
     """file_mounts, workdir and volumes -> the parts of the description they belong to."""
     found = {"inputs": [], "artifacts": [], "checkpoints": [], "credentials": [], "code": []}
     found["unclear"] = []
-    workdir = task.get("workdir")
-    if isinstance(workdir, str):
-        found["code"].append(variables.expand(workdir))
-    elif isinstance(workdir, dict) and workdir.get("url"):
-        ref = f"@{workdir['ref']}" if workdir.get("ref") else ""
-        found["code"].append(f"{variables.expand(str(workdir['url']))}{ref}")
+    # Declarations are listed in the order the file gives them (workdir, file_mounts and
+    # volumes in any order), as an engineer reading it down the page would number them.
     entries = []
-    for target, spec in _mapping(task, "file_mounts", notes).items():
-        entries.append(("file_mounts", variables.expand(str(target)), spec))
-    volumes = task.get("volumes")
-    if isinstance(volumes, dict):
-        for target, spec in volumes.items():
-            name = spec.get("name") if isinstance(spec, dict) else spec
-            entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
-    elif volumes:
-        notes.append("volumes: a form the portal does not read; listed here as written.")
+    for key in [k for k in task if k in ("workdir", "file_mounts", "volumes")]:
+        if key == "workdir":
+            entries.append(("workdir", None, task["workdir"]))
+        elif key == "file_mounts":
+            for target, spec in _mapping(task, "file_mounts", notes).items():
+                entries.append(("file_mounts", variables.expand(str(target)), spec))
+        elif isinstance(task["volumes"], dict):
+            for target, spec in task["volumes"].items():
+                name = spec.get("name") if isinstance(spec, dict) else spec
+                entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
+        elif task["volumes"]:
+            notes.append("volumes: a form the portal does not read; listed here as written.")
     placed = {}  # (use, location) -> the first mount path it was listed under
     for section, target, spec in entries:
+        if section == "workdir":
+            if isinstance(spec, str):
+                found["code"].append(variables.expand(spec))
+            elif isinstance(spec, dict) and spec.get("url"):
+                ref = f"@{spec['ref']}" if spec.get("ref") else ""
+                found["code"].append(f"{variables.expand(str(spec['url']))}{ref}")
+            continue
         if isinstance(spec, dict) and "volume" in spec:
             seen = now = f"volume://{variables.expand(spec['volume'])}"
             mode, new = "MOUNT", False
@@ -358,7 +364,10 @@ def task_to_data(task, auxiliary=False):
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)
     for key in sorted(set(task) - HANDLED, key=str):
-        notes.append(f"{key}: not represented in the format; kept in the original text.")
+        value = task[key]
+        # A setting is named with its value (`priority 5`); a section only by its key.
+        shown = f" {value}"[:200] if not isinstance(value, dict | list) else ""
+        notes.append(f"{key}{shown}: not represented in the format; kept in the original text.")
 
     for key, part in (("work", work), ("data", data), ("request", request), ("output", output),
                       ("realtime", realtime)):  # fmt: skip

@@ -116,3 +116,10 @@ def test_dynamic_node_set_is_elastic_not_a_gang():
 def test_slurm_time_in_config_is_the_maximum():
     request = one("slurm_config.yaml").description.request
     assert request.maximum.text == "36h"
+
+
+def test_declarations_are_numbered_in_file_order_and_settings_keep_their_value():
+    text = "file_mounts:\n  /app: ./app\nworkdir: .\npriority: 5\nrun: python app/main.py\n"
+    [result] = jobformat.import_text(text)
+    assert result.description.work.code == ["./app", "."]
+    assert any(n.startswith("priority 5:") for n in result.notes)
