@@ -112,13 +112,11 @@ READ_WORD = (
 )
 READ_OPTION = rf"--?[\w.-]*{READ_WORD}[\w.-]*"
 # Commands that only look at or take from a path: listing, printing, copying it elsewhere.
+# A symlink (`ln -s /outputs out`) is not among them: the job may write through it.
 READ_TOOL = (
     r"\b(?:ls|cat|head|tail|wc|du|tree|stat|md5sum|sha256sum|zcat|less|find|tar\s+-?[a-z]*x)"
 )
-COPY_FROM = (
-    r"\b(?:cp|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync)|"
-    r"ln\s+-s\w*)"
-)
+COPY_FROM = r"\b(?:cp|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))"
 
 
 def reads_from(script, path, aliases=()):
