@@ -78,8 +78,17 @@ def script_aliases(script, path):
     return list(dict.fromkeys(found))
 
 
-# `key=value` overrides (Hydra, OmegaConf, HF argparse): the key names what the value is for.
-OVERRIDE = r"(?<=\s)[a-z][\w.+-]*"
+# `key=value` overrides (Hydra, OmegaConf, HF argparse) after a command on the same logical
+# line: the key names what the value is for. A line that starts with the assignment sets a
+# shell variable (`out_dir=/outputs`), which says nothing yet.
+OVERRIDE = r"^[ \t]*[^\s#][^\n]*?[ \t]([a-z][\w.+-]*)"
+
+
+def _overrides(script, ref):
+    """The key of each override whose value is the mount point."""
+    text = script.replace("\\\n", " ")
+    for match in re.finditer(rf"{OVERRIDE}=[\"']?{ref}", text, flags=re.MULTILINE):
+        yield match.group(1)
 
 
 def writes_to(script, path, aliases=()):
@@ -92,8 +101,6 @@ def writes_to(script, path, aliases=()):
         rf"\btee\s+(?:-a\s+)?[\"']?{ref}",
         rf"\btouch\s+[\"']?{ref}",
         rf"{WRITE_OPTION}(?:=|\s+)[\"']?{ref}",
-        rf"{OVERRIDE}(?:output|save|ckpt|checkpoint|dump|export|log_dir|logdir|results?|upload)"
-        rf"[\w.]*=[\"']?{ref}",
         rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
         rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*[\"']?\s*(?:$|[;&|])",
         rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
@@ -101,6 +108,8 @@ def writes_to(script, path, aliases=()):
         rf"\b(?:wget|curl)\b[^\n]*(?:-O|-o|-P|--output[\w-]*)\s*[\"']?{ref}",
         rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}",
     ]
+    if any(re.search(WRITE_WORD, key) for key in _overrides(script, ref)):
+        return True
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
@@ -139,9 +148,10 @@ def reads_from(script, path, aliases=()):
             and not re.fullmatch(WRITE_OPTION, "--" + option)
         ):
             return True
-    for match in re.finditer(rf"({OVERRIDE})=[\"']?{ref}", script):
-        key = match.group(1).rsplit(".", 1)[-1]
-        if re.search(READ_WORD, key) and not re.search(WRITE_WORD, key):
+    for key in _overrides(script, ref):
+        # The last part names the value; the ones before it name a section (`data.`,
+        # `model.`), which says nothing about this value (`data.cache_dir` is written).
+        if re.search(READ_WORD, key.rsplit(".", 1)[-1]) and not re.search(WRITE_WORD, key):
             return True
     patterns = [
         rf"{READ_TOOL}\b(?:\s+-[\w-]+)*\s+[\"']?{ref}",

@@ -123,3 +123,16 @@ def test_declarations_are_numbered_in_file_order_and_settings_keep_their_value()
     [result] = jobformat.import_text(text)
     assert result.description.work.code == ["./app", "."]
     assert any(n.startswith("priority 5:") for n in result.notes)
+
+
+def test_overrides_after_a_command_are_evidence_and_a_shell_assignment_is_not():
+    from jobs.jobformat.mounts import Use, classify
+
+    script = (
+        "out_dir=/outputs\npython train.py \\\n  data.train_files=/data/train.parquet \\\n"
+        "  data.cache_dir=/cache \\\n  trainer.output_dir=/res\n"
+    )
+    assert classify("/outputs", "s3://a", script=script).use == Use.UNCLEAR
+    assert classify("/data", "s3://b", script=script).use == Use.READ
+    assert classify("/cache", "s3://c", script=script).use == Use.UNCLEAR
+    assert classify("/res", "s3://d", script=script).use == Use.WRITTEN
