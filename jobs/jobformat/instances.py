@@ -50,10 +50,17 @@ GPU_INSTANCES = {
     "bm.gpu.a100-v2.8": ("A100-80GB", 8),
     "bm.gpu.h100.8": ("H100", 8),
 }
-# Families that never carry an accelerator.
+# Families that never carry an accelerator: AWS general, compute, memory, storage and HPC
+# types (c5.4xlarge, m6i.2xlarge, m7i-flex.large, r7iz, x2idn, i4i, hpc7a), GCP's
+# (n2-standard-16, c3-highcpu-88, e2-medium), Azure's D/E/F/M/B/L/H series and OCI's
+# VM./BM.Standard, DenseIO, Optimized and HPC shapes. GPU families (p4d, g5, a2, a3, g2,
+# Standard_N*, BM.GPU*, VM.GPU*) are not among them: an unknown GPU type says nothing.
 CPU_FAMILIES = re.compile(
-    r"^(?:[mcrtx]\d+[a-z]*\.\w+|(?:n1|n2|n2d|c2|c2d|c3|e2|m1|m2|t2d)-(?:standard|highmem|highcpu|"
-    r"standard|ultramem|megamem)-\d+|standard_[defm]\d+\w*)$",
+    r"^(?:(?:a1|[cmrtxz]\d+[a-z]*(?:-flex)?|i\d+[a-z]*|d\d+[a-z]*|h1|hpc\d+[a-z]*)\.\w+"
+    r"|(?:n1|n2|n2d|n4|c2|c2d|c3|c3d|c4|c4a|c4d|e2|m1|m2|m3|m4|t2a|t2d|h3|z3)-"
+    r"(?:standard|highmem|highcpu|ultramem|megamem|hypermem|highlssd|micro|small|medium)(?:-\d+)?"
+    r"|standard_(?:[defmbl]\d+\w*|h[bcx]?\d+\w*)"
+    r"|(?:vm|bm)\.(?:standard|denseio|optimized|hpc)[\w.-]*)$",
     re.IGNORECASE,
 )
 

@@ -1,9 +1,10 @@
 """Where a mounted location sits in the job: read, written, checkpoints, credentials or code.
 
 Real files mount buckets the job writes (checkpoints, results) as often as buckets it
-reads, and ship keys and code the same way. An engineer tells them apart from the
-names and from what the commands do with the mount point; so does this module, and
-when neither says, it answers UNCLEAR instead of guessing."""
+reads, and ship keys and code the same way. An engineer tells them apart by what the
+file does with the mount point (a copy, a new bucket, commands that read or write it);
+a name like /outputs only says what the team meant, so when the file says nothing more
+this module answers UNCLEAR instead of guessing. Keys are known by their paths."""
 
 import re
 from dataclasses import dataclass
@@ -37,10 +38,11 @@ DATA_NAME = re.compile(r"data|dataset|corpus|input|footage|videos?|images?|shard
 CLOUD = re.compile(r"^(?:s3|gs|gcs|r2|az|azure|oci|cos|hf|https?|nebius|cw|ibm)://", re.IGNORECASE)
 
 # Options that name where a program writes.
-WRITE_OPTION = (
-    r"--?[\w.-]*(?:output|out|save|ckpt|checkpoint|dump|export|log_dir|logdir|logging_dir|"
-    r"model_dir|dest|target|results?|persist|upload)[\w.-]*"
+WRITE_WORD = (
+    r"(?:output|out|save|ckpt|checkpoint|dump|export|log_dir|logdir|logging_dir|"
+    r"model_dir|dest|target|results?|persist|upload)"
 )
+WRITE_OPTION = rf"--?[\w.-]*{WRITE_WORD}[\w.-]*"
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,41 @@ class Verdict:
 def _refs(path, aliases):
     """Regex alternatives that name the mount point in a script: the path or a variable
     whose value is the path."""
-    names = [re.escape(path.rstrip("/"))] if path else []
+    # The path ends where a name cannot go on: `/out` is not `/outputs`.
+    end = r"(?![\w.-])"
+    names = [re.escape(path.rstrip("/")) + end] if path else []
     if path.startswith("~/"):
-        names.append(r"(?:\$HOME|\$\{HOME\})" + re.escape(path[1:].rstrip("/")))
+        names.append(r"(?:\$HOME|\$\{HOME\})" + re.escape(path[1:].rstrip("/")) + end)
     for var in aliases:
-        names.append(rf"\$\{{?{re.escape(var)}\}}?")
+        names.append(rf"\$\{{?{re.escape(var)}\}}?(?!\w)")
     return "(?:" + "|".join(names) + ")" if names else None
+
+
+def script_aliases(script, path):
+    """Variables the commands set to the path (`OUT=/outputs`, `export DATA_DIR="/data"`),
+    so that "$OUT" later names the mount."""
+    if not script or not path:
+        return []
+    target = re.escape(path.rstrip("/"))
+    found = re.findall(
+        rf"^\s*(?:export\s+)?([A-Za-z_]\w*)=[\"']?{target}/?[\"']?\s*(?:[;#]|$)",
+        script,
+        flags=re.MULTILINE,
+    )
+    return list(dict.fromkeys(found))
+
+
+# `key=value` overrides (Hydra, OmegaConf, HF argparse) after a command on the same logical
+# line: the key names what the value is for. A line that starts with the assignment sets a
+# shell variable (`out_dir=/outputs`), which says nothing yet.
+OVERRIDE = r"^[ \t]*[^\s#][^\n]*?[ \t]([a-z][\w.+-]*)"
+
+
+def _overrides(script, ref):
+    """The key of each override whose value is the mount point."""
+    text = script.replace("\\\n", " ")
+    for match in re.finditer(rf"{OVERRIDE}=[\"']?{ref}", text, flags=re.MULTILINE):
+        yield match.group(1)
 
 
 def writes_to(script, path, aliases=()):
@@ -77,55 +108,113 @@ def writes_to(script, path, aliases=()):
         rf"\b(?:wget|curl)\b[^\n]*(?:-O|-o|-P|--output[\w-]*)\s*[\"']?{ref}",
         rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}",
     ]
+    if any(re.search(WRITE_WORD, key) for key in _overrides(script, ref)):
+        return True
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
+# Options that hand a program something to load. A write option wins over these
+# (`--output_data` names where it writes).
+READ_WORD = (
+    r"(?:input|src|model_name_or_path|model_path|load|from|source|weights|resume|"
+    r"data|dataset|corpus|train|valid|eval|test)"
+)
+READ_OPTION = rf"--?[\w.-]*{READ_WORD}[\w.-]*"
+# Commands that only look at or take from a path: listing, printing, copying it elsewhere.
+# A symlink (`ln -s /outputs out`) is not among them: the job may write through it.
+READ_TOOL = (
+    r"\b(?:ls|cat|head|tail|wc|du|tree|stat|md5sum|sha256sum|zcat|less|find|tar\s+-?[a-z]*x)"
+)
+COPY_FROM = r"\b(?:cp|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))"
+
+
 def reads_from(script, path, aliases=()):
-    """True when the commands hand path to a program as something to load."""
+    """True when the commands read path: hand it to a program as something to load, list
+    or print it, or copy from it."""
     ref = _refs(path, aliases)
     if not script or not ref:
         return False
-    option = (
-        r"--?[\w.-]*(?:input|model_name_or_path|model_path|load|from|source|weights|resume)[\w.-]*"
-    )
-    return bool(re.search(rf"{option}(?:=|\s+)[\"']?{ref}", script))
+    for match in re.finditer(rf"({READ_OPTION})(?:=|\s+)[\"']?{ref}", script):
+        if not re.fullmatch(WRITE_OPTION, match.group(1)):
+            return True
+    # An option named for what the mount holds (`--scenes /scenes`) hands it over as input;
+    # a generic one (`--dirs /mnt/a /mnt/b`) does not say.
+    base = re.sub(r"\W", "", path.rstrip("/").rsplit("/", 1)[-1]).lower()
+    for match in re.finditer(rf"--?([\w.-]+)(?:=|\s+)[\"']?{ref}", script):
+        option = re.sub(r"\W|_", "", match.group(1)).lower()
+        if (
+            base
+            and option == base.replace("_", "")
+            and not re.fullmatch(WRITE_OPTION, "--" + option)
+        ):
+            return True
+    for key in _overrides(script, ref):
+        # The last part names the value; the ones before it name a section (`data.`,
+        # `model.`), which says nothing about this value (`data.cache_dir` is written).
+        if re.search(READ_WORD, key.rsplit(".", 1)[-1]) and not re.search(WRITE_WORD, key):
+            return True
+    patterns = [
+        rf"{READ_TOOL}\b(?:\s+-[\w-]+)*\s+[\"']?{ref}",
+        rf"{COPY_FROM}(?:\s+-[\w-]+(?:=\S+)?)*\s+[\"']?{ref}(?:[/\s\"']|$)",
+        rf"<\s*[\"']?{ref}",
+    ]
+    return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
+
+
+# A folder named only for what a job produces (`./outputs`, `results/`).
+OUTPUT_FOLDER = re.compile(
+    r"(?:^|/)(?:outputs?|results?|out|artifacts?|logs?|exports?|predictions?)/?$", re.IGNORECASE
+)
 
 
 def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
-    """How the job uses one mounted location (mount_path on the node, location its source)."""
+    """How the job uses one mounted location (mount_path on the node, location its source).
+
+    A direction is stated only on evidence: a copy or an upload from the launching machine
+    (it brings something to the job), a new bucket (it holds only what the job writes), or
+    commands that write or read the mount. A name alone (`/outputs`, `/data`) says where the
+    team meant things to go, not what the job does: such a mount is UNCLEAR, except that a
+    new bucket named for checkpoints is where they go."""
     # Keys are recognised by where they are mounted or copied from, never by a bucket name.
     local = location if _is_local(location) else ""
     if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
-    if copied:
-        # A copy is made before the job starts and nothing written to it goes back.
-        if _is_local(location) and not (DATA_NAME.search(mount_path) or DATA_NAME.search(location)):
-            return Verdict(Use.CODE, "files copied from the launching machine")
-        return Verdict(Use.READ, "copied to the node before the job starts")
+    aliases = [*aliases, *script_aliases(script, mount_path)]
     written = writes_to(script, mount_path, aliases)
+    if local and OUTPUT_FOLDER.search(local):
+        # A local results folder sent to the node is not code, and the file does not say
+        # whether the job reads it or expects its results to land there (a copy brings
+        # nothing back).
+        return Verdict(Use.UNCLEAR, "a local output folder sent to the node")
+    if copied or (local and not written):
+        # A copy is made before the job starts and nothing written to it goes back; local
+        # files uploaded to a mounted bucket come from the launching machine too.
+        if local and not (DATA_NAME.search(mount_path) or DATA_NAME.search(local)):
+            return Verdict(Use.CODE, "files copied from the launching machine")
+        if copied:
+            return Verdict(Use.READ, "copied to the node before the job starts")
+        return Verdict(Use.READ, "data uploaded from the launching machine")
     named_checkpoint = CHECKPOINT.search(mount_path) or (
         CHECKPOINT.search(location) and not OUTPUT_NAME.search(mount_path)
     )
-    if named_checkpoint and (written or not reads_from(script, mount_path, aliases)):
-        return Verdict(Use.CHECKPOINT, "named for checkpoints")
     if written:
+        if named_checkpoint:
+            return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
         return Verdict(Use.WRITTEN, "the commands write into it")
+    read = reads_from(script, mount_path, aliases)
     if new_bucket:
-        # A bucket created empty by the launcher holds only what the job writes into it.
+        # A bucket created empty by the launcher holds only what the job writes into it;
+        # one the commands only read already holds data (the name is an existing bucket's).
+        if named_checkpoint:
+            return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
+        if read:
+            return Verdict(Use.READ, "a named bucket the commands read")
         return Verdict(Use.WRITTEN, "a new, empty bucket the job writes into")
-    if location and CLOUD.match(location):
-        return Verdict(Use.READ, "an existing bucket the job reads")
-    if named_checkpoint:
-        return Verdict(Use.READ, "a checkpoint the job loads")
-    if location and _is_local(location):
-        if DATA_NAME.search(mount_path) or DATA_NAME.search(location):
-            return Verdict(Use.READ, "data uploaded from the launching machine")
-        return Verdict(Use.CODE, "files copied from the launching machine")
-    if OUTPUT_NAME.search(mount_path):
-        return Verdict(Use.WRITTEN, "named for output")
-    if DATA_NAME.search(mount_path):
-        return Verdict(Use.READ, "named for data")
-    return Verdict(Use.UNCLEAR, "neither its name nor the commands say")
+    if read:
+        if named_checkpoint:
+            return Verdict(Use.READ, "a checkpoint the job loads")
+        return Verdict(Use.READ, "the commands read it")
+    return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
 
 
 def _is_local(location):

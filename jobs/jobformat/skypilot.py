@@ -12,6 +12,7 @@ from . import commands, mounts
 from .envs import Variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving
+from .sbatch import slurm_minutes_to_duration
 from .units import UnitError, format_size, parse_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
@@ -26,9 +27,22 @@ RESOURCE_KEYS = {
     "image_id", "ports", "ordered", "any_of", "min_nodes", "spot_recovery",
 }  # fmt: skip
 STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
-SECRET_NAME = re.compile(
-    r"token|secret|password|passwd|api[_-]?key|access[_-]?key|credential", re.I
-)
+# Words of a variable's name that make it a credential (HF_TOKEN, WANDB_API_KEY,
+# AWS_SECRET_ACCESS_KEY, OSN_KEY_ID, GITHUB_PAT, TLS_KEYFILE). Whole words only: TOKENIZER_NAME,
+# MAX_TOKENS and tokenizer_path are settings, not secrets.
+SECRET_WORDS = {
+    "token", "secret", "password", "passwd", "pat", "credential", "credentials", "key",
+    "apikey", "keyfile", "accesskey", "secretkey", "privatekey",
+}  # fmt: skip
+
+
+# A key that names a place or an order, not a secret (S3_KEY_PREFIX, SORT_KEY).
+NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
+
+
+def secret_name(name):
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
+    return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
 def looks_like_skypilot(documents):
@@ -182,23 +196,30 @@ def _mounts(task, variables, script, notes):
     """file_mounts, workdir and volumes -> the parts of the description they belong to."""
     found = {"inputs": [], "artifacts": [], "checkpoints": [], "credentials": [], "code": []}
     found["unclear"] = []
-    workdir = task.get("workdir")
-    if isinstance(workdir, str):
-        found["code"].append(variables.expand(workdir))
-    elif isinstance(workdir, dict) and workdir.get("url"):
-        ref = f"@{workdir['ref']}" if workdir.get("ref") else ""
-        found["code"].append(f"{variables.expand(str(workdir['url']))}{ref}")
+    # Declarations are listed in the order the file gives them (workdir, file_mounts and
+    # volumes in any order), as an engineer reading it down the page would number them.
     entries = []
-    for target, spec in _mapping(task, "file_mounts", notes).items():
-        entries.append(("file_mounts", variables.expand(str(target)), spec))
-    volumes = task.get("volumes")
-    if isinstance(volumes, dict):
-        for target, spec in volumes.items():
-            name = spec.get("name") if isinstance(spec, dict) else spec
-            entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
-    elif volumes:
-        notes.append("volumes: a form the portal does not read; listed here as written.")
+    for key in [k for k in task if k in ("workdir", "file_mounts", "volumes")]:
+        if key == "workdir":
+            entries.append(("workdir", None, task["workdir"]))
+        elif key == "file_mounts":
+            for target, spec in _mapping(task, "file_mounts", notes).items():
+                entries.append(("file_mounts", variables.expand(str(target)), spec))
+        elif isinstance(task["volumes"], dict):
+            for target, spec in task["volumes"].items():
+                name = spec.get("name") if isinstance(spec, dict) else spec
+                entries.append(("volumes", variables.expand(str(target)), {"volume": str(name)}))
+        elif task["volumes"]:
+            notes.append("volumes: a form the portal does not read; listed here as written.")
+    placed = {}  # (use, location) -> the first mount path it was listed under
     for section, target, spec in entries:
+        if section == "workdir":
+            if isinstance(spec, str):
+                found["code"].append(variables.expand(spec))
+            elif isinstance(spec, dict) and spec.get("url"):
+                ref = f"@{spec['ref']}" if spec.get("ref") else ""
+                found["code"].append(f"{variables.expand(str(spec['url']))}{ref}")
+            continue
         if isinstance(spec, dict) and "volume" in spec:
             seen = now = f"volume://{variables.expand(spec['volume'])}"
             mode, new = "MOUNT", False
@@ -220,6 +241,13 @@ def _mounts(task, variables, script, notes):
             copied=mode == "COPY",
         )
         use = verdict.use
+        # One source mounted at several paths is one thing the job reads or writes: it is
+        # listed once, under its first mount path, and the other paths are named in a note.
+        where = {mounts.Use.READ: now, mounts.Use.UNCLEAR: seen}.get(use, seen)
+        if (use, where) in placed and use not in (mounts.Use.CREDENTIAL, mounts.Use.CODE):
+            notes.append(f"{section} {target}: {where} again, as at {placed[(use, where)]}.")
+            continue
+        placed.setdefault((use, where), target)
         if use == mounts.Use.READ:
             item = {"name": target, "location": now}
             if mode in MODE_TO_ACCESS:
@@ -328,16 +356,20 @@ def task_to_data(task, auxiliary=False):
     secrets = task.get("secrets")
     if isinstance(secrets, dict):
         credentials += [str(k) for k in secrets]
-    credentials += [str(k) for k in envs if SECRET_NAME.search(str(k))]
+    credentials += [str(k) for k in envs if secret_name(k)]
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
     # Data the commands move, the container they start (commands.py, issue 28).
     commands.fill_skypilot(task, variables, work, data, request, output, notes)
+    _config(task, request, notes)
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)
     for key in sorted(set(task) - HANDLED, key=str):
-        notes.append(f"{key}: not represented in the format; kept in the original text.")
+        value = task[key]
+        # A setting is named with its value (`priority 5`); a section only by its key.
+        shown = f" {value}"[:200] if not isinstance(value, dict | list) else ""
+        notes.append(f"{key}{shown}: not represented in the format; kept in the original text.")
 
     for key, part in (("work", work), ("data", data), ("request", request), ("output", output),
                       ("realtime", realtime)):  # fmt: skip
@@ -357,17 +389,22 @@ def _read_resources(task, request, work, data, notes):
     instance = first.get("instance_type")
     if isinstance(instance, str) and instance.strip():
         request["instance_type"] = instance.strip()
-        if not accelerators:
-            accelerators = accelerators_of_instance(instance)
-            if accelerators:
-                notes.append(
-                    f"resources.instance_type {instance}: {accelerators[0].get('count')} × "
-                    f"{accelerators[0]['type']} per node."
-                )
+    if not accelerators:
+        # A choice that names a GPU instance type asks for its accelerators.
+        for choice in choices:
+            named = str(choice.get("instance_type") or "").strip()
+            for acc in accelerators_of_instance(named) if named else []:
+                if acc not in accelerators:
+                    accelerators.append(acc)
+                    notes.append(
+                        f"resources.instance_type {named}: {acc['count']} × {acc['type']} per node."
+                    )
+    types = [str(c.get("instance_type") or "").strip() for c in choices]
     if accelerators:
         request["accelerators"] = accelerators
-    elif not instance or is_cpu_instance(instance):
-        # SkyPilot rents a machine with no accelerator when none is asked for.
+    elif all(not t or is_cpu_instance(t) for t in types):
+        # SkyPilot rents a machine with no accelerator when none is asked for, and a
+        # general-purpose instance type has none; an unknown type may hold GPUs.
         request["no_accelerators"] = True
     image = first.get("image_id")
     if isinstance(image, str) and image.startswith("docker:"):
@@ -398,8 +435,7 @@ def _read_resources(task, request, work, data, notes):
         request["preemptible"] = True
     elif any(spot):
         notes.append("use_spot is true for some resource choices only.")
-    # spot_recovery is the older name of job_recovery.
-    recovery = first.get("job_recovery") or task.get("job_recovery") or first.get("spot_recovery")
+    recovery = _recovery(task)
     if recovery and str(recovery).lower() != "none":
         request["preemptible"] = True
         if isinstance(recovery, dict) and isinstance(recovery.get("max_restarts_on_errors"), int):
@@ -414,11 +450,29 @@ def _read_resources(task, request, work, data, notes):
         notes.append(f"resources.{key} {value}: not represented in the format.")
 
 
+def _recovery(task):
+    """job_recovery of the task or its resources (spot_recovery is its older name)."""
+    resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
+    first = next(iter(_resources(resources, [])), {})
+    return (
+        first.get("job_recovery")
+        or task.get("job_recovery")
+        or first.get("spot_recovery")
+        or resources.get("job_recovery")
+    )
+
+
 def _read_nodes(task, request, work, notes):
     nodes = task.get("num_nodes")
     low = task.get("min_nodes")
     resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
     low = low if low is not None else resources.get("min_nodes")
+    recovery = _recovery(task)
+    strategy = recovery.get("strategy") if isinstance(recovery, dict) else recovery
+    # DYNAMIC_NODE_SET: nodes join and leave while the job runs (an elastic job, not a gang).
+    dynamic = str(strategy or "").strip().upper() == "DYNAMIC_NODE_SET"
+    if low is None and isinstance(recovery, dict):
+        low = recovery.get("min_nodes")
     if isinstance(nodes, dict):
         low = nodes.get("min", nodes.get("min_nodes", low))
         nodes = nodes.get("max", nodes.get("max_nodes"))
@@ -430,7 +484,7 @@ def _read_nodes(task, request, work, notes):
             nodes = int(match.group(1))
     if isinstance(nodes, int) and not isinstance(nodes, bool) and nodes >= 1:
         request["nodes"] = nodes
-        if nodes > 1:
+        if nodes > 1 and not dynamic:
             work["shape"] = "gang"  # a SkyPilot task's nodes start and stop together
     if isinstance(low, int) and not isinstance(low, bool) and low >= 1:
         request["min_nodes"] = low
@@ -440,7 +494,7 @@ def _read_nodes(task, request, work, notes):
                 f"Elastic: it runs on as few as {low} of its {request['nodes']} nodes, "
                 "which may join and leave while it runs."
             )
-    if "DYNAMIC_NODE_SET" in str(task):
+    if dynamic:
         notes.append("DYNAMIC_NODE_SET: the node set grows and shrinks while the job runs.")
     pool = task.get("pool")
     if isinstance(pool, dict) and isinstance(pool.get("workers"), int):
@@ -448,6 +502,38 @@ def _read_nodes(task, request, work, notes):
         notes.append(
             f"pool.workers: {pool['workers']} workers are rented and jobs are sent to them."
         )
+
+
+def _config(task, request, notes):
+    """`config:` overrides SkyPilot's settings for this task. On a Slurm cluster its
+    sbatch_options.time is the job's time limit; the rest (account, qos, pod_config…) is
+    named in notes with its value."""
+    config = task.get("config")
+    if config is not None and not isinstance(config, dict):
+        notes.append(f"config {config}: not represented in the format.")
+        return
+    for path, value in _leaves(config, "config") if config else ():
+        if path == "config.slurm.sbatch_options.time" and not isinstance(value, bool | dict):
+            limit = slurm_minutes_to_duration(str(value))
+            if limit:
+                request["maximum"] = limit
+                notes.append(f"{path} {value}: the Slurm time limit, read as the maximum.")
+                continue
+        shown = f" {value}" if not isinstance(value, dict | list) else ""
+        notes.append(f"{path}{shown}: not represented in the format."[:1000])
+    callback = task.get("event_callback")
+    if callback:
+        notes.append("event_callback: not represented in the format; kept in the original text.")
+
+
+def _leaves(value, path, depth=0):
+    """(dotted path, value) for each setting; a Kubernetes pod_config or a list is one
+    setting (its contents are a manifest, not options of their own)."""
+    if isinstance(value, dict) and value and depth < 4 and not path.endswith("pod_config"):
+        for key, item in value.items():
+            yield from _leaves(item, f"{path}.{key}", depth + 1)
+    else:
+        yield path, value
 
 
 def _screen(task, work, realtime, notes, auxiliary):

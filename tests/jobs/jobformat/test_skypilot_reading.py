@@ -66,3 +66,73 @@ def test_a_run_that_is_not_script_text_is_named():
     result = one("run_as_list.yaml")
     assert result.description.work.command is None
     assert any(n.startswith("run: written as a list") for n in result.notes)
+
+
+def test_credentials_are_named_by_whole_words():
+    from jobs.jobformat.skypilot import secret_name
+
+    for name in ("HF_TOKEN", "OSN_KEY_ID", "AWS_SECRET_ACCESS_KEY", "GITHUB_PAT", "hfToken"):
+        assert secret_name(name), name
+    for name in ("TOKENIZER_NAME", "tokenizer_path", "MAX_NEW_TOKENS", "S3_KEY_PREFIX", "PATH"):
+        assert not secret_name(name), name
+
+
+def test_general_purpose_instance_types_have_no_accelerators_and_gpu_families_are_not_guessed():
+    from jobs.jobformat.instances import is_cpu_instance
+
+    for cpu in ("VM.Standard.E4.Flex", "c5.4xlarge", "n2-standard-16", "m6i.8xlarge"):
+        assert is_cpu_instance(cpu), cpu
+    for gpu in ("p4d.24xlarge", "g5.xlarge", "a2-highgpu-1g", "a3-highgpu-8g", "g2-standard-8"):
+        assert not is_cpu_instance(gpu), gpu
+    for gpu in ("Standard_ND96asr_v4", "BM.GPU.H100.8", "VM.GPU.A10.1", "inf2.xlarge"):
+        assert not is_cpu_instance(gpu), gpu
+
+
+def test_a_mount_gets_a_direction_from_what_the_job_does_not_from_its_name():
+    from jobs.jobformat.mounts import Use, classify
+
+    script = "ls /ref\nOUT=/res\npython run.py out.dir=/x --dirs /outputs /data\ncp a $OUT/\n"
+    assert classify("/outputs", "s3://b", script=script).use == Use.UNCLEAR
+    assert classify("/data", "s3://b", script=script).use == Use.UNCLEAR
+    assert classify("/checkpoints", "s3://b", script=script).use == Use.UNCLEAR
+    assert classify("/ref", "s3://b", script=script).use == Use.READ
+    assert classify("/res", "s3://b", script=script).use == Use.WRITTEN
+    # A new bucket holds only what the job writes; one named for checkpoints is where they go.
+    assert classify("/images", "", script=script, new_bucket=True).use == Use.WRITTEN
+    assert classify("/ckpt", "", script=script, new_bucket=True).use == Use.CHECKPOINT
+    # A copy can only be read; local files are code unless they are data or a results folder.
+    assert classify("/d", "gs://b/f.tar", copied=True).use == Use.READ
+    assert classify("/app", "./src", copied=True).use == Use.CODE
+    assert classify("~/outputs", "./outputs", copied=True).use == Use.UNCLEAR
+
+
+def test_dynamic_node_set_is_elastic_not_a_gang():
+    result = one("dynamic_node_set.yaml")
+    assert result.description.work.shape is None
+    assert result.description.request.min_nodes == 2
+    assert result.description.request.less_compute == "fewer_nodes"
+
+
+def test_slurm_time_in_config_is_the_maximum():
+    request = one("slurm_config.yaml").description.request
+    assert request.maximum.text == "36h"
+
+
+def test_declarations_are_numbered_in_file_order_and_settings_keep_their_value():
+    text = "file_mounts:\n  /app: ./app\nworkdir: .\npriority: 5\nrun: python app/main.py\n"
+    [result] = jobformat.import_text(text)
+    assert result.description.work.code == ["./app", "."]
+    assert any(n.startswith("priority 5:") for n in result.notes)
+
+
+def test_overrides_after_a_command_are_evidence_and_a_shell_assignment_is_not():
+    from jobs.jobformat.mounts import Use, classify
+
+    script = (
+        "out_dir=/outputs\npython train.py \\\n  data.train_files=/data/train.parquet \\\n"
+        "  data.cache_dir=/cache \\\n  trainer.output_dir=/res\n"
+    )
+    assert classify("/outputs", "s3://a", script=script).use == Use.UNCLEAR
+    assert classify("/data", "s3://b", script=script).use == Use.READ
+    assert classify("/cache", "s3://c", script=script).use == Use.UNCLEAR
+    assert classify("/res", "s3://d", script=script).use == Use.WRITTEN
