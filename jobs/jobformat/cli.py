@@ -62,26 +62,11 @@ def run(action, *, path=None, source_format="auto", as_json=False, out, stdin=No
 def read_lines(result):
     """Each value read, with the line it was read from when known:
     `request.nodes = 4   (line 3: #SBATCH --nodes=4)`."""
-    values = dict(_leaf_values(result.description.to_data()))
     lines = []
-    for path in result.filled():
-        shown = _one_line(values.get(path))
-        source = result.sources.get(path)
+    for path, value, source in result.read():
         where = f"   (line {source['line']}: {source['text']})" if source else ""
-        lines.append(f"{path} = {shown}{where}")
+        lines.append(f"{path} = {_one_line(value)}{where}")
     return lines
-
-
-def _leaf_values(data, prefix=""):
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from _leaf_values(value, path + ".")
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            for i, item in enumerate(value):
-                yield from _leaf_values(item, f"{path}.{i}.")
-        else:
-            yield path, value
 
 
 def _one_line(value, limit=80):
