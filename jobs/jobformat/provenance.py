@@ -20,6 +20,8 @@ TEXT_LIMIT = 200
 # A file with thousands of mounts still answers quickly: past this many values looked up by
 # their text, the rest get no source rather than making the import slow.
 MAX_TEXT_LOOKUPS = 400
+# Occurrences in comments passed over before a value is left without a source.
+MAX_COMMENTS_PASSED = 50
 MIN_VARIABLE_VALUE = 3  # shorter values ("1", "on") would turn any digit into a `$VAR`
 
 # Slurm: field (list items as N) -> the options that set it, in the order they are tried.
@@ -59,8 +61,7 @@ SKYPILOT = {
     "work.shape": (("num_nodes", "num_nodes"),),
     "request.accelerators.N.count": (("resources", "accelerators"), ("resources", "gpus")),
     "request.accelerators.N.type": (("resources", "accelerators"), ("resources", "gpus")),
-    "request.no_accelerators": (("resources", "accelerators"), ("resources", "gpus"),
-                                ("resources", "cpus")),
+    "request.no_accelerators": (("resources", "accelerators"), ("resources", "gpus")),
     "request.cpus_per_node": (("resources", "cpus"),),
     "request.memory_per_node": (("resources", "memory"),),
     "request.instance_type": (("resources", "instance_type"),),
@@ -120,13 +121,23 @@ class _Lines:
         return bisect_right(self.starts, offset) - 1
 
     def find(self, needle, start_line=0, end_line=None):
-        """Index of the first line (within the range) that holds needle, or None."""
+        """Index of the first line (within the range) that holds needle, or None. A comment
+        (`# HF_TOKEN=… sky exec …`) says nothing the job reads: its lines are passed over,
+        unless the needle is a comment itself (a script's first line)."""
         if not needle:
             return None
         start = self.starts[start_line] if start_line < len(self.starts) else len(self.text)
         end = self.starts[end_line] if end_line is not None and end_line < len(self.starts) else -1
-        at = self.text.find(needle, start) if end < 0 else self.text.find(needle, start, end)
-        return None if at < 0 else self.line_of(at)
+        end = len(self.text) if end < 0 else end
+        for _ in range(MAX_COMMENTS_PASSED):
+            at = self.text.find(needle, start, end)
+            if at < 0:
+                return None
+            index = self.line_of(at)
+            if needle.startswith("#") or not _is_comment(self.lines[index]):
+                return index
+            start = self.starts[index + 1] if index + 1 < len(self.starts) else end
+        return None
 
 
 def _slurm_options(lines, part):
@@ -156,6 +167,11 @@ def _yaml_documents(lines):
             start = index + 1
     bounds.append((start, len(lines)))
     return [b for b in bounds if any(_is_content(lines[i]) for i in range(*b))] or [(0, 0)]
+
+
+def _is_comment(line):
+    text = line.lstrip()
+    return text.startswith("#") and not text.startswith("#SBATCH")
 
 
 def _is_content(line):

@@ -95,3 +95,14 @@ def test_the_command_line_lists_each_value_with_its_line(tmp_path):
     out = io.StringIO()
     cli.main(["import", str(path), "--json"], out=out)
     assert json.loads(out.getvalue())["sources"]["name"]["line"] == 2
+
+
+def test_a_comment_naming_the_value_is_not_where_it_was_read():
+    text = "# launch: HF_TOKEN=x sky launch\nsecrets:\n  HF_TOKEN: null\nrun: echo\n"
+    data = {"work": {"credentials": ["HF_TOKEN"], "command": "echo"}}
+    assert provenance.sources(text, "skypilot", data)["work.credentials"]["line"] == 3
+    # A script whose first line is a comment: that comment is the command's first line.
+    script = "#!/bin/bash\n#SBATCH --nodes=1\n# DEBUG\nsrun x\n"
+    assert provenance.sources(script, "sbatch", {"work": {"command": "# DEBUG\nsrun x"}}) == {
+        "work.command": {"line": 3, "text": "# DEBUG"}
+    }
