@@ -88,10 +88,16 @@ class ImportIn(Schema):
     filename: str | None = None
 
 
+class SourceLineOut(Schema):
+    line: int
+    text: str
+
+
 class ImportResultOut(ValidateOut):
     notes: list[str]
     source_format: str
     filled: list[str]
+    sources: dict[str, SourceLineOut]  # filled field -> the line it was read from, when found
 
 
 class ImportOut(Schema):

@@ -32,6 +32,7 @@ from .presenters import (
     grouped_issues,
 )
 from .review.presenters import review_groups
+from .steps import readable_value
 
 CONFLICT_KEY = "jobs:conflict:{}"
 PENDING_KEY = "jobs:pending-posts"
@@ -153,6 +154,7 @@ def job_new(request):
             else:
                 request.session[f"jobs:imported:{job.pk}"] = {
                     "filled": result.filled(),
+                    "read": read_from_file(result),
                     "notes": result.notes,
                     "stages": stages,
                 }
@@ -164,6 +166,24 @@ def job_new(request):
             )
             return redirect("job_step", pk=job.pk, step="work")
     return render(request, "jobs/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+SHOWN_VALUE = 300  # characters of a value on the import page (a command can be 1 MB)
+SHOWN_LINES = 4
+
+
+def read_from_file(result):
+    """What the import read, for the page: each field's value as the steps write it and the
+    line of the file it came from, when known (kept in the session, so values are cut)."""
+    rows = []
+    for path, value, source in result.read():
+        shown = readable_value(path, value)
+        lines = shown.splitlines()
+        cut = "\n".join(lines[:SHOWN_LINES])[:SHOWN_VALUE]
+        if cut != shown:
+            cut += " …"
+        rows.append({"path": path, "value": cut, **(source or {})})
+    return rows
 
 
 @login_required

@@ -4,7 +4,7 @@ real-time screen, import and export. No UI here; see jobs/ views for that."""
 import re
 from dataclasses import dataclass, field
 
-from . import sbatch, skypilot
+from . import provenance, sbatch, skypilot
 from .issues import Issue, Level, Problem
 from .loading import load
 from .model import FORMAT_VERSION, PARTS, Description, SourceFormat
@@ -52,10 +52,18 @@ class ImportResult:
     issues: list[Issue]
     notes: list[str] = field(default_factory=list)
     source_format: str = SourceFormat.NATIVE
+    # Filled field -> {"line", "text"}: where in the file its value was read (provenance.py).
+    sources: dict = field(default_factory=dict)
 
     def filled(self):
         """Dotted paths of the fields the file filled in."""
         return sorted(_paths(self.description.to_data(), skip={"source", "version"}))
+
+    def read(self):
+        """[(dotted path, value, source or None)] for each filled field, in filled() order:
+        what the file said and the line it said it on."""
+        values = dict(_leaves(self.description.to_data()))
+        return [(path, values.get(path), self.sources.get(path)) for path in self.filled()]
 
     def as_dict(self):
         return {
@@ -64,7 +72,21 @@ class ImportResult:
             "notes": self.notes,
             "source_format": str(self.source_format),
             "filled": self.filled(),
+            "sources": self.sources,
         }
+
+
+def _leaves(data, prefix=""):
+    """(dotted path, value) for each leaf, walked as _paths walks them."""
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _leaves(value, path + ".")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            for i, item in enumerate(value):
+                yield from _leaves(item, f"{path}.{i}.")
+        else:
+            yield path, value
 
 
 def _paths(data, prefix="", skip=()):
@@ -168,13 +190,23 @@ def import_text(raw, source_format="auto", filename=None):
             pairs = [(d, []) for d in documents]
     results = []
     source = {"format": str(fmt), "filename": (filename or "")[:300] or None, "text": text}
-    for data, notes in pairs:
+    for part, (data, notes, *exact) in enumerate(pairs):
         if not isinstance(data, dict):
             raise SpecReadError("A job description is a mapping of work, data, request and output.")
         data = {k: v for k, v in data.items() if k != "source"}
         data["source"] = source if fmt != SourceFormat.NATIVE else None
         description, issues = lint(data)
-        results.append(ImportResult(description, issues, notes, fmt))
+        # An importer may give, third, the sources it recorded as it read (exact lines):
+        # they win over the ones looked up afterwards.
+        read_from = provenance.sources(
+            text,
+            fmt,
+            description.to_data(),
+            exact=exact[0] if exact else None,
+            part=part,
+            parts=len(pairs),
+        )
+        results.append(ImportResult(description, issues, notes, fmt, read_from))
     return results
 
 

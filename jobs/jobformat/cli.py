@@ -59,6 +59,28 @@ def run(action, *, path=None, source_format="auto", as_json=False, out, stdin=No
     return 0
 
 
+def read_lines(result):
+    """Each value read, with the line it was read from when known:
+    `request.nodes = 4   (line 3: #SBATCH --nodes=4)`."""
+    lines = []
+    for path, value, source in result.read():
+        where = f"   (line {source['line']}: {source['text']})" if source else ""
+        lines.append(f"{path} = {_one_line(value)}{where}")
+    return lines
+
+
+def _one_line(value, limit=80):
+    """A value on one line of the report: a command's first line, a list comma-separated."""
+    if isinstance(value, list):
+        value = ", ".join(map(str, value))
+    elif isinstance(value, bool):
+        value = "true" if value else "false"
+    text = str(value)
+    first = text.strip().splitlines()[0] if text.strip() else text
+    more = first != text.strip()
+    return first[:limit] + ("…" if more or len(first) > limit else "")
+
+
 def print_results(results, as_json, with_description, out):
     if as_json:
         payload = [
@@ -72,6 +94,9 @@ def print_results(results, as_json, with_description, out):
             out.write("---\n")
         if with_description:
             out.write(to_yaml(result.description).rstrip() + "\n")
+            out.write("# ---- read from the file ----\n")
+            for line in read_lines(result):
+                out.write(f"# {line}\n")
             out.write("# ---- precision check ----\n")
         errors = sum(1 for i in result.issues if i.level == Level.ERROR)
         warnings = len(result.issues) - errors

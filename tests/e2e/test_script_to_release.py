@@ -1,6 +1,6 @@
-"""From an sbatch script to a released run: the import says what the script does not (its
-console log is not an output), the original script stays readable on the job page,
-withdrawing from review asks first, the ledger of an accepted job that has not run shows
+"""From an sbatch script to a released run: the import shows each value it read with its
+line and says what the script does not (its console log is not an output), the original
+script stays readable on the job page, withdrawing from review asks first, the ledger of an accepted job that has not run shows
 no negative hours, and the job's header says "Released" once the run is."""
 
 import re
@@ -41,6 +41,12 @@ def test_import_a_script_withdraw_once_then_watch_it_released(
     filled.get_by_text("--output logs/%x-%j.out: the job's console log").wait_for()
     filled.get_by_text("--error logs/%x-%j.err: the job's error messages").wait_for()
     filled.get_by_text(re.compile("^Output not declared")).wait_for()
+    # Each value read, with the line of the script it was read from.
+    nodes = filled.locator(".imported-values > div").filter(
+        has=page.get_by_text("Request › Nodes", exact=True)
+    )
+    assert nodes.locator("dd").inner_text().startswith("8")
+    nodes.get_by_text("line 3: #SBATCH --nodes=8").wait_for()
     left = page.get_by_role("region", name="Left to declare")
     left.get_by_role("link", name=re.compile(r"^Output › Artifacts")).wait_for()
     assert "job log" not in page.content()

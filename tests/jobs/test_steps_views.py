@@ -223,6 +223,25 @@ def test_import_from_a_pasted_sbatch_script(client_for, team_a, a_member):
     assert job.data["request"]["maximum"] == "12h"
 
 
+def test_the_import_page_shows_each_value_read_and_its_line(client_for, team_a, a_member):
+    client = client_for(a_member)
+    text = (
+        "#!/bin/bash\n#SBATCH --job-name=masks-v7\n#SBATCH --nodes=4\n"
+        "#SBATCH --gres=gpu:a100:8\n#SBATCH --partition=gpu\npython train.py\n"
+    )
+    response = client.post(
+        reverse("job_new"), {"team": team_a.pk, "text": text, "source_format": "auto"}
+    )
+    page = client.get(response["Location"]).content.decode()
+    nodes = page.index("<dt>Request › Nodes</dt>")
+    row = page[nodes : page.index("</div>", nodes)]
+    assert "<dd>4<" in row and "line 3: <code>#SBATCH --nodes=4</code>" in row
+    assert "line 2: <code>#SBATCH --job-name=masks-v7</code>" in page
+    assert "python train.py" in page  # the command, as the steps show it
+    assert "--partition gpu" in page  # the notes, before the steps
+    assert "request.nodes" not in page  # the form's words, not the file's keys
+
+
 def test_import_of_unreadable_text_keeps_it_and_explains(client_for, team_a, a_member):
     response = client_for(a_member).post(
         reverse("job_new"), {"team": team_a.pk, "text": "run: [", "source_format": "auto"}

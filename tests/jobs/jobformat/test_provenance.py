@@ -1,0 +1,108 @@
+"""Each imported value says where in the file it was read (issue 28): the #SBATCH option,
+the YAML key, or the first line holding its text; a value whose line is not found has no
+source, and an importer's exact sources win."""
+
+import io
+import json
+from types import SimpleNamespace
+
+from jobs import jobformat
+from jobs.jobformat import cli, provenance
+
+SCRIPT = """#!/bin/bash
+#SBATCH -J masks-v7
+# eight nodes of four GPUs
+#SBATCH --nodes=8 --time=48:00:00
+#SBATCH --gres=gpu:l40s:4
+#SBATCH --mem=200G
+OUT=s3://northwind-masks
+srun python segment.py --shard $SLURM_PROCID --output-dir $OUT/v7
+"""
+
+TASK = """name: tokenize
+num_nodes: 2
+resources:
+  any_of:
+  - accelerators: A100:8
+    memory: 512+
+  cpus: 32+
+envs:
+  BUCKET: s3://corpus-raw
+file_mounts:
+  /data: ${BUCKET}/2027
+run: |
+  python tokenize.py --nodes: 2
+"""
+
+
+def test_sbatch_values_point_at_their_directives():
+    [result] = jobformat.import_text(SCRIPT)
+    sources = result.sources
+    assert sources["name"] == {"line": 2, "text": "#SBATCH -J masks-v7"}
+    assert sources["request.nodes"]["line"] == 4
+    assert sources["request.maximum"]["line"] == 4
+    assert sources["request.accelerators.0.count"]["text"] == "#SBATCH --gres=gpu:l40s:4"
+    assert sources["request.memory_per_node"]["line"] == 6
+    # Expanded from $OUT: found as written.
+    [destination] = [p for p in result.filled() if p.startswith("output.artifacts.0.destination")]
+    assert sources[destination]["line"] == 8
+    assert set(sources) <= set(result.filled())
+    assert "sources" in result.as_dict()
+
+
+def test_skypilot_nested_keys_and_variables():
+    [result] = jobformat.import_text(TASK, "skypilot")
+    sources = result.sources
+    assert sources["request.nodes"]["line"] == 2
+    assert sources["request.accelerators.0.type"]["text"] == "- accelerators: A100:8"
+    assert sources["request.cpus_per_node"]["line"] == 7
+    location = next(p for p in result.filled() if p.endswith(".location"))
+    assert sources[location]["text"] == "/data: ${BUCKET}/2027"
+    # The run script's `--nodes: 2` is text of a block, not a key.
+    assert sources["work.command"]["line"] == 13
+
+
+def test_a_value_with_no_line_gets_no_source():
+    data = {"request": {"nodes": 4}, "data": {"inputs": [{"location": "s3://elsewhere"}]}}
+    assert provenance.sources("#!/bin/bash\n#SBATCH --time=1:00:00\n", "sbatch", data) == {}
+
+
+def test_exact_sources_win():
+    data = {"request": {"nodes": 4}}
+    exact = [
+        SimpleNamespace(path="request.nodes", value=4, line=3, text="srun -N 4 x"),
+        {"path": "request.gone", "line": 1, "text": "not filled: ignored"},
+    ]
+    text = "#!/bin/bash\n#SBATCH --nodes=4\nsrun -N 4 x\n"
+    assert provenance.sources(text, "sbatch", data, exact=exact) == {
+        "request.nodes": {"line": 3, "text": "srun -N 4 x"}
+    }
+
+
+def test_long_lines_are_cut():
+    data = {"work": {"image": "docker:img"}}
+    text = "image_id: docker:img " + "x" * 500 + "\n"
+    [source] = provenance.sources(text, "skypilot", data).values()
+    assert len(source["text"]) == provenance.TEXT_LIMIT
+
+
+def test_the_command_line_lists_each_value_with_its_line(tmp_path):
+    path = tmp_path / "job.sbatch"
+    path.write_text(SCRIPT)
+    out = io.StringIO()
+    assert cli.main(["import", str(path)], out=out) == 0
+    assert "# request.nodes = 8   (line 4: #SBATCH --nodes=8 --time=48:00:00)" in out.getvalue()
+    out = io.StringIO()
+    cli.main(["import", str(path), "--json"], out=out)
+    assert json.loads(out.getvalue())["sources"]["name"]["line"] == 2
+
+
+def test_a_comment_naming_the_value_is_not_where_it_was_read():
+    text = "# launch: HF_TOKEN=x sky launch\nsecrets:\n  HF_TOKEN: null\nrun: echo\n"
+    data = {"work": {"credentials": ["HF_TOKEN"], "command": "echo"}}
+    assert provenance.sources(text, "skypilot", data)["work.credentials"]["line"] == 3
+    # A script whose first line is a comment: that comment is the command's first line.
+    script = "#!/bin/bash\n#SBATCH --nodes=1\n# DEBUG\nsrun x\n"
+    assert provenance.sources(script, "sbatch", {"work": {"command": "# DEBUG\nsrun x"}}) == {
+        "work.command": {"line": 3, "text": "# DEBUG"}
+    }
