@@ -4,6 +4,7 @@ and the unsolved problems staff write and publish."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -47,6 +48,7 @@ def staff_finding_queue(request):
     again = request.session.pop(BULK_KEPT, None) or {}
     context = {
         "filter_form": filter_form,
+        "long_lists": {name: _options(filter_form[name]) for name in LONG_LISTS},
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
         "rows": triage_rows(page, problems, frozenset(again.get("findings", ()))),
@@ -71,6 +73,23 @@ def staff_finding_queue(request):
     if request.htmx:
         return render(request, "findings/staff_queue.html#results", context)
     return render(request, "findings/staff_queue.html", context)
+
+
+# The filters whose lists grow with the program (every team): their <option>s are written in
+# one pass here, not by a widget template (or a template loop) per option.
+LONG_LISTS = ("team", "problem", "assignee")
+
+
+def _options(bound_field):
+    chosen = "" if bound_field.value() is None else str(bound_field.value())
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        (
+            (value, " selected" if str(value) == chosen else "", label)
+            for value, label in bound_field.field.choices
+        ),
+    )
 
 
 # What a bulk action that changed nothing was asked, for the queue to show it again.
