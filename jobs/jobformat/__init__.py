@@ -57,12 +57,12 @@ class ImportResult:
 
     def filled(self):
         """Dotted paths of the fields the file filled in."""
-        return sorted(_paths(self.description.to_data(), skip={"source", "version"}))
+        return sorted(path for path, _ in provenance.leaves(self.description.to_data()))
 
     def read(self):
         """[(dotted path, value, source or None)] for each filled field, in filled() order:
         what the file said and the line it said it on."""
-        values = dict(_leaves(self.description.to_data()))
+        values = dict(provenance.leaves(self.description.to_data()))
         return [(path, values.get(path), self.sources.get(path)) for path in self.filled()]
 
     def as_dict(self):
@@ -74,33 +74,6 @@ class ImportResult:
             "filled": self.filled(),
             "sources": self.sources,
         }
-
-
-def _leaves(data, prefix=""):
-    """(dotted path, value) for each leaf, walked as _paths walks them."""
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from _leaves(value, path + ".")
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            for i, item in enumerate(value):
-                yield from _leaves(item, f"{path}.{i}.")
-        else:
-            yield path, value
-
-
-def _paths(data, prefix="", skip=()):
-    for key, value in data.items():
-        if key in skip:
-            continue
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from _paths(value, path + ".")
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            for i, item in enumerate(value):
-                yield from _paths(item, f"{path}.{i}.")
-        else:
-            yield path
 
 
 def detect_format(text, documents=None):

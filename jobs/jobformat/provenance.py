@@ -225,17 +225,18 @@ def _yaml_keys(lines, start, end):
     return paths, ends
 
 
-def _leaves(data, prefix=""):
-    """(dotted path, value) for each leaf, as ImportResult.filled() lists them."""
+def leaves(data, prefix=""):
+    """(dotted path, value) for each filled leaf of description data (list items by index),
+    leaving out the file's own `source` and `version`: what ImportResult.filled() lists."""
     for key, value in data.items():
         if key in ("source", "version") and not prefix:
             continue
         path = f"{prefix}{key}"
         if isinstance(value, dict):
-            yield from _leaves(value, path + ".")
+            yield from leaves(value, path + ".")
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             for i, item in enumerate(value):
-                yield from _leaves(item, f"{path}.{i}.")
+                yield from leaves(item, f"{path}.{i}.")
         elif value is not None:
             yield path, value
 
@@ -352,13 +353,13 @@ def sources(text, fmt, data, exact=None, part=0, parts=1):
     recorded as it read (objects or dicts with path, line, text) win over looked-up ones."""
     finder = _Finder(text, fmt, part, parts)
     out = {}
-    leaves = dict(_leaves(data))
-    for path, value in leaves.items():
+    filled = dict(leaves(data))
+    for path, value in filled.items():
         index = finder.find(path, value)
         if index is not None:
             out[path] = finder.lines.source(index)
     # A list item's other fields were read with it (an input's name and access, from its mount).
-    for path in leaves:
+    for path in filled:
         if path in out:
             continue
         for group, anchor in ITEM_ANCHORS.items():
@@ -367,7 +368,7 @@ def sources(text, fmt, data, exact=None, part=0, parts=1):
                 out[path] = out[f"{group}.{match.group(1)}.{anchor}"]
     for entry in exact or ():
         path, line, line_text = _entry(entry)
-        if path in leaves and isinstance(line, int) and line >= 1:
+        if path in filled and isinstance(line, int) and line >= 1:
             known = finder.lines.lines[line - 1] if line <= len(finder.lines.lines) else ""
             out[path] = {"line": line, "text": str(line_text or known).strip()[:TEXT_LIMIT]}
     return dict(sorted(out.items()))

@@ -118,13 +118,13 @@ def _read_line(body, options):
             key, eq, value = word[2:].partition("=")
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
-            value, i = _placeholder(value, words, i)
+            value, i = _template_field(value, words, i)
             options[ALIASES.get(key, key)] = value
         elif word[:2] in SHORT:
             value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
             if not value and word[:2] not in FLAGS and i + 1 < len(words):
                 value, i = words[i + 1], i + 1
-            value, i = _placeholder(value, words, i)
+            value, i = _template_field(value, words, i)
             options[SHORT[word[:2]]] = value
         elif word.startswith("-") and len(word) > 1:
             options[word.lstrip("-")] = ""
@@ -133,17 +133,17 @@ def _read_line(body, options):
 
 # A template's blank to fill in (`-J { jobname }`, `-t {LIMIT_TIME}`, `-A <account>`): sbatch
 # would read `{` or `<account>` literally, which is not what the job will be submitted with.
-PLACEHOLDER = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
+TEMPLATE_FIELD = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
 OPENS = {"{": "}", "<": ">"}
 
 
-def _placeholder(value, words, i):
-    """A placeholder written over several words (`{ jobname }`) is kept whole, so the note
+def _template_field(value, words, i):
+    """A template field written over several words (`{ jobname }`) is kept whole, so the note
     shows it as written and its later words are not read as options."""
     close = OPENS.get(value[:1])
     if not close or value.endswith(close):
         return value, i
-    # Bounded: a placeholder is a few words; an unclosed brace does not swallow the line.
+    # Bounded: a template field is a few words; an unclosed brace does not swallow the line.
     for end in range(i + 1, min(i + 6, len(words))):
         if words[end].endswith(close):
             return " ".join([value, *words[i + 1 : end + 1]]), end
@@ -251,9 +251,11 @@ def _component(options, body, gpus_elsewhere=False):
     description = {}
     options = dict(options)
     for key, value in list(options.items()):
-        if PLACEHOLDER.match(value or ""):
+        if TEMPLATE_FIELD.match(value or ""):
             # A template's blank: the value it is submitted with is not in the file.
-            notes.append(f"--{key} {value}: a placeholder to fill in, not a value sbatch reads.")
+            notes.append(
+                f"--{key} {value}: a template field left unfilled, not a value sbatch reads."
+            )
             del options[key]
     if options.get("job-name"):
         description["name"] = options["job-name"]

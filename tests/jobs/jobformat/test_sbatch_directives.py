@@ -115,7 +115,9 @@ def test_placeholders_give_no_fact_and_are_named():
     assert result.description.name is None  # not "{"
     assert result.description.request.maximum is None
     assert result.description.request.nodes == 2  # `jobname }` is not read as options
-    assert any(n.startswith("--job-name { jobname }: a placeholder") for n in result.notes)
+    assert any(
+        n.startswith("--job-name { jobname }: a template field left unfilled") for n in result.notes
+    )
     named = imported("#SBATCH --job-name=JOB_NAME", "run")
     assert named.description.name == "JOB_NAME"  # sbatch reads it as written
 
