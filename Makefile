@@ -21,7 +21,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: lock run test lint install browser-check clean slurm bench pages-db lighthouse screenshots
+.PHONY: lock run test lint install browser-check clean slurm bench pages-db lighthouse screenshots backup restore
 
 # Locked with hashes (`make lock`): runtime.txt is what production installs, dev.txt adds the
 # test and lint tools to it.
@@ -59,6 +59,16 @@ FACTOR ?= 100
 bench: install
 	@mkdir -p var
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench --wipe --factor $(FACTOR) --out var/bench.md $(BENCH_ARGS)
+
+# The database is the portal's only state (docs/deployment.md, "Backups"). `make backup` writes
+# var/backups/portal-<UTC time>.dump (PostgreSQL) or .sqlite3 (the embedded default), or BACKUP=file;
+# `make restore BACKUP=file` replaces the database's content with it (stop the server first).
+backup: install
+	$(PY) manage.py backup $(if $(BACKUP),--out "$(BACKUP)")
+
+restore: install
+	@test -n "$(BACKUP)" || { echo "usage: make restore BACKUP=var/backups/portal-<time>.dump" >&2; exit 2; }
+	$(PY) manage.py restore "$(BACKUP)"
 
 # A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
 slurm:

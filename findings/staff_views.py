@@ -6,7 +6,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from portal import submissions
 from portal.decorators import staff_required
@@ -30,7 +30,7 @@ from .staff_forms import (
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_finding_queue(request):
     filter_form = QueueFilterForm(request.GET or None)
     filters = filter_form.filters()
@@ -216,7 +216,7 @@ def _staff_context(request, finding, **forms):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_finding_detail(request, finding_id):
     finding = selectors.get_finding_for_triage(finding_id)  # staff: any finding
     return render(request, "findings/staff_detail.html", _staff_context(request, finding))
@@ -353,14 +353,14 @@ def staff_finding_unmerge(request, finding_id):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_problem_list(request):
     problems = UnsolvedProblem.objects.all()
     return render(request, "findings/staff_problems.html", {"problems": problems})
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def staff_problem_edit(request, problem_id=None):
     problem = get_object_or_404(UnsolvedProblem, pk=problem_id) if problem_id else UnsolvedProblem()
     form = ProblemForm(request.POST or None, instance=problem)

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs.runs import observed
 from jobs.selectors import jobs_for
@@ -32,14 +32,14 @@ from .presenters import detail_context, is_member, partner_rows
 # --- Public -------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def problem_list(request):
     return render(
         request, "findings/problem_list.html", {"problems": selectors.published_problems()}
     )
 
 
-@require_GET
+@require_safe
 def problem_detail(request, problem_slug):
     problem = selectors.get_problem_for_public(request.user, problem_slug)
     figures, figures_as_of = public_figures.shown(
@@ -101,7 +101,7 @@ def _preview(snapshot):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def finding_new(request):
     """/findings/new/?job=<pk>&kind=<kind>&field=<path>: a kind first, then its fields.
     The job must be one of the filer's own team's jobs; anything else is a 404."""
@@ -187,7 +187,7 @@ def _chosen_team(teams, slug):
 
 
 @login_required
-@require_GET
+@require_safe
 def finding_list(request):
     notices = portal_selectors.unread_notices(request.user, NoticeTopic.FINDING)
     page = keyset_page(
@@ -210,7 +210,7 @@ def finding_list(request):
 
 
 @login_required
-@require_GET
+@require_safe
 def finding_detail(request, finding_id):
     finding = selectors.get_finding_for_page(request.user, finding_id)
     return render(request, "findings/detail.html", detail_context(request, finding))

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from portal import badges, submissions
 from portal import selectors as portal_selectors
@@ -65,7 +65,7 @@ def _posted_seen(post):
     return [p for p in str(post.get("seen", ""))[:20_000].split(",") if p]
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=3600)
 def spec_schema(request):
     """The published JSON Schema of the job-description format, version 1."""
@@ -132,7 +132,7 @@ def job_list(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def job_new(request):
     teams = portal_selectors.teams_for(request.user).order_by("name")
     form = NewJobForm(request.POST or None, request.FILES or None, teams=teams)
@@ -268,14 +268,14 @@ def _save_from_post(request, job, step, post, recovered=False):
 
 
 @login_keeping_post
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def job_step(request, pk, step):
     step = FLOW.get_or_404(step)
     job = selectors.get_job_for_user(request.user, pk)
     if step.is_review:
         _seen(request, job, everything=True)  # asking for the review judges every field
         return render(request, "jobs/step.html", StepPage(job, step.name, request.user).context())
-    if request.method == "GET":
+    if request.method != "POST":
         if _apply_pending_posts(request, job):
             job.refresh_from_db()
         if request.session.get(CONFLICT_KEY.format(job.pk)):
@@ -374,7 +374,7 @@ def job_submit(request, pk):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def job_conflict(request, pk):
     job = selectors.get_job_for_user(request.user, pk)
     key = CONFLICT_KEY.format(job.pk)
@@ -450,7 +450,7 @@ def comment_create(request, pk):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def job_delete(request, pk):
     job = selectors.get_job_for_user(request.user, pk)
     if request.method == "POST":

@@ -11,7 +11,7 @@ import logging
 from django.conf import settings
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from kombu.utils.url import maybe_sanitize_url
 
 from .celery import app as celery_app
@@ -43,7 +43,7 @@ def _probe(name, probe):
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request):
     body = {"status": "ok", "database": _probe("database", _database)}
     body["broker"] = _probe("broker", _broker)

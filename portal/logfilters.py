@@ -1,12 +1,13 @@
-"""Log filters. A refused request (403) is an everyday event, not a failure: one line
-(method, path, who), without Django's traceback of the PermissionDenied."""
+"""Log filters. A refused request (400, 403, any 4xx) is an everyday event, not a failure:
+one line (what, path), without Django's traceback of the exception that refused it (a body
+too large, too many fields, a malformed upload, PermissionDenied)."""
 
 import logging
 
 
 class RefusalsOnOneLine(logging.Filter):
     def filter(self, record):
-        if getattr(record, "status_code", None) == 403:
+        if 400 <= getattr(record, "status_code", 0) < 500:
             record.exc_info = None
             record.exc_text = None
         return True

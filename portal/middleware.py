@@ -1,5 +1,6 @@
-"""At the edge, before any view: NUL characters and the anonymous API's rate limit; after
-the view, the site's own page for a button's address opened as a page.
+"""At the edge, before any view: the methods a page answers, NUL characters and the anonymous
+API's rate limit; after the view, the site's own page for a button's address opened as a
+page.
 
 NUL characters, once. PostgreSQL cannot store U+0000 in text, so a NUL
 in a query parameter or a form field reached the database and answered 500. No one
@@ -13,7 +14,7 @@ failed to read it (a 500 for a scheduler posting `multipart/form-data`)."""
 import logging
 
 from django.conf import settings
-from django.http import HttpResponseNotFound, JsonResponse
+from django.http import HttpResponseNotAllowed, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
 
 from . import ratelimit
@@ -57,6 +58,24 @@ class StripNulMiddleware:
             and _has_nul(request.POST)
         ):
             request.POST = _clean(request.POST)
+        return self.get_response(request)
+
+
+# What a browser sends to a page. TRACE would echo the request (headers, cookies) back; PUT,
+# PATCH, DELETE and OPTIONS reached function views written for GET and POST, some of which
+# answered them as a GET. The API under API_PREFIX declares its own methods per route.
+PAGE_METHODS = ("GET", "HEAD", "POST")
+
+
+class PageMethodsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method not in PAGE_METHODS and not request.path_info.startswith(API_PREFIX):
+            response = HttpResponseNotAllowed(PAGE_METHODS, "Method not allowed.")
+            response["Content-Type"] = "text/plain; charset=utf-8"
+            return response
         return self.get_response(request)
 
 

@@ -75,6 +75,7 @@ if env_bool("DEVTOOLS") or env_bool("TESTING"):
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "portal.middleware.PageMethodsMiddleware",
     # Before anything reads a parameter: PostgreSQL cannot store a NUL character.
     "portal.middleware.StripNulMiddleware",
     "portal.middleware.ApiRateLimitMiddleware",

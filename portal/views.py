@@ -127,7 +127,7 @@ def member_role(request, slug, membership_id):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def member_remove(request, slug, membership_id):
     team = _managed_team(request, slug)
     membership = selectors.get_member_for_team(team, membership_id)
@@ -144,7 +144,7 @@ def member_remove(request, slug, membership_id):
     return render(request, "portal/member_remove.html", {"team": team, "membership": membership})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def accept_invitation(request, key):
     invitation = selectors.get_invitation_by_key(key)
     status = invitation.status
@@ -179,7 +179,7 @@ def accept_invitation(request, key):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def staff_teams(request):
     form = TeamCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

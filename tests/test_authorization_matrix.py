@@ -308,3 +308,25 @@ def test_admin_is_staff_only(client_for, world, role):
             assert response.status_code == 200, url
         else:
             assert response.status_code == 302 and "/admin/login/" in response["Location"], url
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ("anonymous", "a_member", "staff"))
+def test_pages_answer_only_browser_methods(client_for, world, role):
+    """TRACE, PATCH, PUT, DELETE and OPTIONS on any page (the admin's too) answer 405 and name
+    what the page takes, whoever asks and before any view runs. HEAD answers as GET does."""
+    client = client_for(world["users"][role])
+    urls = [reverse("admin:index")] + [
+        reverse(name, kwargs=fill(pattern, world))
+        for name, pattern in project_urls().items()
+        if not name.startswith("api:")  # the API declares its methods per route
+    ]
+    for url in urls:
+        for method in ("TRACE", "PATCH", "PUT", "DELETE", "OPTIONS"):
+            response = client.generic(method, url)
+            assert response.status_code == 405, f"{role} {method} {url}"
+            assert response["Allow"] == "GET, HEAD, POST"
+    for name, (method, expected_by_role) in MATRIX.items():
+        if method == "get" and expected_by_role[role] == 200 and not name.startswith("api:"):
+            url = reverse(name, kwargs=fill(project_urls()[name], world))
+            assert client.head(url).status_code == 200, f"{role} HEAD {url}"

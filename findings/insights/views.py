@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from portal.decorators import staff_required
 
@@ -63,7 +63,7 @@ def _charts(data):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_insights(request):
     stored = services.current()
     data = stored.figures
@@ -87,7 +87,7 @@ def staff_insights_recompute(request):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_insights_json(request):
     response = HttpResponse(
         json.dumps(services.current().figures, indent=2), content_type="application/json"
@@ -149,7 +149,7 @@ def _cell(value):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_insights_csv(request):
     data = services.current().figures
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -161,7 +161,7 @@ def staff_insights_csv(request):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_problem_figures(request, problem_id):
     problem = get_object_or_404(UnsolvedProblem, pk=problem_id)
     stored = services.current(public_only=True)

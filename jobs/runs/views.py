@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs import selectors
 from jobs.runs.models import Cluster, SchedulerClient
@@ -26,7 +26,7 @@ def _back_to_run(request, job):
     return redirect(reverse("job_detail", args=[job.pk]) + "#run")
 
 
-@require_GET
+@require_safe
 def run_panel(request, pk):
     """The run section alone, polled by htmx while the run is active."""
     if not request.user.is_authenticated:
@@ -54,7 +54,7 @@ def run_simulate(request, pk):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def scheduler_clients(request):
     """Scheduler clients and their tokens: a new token is shown once, then only its prefix."""
     token = None
@@ -148,7 +148,7 @@ def run_cancel(request, pk):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def clusters(request):
     """Slurm clusters: register one (its agent's token is shown once) and see what it reported."""
     token, errors = None, {}

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from portal import ratelimit
@@ -42,7 +42,7 @@ def _design_partners_page(request, *, status, form=None, http_status=200):
     return response
 
 
-@require_GET
+@require_safe
 def design_partners(request):
     status = rules.current_status()
     form = ApplicationForm() if status.is_open else None
@@ -111,7 +111,7 @@ def _redirect(request, url):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-@require_GET
+@require_safe
 def intake_status(request, status_token):
     application = selectors.get_application_by_status_token(status_token)
     response = render(
@@ -131,7 +131,7 @@ def intake_status(request, status_token):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def staff_intake(request):
     form = WindowForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -152,7 +152,7 @@ def staff_intake(request):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def staff_intake_window(request, window_id):
     window = selectors.get_window(window_id)
     initial = {f: getattr(window, f) for f in ("opens_at", "closes_at", "places", "announcement")}
@@ -192,7 +192,7 @@ def staff_intake_window_close(request, window_id):
 
 
 @staff_required
-@require_GET
+@require_safe
 def staff_intake_applications(request, window_id):
     window = selectors.get_window_with_staged_counts(window_id)
     filters = ApplicationFilterForm(request.GET or None)
@@ -258,10 +258,10 @@ def _application_page(request, application, form=None, http_status=200):
 
 
 @staff_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def staff_intake_application(request, application_id):
     application = selectors.get_application(application_id)
-    if request.method == "GET":
+    if request.method != "POST":
         return _application_page(request, application)
     form = DecisionForm(request.POST)
     if form.is_valid():
