@@ -2,14 +2,24 @@
 database access: for a 500 whatever failed may be the database itself, a 400 comes from a
 request whose body could not be read (maybe before the session and user are known)."""
 
+import sys
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpResponseBadRequest, HttpResponseForbidden, HttpResponseServerError
+from django.db import InterfaceError, OperationalError
+from django.http import (
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    HttpResponseServerError,
+)
 from django.shortcuts import render
 from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
+
+# A database restart or failover takes seconds; browsers and clients that honour it wait this long.
+RETRY_AFTER_SECONDS = 5
 
 
 def bad_request(request, exception=None):
@@ -37,7 +47,18 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
-    return HttpResponseServerError(loader.get_template("500.html").render())
+    """Our 500 page, or a 503 with Retry-After when the database could not be reached (a
+    restart, a failover): the same words whatever failed, and only a POST is told that nothing
+    it sent was saved (its transaction was rolled back). A page that failed after a save, or
+    on the page a save redirects to, does not claim the save was lost."""
+    error = sys.exc_info()[1]
+    context = {"posted": request.method == "POST"}
+    if isinstance(error, OperationalError | InterfaceError):
+        page = loader.get_template("503.html").render(context)
+        response = HttpResponse(page, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    return HttpResponseServerError(loader.get_template("500.html").render(context))
 
 
 def csrf_failure(request, reason=""):

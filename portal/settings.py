@@ -64,6 +64,10 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "django_htmx",
     "axes",
+    # The second step at login (portal/second_factor/): app codes and recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "portal",
     "jobs",
     "findings",
@@ -84,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.second_factor.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A button's address opened as a page (after logging in again): our page, not a blank 405.
     "portal.middleware.ButtonAddressPageMiddleware",
@@ -252,6 +257,11 @@ if HTTPS:
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
+# A partner stays logged in two weeks (Django's default); a staff session, which reads every
+# team's data, ends this many seconds after its second step (8 hours: a working day).
+STAFF_SESSION_AGE = int(os.environ.get("STAFF_SESSION_AGE", str(8 * 3600)))
+# The name an authenticator app shows beside the code.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "E31 design-partner portal")
 X_FRAME_OPTIONS = "DENY"
 
 # A strict policy: scripts and styles only from our own origin, nothing inline.

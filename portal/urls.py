@@ -35,6 +35,7 @@ account_patterns = [
         auth_views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
+    path("second-step/", include("portal.second_factor.urls")),
     path(
         "password/reset/complete/",
         auth_views.PasswordResetCompleteView.as_view(),

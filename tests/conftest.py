@@ -13,6 +13,7 @@ from jobs.runs.models import Run
 from portal.celery import app as celery_app
 from portal.models import Role, Team
 from tests.users import PASSWORD
+from tests.users import log_in as _log_in
 from tests.users import make_user as _make_user
 
 # A real Slurm cluster's fixtures (`cluster`, `start_agent`, `flaky_portal`): the Slurm tests
@@ -143,12 +144,14 @@ def staff(db):
 
 @pytest.fixture
 def client_for(client):
-    """Log a client in as someone (force_login skips the throttled backend)."""
+    """Log a client in as someone (force_login skips the throttled backend), past the second
+    step: staff as if they had typed their code, partners as people who have not set it up
+    (tests/portal/test_second_factor.py logs in through both steps)."""
 
     def login_as(user):
         client.logout()
         if user is not None:
-            client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+            _log_in(client, user)
         return client
 
     return login_as

@@ -40,6 +40,14 @@ MATRIX = {
     ),
     "logout": ("post", dict.fromkeys(ROLES, 302)),
     "password_change": ("get", _logged_in),
+    "second_factor_manage": ("get", _logged_in),
+    # Past the step already (staff) or without it (partners): on to the home page.
+    "second_factor_verify": ("get", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
+    "second_factor_setup": ("get", _logged_in),
+    # The QR code of a set-up nobody started.
+    "second_factor_qr": ("get", {**_logged_in, **dict.fromkeys(ROLES[1:], 404)}),
+    "second_factor_codes": ("post", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
+    "second_factor_off": ("post", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
     "password_change_done": ("get", _logged_in),
     "password_reset": ("get", _public),
     "password_reset_done": ("get", _public),
@@ -330,3 +338,24 @@ def test_pages_answer_only_browser_methods(client_for, world, role):
         if method == "get" and expected_by_role[role] == 200 and not name.startswith("api:"):
             url = reverse(name, kwargs=fill(project_urls()[name], world))
             assert client.head(url).status_code == 200, f"{role} HEAD {url}"
+
+
+# What a person who has not passed the second step may still reach.
+BEFORE_SECOND_STEP = {"logout", "second_factor_verify", "second_factor_setup", "second_factor_qr"}
+
+
+@pytest.mark.django_db
+def test_staff_reach_nothing_before_the_second_step(client, world):
+    """Staff logged in with a password alone: every page (and the admin) sends them to set up
+    the second step, whatever the method; the API keeps its own tokens."""
+    client.force_login(world["users"]["staff"], backend="django.contrib.auth.backends.ModelBackend")
+    setup = reverse("second_factor_setup")
+    urls = [("get", reverse("admin:index"))] + [
+        (method, reverse(name, kwargs=fill(project_urls()[name], world)))
+        for name, (method, _) in MATRIX.items()
+        if not name.startswith("api:") and name not in BEFORE_SECOND_STEP
+    ]
+    for method, url in urls:
+        response = getattr(client, method)(url)
+        assert response.status_code == 302, f"{method.upper()} {url}"
+        assert response["Location"].startswith(setup), f"{method.upper()} {url}"

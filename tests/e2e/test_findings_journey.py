@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def log_in(password):
+def log_in(password, second_step):
     """This journey's log-in: typed with the keyboard."""
 
     def log_in(watcher, user):
@@ -23,6 +23,7 @@ def log_in(password):
         page.keyboard.press("Tab")
         page.keyboard.type(password)
         page.keyboard.press("Enter")
+        second_step(page, user.email)
         page.wait_for_url(re.compile(r"^http://[^/]+/$"))
 
     return log_in

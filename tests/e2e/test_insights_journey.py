@@ -31,19 +31,10 @@ def demo():
     return teams, users
 
 
-def log_in(watcher, email):
-    page = watcher.page
-    page.goto("/accounts/login/")
-    page.get_by_label("E-mail address").fill(email)
-    page.get_by_label("Password").fill(DEMO_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
-
-
-def test_staff_read_the_insights_and_hide_a_public_figure(new_page):
+def test_staff_read_the_insights_and_hide_a_public_figure(new_page, log_in_by_email):
     demo()
     desk = new_page(width=360)
-    log_in(desk, "staff@e31.example")
+    log_in_by_email(desk, "staff@e31.example", password=DEMO_PASSWORD)
     page = desk.page
     page.get_by_role("link", name="What the program has learned").click()
     page.get_by_role("heading", name="What the program has learned", level=1).wait_for()
@@ -95,11 +86,11 @@ def test_staff_read_the_insights_and_hide_a_public_figure(new_page):
     assert desk.errors == [] and public.errors == []
 
 
-def test_a_partner_reads_declared_and_observed_with_a_gap(new_page):
+def test_a_partner_reads_declared_and_observed_with_a_gap(new_page, log_in_by_email):
     demo()
     job = JobDescription.objects.get(name="masks-v7-2027q1")
     partner = new_page()
-    log_in(partner, "ada@northwind.example")
+    log_in_by_email(partner, "ada@northwind.example", password=DEMO_PASSWORD)
     page = partner.page
     page.goto(f"/jobs/{job.pk}/")
     page.get_by_role("heading", name="Declared and observed").wait_for()

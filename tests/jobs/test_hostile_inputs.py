@@ -10,6 +10,7 @@ from django.utils import timezone
 from jobs import jobformat, services
 from jobs.models import JobDescription
 from jobs.runs import services as run_services
+from tests.users import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,7 @@ def test_an_autosave_after_the_session_expired_is_saved_after_login(client, draf
         headers={"HX-Request": "true"},
     )
     assert response["HX-Redirect"].endswith(f"next=/jobs/{draft.pk}/edit/work/")
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     assert client.get(f"/jobs/{draft.pk}/edit/work/").status_code == 200
     draft.refresh_from_db()
     assert draft.name == "recovered-name"

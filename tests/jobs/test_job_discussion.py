@@ -10,6 +10,7 @@ from django.urls import reverse
 from jobs import jobformat, services
 from jobs.models import Comment
 from portal.models import User
+from tests.users import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ def test_a_new_comment_and_a_renamed_author_show_at_once(client_for, job, a_memb
 def test_every_visit_has_fresh_tokens_that_work(job, a_member, staff):
     services.add_comment(job=job, author=staff, body="A question.")
     client = Client(enforce_csrf_checks=True)
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     first, second = page(client, job), page(client, job)
     tokens = [TOKEN.findall(html) for html in (first, second)]
     assert len(tokens[0]) == 2 and len(set(tokens[0] + tokens[1])) == 4  # reply and new

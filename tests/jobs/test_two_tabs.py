@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from jobs import services
+from tests.users import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def test_two_tabs_posting_after_one_expiry_each_keep_their_text(client, team_a, 
     _post_while_logged_out(
         client, job, "work", "tab-b", {"work.summary": "", "work.image": "typed-in-b:1"}
     )
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     response = client.get(reverse("job_step", args=[job.pk, "work"]))
     job.refresh_from_db()
     assert job.data["work"]["summary"] == "Typed in tab A."
@@ -40,7 +41,7 @@ def test_one_tab_posting_twice_keeps_its_last_text(client, team_a, a_member):
     job = services.create_draft(team=team_a, user=a_member)
     _post_while_logged_out(client, job, "work", "tab-a", {"work.summary": "first"})
     _post_while_logged_out(client, job, "work", "tab-a", {"work.summary": "second"})
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     assert client.get(reverse("job_step", args=[job.pk, "work"])).status_code == 200
     job.refresh_from_db()
     assert job.data["work"]["summary"] == "second"

@@ -4,12 +4,13 @@ from django.test import Client
 from django.urls import reverse
 
 from jobs import services
+from tests.users import log_in
 
 
 def test_a_stale_page_post_gets_our_page_with_a_way_back(team_a, a_member):
     draft = services.create_draft(team=team_a, user=a_member)
     client = Client(enforce_csrf_checks=True)
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     step = reverse("job_step", args=[draft.pk, "work"])
     response = client.post(
         step,
@@ -33,7 +34,7 @@ def test_a_foreign_referer_is_not_offered_as_the_way_back(a_member):
 def test_a_stale_htmx_request_is_marked_for_the_script(team_a, a_member):
     draft = services.create_draft(team=team_a, user=a_member)
     client = Client(enforce_csrf_checks=True)
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     response = client.post(
         reverse("job_autosave", args=[draft.pk, "work"]),
         {"work.summary": "typed"},

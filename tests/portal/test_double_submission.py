@@ -21,6 +21,7 @@ from jobs.runs import services as run_services
 from jobs.runs.models import SchedulerClient
 from portal.models import Team
 from tests.findings.helpers import file as file_finding
+from tests.users import log_in
 
 TOKEN = "submission_token"
 
@@ -213,7 +214,7 @@ def test_two_clicks_at_once_on_postgresql_make_one_comment(team_a, a_member):
 
     def send(i):
         client = Client()
-        client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+        log_in(client, a_member)
         return client.post(reverse("comment_create", args=[job.pk]), data).status_code
 
     assert _at_once(2, send) == [302, 302]
@@ -225,7 +226,7 @@ def test_two_clicks_at_once_on_postgresql_make_one_comment(team_a, a_member):
 def test_two_staff_creating_one_team_at_once_on_postgresql(staff):
     def send(i):
         client = Client()
-        client.force_login(staff, backend="django.contrib.auth.backends.ModelBackend")
+        log_in(client, staff)
         data = {"name": "Same Name", "admin_email": f"a{i}@s.example", TOKEN: str(uuid.uuid4())}
         return client.post(reverse("staff_teams"), data).status_code
 

@@ -16,6 +16,7 @@ from portal.models import OutboundEmail, Team, User
 from portal.outbox import deliver_email
 from portal.validators import fold
 from tests.portal.intake.intake_helpers import form_data, make_window
+from tests.users import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def _application(client, text):
 
 
 def _finding(client, text, a_member):
-    client.force_login(a_member, backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, a_member)
     data = {"kind": "other", "title": f"Slow{text}staging", "impact": "costs_time",
             "summary": "Typed.", "what_happened": "x", "what_expected": "y"}  # fmt: skip
     response = client.post(reverse("finding_new"), data)

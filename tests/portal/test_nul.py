@@ -17,6 +17,7 @@ from jobs.runs.models import Event, SchedulerClient
 from portal.models import Team
 from tests.findings.helpers import file as file_finding
 from tests.portal.intake.intake_helpers import form_data, make_window
+from tests.users import log_in
 
 pytestmark = pytest.mark.django_db
 
@@ -132,13 +133,13 @@ def _probe_information(client, f):
 
 def _probe_staff_note(client, f):
     finding = file_finding(f["team_a"], f["a_member"])
-    client.force_login(f["staff"], backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, f["staff"])
     data = {"body": "a\x00b", "visibility": "internal", "version": finding.version}
     return client.post(reverse("staff_finding_note", args=[finding.pk]), data)
 
 
 def _probe_staff_client(client, f):
-    client.force_login(f["staff"], backend="django.contrib.auth.backends.ModelBackend")
+    log_in(client, f["staff"])
     return client.post(reverse("scheduler_clients"), {"name": "east\x00"})
 
 
@@ -161,7 +162,7 @@ def _probe_scheduler_batch(client, f):
 
 def _probe_query(url, who="staff"):
     def probe(client, f):
-        client.force_login(f[who], backend="django.contrib.auth.backends.ModelBackend")
+        log_in(client, f[who])
         return client.get(url)
 
     return probe

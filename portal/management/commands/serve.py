@@ -91,7 +91,11 @@ class Command(BaseCommand):
             "  Demo logins (password for all: " + DEMO_PASSWORD + "):",
         ]
         for email, _name, is_staff, team, role in DEMO_USERS:
-            who = "staff (also the Django admin)" if is_staff else f"{role} of {team}"
+            who = (
+                "staff (also the Django admin): sets up a second step at the first login"
+                if is_staff
+                else f"{role} of {team}"
+            )
             lines.append(f"    {email:<26} {who}")
         lines += ["  E-mails are printed by the worker below. Ctrl-C stops everything.", ""]
         self.stdout.write(self.style.SUCCESS("\n".join(lines)))

@@ -141,6 +141,9 @@
     if (xhr.status === 429) {
       return "Not saved: too many requests. Wait a moment, then press Try again." + keptText;
     }
+    if (xhr.status === 503) {
+      return "Not saved: the portal could not reach its database for a moment. Press Try again in a few seconds." + keptText;
+    }
     return "Not saved: the portal had a problem (error " + xhr.status + ")." + keptText;
   }
 

@@ -45,6 +45,7 @@ from jobs.models import JobDescription, JobStatus
 from jobs.runs import services as run_services
 from portal.demo import DEMO_PASSWORD
 from portal.devtools.client import Session, form_fields, get, hammer, percentile
+from portal.devtools.demo_pages import past_second_step
 from portal.intake.models import IntakeWindow
 from portal.models import User
 
@@ -415,20 +416,20 @@ class Command(BaseCommand):
 
     def sessions(self, port=None):
         port = port or self.opts["port"]
-        return {
-            PARTNER: Session("127.0.0.1", port).login(PARTNER, DEMO_PASSWORD),
-            STAFF: Session("127.0.0.1", port).login(STAFF, DEMO_PASSWORD),
-            ANON: Session("127.0.0.1", port),
-        }
+        sessions = {ANON: Session("127.0.0.1", port)}
+        for email in (PARTNER, STAFF):
+            sessions[email] = Session("127.0.0.1", port).login(email, DEMO_PASSWORD)
+            past_second_step(sessions[email].cookies["sessionid"], User.objects.get(email=email))
+        return sessions
 
     # --- measuring -----------------------------------------------------------------------
 
     def queries(self, role, path):
         client = Client(HTTP_HOST="127.0.0.1")
         if role:
-            client.force_login(
-                User.objects.get(email=role), backend="django.contrib.auth.backends.ModelBackend"
-            )
+            user = User.objects.get(email=role)
+            client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+            past_second_step(client.session.session_key, user)
         client.get(path)
         with CaptureQueriesContext(connection) as captured:
             client.get(path)

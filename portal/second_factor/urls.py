@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.manage, name="second_factor_manage"),
+    path("code/", views.verify, name="second_factor_verify"),
+    path("set-up/", views.setup, name="second_factor_setup"),
+    path("set-up/qr.svg", views.setup_qr, name="second_factor_qr"),
+    path("recovery-codes/", views.recovery_codes, name="second_factor_codes"),
+    path("turn-off/", views.turn_off, name="second_factor_off"),
+]
