@@ -7,13 +7,13 @@ import hashlib
 import logging
 import smtplib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMessage
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Value
 from django.db.models.functions import Replace
 from django.template.loader import render_to_string
@@ -146,55 +146,91 @@ def message_id(email):
     return f"<outbox.{email.pk}.{digest}@{domain}>"
 
 
+# A database restart or failover: the task waits and tries again, like an SMTP hiccup.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
 @shared_task(
-    autoretry_for=(smtplib.SMTPException, OSError),
+    bind=True,
+    autoretry_for=(smtplib.SMTPException, OSError, *DATABASE_DOWN),
     retry_backoff=30,
     retry_backoff_max=1800,
     retry_jitter=True,
     max_retries=8,
 )
-def deliver_email(email_id):
+def deliver_email(self, email_id, delivered_at=None):
     # The row stays locked while the SMTP server takes the message and until it is marked
     # sent, so two workers (a retry and the sweep's copy) never send one row at once: the
     # second skips a row being sent, then finds it sent. Holding the transaction for the
     # length of one SMTP exchange (at most the backend's timeout) is the price.
-    failure = None
-    with transaction.atomic():
-        email = (
-            OutboundEmail.objects.select_for_update(skip_locked=True).filter(pk=email_id).first()
-        )
-        if email is None or email.sent_at is not None:
-            return  # gone, already delivered, or being delivered by another worker now
-        email.attempts += 1
-        body = email.body
-        if email.private_link:
-            body = body.replace(PRIVATE_LINK_MARK, email.private_link)
-        try:
-            # The one place an e-mail is built: a line break left in a header by older data
-            # (a team name, a title) would make it undeliverable forever, so headers are one line.
-            EmailMessage(
-                fold(email.subject),
-                body,
-                None,
-                [fold(email.to)],
-                headers={"Message-ID": message_id(email)},
-            ).send()
-        except Exception as exc:
-            email.last_error = str(exc)[:2000]
-            email.save(update_fields=["attempts", "last_error"])
-            failure = exc
-        else:
-            email.sent_at, email.last_error = timezone.now(), ""
-            fields = ["attempts", "sent_at", "last_error"]
-            if email.private_link:
-                # Delivered: the copy kept says the link was there, and no longer holds it.
-                email.body = email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
-                email.private_link = ""
-                fields += ["body", "private_link"]
-            email.save(update_fields=fields)
+    if delivered_at is not None:
+        _mark_sent(email_id, datetime.fromisoformat(delivered_at))
+        return
+    failure, sent_at = None, None
+    try:
+        with transaction.atomic():
+            email = (
+                OutboundEmail.objects.select_for_update(skip_locked=True)
+                .filter(pk=email_id)
+                .first()
+            )
+            if email is None or email.sent_at is not None:
+                return  # gone, already delivered, or being delivered by another worker now
+            email.attempts += 1
+            try:
+                _send(email)
+            except Exception as exc:
+                email.last_error = str(exc)[:2000]
+                email.save(update_fields=["attempts", "last_error"])
+                failure = exc
+            else:
+                sent_at = timezone.now()
+                _record_sent(email, sent_at)
+    except DATABASE_DOWN as exc:
+        if sent_at is None:
+            raise  # nothing went out: autoretry sends it later
+        # The server has the message and only the row does not say so (the database went away
+        # between the two): the retries mark it sent and do not send it again.
+        log.warning("e-mail %s sent but not yet marked sent: %s", email_id, exc)
+        raise self.retry(
+            kwargs={"email_id": email_id, "delivered_at": sent_at.isoformat()}, exc=exc
+        ) from None
     if failure is not None:
         log.warning("e-mail %s to %s failed: %s", email_id, email.to, failure)
         raise failure
+
+
+def _send(email):
+    body = email.body
+    if email.private_link:
+        body = body.replace(PRIVATE_LINK_MARK, email.private_link)
+    # The one place an e-mail is built: a line break left in a header by older data (a team
+    # name, a title) would make it undeliverable forever, so headers are one line.
+    EmailMessage(
+        fold(email.subject),
+        body,
+        None,
+        [fold(email.to)],
+        headers={"Message-ID": message_id(email)},
+    ).send()
+
+
+def _record_sent(email, sent_at):
+    email.sent_at, email.last_error = sent_at, ""
+    fields = ["attempts", "sent_at", "last_error"]
+    if email.private_link:
+        # Delivered: the copy kept says the link was there, and no longer holds it.
+        email.body = email.body.replace(PRIVATE_LINK_MARK, PRIVATE_LINK_REMOVED)
+        email.private_link = ""
+        fields += ["body", "private_link"]
+    email.save(update_fields=fields)
+
+
+def _mark_sent(email_id, sent_at):
+    with transaction.atomic():
+        email = OutboundEmail.objects.select_for_update().filter(pk=email_id).first()
+        if email is not None and email.sent_at is None:
+            _record_sent(email, sent_at)
 
 
 @shared_task

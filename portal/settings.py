@@ -295,6 +295,11 @@ CELERY_IMPORTS = ["portal.outbox", "portal.passwords", "portal.intake.tasks", "j
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
+# A broker that goes away (a Redis restart) is waited for, forever, never a reason to exit; the
+# tasks in hand are redelivered rather than acknowledged on a dead connection.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER")
 CELERY_TIMEZONE = TIME_ZONE
