@@ -1,6 +1,7 @@
 """Reads, scoped by who asks: partners see their team's findings (outsiders get 404), staff
 see all; the public sees published problems and counts, never a team or private text."""
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.postgres.search import SearchQuery
@@ -15,7 +16,7 @@ from django.db.models import (
     TextField,
     Value,
 )
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Length
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -146,20 +147,22 @@ SORTS = {
 AGES = {"1": 1, "3": 3, "7": 7, "30": 30}
 
 
-def staff_queue(filters, team_ids=None):
+def staff_queue(filters, team_ids=None, teams=None):
     """The triage queue, filtered by the cleaned QueueFilterForm data (counted as it is,
     its rows read through staff_rows, sorted and paged by the view, see staff_sort).
-    `team_ids`, if given: the teams whose name a search matches (teams_named), found by the
-    caller in the program's list of teams."""
+    `team_ids`, if given: the teams whose name a search matches (teams_named); `teams`:
+    the teams the Team filter names (team_filter), when it is set."""
     queryset = Finding.objects.all()
     status = filters.get("status")
     if status == "waiting":
         queryset = queryset.filter(status__in=rules.WAITING_ON_STAFF)
     elif status:
         queryset = queryset.filter(status=status)
-    for name in ("kind", "team", "assignee"):
+    for name in ("kind", "assignee"):
         if filters.get(name):
             queryset = queryset.filter(**{name: filters[name]})
+    if teams is not None:
+        queryset = queryset.filter(team__in=teams.finds)
     if filters.get("unassigned"):
         queryset = queryset.filter(assignee__isnull=True)
     if filters.get("problem"):
@@ -173,11 +176,43 @@ def staff_queue(filters, team_ids=None):
     return queryset
 
 
-def teams_named(q, teams):
-    """The ids of the teams among `teams` ((id, name) rows) whose name contains `q`, as
-    `name__icontains` finds them (UPPER(name) LIKE UPPER('%q%'))."""
-    needle = q.upper()
-    return [pk for pk, name in teams if needle in name.upper()]
+def teams_named(q):
+    """The ids of the teams whose name contains `q` (a search matches them), to be sent as
+    constants (see _search)."""
+    return list(Team.objects.filter(name__icontains=q).values_list("pk", flat=True))
+
+
+# The teams the Team filter names, listed back to the person: at most this many.
+TEAMS_LISTED = 20
+
+
+@dataclass
+class TeamFilter:
+    text: str
+    names: list  # the teams' names, by name (at most TEAMS_LISTED)
+    more: bool  # more teams than that match: `finds` is then every team whose name matches
+    finds: object  # the teams' ids, or a query of them (more than TEAMS_LISTED)
+
+
+def team_filter(text):
+    """The teams the triage queue's Team filter names: the team whose id the text is (older
+    links sent ?team=12), else the team named so (case aside), else every team whose name
+    contains the text. One query of at most TEAMS_LISTED + 1 teams, the shortest names
+    first: a name equal to the text is the shortest that contains it. The program's list of
+    teams is never read whole."""
+    if is_number(text) and len(text) < 18:
+        rows = list(Team.objects.filter(pk=int(text)).values_list("pk", "name"))
+        if rows:
+            return TeamFilter(text, [rows[0][1]], False, [rows[0][0]])
+    named = Team.objects.filter(name__icontains=text)
+    rows = list(
+        named.order_by(Length("name"), "name").values_list("pk", "name")[: TEAMS_LISTED + 1]
+    )
+    exact = [row for row in rows if row[1].casefold() == text.casefold()]
+    rows = exact or rows
+    more = len(rows) > TEAMS_LISTED
+    names = sorted((name for _, name in rows[:TEAMS_LISTED]), key=str.casefold)
+    return TeamFilter(text, names, more, named.values("pk") if more else [pk for pk, _ in rows])
 
 
 def search_matches(q):

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from portal.models import Team, User
+from portal.models import User
 from portal.widgets import (
     ChoicesOnce,
     ListedModelChoiceField,
@@ -27,8 +27,16 @@ class QueueFilterForm(forms.Form):
         choices=[("", "Any status"), ("waiting", "Waiting on staff"), *FindingStatus.choices],
     )
     kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *FindingKind.choices])
-    # Every team of the program (hundreds): read once a request.
-    team = forms.TypedChoiceField(required=False, coerce=int)
+    # A team by its name, or part of it (not a list of every team: hundreds, and growing);
+    # an id, as older links sent it (?team=12), is that team.
+    team = forms.CharField(
+        label="Team",
+        required=False,
+        max_length=120,
+        widget=forms.TextInput(
+            attrs={"type": "search", "placeholder": "Any team", "autocomplete": "off"}
+        ),
+    )
     problem = forms.TypedChoiceField(required=False, coerce=int)
     assignee = forms.TypedChoiceField(required=False, coerce=int)
     unassigned = forms.BooleanField(label="Unassigned only", required=False)
@@ -52,7 +60,6 @@ class QueueFilterForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         lists = {
-            "team": ("Any team", lambda: Team.objects.order_by("name").values_list("pk", "name")),
             "problem": ("Any problem", lambda: UnsolvedProblem.objects.values_list("pk", "title")),
             "assignee": ("Anyone", selectors.assignee_choices),
         }
@@ -62,8 +69,8 @@ class QueueFilterForm(forms.Form):
             )
 
     def rows(self, name):
-        """The (id, label) rows the filter `name` lists (team, problem, assignee), in its
-        order: the page lists the same rows elsewhere (the bulk form, the rows' problems)."""
+        """The (id, label) rows the filter `name` lists (problem, assignee), in its order:
+        the page lists the same rows elsewhere (the bulk form, the rows' problems)."""
         return self.fields[name].choices.loaded_rows()
 
     def filters(self):

@@ -4,7 +4,6 @@ and the unsolved problems staff write and publish."""
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -34,11 +33,10 @@ from .staff_forms import (
 def staff_finding_queue(request):
     filter_form = QueueFilterForm(request.GET or None)
     filters = filter_form.filters()
-    # A search matches team names: the teams found in the filter's list of teams.
-    team_ids = (
-        selectors.teams_named(filters["q"], filter_form.rows("team")) if "q" in filters else []
-    )
-    queryset = selectors.staff_queue(filters, team_ids=team_ids)
+    # A search matches team names too: those teams, found first, are sent as constants.
+    team_ids = selectors.teams_named(filters["q"]) if "q" in filters else []
+    teams = selectors.team_filter(filters["team"]) if "team" in filters else None
+    queryset = selectors.staff_queue(filters, team_ids=team_ids, teams=teams)
     page = keyset_page(
         selectors.staff_rows(queryset), order=selectors.staff_sort(filters), request=request
     )
@@ -48,7 +46,7 @@ def staff_finding_queue(request):
     again = request.session.pop(BULK_KEPT, None) or {}
     context = {
         "filter_form": filter_form,
-        "long_lists": {name: _options(filter_form[name]) for name in LONG_LISTS},
+        "teams": teams,
         "page": page,
         # The rows name their problems from the filter's list of problems (the same order).
         "rows": triage_rows(page, problems, frozenset(again.get("findings", ()))),
@@ -73,23 +71,6 @@ def staff_finding_queue(request):
     if request.htmx:
         return render(request, "findings/staff_queue.html#results", context)
     return render(request, "findings/staff_queue.html", context)
-
-
-# The filters whose lists grow with the program (every team): their <option>s are written in
-# one pass here, not by a widget template (or a template loop) per option.
-LONG_LISTS = ("team", "problem", "assignee")
-
-
-def _options(bound_field):
-    chosen = "" if bound_field.value() is None else str(bound_field.value())
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        (
-            (value, " selected" if str(value) == chosen else "", label)
-            for value, label in bound_field.field.choices
-        ),
-    )
 
 
 # What a bulk action that changed nothing was asked, for the queue to show it again.

@@ -74,8 +74,10 @@ class CommentForm(forms.Form):
         widget=Textarea(attrs={"rows": 4}),
         help_text="Markdown works: **bold**, `code`, lists, links.",
     )
-    # Every field of the format (~150): options rendered without a template each.
+    # Every field of the format (~70): written by one template loop (portal/_long_select.html),
+    # not a widget template per option.
     anchor = forms.ChoiceField(label="About", required=False)
+    long_lists = ("anchor",)
     parent = forms.ModelChoiceField(
         queryset=Comment.objects.none(), required=False, widget=forms.HiddenInput
     )

@@ -153,8 +153,8 @@ PINNED = {
     "partner jobs": 5,  # + the 5 bounded status counts in one query, the page (notices: none to read)
     "partner jobs by status": 5,
     "partner findings": 5,
-    "staff triage": 8,  # + the filters' teams, problems and staff, the page, its bounded count
-    "staff triage filtered, searched, sorted": 8,
+    "staff triage": 7,  # + the filters' problems and staff, the page, its bounded count
+    "staff triage filtered, searched, sorted": 8,  # + the teams whose name the search has
     "staff review queue": 6,  # + the accepted runs waiting for a cluster, the clusters
     "staff applications": 5,  # + the window with its staged counts (bounded), the page
 }

@@ -5,6 +5,7 @@ A job that states no_accelerators is counted in node-hours: the scheduler holds 
 it (a hold's count is then nodes), and its request and expectation are in node-hours."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.utils import timezone
 
@@ -36,6 +37,9 @@ class PhaseLine:
 
 @dataclass
 class Ledger:
+    """Its totals are worked out once, when first read (a page reads them several times):
+    read them only once compute() has listed the phases."""
+
     requested: float | None
     expected: float | None
     phases: list = field(default_factory=list)
@@ -48,23 +52,23 @@ class Ledger:
     def cpu_only(self):
         return self.unit == "node-hours"
 
-    @property
+    @cached_property
     def source(self):
         """Where the held figures come from: measured, simulated, reported, mixed or ''."""
         return _source(p.source for p in self.phases)
 
-    @property
+    @cached_property
     def held(self):
         return round(sum(p.hours for p in self.phases), 3)
 
-    @property
+    @cached_property
     def gap(self):
         # Nothing held yet (accepted, not started): no gap, not "-1200 h against expected".
         if self.expected is None or not self.phases:
             return None
         return round(self.held - self.expected, 3)
 
-    @property
+    @cached_property
     def offer_finding(self):
         if self.gap is None or not self.phases:
             return False
@@ -117,10 +121,11 @@ def _peak(holds, now):
     return peak
 
 
-def compute(run, holds=None, now=None):
+def compute(run, holds=None, now=None, description=None):
+    """`description`: the run's revision as a description, if the caller has read it."""
     now = now or timezone.now()
     holds = list(run.holds.all()) if holds is None else holds
-    description = run.revision.as_description()
+    description = description or run.revision.as_description()
     ledger = for_description(description)
     ledger.final = run.is_final
     for phase in Phase:

@@ -7,6 +7,7 @@ The scheduler reports what it measured as optional `observed` values on events a
 nodes granted and the exit reason are as last reported."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db import transaction
 from django.utils import timezone
@@ -158,7 +159,7 @@ class Observed:
     finished_at: object = None
     numbers: dict = field(default_factory=dict)
 
-    @property
+    @cached_property
     def gaps(self):
         return [f for f in self.figures if f.gap]
 
@@ -188,9 +189,10 @@ def _first_time(events, kind):
     return min(times) if times else None
 
 
-def compute(run, *, events, holds, ledger=None, segments=None, now=None):
-    """Every figure the description declared, next to what was observed so far."""
-    r = _gather(run, events, holds, ledger, segments, now or timezone.now())
+def compute(run, *, events, holds, ledger=None, segments=None, now=None, description=None):
+    """Every figure the description declared, next to what was observed so far (`ledger`,
+    `segments`, `description`: as the caller worked them out, else worked out here)."""
+    r = _gather(run, events, holds, ledger, segments, now or timezone.now(), description)
     figures = [
         _running_time(r),
         _data_staged(r),
@@ -231,11 +233,11 @@ class _Run:
     input_bytes: float | None
 
 
-def _gather(run, events, holds, ledger, segments, now):
-    description = run.revision.as_description()
+def _gather(run, events, holds, ledger, segments, now, description=None):
+    description = description or run.revision.as_description()
     request = description.request
     got = reports(events, holds)
-    ledger = ledger or ledger_mod.compute(run, holds=holds, now=now)
+    ledger = ledger or ledger_mod.compute(run, holds=holds, now=now, description=description)
     segments = segments if segments is not None else timeline.segments(run, events, now=now)
     final = run.is_final
     released_at = _first_time(events, "released")

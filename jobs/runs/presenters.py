@@ -41,11 +41,19 @@ def run_context(run, clock=None):
     holds = list(run.holds.all())
     clock = clock or timezone.now()
     now = simulated_now(run, events, clock) or clock
-    ledger = ledger_mod.compute(run, holds=holds, now=now)
+    # Read once, for the ledger and the declared figures.
+    description = run.revision.as_description()
+    ledger = ledger_mod.compute(run, holds=holds, now=now, description=description)
     segs = timeline.segments(run, events, now=now)
     dispatch = _dispatch(run)
     observed = observed_mod.compute(
-        run, events=events, holds=holds, ledger=ledger, segments=segs, now=now
+        run,
+        events=events,
+        holds=holds,
+        ledger=ledger,
+        segments=segs,
+        now=now,
+        description=description,
     )
     return {
         **staff_moves(run, dispatch, has_events=bool(events)),

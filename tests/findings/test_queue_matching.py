@@ -17,9 +17,12 @@ URL = reverse("staff_finding_queue")
 
 
 def _shown(client, query=""):
-    """The count the queue says ("3 findings")."""
+    """The count the queue says ("3 findings"), after the teams a Team filter found."""
     page = client.get(f"{URL}?{query}").content.decode()
-    return re.search(r'role="status">(.*?)(?:, \d+ on this page)?\.</p>', page).group(1)
+    return re.search(
+        r'role="status">(?:<span class="teams-found">.*?</span> )?(.*?)(?:, \d+ on this page)?\.</p>',
+        page,
+    ).group(1)
 
 
 @pytest.fixture
