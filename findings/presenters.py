@@ -1,5 +1,7 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
+from django.utils.html import strip_tags
+
 from jobs.runs.models import Phase
 from jobs.steps import field_label
 from portal.markdown import render_markdown
@@ -32,15 +34,25 @@ def _shown(key, value):
 
 def partner_rows(findings):
     """The rows of the partner's list (dicts of selectors.partner_list) with their labels,
-    for findings/list.html."""
+    for findings/list.html. The latest response is read as on the finding's page: by its
+    author's name, its Markdown rendered (then as text: a table cell holds a line, not
+    paragraphs and lists)."""
     return [
         {
             **f,
             "kind_label": KIND_LABELS.get(f["kind"], f["kind"]),
             "status_label": STATUS_LABELS.get(f["status"], f["status"]),
+            "latest_response_text": _as_text(f["latest_response"]),
+            "latest_response_by": f["latest_response_name"] or f["latest_response_email"],
         }
         for f in findings
     ]
+
+
+def _as_text(markdown):
+    if not markdown:
+        return ""
+    return " ".join(strip_tags(render_markdown(markdown)).split())
 
 
 def triage_rows(findings, problem_rows, ticked=frozenset()):
@@ -79,6 +91,9 @@ def detail_context(request, finding, info_form_errors=None, reopen_text="", page
         **reads(finding),
         "staff_view": page == "staff",
     }
+    # Answers and information are written in Markdown, as the finding's description is.
+    for note in context["notes"]:
+        note.html = render_markdown(note.body)
     if page == "staff":
         return context  # staff neither follow nor act as the team from the triage page
     member = is_member(request.user, finding)

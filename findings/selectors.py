@@ -83,11 +83,11 @@ def filing_jobs(user, team):
     return jobs_for(user).filter(team=team)
 
 
-def _latest_response():
+def _latest_response(column="body"):
     return (
         FindingNote.objects.filter(finding=OuterRef("pk"), visibility=NoteVisibility.RESPONSE)
         .order_by("-created_at", "-pk")
-        .values("body")[:1]
+        .values(column)[:1]
     )
 
 
@@ -98,12 +98,20 @@ LIST_FIELDS = ("pk", "team__name", "title", "kind", "status", "created_at")
 
 
 def partner_list(user, team=None):
-    """The user's teams' findings with the latest staff response, in one query (sorted and
-    paged by the view in PARTNER_ORDER), as dicts of LIST_FIELDS and latest_response."""
-    queryset = findings_for(user).annotate(latest_response=Subquery(_latest_response()))
+    """The user's teams' findings with the latest staff response and who wrote it, in one
+    query (sorted and paged by the view in PARTNER_ORDER), as dicts of LIST_FIELDS,
+    latest_response and its author's full name and e-mail (a User shows as the one, else
+    the other)."""
+    queryset = findings_for(user).annotate(
+        latest_response=Subquery(_latest_response()),
+        latest_response_name=Subquery(_latest_response("author__full_name")),
+        latest_response_email=Subquery(_latest_response("author__email")),
+    )
     if team is not None:
         queryset = queryset.filter(team=team)
-    return queryset.order_by(*PARTNER_ORDER).values(*LIST_FIELDS, "latest_response")
+    return queryset.order_by(*PARTNER_ORDER).values(
+        *LIST_FIELDS, "latest_response", "latest_response_name", "latest_response_email"
+    )
 
 
 def partner_detail(finding):

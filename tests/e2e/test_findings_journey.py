@@ -70,6 +70,8 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     assert page.get_by_role("heading", name="Evidence (read-only)").is_visible()
     assert f"{held:,.1f}" in page.locator(".evidence").inner_text()  # 1,376.8
 
+    staff.full_name = "Sam Okafor"
+    staff.save(update_fields=["full_name"])
     desk = new_page()
     log_in(desk, staff)
     visit(desk, "/staff/findings/?status=new")
@@ -78,7 +80,9 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     desk.check_accessibility()
     problem = UnsolvedProblem.objects.get(slug=slug)
     desk.page.get_by_label(problem.title).check()
-    desk.page.get_by_label("Answer to the partner").fill("Evidence for getting data to compute.")
+    desk.page.get_by_label("Answer to the partner").fill(
+        "Evidence for **getting data to compute**."
+    )
     desk.page.get_by_role("button", name="Triage: link to the ticked problems").click()
     # The only finding waiting: the queue opens, saying what happened.
     desk.page.get_by_text(f"#{finding.pk} is now triaged").wait_for()
@@ -91,8 +95,17 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     desk.check_accessibility()
 
     visit(partner, "/findings/")
-    assert "Thank you: this is now on the list." in page.locator("main").inner_text()
+    assert "Sam Okafor: Thank you: this is now on the list." in page.locator("main").inner_text()
     assert "is now triaged" in page.locator(".notices").inner_text()
+    # The answer sent with the move is a response: where the partner looks, by name, rendered.
+    page.get_by_role("link", name=re.compile(rf"#{finding.pk} ")).click()
+    partner.check_accessibility()
+    responses = page.get_by_role("region", name="Responses and information")
+    assert "No response yet" not in responses.inner_text()
+    assert responses.get_by_text("Answer from Sam Okafor").count() == 2
+    assert responses.locator("strong", has_text="getting data to compute").is_visible()
+    history = page.get_by_role("region", name="History").inner_text()
+    assert "getting data to compute" not in history
 
     assert count_on(public, slug) == 1
     for watcher in (public, partner, desk):
