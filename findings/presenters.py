@@ -1,5 +1,6 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
+from django.template.defaultfilters import floatformat
 from django.utils.html import strip_tags
 
 from jobs.runs.models import Phase
@@ -15,6 +16,7 @@ from .rules import Actor
 # get_FOO_display() rebuilds the choices' dict on every call; a list calls it per row.
 KIND_LABELS = dict(FindingKind.choices)
 STATUS_LABELS = dict(FindingStatus.choices)
+HOURS = ("expected_hours", "held_hours")
 
 
 def is_member(user, finding):
@@ -29,6 +31,8 @@ def _shown(key, value):
         return Phase(value).label
     if key == "field" and isinstance(value, str):
         return field_label(value)
+    if key in HOURS and isinstance(value, int | float):
+        return floatformat(value, "1g")  # as the evidence's ledger writes it: 1,379.8
     return value
 
 

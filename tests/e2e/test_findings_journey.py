@@ -57,8 +57,12 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     page = partner.page
     visit(partner, f"/findings/new/?job={job.pk}&kind=accounting_mismatch")
     assert page.locator("#id_job").input_value() == str(job.pk)
-    held = float(page.locator("#id_held_hours").input_value())
+    # The figures as the evidence's ledger writes them (one decimal), not 1379.816.
+    held_text = page.get_by_label("Accelerator-hours the network held").input_value()
+    assert re.fullmatch(r"\d+\.\d", held_text), held_text
+    held = float(held_text)
     assert held > 0
+    assert f"{held:,.1f}" in page.locator(".evidence").inner_text()
     assert page.get_by_text("Will be frozen").is_visible()
     page.locator("#id_impact_1").check()
     page.locator("#id_summary").fill("We expected fewer hours held while staging.")
@@ -69,6 +73,7 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     assert finding.evidence.count() == 1
     assert page.get_by_role("heading", name="Evidence (read-only)").is_visible()
     assert f"{held:,.1f}" in page.locator(".evidence").inner_text()  # 1,376.8
+    assert f"{held:,.1f}" in page.locator(".finding-facts").inner_text()
 
     staff.full_name = "Sam Okafor"
     staff.save(update_fields=["full_name"])
