@@ -32,7 +32,7 @@ from .staff_forms import (
 @staff_required
 @require_GET
 def staff_finding_queue(request):
-    filter_form = QueueFilterForm(request.GET or None)
+    filter_form = QueueFilterForm.for_queue(request.GET)
     filters = filter_form.filters()
     # A search matches team names: the teams found in the filter's list of teams.
     team_ids = (
