@@ -212,6 +212,11 @@ def _staff_context(request, finding, **forms):
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
         }
     )
+    if context["mergeable"]:
+        context["possible_duplicates"] = [
+            {**row, "status_label": FindingStatus(row["status"]).label}
+            for row in selectors.possible_duplicates(finding, problems)
+        ]
     return context
 
 
