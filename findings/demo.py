@@ -1,6 +1,10 @@
 """Demo findings for `load_demo`: one filed from the accepted Northwind job with frozen
 evidence, and a few others in different states, linked to the published problems."""
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from jobs.models import JobDescription
 from jobs.runs import simulator
 from jobs.runs.models import Run
@@ -82,6 +86,10 @@ def load_findings(*, teams, users):
         job=masks,
         revision=masks.revisions.filter(number=1).first() if masks else None,
     )
+    # Filed two days ago: addressed the moment it was filed would teach the insights'
+    # median time to address "0.0 h".
+    Finding.objects.filter(pk=ambiguous.pk).update(created_at=timezone.now() - timedelta(days=2))
+    ambiguous.refresh_from_db()
     services.change_status(
         finding=ambiguous,
         actor=staff,

@@ -1,5 +1,7 @@
 """Freezing a job's ledger figures and timeline as plain JSON for a finding."""
 
+from decimal import Decimal
+
 from jobs.runs import ledger, observed, timeline
 from jobs.runs.models import Run
 
@@ -44,15 +46,26 @@ def capture(job):
 
 
 def accounting_prefill(figures):
-    """Initial values of an accounting finding from ledger figures: the phase that differs
-    most from nothing expected is the non-running phase holding the most hours."""
+    """Initial values of an accounting finding from ledger figures, as the ledger beside the
+    form writes them (one decimal: 1,379.8, not 1379.816), and the phase where held and
+    expected differ most: the running phase's gap is what it held beyond what was expected
+    (what the team declares is for the run), any other phase's gap is all it held."""
     initial = {}
-    if figures.get("expected_hours") is not None:
-        initial["expected_hours"] = round(figures["expected_hours"], 3)
-    initial["held_hours"] = round(figures.get("held_hours") or 0, 3)
-    others = {k: v for k, v in (figures.get("phases") or {}).items() if k != "running"}
-    if others:
-        initial["phase"] = max(others, key=others.get)
-    elif figures.get("phases"):
-        initial["phase"] = "running"
+    expected = figures.get("expected_hours")
+    if expected is not None:
+        initial["expected_hours"] = _as_written(expected)
+    initial["held_hours"] = _as_written(figures.get("held_hours") or 0)
+    phases = figures.get("phases") or {}
+    if phases:
+        gaps = {
+            phase: abs(hours - (expected or 0) if phase == "running" else hours)
+            for phase, hours in phases.items()
+        }
+        if expected is None:
+            gaps.pop("running", None)  # nothing expected: a run's hours are no gap to weigh
+        initial["phase"] = max(gaps, key=gaps.get) if gaps else "running"
     return initial
+
+
+def _as_written(hours):
+    return Decimal(f"{hours:.1f}")

@@ -85,7 +85,7 @@ class AmbiguousForm(FindingForm):
     )
     field = forms.ChoiceField(
         label="Which field of the description",
-        help_text="“N” stands for any item of a list, e.g. any input.",
+        help_text="The field whose wording you followed, as the job's form names it.",
     )
     read_as = forms.CharField(
         label="What you read it as", widget=Textarea(attrs={"rows": 3}), **TEXT

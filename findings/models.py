@@ -237,6 +237,11 @@ class StatusChange(models.Model):
     to_status = models.CharField(max_length=12, choices=FindingStatus.choices, db_index=True)
     actor = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
     note = models.TextField(blank=True)
+    # The answer to the partner sent with a staff move: the note is also this response,
+    # which the partner reads with the others (the history does not repeat it).
+    response = models.OneToOneField(
+        "FindingNote", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:

@@ -1,5 +1,8 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
+from django.template.defaultfilters import floatformat
+from django.utils.html import strip_tags
+
 from jobs.runs.models import Phase
 from jobs.steps import field_label
 from portal.markdown import render_markdown
@@ -13,6 +16,7 @@ from .rules import Actor
 # get_FOO_display() rebuilds the choices' dict on every call; a list calls it per row.
 KIND_LABELS = dict(FindingKind.choices)
 STATUS_LABELS = dict(FindingStatus.choices)
+HOURS = ("expected_hours", "held_hours")
 
 
 def is_member(user, finding):
@@ -27,20 +31,32 @@ def _shown(key, value):
         return Phase(value).label
     if key == "field" and isinstance(value, str):
         return field_label(value)
+    if key in HOURS and isinstance(value, int | float):
+        return floatformat(value, "1g")  # as the evidence's ledger writes it: 1,379.8
     return value
 
 
 def partner_rows(findings):
     """The rows of the partner's list (dicts of selectors.partner_list) with their labels,
-    for findings/list.html."""
+    for findings/list.html. The latest response is read as on the finding's page: by its
+    author's name, its Markdown rendered (then as text: a table cell holds a line, not
+    paragraphs and lists)."""
     return [
         {
             **f,
             "kind_label": KIND_LABELS.get(f["kind"], f["kind"]),
             "status_label": STATUS_LABELS.get(f["status"], f["status"]),
+            "latest_response_text": _as_text(f["latest_response"]),
+            "latest_response_by": f["latest_response_name"] or f["latest_response_email"],
         }
         for f in findings
     ]
+
+
+def _as_text(markdown):
+    if not markdown:
+        return ""
+    return " ".join(strip_tags(render_markdown(markdown)).split())
 
 
 def triage_rows(findings, problem_rows, ticked=frozenset()):
@@ -79,6 +95,9 @@ def detail_context(request, finding, info_form_errors=None, reopen_text="", page
         **reads(finding),
         "staff_view": page == "staff",
     }
+    # Answers and information are written in Markdown, as the finding's description is.
+    for note in context["notes"]:
+        note.html = render_markdown(note.body)
     if page == "staff":
         return context  # staff neither follow nor act as the team from the triage page
     member = is_member(request.user, finding)

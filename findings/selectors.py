@@ -1,6 +1,7 @@
 """Reads, scoped by who asks: partners see their team's findings (outsiders get 404), staff
 see all; the public sees published problems and counts, never a team or private text."""
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -29,6 +30,7 @@ from . import rules
 from .models import (
     Finding,
     FindingNote,
+    FindingStatus,
     NoteVisibility,
     Subscription,
     UnsolvedProblem,
@@ -84,11 +86,11 @@ def filing_jobs(user, team):
     return jobs_for(user).filter(team=team)
 
 
-def _latest_response():
+def _latest_response(column="body"):
     return (
         FindingNote.objects.filter(finding=OuterRef("pk"), visibility=NoteVisibility.RESPONSE)
         .order_by("-created_at", "-pk")
-        .values("body")[:1]
+        .values(column)[:1]
     )
 
 
@@ -99,12 +101,20 @@ LIST_FIELDS = ("pk", "team__name", "title", "kind", "status", "created_at")
 
 
 def partner_list(user, team=None):
-    """The user's teams' findings with the latest staff response, in one query (sorted and
-    paged by the view in PARTNER_ORDER), as dicts of LIST_FIELDS and latest_response."""
-    queryset = findings_for(user).annotate(latest_response=Subquery(_latest_response()))
+    """The user's teams' findings with the latest staff response and who wrote it, in one
+    query (sorted and paged by the view in PARTNER_ORDER), as dicts of LIST_FIELDS,
+    latest_response and its author's full name and e-mail (a User shows as the one, else
+    the other)."""
+    queryset = findings_for(user).annotate(
+        latest_response=Subquery(_latest_response()),
+        latest_response_name=Subquery(_latest_response("author__full_name")),
+        latest_response_email=Subquery(_latest_response("author__email")),
+    )
     if team is not None:
         queryset = queryset.filter(team=team)
-    return queryset.order_by(*PARTNER_ORDER).values(*LIST_FIELDS, "latest_response")
+    return queryset.order_by(*PARTNER_ORDER).values(
+        *LIST_FIELDS, "latest_response", "latest_response_name", "latest_response_email"
+    )
 
 
 def partner_detail(finding):
@@ -129,6 +139,41 @@ def staff_detail(finding):
         "duplicates": list(finding.duplicates.all()),
         "subscribers": list(finding.subscriptions.select_related("user")),
     }
+
+
+# Words too common in findings to say two of them are about the same thing.
+_COMMON = {"about", "after", "again", "before", "could", "their", "there", "which", "while"}
+
+
+def _telling_words(text, most=5):
+    """The longest distinct words of a title (five letters or more, not common ones)."""
+    words = {w for w in re.findall(r"[^\W\d_]{5,}", text.lower()) if w not in _COMMON}
+    return sorted(words, key=lambda w: (-len(w), w))[:most]
+
+
+def possible_duplicates(finding, problem_ids, *, most=5):
+    """Findings of the same team (only those can be merged) and the same kind that look like
+    the same report: the same field of a description, a shared problem, or a title sharing
+    one of its telling words. Oldest first (the one to merge into), in one query."""
+    alike = Q()
+    field = (finding.details or {}).get("field")
+    if field:
+        alike |= Q(details__field=field)
+    if problem_ids:
+        alike |= Q(problems__in=problem_ids)
+    for word in _telling_words(finding.title):
+        alike |= Q(title__icontains=word)
+    if not alike:
+        return []
+    candidates = (
+        Finding.objects.filter(alike, team_id=finding.team_id, kind=finding.kind)
+        .exclude(pk=finding.pk)
+        .exclude(status=FindingStatus.DUPLICATE)
+        .order_by("created_at", "pk")
+        .values("pk", "title", "status", "created_at")
+        .distinct()
+    )
+    return list(candidates[:most])
 
 
 def is_subscribed(finding, user):

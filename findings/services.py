@@ -125,8 +125,10 @@ def _notify(finding, *, key, message, template, context, exclude=None):
     )
 
 
-def _move(finding, *, to_status, actor, note, actor_role):
-    """The single place a status changes: check the table, write the row, tell the partner."""
+def _move(finding, *, to_status, actor, note, actor_role, answer=False):
+    """The single place a status changes: check the table, write the row, tell the partner.
+    With `answer`, staff's note is their answer to the partner: a response the partner reads
+    where responses are (by the staff member's name), not a line of the history."""
     rules.check(finding.status, to_status, actor_role)
     to_status = FindingStatus(to_status)
     needs = (rules.PARTNER_NEEDS_NOTE if actor_role == Actor.PARTNER else rules.NEEDS_NOTE).get(
@@ -134,12 +136,19 @@ def _move(finding, *, to_status, actor, note, actor_role):
     )
     if needs and not note.strip():
         raise DomainError(needs)
+    response = None
+    if answer and note.strip():
+        _not_too_long(note.strip(), NOTE_MAX, "An answer")
+        response = FindingNote.objects.create(
+            finding=finding, visibility=NoteVisibility.RESPONSE, author=actor, body=note.strip()
+        )
     change = StatusChange.objects.create(
         finding=finding,
         from_status=finding.status,
         to_status=to_status,
         actor=actor,
         note=note.strip(),
+        response=response,
     )
     counted_changes = (finding.status in rules.COUNTED) != (to_status in rules.COUNTED)
     finding.status = to_status
@@ -154,7 +163,7 @@ def _move(finding, *, to_status, actor, note, actor_role):
         key=f"finding-change:{change.pk}",
         message=f"“{finding.title}” is now {to_status.label.lower()}",
         template="emails/finding_status.txt",
-        context={"change": change},
+        context={"change": change, "answer": response},
         exclude=actor,
     )
     return change
@@ -169,7 +178,7 @@ def change_status(
     rules.check(finding.status, to_status, Actor.STAFF)  # before touching its problems
     if to_status == FindingStatus.TRIAGED:
         _set_problems(finding, problems, proposed_problem)
-    _move(finding, to_status=to_status, actor=actor, note=note, actor_role=Actor.STAFF)
+    _move(finding, to_status=to_status, actor=actor, note=note, actor_role=Actor.STAFF, answer=True)
     return finding
 
 
@@ -252,7 +261,7 @@ def add_note(
         _notify(
             finding,
             key=f"finding-response:{note.pk}",
-            message=f"Staff responded on “{finding.title}”",
+            message=f"{author} answered on “{finding.title}”",
             template="emails/finding_response.txt",
             context={"note": note},
         )
@@ -370,12 +379,14 @@ def merge(*, source, target, actor, note="", expected_version=None) -> Finding:
     _touch(target)
     recount_problems(problems_of(source))
     source.duplicate_of = target
+    # A note typed by staff is their answer; without one the history says what happened.
     _move(
         source,
         to_status=FindingStatus.DUPLICATE,
         actor=actor,
         note=note or f"Merged into #{target.pk}.",
         actor_role=Actor.MERGE,
+        answer=bool(note.strip()),
     )
     return source
 

@@ -13,6 +13,8 @@ from portal.widgets import (
 from . import rules, selectors
 from .models import FindingKind, FindingStatus, NoteVisibility, UnsolvedProblem
 
+WAITING = "waiting"
+
 
 def _staff():
     return User.objects.filter(is_staff=True, is_active=True).order_by("email")
@@ -24,7 +26,11 @@ class QueueFilterForm(forms.Form):
     q = forms.CharField(label="Search", required=False, max_length=200)
     status = forms.ChoiceField(
         required=False,
-        choices=[("", "Any status"), ("waiting", "Waiting on staff"), *FindingStatus.choices],
+        choices=[
+            ("", "Any status"),
+            (WAITING, "Waiting on staff (new or reopened)"),
+            *FindingStatus.choices,
+        ],
     )
     kind = forms.ChoiceField(required=False, choices=[("", "Any kind"), *FindingKind.choices])
     # A team by its name, or part of it (not a list of every team: hundreds, and growing);
@@ -72,6 +78,15 @@ class QueueFilterForm(forms.Form):
         """The (id, label) rows the filter `name` lists (problem, assignee), in its order:
         the page lists the same rows elsewhere (the bulk form, the rows' problems)."""
         return self.fields[name].choices.loaded_rows()
+
+    @classmethod
+    def for_queue(cls, query):
+        """The queue is an inbox: opened with no filter (a later page of it included), it
+        lists what waits on staff, new or reopened, and its status list says so; every other
+        finding (addressed, declined…) is a choice of that list away."""
+        if any(name in query for name in cls.base_fields):
+            return cls(query)
+        return cls({**query.dict(), "status": WAITING})
 
     def filters(self):
         if not self.is_valid():

@@ -31,7 +31,7 @@ from .staff_forms import (
 @staff_required
 @require_safe
 def staff_finding_queue(request):
-    filter_form = QueueFilterForm(request.GET or None)
+    filter_form = QueueFilterForm.for_queue(request.GET)
     filters = filter_form.filters()
     # A search matches team names too: those teams, found first, are sent as constants.
     team_ids = selectors.teams_named(filters["q"]) if "q" in filters else []
@@ -193,6 +193,11 @@ def _staff_context(request, finding, **forms):
             "mergeable": (finding.status, FindingStatus.DUPLICATE) in rules.TRANSITIONS,
         }
     )
+    if context["mergeable"]:
+        context["possible_duplicates"] = [
+            {**row, "status_label": FindingStatus(row["status"]).label}
+            for row in selectors.possible_duplicates(finding, problems)
+        ]
     return context
 
 

@@ -68,6 +68,7 @@ class FieldView:
         self.value = display_value(value, spec_)
         self.issues = issues.get(path, [])
         has_value = value not in (None, "", [], {})
+        self.has_value = has_value  # a field of another shape stays shown while it has one
         if seen is not None and not seen.judges(path, has_value):
             self.issues = [i for i in self.issues if not is_missing(i)]
         self.errors = [i for i in self.issues if i.level == jobformat.Level.ERROR]

@@ -83,10 +83,21 @@ class FieldSpec:
     unit: str = ""
     children: list = field(default_factory=list)  # for groups: FieldSpecs of one item
     item_label: str = ""
+    only_with_shape: str = ""  # the work's shape this field applies to ("" for every shape)
 
     @property
     def choice_values(self):
         return [value for value, _ in self.choices]
+
+    @property
+    def example_words(self):
+        """The example as the form shows it: a choice by its label. A yes/no question has
+        none (its answer is the person's, and "Example: yes" says nothing)."""
+        if self.kind == "bool":
+            return ""
+        if self.kind == "choice":
+            return dict(self.choices).get(self.example, "")
+        return self.example
 
     def path(self, prefix):
         return f"{prefix}.{self.name}" if prefix else self.name
@@ -113,6 +124,17 @@ def _example(info):
     return str(value)
 
 
+# The format says in a field's description which shape of work it applies to ("… (only with
+# shape: shards)"); a shard's node count says it in words of its own.
+_ONLY_WITH_SHAPE = re.compile(r"\s*\(only with shape: ([a-z]+)\)")
+SHAPE_OF = {"nodes_per_shard": "shards"}
+
+
+def _only_with_shape(name, description):
+    found = _ONLY_WITH_SHAPE.search(description)
+    return found[1] if found else SHAPE_OF.get(name, "")
+
+
 def specs_for(model_cls):
     specs = []
     for name, info in model_cls.model_fields.items():
@@ -123,6 +145,7 @@ def specs_for(model_cls):
             "label": label,
             "help": info.description or "",
             "example": _example(info),
+            "only_with_shape": _only_with_shape(name, info.description or ""),
         }
         origin = typing.get_origin(annotation)
         if origin is list:
@@ -355,6 +378,20 @@ _QUOTED = re.compile(r"(“[^”]*”)")
 _STATE = re.compile(r"\b(?:state |set )?([a-z]+(?:_[a-z]+)+): (true|false)\b")
 _EXAMPLE_BOOL = re.compile(r"(For example|e\.g\.):? (true|false)\b")
 _TOKEN = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+_TRUE_IF = re.compile(r"^(True|False) (only )?if ")
+_TRUE_TO = re.compile(r"^True to (state )?")
+
+
+def help_words(text):
+    """A field's help from the format in the form's words: the field sits beside its label
+    and its answers are Yes and No, so "True if…" reads "Yes if…", and a note of which shape
+    it applies to goes (the form shows the field only for that shape)."""
+    text = _ONLY_WITH_SHAPE.sub("", str(text or ""))
+    text = _TRUE_IF.sub(lambda m: f"{'Yes' if m[1] == 'True' else 'No'} {m[2] or ''}if ", text)
+    text = _TRUE_TO.sub("Choose Yes to state ", text)
+    return form_words(text)
 
 
 def form_words(text):

@@ -8,7 +8,7 @@ from jobs.runs.models import RunState
 from portal.markdown import render_markdown
 
 from ..jobformat.units import format_duration, number_for_people
-from ..steps import anchor_id, form_words, step_of_field
+from ..steps import anchor_id, form_words, help_words, step_of_field
 from ..steps import field_label as label
 
 register = template.Library()
@@ -63,6 +63,11 @@ def field_labels(paths):
 @register.filter(name="form_words")
 def form_words_filter(text):
     return form_words(text)
+
+
+@register.filter(name="help_words")
+def help_words_filter(text):
+    return help_words(text)
 
 
 @register.filter

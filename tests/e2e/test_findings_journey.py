@@ -58,8 +58,12 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     page = partner.page
     visit(partner, f"/findings/new/?job={job.pk}&kind=accounting_mismatch")
     assert page.locator("#id_job").input_value() == str(job.pk)
-    held = float(page.locator("#id_held_hours").input_value())
+    # The figures as the evidence's ledger writes them (one decimal), not 1379.816.
+    held_text = page.get_by_label("Accelerator-hours the network held").input_value()
+    assert re.fullmatch(r"\d+\.\d", held_text), held_text
+    held = float(held_text)
     assert held > 0
+    assert f"{held:,.1f}" in page.locator(".evidence").inner_text()
     assert page.get_by_text("Will be frozen").is_visible()
     page.locator("#id_impact_1").check()
     page.locator("#id_summary").fill("We expected fewer hours held while staging.")
@@ -70,7 +74,10 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     assert finding.evidence.count() == 1
     assert page.get_by_role("heading", name="Evidence (read-only)").is_visible()
     assert f"{held:,.1f}" in page.locator(".evidence").inner_text()  # 1,376.8
+    assert f"{held:,.1f}" in page.locator(".finding-facts").inner_text()
 
+    staff.full_name = "Sam Okafor"
+    staff.save(update_fields=["full_name"])
     desk = new_page()
     log_in(desk, staff)
     visit(desk, "/staff/findings/?status=new")
@@ -79,7 +86,9 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     desk.check_accessibility()
     problem = UnsolvedProblem.objects.get(slug=slug)
     desk.page.get_by_label(problem.title).check()
-    desk.page.get_by_label("Answer to the partner").fill("Evidence for getting data to compute.")
+    desk.page.get_by_label("Answer to the partner").fill(
+        "Evidence for **getting data to compute**."
+    )
     desk.page.get_by_role("button", name="Triage: link to the ticked problems").click()
     # The only finding waiting: the queue opens, saying what happened.
     desk.page.get_by_text(f"#{finding.pk} is now triaged").wait_for()
@@ -92,8 +101,17 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     desk.check_accessibility()
 
     visit(partner, "/findings/")
-    assert "Thank you: this is now on the list." in page.locator("main").inner_text()
+    assert "Sam Okafor: Thank you: this is now on the list." in page.locator("main").inner_text()
     assert "is now triaged" in page.locator(".notices").inner_text()
+    # The answer sent with the move is a response: where the partner looks, by name, rendered.
+    page.get_by_role("link", name=re.compile(rf"#{finding.pk} ")).click()
+    partner.check_accessibility()
+    responses = page.get_by_role("region", name="Responses and information")
+    assert "No response yet" not in responses.inner_text()
+    assert responses.get_by_text("Answer from Sam Okafor").count() == 2
+    assert responses.locator("strong", has_text="getting data to compute").is_visible()
+    history = page.get_by_role("region", name="History").inner_text()
+    assert "getting data to compute" not in history
 
     assert count_on(public, slug) == 1
     for watcher in (public, partner, desk):

@@ -102,8 +102,8 @@ def test_the_staff_page_reads_a_fixed_number_of_queries(
     staff_page(client, finding)
     # Session, user, the finding with what it names and the next one waiting, memberships,
     # its rows (history, notes, evidence, problems, duplicates, followers), the rows its
-    # forms list (every problem, the staff).
-    with django_assert_num_queries(12) as first:
+    # forms list (every problem, the staff), the findings that may be duplicates of it.
+    with django_assert_num_queries(13) as first:
         staff_page(client, finding)
     for i in range(3):
         services.add_note(

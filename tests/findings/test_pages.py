@@ -59,11 +59,14 @@ def test_the_list_shows_the_latest_response_or_a_dash(client_for, team_a, a_memb
         body="We throttled the bucket. " + "More words. " * 20,
     )
     page = client_for(a_member).get("/findings/").content.decode()
-    cells = re.findall(r"<td>([^<]*)</td>\s*<td>\d+ \w+ \d{4}</td>", page)
-    # Newest first: the unanswered one has no response (not "None"), the other's is cut.
+    cells = re.findall(r"<td>(.*?)</td>\s*<td>\d+ \w+ \d{4}</td>", page)
+    # Newest first: the unanswered one has no response (not "None"), the other's is cut,
+    # after the name of who answered.
     assert cells[0] == "—"
-    assert cells[1].startswith("We throttled the bucket.") and cells[1].endswith("…")
-    assert len(cells[1]) == 140
+    by, text = cells[1].split("</span> ")
+    assert by == '<span class="muted">staff:'
+    assert text.startswith("We throttled the bucket.") and text.endswith("…")
+    assert len(text) == 140
 
 
 def test_each_partner_sees_only_their_teams_findings_and_responses(

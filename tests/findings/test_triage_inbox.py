@@ -4,6 +4,7 @@ partner, straight on to the next finding after a move, single-key shortcuts."""
 import pytest
 from django.urls import reverse
 
+from findings import services
 from findings.models import FindingNote, FindingStatus, NoteVisibility, UnsolvedProblem
 from tests.findings.helpers import file
 
@@ -73,3 +74,22 @@ def test_published_problems_do_not_claim_nothing_comes_from_findings(client):
         page = client.get(reverse("problem_detail", args=[problem.slug])).content.decode()
         assert "nothing here comes from findings" not in page
         assert "What the findings linked here teach us" in page
+
+
+def test_the_queue_opens_on_what_waits_and_the_rest_is_a_filter_away(
+    client_for, team_a, a_member, staff, problem
+):
+    waiting = file(team_a, a_member, title="Still waiting")
+    addressed = file(team_a, a_member, title="Already addressed")
+    for status in ("triaged", "accepted", "addressed"):
+        services.change_status(finding=addressed, actor=staff, to_status=status, problems=[problem])
+    client = client_for(staff)
+    for query in ("", "?after=", "?after=zzz"):  # the opening, and a later page of it
+        page = client.get(reverse("staff_finding_queue") + query).content.decode()
+        assert "Still waiting" in page and "Already addressed" not in page, query
+    assert '<option value="waiting" selected>' in page
+    page = client.get(reverse("staff_finding_queue"), {"status": "addressed"}).content.decode()
+    assert "Already addressed" in page and "Still waiting" not in page
+    page = client.get(reverse("staff_finding_queue"), {"status": ""}).content.decode()
+    assert "Already addressed" in page and "Still waiting" in page
+    assert waiting.pk
