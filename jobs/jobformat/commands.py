@@ -62,8 +62,11 @@ HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]")
 
 
+QUOTED = re.compile(r"""(["'])(.*?)\1""")
+
+
 def _unquote(word):
-    return re.sub(r"""(["'])(.*?)\1""", r"\2", word)
+    return QUOTED.sub(r"\2", word) if ('"' in word or "'" in word) else word
 
 
 def _words(line):
@@ -142,11 +145,166 @@ VALUED = {
     "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
     "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
 }  # fmt: skip
+# Cheap tests before the patterns above (a literal search is fast on a long line).
+COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
+RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
 
 # Programs whose output-looking options name what they read.
 READS_ITS_OPTIONS = {"tensorboard"}
+
+
+# --- commands that plainly read nothing ----------------------------------------------------
+
+# Steps that read no data: messages, waits, checks of the machine, installers, the shell's own
+# control words. (`cat`, `source` of a script, a program of the job's own are not here.)
+READS_NOTHING = {
+    "echo", "printf", "sleep", "date", "hostname", "nvidia-smi", "rocm-smi", "set", "unset",
+    "export", "if", "then", "else", "elif", "fi", "for", "do", "done", "while", "until", "true",
+    "false", "wait", "exit", "[", "[[", ":", "conda", "module", "ulimit", "cd", "mkdir", "pip",
+    "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
+    "whoami", "time", "printenv", "ibstat", "ibv_devinfo", "nvcc", "ls",
+}  # fmt: skip
+# Start another command on the nodes: what they start decides.
+LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
+# Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
+# the CUDA samples' device checks).
+BENCHMARK = re.compile(
+    r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
+    r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
+    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$"
+)
+PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
+PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
+HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
+# Python that reads: files, paths, downloads.
+PY_READS = re.compile(r"""open\(|load|read|Path|download|["'/]|from_pretrained|np\.|pd\.""")
+# Tools that also run programs (`conda run`, `uv run`): only these uses set a place up.
+SETUP_TOOLS = {
+    tool: re.compile(rf"^(?:{uses})\b")
+    for tool, uses in (
+        ("conda", "activate|deactivate|env list|info|list|install|create|config"),
+        ("uv", "pip install|venv|pip list"),
+        ("pip", "install|list|freeze|show"),
+        ("pip3", "install|list|freeze|show"),
+        ("module", "load|purge|list|use|unload|restore"),
+    )
+}
+# Steps that only set a place up: a job of only these shows none of its work.
+SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
+           "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":"}  # fmt: skip
+CONTROL = {
+    "if",
+    "then",
+    "else",
+    "elif",
+    "while",
+    "until",
+    "do",
+    "!",
+    "{",
+    "time",
+    "}",
+    "fi",
+    "done",
+}
+PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
+
+
+def _prefix(word):
+    return word in ("sudo", "export") or word in CONTROL or bool(PLAIN_VALUE.match(word))
+
+
+def _may_read_nothing(word):
+    parts = word.split()
+    if not parts:
+        return True
+    first = parts[0].rsplit("/", 1)[-1]
+    return bool(
+        first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
+        or BENCHMARK.search(parts[0])
+    )  # fmt: skip
+
+
+class _Quiet:
+    """Whether every step a text runs plainly reads nothing (see READS_NOTHING)."""
+
+    def __init__(self):
+        self.quiet = True
+        self.steps = 0  # steps that run something (not only set a place up)
+        self.heredoc = None  # (terminator, python body?)
+
+    def line(self, raw, expanded, words):
+        if self.heredoc:
+            end, python = self.heredoc
+            if raw.strip() == end:
+                self.heredoc = None
+            elif not python or PY_READS.search(raw):
+                self.quiet = False
+            return
+        if m := PY_HEREDOC.match(expanded):
+            self.heredoc, self.steps = (m.group(1), True), self.steps + 1
+            return
+        if m := HEREDOC.search(expanded):
+            self.heredoc, self.quiet = (m.group(1), False), False
+            return
+        if not self.quiet:
+            return  # decided: something reads
+        head = next((w for w in words[:64] if not _prefix(w)), "").rstrip(";")
+        if head and not _may_read_nothing(head):
+            self.quiet = False  # decided at the first word, however long the line
+            return
+        segment = []
+        for word in [*words, ";"]:
+            if word in (";", "|", "&&", "||", "&") or word.endswith(";"):
+                if word.endswith(";") and word != ";":
+                    segment.append(word[:-1])
+                self._step(segment)
+                if not self.quiet:
+                    return
+                segment = []
+            else:
+                segment.append(word)
+
+    def _step(self, words):
+        i = 0
+        while i < len(words) and _prefix(words[i]):
+            i += 1  # an assignment's value is judged where it is used
+        if i == len(words):
+            return
+        head = words[i].split()
+        first = head[0].rsplit("/", 1)[-1]
+        if BENCHMARK.search(head[0]):
+            self.steps += 1
+            return
+        python = first.startswith("python")
+        if not _may_read_nothing(head[0]):
+            self.quiet = False
+            return
+        if first not in SETS_UP:
+            self.steps += 1
+        rest = [w for word in words[i + 1 :] for w in word.split()]
+        benchmark = False
+        for word in rest:
+            if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
+                if not BENCHMARK.search(word.rstrip(";)\"'")):
+                    self.quiet = False  # a program of the job's own
+                    return
+                benchmark = True
+        if python:
+            # python must start a benchmark or print its version.
+            runs = benchmark or "--version" in rest or "-V" in rest
+        elif first in LAUNCHERS:
+            # A launcher must start a benchmark or a check (`srun hostname`).
+            runs = benchmark or any(w in READS_NOTHING and w != "cd" for w in rest)
+        else:
+            tool = SETUP_TOOLS.get(first)
+            runs = not tool or bool(tool.match(" ".join(rest[:2])))
+        self.quiet = self.quiet and runs
+
+    def reads_nothing(self):
+        return self.quiet and self.steps > 0 and not self.heredoc
 
 
 class _Reader:
@@ -158,6 +316,7 @@ class _Reader:
         self.staged = set()  # local copies of remote data (staged in or out)
         self.line = 0
         self.raw = ""
+        self.quiet = _Quiet()
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -174,10 +333,11 @@ class _Reader:
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
+        words = _words(line)
+        self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1), _unquote(m.group(2)))
             return
-        words = _words(line)
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         self._options(words)
@@ -199,6 +359,8 @@ class _Reader:
 
     def _options(self, words):
         for i, word in enumerate(words):
+            if word[:1] != "-":
+                continue  # options only (a cheap test first: lines can be long)
             option, eq, value = word.partition("=")
             if not eq:
                 value = words[i + 1] if i + 1 < len(words) else ""
@@ -228,7 +390,7 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in read()
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words:
+        for word in words if any("ckpt_path=" in w for w in words) else ():
             if m := HYDRA_CKPT.match(word):
                 value = self.expand(m.group(1))
                 if _is_path(value):
@@ -241,17 +403,17 @@ class _Reader:
             self.add("data.inputs", f"hf://{'datasets/' if dataset else ''}{value}", said)
 
     def _hub(self, line, words):
-        if HF_DOWNLOAD.search(line):
+        if "download" in line and HF_DOWNLOAD.search(line):
             repo = _first_argument(words, ("download",))
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
-        if HF_UPLOAD.search(line):
+        if "upload" in line and HF_UPLOAD.search(line):
             repo = _first_argument(words, ("upload",))
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
-        for m in PY_CALL.finditer(line):
+        for m in PY_CALL.finditer(line) if "(" in line else ():
             call, repo = m.group(1), self.expand(m.group(2))
             if not HF_ID.fullmatch(repo):
                 continue  # a builder ("json") or a local directory
@@ -262,7 +424,7 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
-        if KAGGLE.search(line):
+        if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
                     slug = words[i + 1]
@@ -281,7 +443,7 @@ class _Reader:
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
 
     def _copies(self, line, words):
-        m = COPY_TOOL.search(line)
+        m = COPY_TOOL.search(line) if COPY_WORDS.search(line) else None
         if not m:
             return
         rest = [w for w in _words(line[m.end() :]) if not w.startswith("-")]
@@ -304,7 +466,7 @@ class _Reader:
 
     def _containers(self, line, words):
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
-            m = pattern.search(line)
+            m = pattern.search(line) if RUNTIME_WORDS.search(line) else None
             if not m:
                 continue
             after = _words(line[m.end() :])
@@ -312,7 +474,7 @@ class _Reader:
             if image:
                 self._image(image, f"{line[m.start() : m.end()].strip()} {image}", keep_prefix)
             return
-        if SHIFTER.search(line):
+        if "shifter" in line and SHIFTER.search(line):
             for i, word in enumerate(words):
                 if word.startswith("--image="):
                     image = word.partition("=")[2]
@@ -351,8 +513,12 @@ class _Reader:
             target = rest.split(":")[0]
             if not colon or not source or not target or not _is_path(target):
                 continue
-            if source.rstrip("/") in ("$PWD", "${PWD}", ".", "") or source == target:
-                continue  # the working directory (code), or a path seen at the same place
+            if source.rstrip("/") in ("$PWD", "${PWD}"):
+                # The directory the job was submitted from: the job's own files, its code.
+                self.add("work.code", source.rstrip("/"), said)
+                continue
+            if source.rstrip("/") in (".", "") or source == target:
+                continue  # the working directory, or a path seen at the same place
             if target.rstrip("/") in workdirs:
                 self.add("work.code", source, said)
             else:
@@ -419,7 +585,11 @@ def read(text, variables=None, section="", first_line=1, binds=True):
             value == s or value.startswith(s + "/") for s in staged
         )
 
-    return _settle([p for p in reader.found if not local_copy(p)])
+    found = [p for p in reader.found if not local_copy(p)]
+    reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
+    if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
+        found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
+    return _settle(found)
 
 
 def _expand_words(line, variables):
@@ -460,6 +630,139 @@ def _settle(found):
 def serves(text):
     """True when the commands leave a server running (realtime.py decides)."""
     return ends_serving(text)
+
+
+# --- repositories the job runs its program from ------------------------------------------
+
+GIT_URL = re.compile(r"^(?:https?://|git@|ssh://)[^\s\"']{3,300}$")
+# Commands that set a place up rather than run the job's program in it.
+NOT_RUNNING = {
+    "cd", "pushd", "popd", "git", "pip", "pip3", "uv", "conda", "mamba", "micromamba", "mkdir",
+    "rm", "echo", "printf", "ls", "export", "source", ".", "apt", "apt-get", "yum", "dnf", "cp",
+    "mv", "ln", "wget", "curl", "sleep", "cat", "chmod", "chown", "touch", "true", "false", "set",
+    "unset", "if", "fi", "then", "else", "elif", "for", "do", "done", "while", "nvidia-smi",
+    "rocm-smi", "which", "pwd", "test", "[", "[[", "sed", "tee", "grep", "head", "tail", "exit",
+    "tar", "unzip", "make", "cmake", "ninja", "module", "ulimit", "poetry", "pixi", "npm", "yarn",
+    "wait", "trap", "local", "return", "find", "du", "df", "date", "hostname", "env",
+}  # fmt: skip
+INSTALLS = re.compile(r"\bpip3?\s+install\b|\bsetup\.py\b|\s-m\s+pip\b|^\S*python\S*\s+-c\b")
+COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
+
+
+class _Clone:
+    def __init__(self, url, directory, ref, line, text, section):
+        self.url, self.dir, self.ref = url, directory, ref
+        self.line, self.text, self.section = line, text, section
+        self.used = False
+
+    def value(self):
+        url = self.url.rstrip("/")
+        return f"{url}@{self.ref}" if self.ref and "@" not in url.split("/")[-1] else url
+
+
+def _clone_of(words):
+    """(url, directory, ref) for `git clone [-b ref] url [directory]`, else None."""
+    args, ref, skip = [], None, False
+    for i, word in enumerate(words[2:], 2):
+        if skip:
+            skip = False
+        elif word in ("-b", "--branch"):
+            ref, skip = (words[i + 1] if i + 1 < len(words) else None), True
+        elif word.startswith("--branch="):
+            ref = word.partition("=")[2]
+        elif word in ("--depth", "-o", "--origin", "--reference", "-c", "--config", "-j", "--jobs"):
+            skip = True
+        elif not word.startswith("-"):
+            args.append(word)
+    if not args or not GIT_URL.match(args[0]):
+        return None
+    url = args[0]
+    directory = args[1] if len(args) > 1 else url.rstrip("/").rsplit("/", 1)[-1].split("@")[0]
+    directory = directory.removesuffix(".git").rstrip("/")
+    if not directory or not _statable(url) or "$" in url:
+        return None
+    return url, directory, ref
+
+
+def _components(path):
+    return [c for c in path.replace("\\", "/").split("/") if c and c != "."]
+
+
+def code_from_clones(sections):
+    """work.code proposals: a repository a command clones and the job's program then runs from
+    (a program started inside it, or a program path into it), written `url@ref`. A clone only
+    installed (`pip install .`) or built is a library, not the job's code.
+
+    sections: [(text, section, first_line)]; each section starts where the job starts (SkyPilot
+    runs setup and run each from the workdir)."""
+    clones = {}
+    for text, section, first_line in sections:
+        here, depth = None, 0  # the clone the shell is in, and how deep
+        raw = (text or "").splitlines()
+        for number, line in logical_lines(text):
+            for command in COMMAND_SPLIT.split(line):
+                words = _words(command.strip().lstrip("(").strip())
+                while words and (words[0] == "sudo" or re.match(r"^[A-Za-z_]\w*=", words[0])):
+                    words = words[1:]
+                if not words:
+                    continue
+                if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
+                    url, directory, ref = found
+                    raw_line = raw[number - 1] if number - 1 < len(raw) else line
+                    where = (number + first_line - 1, raw_line.strip()[:200], section)
+                    clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    continue
+                if words[0] in ("cd", "pushd", "popd"):
+                    here, depth = _cd(words, here, depth, clones)
+                    continue
+                if words[0] == "git" and here and depth == 0 and len(words) > 2:
+                    if words[1] == "checkout" and not words[2].startswith("-"):
+                        here.ref = words[2]
+                    elif words[1:3] == ["reset", "--hard"] and len(words) > 3:
+                        here.ref = words[3]
+                    continue
+                name = words[0].rsplit("/", 1)[-1]
+                if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
+                    continue
+                if here:
+                    here.used = True
+                for word in words:
+                    parts = _components(word)
+                    for clone in clones.values():
+                        if clone.dir in parts[:-1]:
+                            clone.used = True
+    out = []
+    for clone in sorted(clones.values(), key=lambda c: c.line):
+        if clone.used:
+            value = clone.value()
+            said = f"git clone {value}"
+            out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
+    return out
+
+
+def _cd(words, here, depth, clones):
+    if words[0] == "popd" or len(words) < 2:
+        return None, 0
+    target = _components(words[1])
+    if words[1].startswith(("/", "~", "$")):
+        # An absolute place is in a clone only when it names the clone's folder.
+        for i, part in enumerate(target):
+            if part in clones:
+                return clones[part], len(target) - i - 1
+        return None, 0
+    for part in target:
+        if part == "..":
+            if here and depth > 0:
+                depth -= 1
+            else:
+                here, depth = None, 0
+        elif here:
+            depth += 1
+        elif part in clones:
+            here, depth = clones[part], 0
+        else:
+            return None, 0
+    return here, depth
 
 
 # --- merging into an importer's description data ------------------------------------------
@@ -528,6 +831,16 @@ def merge(proposals, work, data, request, output, notes, under=()):
             if work.get("image"):
                 continue
             work["image"] = p.value
+        elif p.path == "data.no_inputs":
+            if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
+                continue
+            data["no_inputs"] = True
+            notes.append(
+                "Reads no data: every step the job runs is a message, a wait, a check of the "
+                "machine or a benchmark that makes up its own data."
+            )
+            used.append(p)
+            continue
         else:
             continue
         used.append(p)
@@ -548,6 +861,7 @@ def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
     proposals = read(text, first_line=first_command + 1)
+    proposals += code_from_clones([(text, "", first_command + 1)])
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
         if m := SHIFTER_DIRECTIVE.match(line):
@@ -565,13 +879,21 @@ def fill_sbatch(results, lines, first_command):
 
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals = []
+    proposals, quiet = [], []
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
-            proposals += read(task[key], variables, section=key, binds=False)
-    proposals = _settle(proposals)
+            found = read(task[key], variables, section=key, binds=False)
+            quiet.append(any(p.path == "data.no_inputs" for p in found))
+            proposals += found
+    # A pool's commands only ready its workers: the work is sent to them later. Files shipped
+    # with the task (workdir, mounts) are there to be read, whatever the commands show.
+    shipped = any(task.get(k) for k in ("pool", "workdir", "file_mounts", "volumes"))
+    if not (quiet and all(quiet) and isinstance(task.get("run"), str)) or shipped:
+        proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
+    proposals = _settle(proposals + code_from_clones(texts))
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
     points = []

@@ -203,3 +203,48 @@ def test_a_long_script_reads_in_linear_time():
     start = time.perf_counter()
     commands.read(text)
     assert time.perf_counter() - start < 5  # a guard against catastrophic backtracking only
+
+
+def clones(*sections):
+    return [p.value for p in commands.code_from_clones([(t, "", 1) for t in sections])]
+
+
+def test_a_cloned_repository_the_job_runs_its_program_from_is_its_code_at_its_ref():
+    setup = (
+        "git clone https://github.com/northwind/seg-train.git || true\n"
+        "cd seg-train && git checkout 1a2b3c4\npip install -e .\n"
+        "git clone -b v2.1 https://github.com/northwind/seg-tools tools\n"
+    )
+    run = "cd seg-train\ntorchrun --nproc_per_node 8 train.py\npython tools/eval.py\n"
+    assert clones(setup, run) == [
+        "https://github.com/northwind/seg-train.git@1a2b3c4",
+        "https://github.com/northwind/seg-tools@v2.1",
+    ]
+
+
+def test_a_cloned_library_only_installed_or_built_is_not_the_jobs_code():
+    setup = (
+        "git clone https://github.com/NVIDIA/apex\ncd apex\npip install -v --no-build-isolation ./\n"
+        "cd ..\ngit clone https://github.com/northwind/kernels\n(cd kernels && make -j)\n"
+    )
+    assert clones(setup, "python train.py --epochs 3\n") == []
+
+
+def test_commands_that_plainly_read_nothing_say_so_and_any_program_of_the_job_does_not():
+    def quiet(text):
+        return ("data.no_inputs", True) in found(text)
+
+    assert quiet("nvidia-smi\n")
+    assert quiet('if [ "$RANK" == "0" ]; then\n  echo head\nfi\nsleep 60\n')
+    assert quiet("srun --mpi=pmix -N 2 /opt/nccl-tests/build/all_reduce_perf -b 8 -e 2G\n")
+    assert quiet("srun python -u -m torch.distributed.run --nproc_per_node 8 all_reduce_bench.py\n")
+    assert not quiet("module load ansys\n")  # sets a place up; the work is not shown
+    assert not quiet("echo start\npython train.py\n")
+    assert not quiet("conda run -n seg python -c 'print(1)'\n")
+    assert not quiet("if curl -s http://head:8080/ > /dev/null; then echo ok; fi\n")
+    assert not quiet("cat > job.py << EOF\nprint(1)\nEOF\n")
+
+
+def test_the_submit_directory_mounted_into_a_container_is_the_jobs_code():
+    text = "srun --container-image=nvcr.io#nvidia/pytorch:24.02-py3 --container-mounts=$PWD:/workspace python bench.py\n"
+    assert ("work.code", "$PWD") in found(text)
