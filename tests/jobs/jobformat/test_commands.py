@@ -248,3 +248,18 @@ def test_commands_that_plainly_read_nothing_say_so_and_any_program_of_the_job_do
 def test_the_submit_directory_mounted_into_a_container_is_the_jobs_code():
     text = "srun --container-image=nvcr.io#nvidia/pytorch:24.02-py3 --container-mounts=$PWD:/workspace python bench.py\n"
     assert ("work.code", "$PWD") in found(text)
+
+
+def test_a_script_that_ends_serving_on_its_head_node_or_in_a_program_named_a_server_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    head = (
+        'if [ "$RANK" == "0" ]; then\n  python train.py\n  vllm serve /ckpt/hf --port 9090\n'
+        "else\n  sleep 15\n  ray start --address $HEAD:6379\nfi\necho done\n"
+    )
+    assert ends_serving(head)
+    assert ends_serving("python -m dynamo.sglang --model-path m --host 0.0.0.0 --port 8081\n")
+    assert ends_serving('bash "/apps/llm/service.sh" $MODEL $PORT\n')
+    # A server for the job's own client, waited for with the training: batch.
+    assert not ends_serving("srun run_server.sh head\nsrun run_training.sh\nwait\n")
+    assert not ends_serving("if [ -f done ]; then\n  python eval.py\nelse\n  python train.py\nfi\n")
