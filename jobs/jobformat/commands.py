@@ -38,7 +38,7 @@ class Proposal:
 # A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 ASSIGNMENT = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("[^"`$(]*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("(?:[^"`$\\]|\$(?!\()|\\.)*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
 )
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
 # org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
@@ -59,7 +59,9 @@ class _HubId:
 HF_ID = _HubId()
 HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
-SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]")
+# (and no placeholder left for the user to fill: `<OPENRLHF_ROOT_PATH>`, `{wandb_token}`)
+SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}")
+RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
 
 
 QUOTED = re.compile(r"""(["'])(.*?)\1""")
@@ -89,7 +91,16 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
 # …and that name a Hub dataset.
-DATASET_OPTIONS = {"--dataset_name", "--dataset-name", "--hf-dataset", "--hf_dataset"}
+DATASET_OPTIONS = {
+    "--dataset_name",
+    "--dataset-name",
+    "--hf-dataset",
+    "--hf_dataset",
+    "--prompt_dataset",
+    "--prompt-dataset",
+    "--prompt_data",
+    "--prompt-data",
+}
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
                 "--train-data-path", "--train_data_path", "--dataset"}  # fmt: skip
@@ -164,7 +175,8 @@ READS_NOTHING = {
     "export", "if", "then", "else", "elif", "fi", "for", "do", "done", "while", "until", "true",
     "false", "wait", "exit", "[", "[[", ":", "conda", "module", "ulimit", "cd", "mkdir", "pip",
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
-    "whoami", "time", "printenv", "ibstat", "ibv_devinfo", "nvcc", "ls",
+    "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
+    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -212,8 +224,25 @@ CONTROL = {
 PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
 
 
+ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
+SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)\$\((\(?)(.*)$")
+
+
+def _substituted(words):
+    """An assignment from a command (`ADDR=$(scontrol show …)`) is that command's step;
+    arithmetic (`N=$((A * B))`) is a value."""
+    for word in words:
+        m = SUBSTITUTION.match(word)
+        if not m:
+            yield word
+        elif m.group(2):
+            yield f"{m.group(1)}0"
+        else:
+            yield from (m.group(1), ";", m.group(3))
+
+
 def _prefix(word):
-    return word in ("sudo", "export") or word in CONTROL or bool(PLAIN_VALUE.match(word))
+    return word in ("sudo", "export", ";") or word in CONTROL or bool(PLAIN_VALUE.match(word))
 
 
 def _may_read_nothing(word):
@@ -251,12 +280,14 @@ class _Quiet:
             return
         if not self.quiet:
             return  # decided: something reads
-        head = next((w for w in words[:64] if not _prefix(w)), "").rstrip(";")
+        if "$((" in expanded:
+            words = _words(ARITHMETIC.sub("0", expanded))
+        head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
         if head and not _may_read_nothing(head):
             self.quiet = False  # decided at the first word, however long the line
             return
         segment = []
-        for word in [*words, ";"]:
+        for word in [*_substituted(words), ";"]:
             if word in (";", "|", "&&", "||", "&") or word.endswith(";"):
                 if word.endswith(";") and word != ";":
                     segment.append(word[:-1])
@@ -340,6 +371,8 @@ class _Reader:
             return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
+        if "-c" in words:
+            words = _inline_scripts(words)
         self._options(words)
         self._hub(line, words)
         self._fetch(line, words)
@@ -364,6 +397,10 @@ class _Reader:
             option, eq, value = word.partition("=")
             if not eq:
                 value = words[i + 1] if i + 1 < len(words) else ""
+            if option.startswith("--") and "." in option:
+                # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
+                # the last part is the option.
+                option = "--" + option.rsplit(".", 1)[1]
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
                     self.add("request.preemptible", True, option)
@@ -505,9 +542,10 @@ class _Reader:
             for w in words
             if w.startswith(("--pwd=", "--workdir=", "--container-workdir="))
         }
-        workdirs |= {
-            w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", " ".join(words))
-        }
+        joined = " ".join(words)
+        workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
+        # Ray's runtime environment ships its working_dir as the job's code.
+        workdirs |= {w.rstrip("/") for w in RAY_WORKING_DIR.findall(joined)}
         for spec in value.split(","):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
@@ -523,6 +561,17 @@ class _Reader:
                 self.add("work.code", source, said)
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
+
+
+def _inline_scripts(words):
+    """`bash -c "cmd --opt value"`: the quoted script's own words, in place."""
+    out = []
+    for i, word in enumerate(words):
+        if i and words[i - 1] == "-c" and any(c.isspace() for c in word):
+            out += _words(word)
+        else:
+            out.append(word)
+    return out
 
 
 def _first_argument(words, after, valued=frozenset()):
@@ -547,10 +596,12 @@ def logical_lines(text):
     """(1-based line, text) for each command line, continuations joined, comments dropped."""
     out, pending, start = [], [], 0
     for number, line in enumerate((text or "").splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            # A comment line, also one inside a continued command: a reader reads past it
+            # (bash would end the command there; the file's author did not mean that).
+            continue
         if not pending:
             start = number
-            if line.lstrip().startswith("#"):
-                continue
         if line.endswith("\\"):
             pending.append(line[:-1])
             continue

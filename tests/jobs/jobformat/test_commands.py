@@ -263,3 +263,40 @@ def test_a_script_that_ends_serving_on_its_head_node_or_in_a_program_named_a_ser
     # A server for the job's own client, waited for with the training: batch.
     assert not ends_serving("srun run_server.sh head\nsrun run_training.sh\nwait\n")
     assert not ends_serving("if [ -f done ]; then\n  python eval.py\nelse\n  python train.py\nfi\n")
+
+
+def test_a_script_in_bash_c_with_grouped_options_and_a_ray_working_dir():
+    text = (
+        'MOUNT="$CODE:/app,$HOME/.cache:/root/.cache"\n'
+        'srun --container-image=img --container-mounts="$MOUNT" bash -c "ray job submit '
+        '--runtime-env-json=\'{\\"working_dir\\": \\"/app\\"}\' -- python3 -m seg.train '
+        "--actor.model_name_or_path northwind/seg-7b --data.prompt_data northwind/prompts "
+        '--ckpt.output_dir /app/out/seg"\n'
+    )
+    assert found(text) == [
+        ("work.code", "$CODE"),
+        ("data.unclassified", "/root/.cache -> $HOME/.cache"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("data.inputs", "hf://datasets/northwind/prompts"),
+        ("output.artifacts", "/app/out/seg"),
+    ]
+
+
+def test_a_placeholder_left_for_the_user_is_not_a_location():
+    assert found("CODE=<ROOT_PATH>\npython train.py --data {data_dir} --output_dir <OUT>\n") == []
+
+
+def test_a_comment_line_inside_a_continued_command_is_read_past():
+    text = "srun -N 2 \\\n  # the binary may move\n  /opt/nccl/all_reduce_perf -b 8 \\\n  -e 2G\n"
+    ((line, joined),) = commands.logical_lines(text)
+    assert line == 1 and joined.split() == [
+        "srun",
+        "-N",
+        "2",
+        "/opt/nccl/all_reduce_perf",
+        "-b",
+        "8",
+        "-e",
+        "2G",
+    ]
+    assert ("data.no_inputs", True) in found(text)
