@@ -37,8 +37,10 @@ class Proposal:
 
 # A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
+# NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("(?:[^"`$\\]|\$(?!\()|\\.)*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)="""
+    r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
 )
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
 # org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
@@ -103,10 +105,23 @@ DATASET_OPTIONS = {
 }
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
-                "--train-data-path", "--train_data_path", "--dataset"}  # fmt: skip
+                "--train-data-path", "--train_data_path", "--dataset",
+                # files a program reads: its input, a tokenizer's vocabulary and merges
+                "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
+                "--merge-file", "--merge_file"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files.)
 DATA_VARIABLES = {"DATA_PATH", "TRAIN_DATA_PATH", "DATASET_PATH", "DATA_DIR"}
-OUTPUT_OPTIONS = {"--output_dir", "--output-dir", "--logdir", "--log_dir", "--log-dir"}
+OUTPUT_OPTIONS = {
+    "--output_dir",
+    "--output-dir",
+    "--logdir",
+    "--log_dir",
+    "--log-dir",
+    "--tensorboard-dir",
+    "--tensorboard_dir",
+    "--output-prefix",
+    "--output_prefix",
+}
 OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
@@ -122,7 +137,9 @@ PY_CALL = re.compile(
     r"[\"']([^\"'\s]{1,200})[\"']"
 )
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
-FETCH = re.compile(r"^(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl)\s")
+FETCH = re.compile(
+    r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c)\s"
+)
 URL = re.compile(r"https?://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.
 NOT_DATA_URL = re.compile(
@@ -159,6 +176,8 @@ VALUED = {
 # Cheap tests before the patterns above (a literal search is fast on a long line).
 COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
 RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
+# Folders a container image keeps its own code and files in.
+IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
 
@@ -373,7 +392,9 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if "-c" in words:
             words = _inline_scripts(words)
+        start = len(self.found)
         self._options(words)
+        self._in_image(words, start)
         self._hub(line, words)
         self._fetch(line, words)
         self._copies(line, words)
@@ -381,6 +402,8 @@ class _Reader:
 
     def _assignment(self, name, value):
         value = self.expand(value)
+        # `CMD="$CMD --load …"` with no value known before: the rest, not a loop.
+        value = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
         self.variables.values[name] = value
         said = f"{name}={value}"
         if name in DATA_VARIABLES and _is_path(value):
@@ -432,6 +455,38 @@ class _Reader:
                 value = self.expand(m.group(1))
                 if _is_path(value):
                     self.add("request.checkpoint_location", value, word)
+
+    def _in_image(self, words, start):
+        """A program in a container (pyxis, docker) that names a path in the image's own folders
+        (`/workspace/bert/vocab`) not mounted from the host reads the image, not data."""
+        if not any(w.startswith("--container-image") for w in words) and not DOCKER_RUN.search(
+            " ".join(words[:8])
+        ):
+            return
+        targets = [
+            self.expand(spec).split(":")[1].rstrip("/")
+            for i, w in enumerate(words)
+            for value in [
+                w.partition("=")[2] if "=" in w else (words[i + 1] if i + 1 < len(words) else "")
+            ]
+            if w.partition("=")[0] in BIND_OPTIONS
+            for spec in value.split(",")
+            if spec.count(":") >= 1
+        ]
+
+        def mounted(value):
+            return any(value == t or value.startswith(t + "/") for t in targets if t)
+
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (
+                p.path in ("data.inputs", "output.artifacts")
+                and isinstance(p.value, str)
+                and IMAGE_FOLDERS.match(p.value)
+                and not mounted(p.value)
+            )
+        ]
 
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):
@@ -613,7 +668,7 @@ def logical_lines(text):
     return out
 
 
-def read(text, variables=None, section="", first_line=1, binds=True):
+def read(text, variables=None, section="", first_line=1, binds=True, checkpointed=False):
     """Proposals from a job's commands, in text order, each location once.
 
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
@@ -640,7 +695,7 @@ def read(text, variables=None, section="", first_line=1, binds=True):
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
-    return _settle(found)
+    return _settle(found, checkpointed)
 
 
 def _expand_words(line, variables):
@@ -650,12 +705,16 @@ def _expand_words(line, variables):
     return variables.expand(line, record=False)
 
 
-def _settle(found):
+# A place named after the job's id is new for every job: nothing is resumed from it.
+JOB_ID = re.compile(r"\$\{?SLURM_JOB_?ID\}?|\$\{?SKYPILOT_TASK_ID\}?")
+
+
+def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
     out = []
     for p in found:
-        if p.path == "_save" and p.value.rstrip("/") in loads:
+        if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
             # --save and --load of the same path: the job checkpoints there and resumes.
             out.append(Proposal("request.checkpoint_location", p.value, p.line, p.text,
                                 p.said + " (and --load)", p.section))  # fmt: skip
@@ -664,7 +723,7 @@ def _settle(found):
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
-    if not checkpoints:
+    if not checkpoints and not checkpointed:
         # Resuming is only stated when the job also says where it checkpoints.
         out = [p for p in out if p.path != "request.preemptible"]
     seen, settled = set(), []
@@ -935,7 +994,8 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
-            found = read(task[key], variables, section=key, binds=False)
+            checkpointed = bool(request.get("checkpoint_location"))
+            found = read(task[key], variables, section=key, binds=False, checkpointed=checkpointed)
             quiet.append(any(p.path == "data.no_inputs" for p in found))
             proposals += found
     # A pool's commands only ready its workers: the work is sent to them later. Files shipped
@@ -944,7 +1004,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     if not (quiet and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
-    proposals = _settle(proposals + code_from_clones(texts))
+    proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
     points = []

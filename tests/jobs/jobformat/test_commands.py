@@ -300,3 +300,36 @@ def test_a_comment_line_inside_a_continued_command_is_read_past():
         "2G",
     ]
     assert ("data.no_inputs", True) in found(text)
+
+
+def test_downloads_later_in_a_line_and_by_other_fetchers():
+    text = "mkdir -p data && cd data && wget -c https://example.org/cifar.tar.gz\naxel -n 8 https://example.org/wiki.xml.bz2\n"
+    assert found(text) == [
+        ("data.inputs", "https://example.org/cifar.tar.gz"),
+        ("data.inputs", "https://example.org/wiki.xml.bz2"),
+    ]
+
+
+def test_megatron_style_files_outputs_and_a_save_and_load_under_the_job_id():
+    text = (
+        'OUT="$ROOT"/run/"$SLURM_JOB_ID"\n'
+        'CMD="$(pwd)/pretrain.py --vocab-file $VOCAB --merge-file $MERGES --data-path $DATA '
+        '--tensorboard-dir $OUT/tb --save $OUT/ckpt"\n'
+        'CMD="$CMD --load $OUT/ckpt"\n'
+        'srun bash -c "python $CMD"\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "$VOCAB"),
+        ("data.inputs", "$MERGES"),
+        ("data.inputs", "$DATA"),
+        ("output.artifacts", "$ROOT/run/$SLURM_JOB_ID/tb"),
+    ]  # a place named after the job id is new each run: nothing is resumed from it
+
+
+def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
+    text = (
+        "srun --container-image=bert:21 --container-mounts=/home/u/out:/results "
+        "python /workspace/run.py --vocab_file=/workspace/vocab --output_dir=/results\n"
+    )
+    assert ("data.inputs", "/workspace/vocab") not in found(text)
+    assert ("output.artifacts", "/results") in found(text)
