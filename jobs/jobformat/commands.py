@@ -126,7 +126,7 @@ OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
 CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
-HUB_OPTIONS = {"--hub_model_id", "--hub-model-id"}
+HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 
@@ -157,7 +157,14 @@ COPY_TOOL = re.compile(
 )
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 CLOUD_URI = re.compile(URI)
-HYDRA_CKPT = re.compile(r"(?:^|\s)(?:\+{0,2})trainer\.ckpt_path=(\S+)")
+# A configuration override: `[+]key.sub=value`.
+OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
+OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir"}
+OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
+                 "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
+OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
+# A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
+SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
@@ -178,6 +185,12 @@ COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
 RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
 # Folders a container image keeps its own code and files in.
 IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
+# The node's own disk or memory: gone when the job ends.
+NODE_LOCAL = re.compile(
+    r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
+)
+# Code and settings copied along with data are not data.
+CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
 
@@ -450,11 +463,45 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in read()
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words if any("ckpt_path=" in w for w in words) else ():
-            if m := HYDRA_CKPT.match(word):
-                value = self.expand(m.group(1))
-                if _is_path(value):
-                    self.add("request.checkpoint_location", value, word)
+        for word in words if any("." in w and "=" in w for w in words[:4000]) else ():
+            if m := OVERRIDE.match(word):
+                self._override(m.group(1), m.group(2), word)
+        self._saves_in_output(words)
+
+    def _override(self, key, value, said):
+        """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
+        `checkpointing.checkpoint_dir=…`), read by its last keys."""
+        value = self.expand(_unquote(value))
+        parts = key.lower().split(".")
+        last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
+        placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
+        if last in OVERRIDE_CHECKPOINT and placed:
+            self.add("request.checkpoint_location", value, said)
+        elif last in OVERRIDE_DATA and placed:
+            self.add("data.inputs", value, said)
+        elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
+            if _is_path(value):
+                self.add("data.inputs", value, said)
+            elif HF_ID.fullmatch(value):
+                self.add("data.inputs", f"hf://{value}", said)
+
+    def _saves_in_output(self, words):
+        """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
+        checkpoints."""
+        if not SAVES_EVERY.intersection(w.partition("=")[0] for w in words):
+            return
+        values = dict(zip(words, [*words[1:], ""], strict=False))
+        values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
+        if any(values.get(o, "").lower() in ("no", "0", "") for o in SAVES_EVERY if o in values):
+            return
+        for option in ("--output_dir", "--output-dir"):
+            value = self.expand(values.get(option, ""))
+            if _is_path(value):
+                self.add("request.checkpoint_location", value, f"{option} {value} (saved every N)")
+                self.found = [
+                    p for p in self.found if not (p.path == "output.artifacts" and p.value == value)
+                ]
+                return
 
     def _in_image(self, words, start):
         """A program in a container (pyxis, docker) that names a path in the image's own folders
@@ -537,6 +584,8 @@ class _Reader:
     def _copies(self, line, words):
         m = COPY_TOOL.search(line) if COPY_WORDS.search(line) else None
         if not m:
+            if "cp" in line or "rsync" in line:
+                self._staging(words)
             return
         rest = [w for w in _words(line[m.end() :]) if not w.startswith("-")]
         # Option values (`--exclude '*.tmp'`) are rare in copies; only the first two other
@@ -555,6 +604,33 @@ class _Reader:
             self.add("output.artifacts", target, said)
             if not CLOUD_URI.fullmatch(source):
                 self.staged.add(source)
+
+    def _staging(self, words):
+        """`cp`/`rsync` to or from the node's own disk or memory (/tmp, /dev/shm, $TMPDIR):
+        what is copied in is read, what is copied back out is kept."""
+        segment = []
+        for word in [*words, ";"]:
+            if word not in (";", "&&", "||", "|") and not word.endswith(";"):
+                segment.append(word)
+                continue
+            if word.endswith(";") and word != ";":
+                segment.append(word[:-1])
+            while segment and segment[0] in ("time", "sudo", "command"):
+                segment = segment[1:]
+            if segment and segment[0].rsplit("/", 1)[-1] in ("cp", "rsync"):
+                args = [self.expand(w) for w in segment[1:] if not w.startswith("-")]
+                if len(args) >= 2:
+                    self._stage(args[:-1], args[-1], " ".join(segment)[:160])
+            segment = []
+
+    def _stage(self, sources, target, said):
+        local = [s for s in sources if NODE_LOCAL.match(s)]
+        if NODE_LOCAL.match(target) and not local:
+            for source in sources:
+                if _is_path(source) and not CODE_FILE.search(source):
+                    self.add("data.inputs", source, said)
+        elif len(local) == len(sources) and not NODE_LOCAL.match(target) and _is_path(target):
+            self.add("output.artifacts", target, said)
 
     def _containers(self, line, words):
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
@@ -878,7 +954,7 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=()):
+def merge(proposals, work, data, request, output, notes, under=(), blank=()):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -925,7 +1001,10 @@ def merge(proposals, work, data, request, output, notes, under=()):
             data.setdefault("unclassified", []).append(p.value)
             known.add(target)
         elif p.path == "request.checkpoint_location":
-            if request.get("checkpoint_location") or inside(value):
+            in_blank = any(
+                value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
+            )
+            if request.get("checkpoint_location") or (inside(value) and not in_blank):
                 continue
             request["checkpoint_location"] = p.value
             known.add(value)
@@ -1007,11 +1086,17 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
-    points = []
+    points, blank = [], []
     for key in ("file_mounts", "volumes"):
         section = task.get(key)
         for entry in section if isinstance(section, list) else [section]:
             points += list(entry) if isinstance(entry, dict) else []
+            # A mount whose bucket is left for the user to fill names no place but its path.
+            blank += [
+                variables.expand(str(k), record=False)
+                for k, v in (entry.items() if isinstance(entry, dict) else ())
+                if isinstance(v, dict) and not v.get("name") and not v.get("source")
+            ]
     under = [variables.expand(str(k), record=False) for k in points]
-    merge(proposals, work, data, request, output, notes, under=under)
+    merge(proposals, work, data, request, output, notes, under=under, blank=blank)
     return proposals

@@ -333,3 +333,38 @@ def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
     )
     assert ("data.inputs", "/workspace/vocab") not in found(text)
     assert ("output.artifacts", "/results") in found(text)
+
+
+def test_configuration_overrides_name_data_models_and_checkpoints():
+    text = (
+        "python3 -m verl.trainer.main_ppo data.train_files=$HOME/math/train.parquet "
+        "actor_rollout_ref.model.path=northwind/seg-7b "
+        "checkpointing.checkpoint_dir='results/seg' trainer.logger=[console]\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "$HOME/math/train.parquet"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("request.checkpoint_location", "results/seg"),
+    ]
+
+
+def test_an_output_directory_saved_to_every_n_steps_holds_the_checkpoints():
+    text = "python run_qa.py --output_dir /ckpt/qa/ --save_steps 1000 --hf_upload_path org/qa\n"
+    assert found(text) == [
+        ("output.artifacts", "hf://org/qa"),
+        ("request.checkpoint_location", "/ckpt/qa/"),
+    ]
+    assert found("python run.py --output_dir /out --save_strategy no\n") == [
+        ("output.artifacts", "/out")
+    ]
+
+
+def test_copies_to_and_from_the_nodes_own_disk_are_staging():
+    text = (
+        "time cp -a ../data/train.h5 /tmp/. ; python train.py ;\n"
+        "cp /tmp/model.pth ./model.pth.$$\ncp config.yaml /dev/shm/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "../data/train.h5"),
+        ("output.artifacts", "./model.pth.$$"),
+    ]
