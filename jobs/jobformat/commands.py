@@ -37,8 +37,10 @@ class Proposal:
 
 # A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
+# NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=("[^"`$(]*"|'[^']*'|[^\s"'`;&|()]*)\s*$"""
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)="""
+    r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
 )
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
 # org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
@@ -59,11 +61,16 @@ class _HubId:
 HF_ID = _HubId()
 HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
-SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]")
+# (and no placeholder left for the user to fill: `<OPENRLHF_ROOT_PATH>`, `{wandb_token}`)
+SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}")
+RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
+
+
+QUOTED = re.compile(r"""(["'])(.*?)\1""")
 
 
 def _unquote(word):
-    return re.sub(r"""(["'])(.*?)\1""", r"\2", word)
+    return QUOTED.sub(r"\2", word) if ('"' in word or "'" in word) else word
 
 
 def _words(line):
@@ -86,18 +93,40 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
 # …and that name a Hub dataset.
-DATASET_OPTIONS = {"--dataset_name", "--dataset-name", "--hf-dataset", "--hf_dataset"}
+DATASET_OPTIONS = {
+    "--dataset_name",
+    "--dataset-name",
+    "--hf-dataset",
+    "--hf_dataset",
+    "--prompt_dataset",
+    "--prompt-dataset",
+    "--prompt_data",
+    "--prompt-data",
+}
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
-                "--train-data-path", "--train_data_path", "--dataset"}  # fmt: skip
+                "--train-data-path", "--train_data_path", "--dataset",
+                # files a program reads: its input, a tokenizer's vocabulary and merges
+                "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
+                "--merge-file", "--merge_file"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files.)
 DATA_VARIABLES = {"DATA_PATH", "TRAIN_DATA_PATH", "DATASET_PATH", "DATA_DIR"}
-OUTPUT_OPTIONS = {"--output_dir", "--output-dir", "--logdir", "--log_dir", "--log-dir"}
+OUTPUT_OPTIONS = {
+    "--output_dir",
+    "--output-dir",
+    "--logdir",
+    "--log_dir",
+    "--log-dir",
+    "--tensorboard-dir",
+    "--tensorboard_dir",
+    "--output-prefix",
+    "--output_prefix",
+}
 OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
 CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
-HUB_OPTIONS = {"--hub_model_id", "--hub-model-id"}
+HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 
@@ -108,7 +137,9 @@ PY_CALL = re.compile(
     r"[\"']([^\"'\s]{1,200})[\"']"
 )
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
-FETCH = re.compile(r"^(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl)\s")
+FETCH = re.compile(
+    r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c)\s"
+)
 URL = re.compile(r"https?://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.
 NOT_DATA_URL = re.compile(
@@ -126,7 +157,14 @@ COPY_TOOL = re.compile(
 )
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 CLOUD_URI = re.compile(URI)
-HYDRA_CKPT = re.compile(r"(?:^|\s)(?:\+{0,2})trainer\.ckpt_path=(\S+)")
+# A configuration override: `[+]key.sub=value`.
+OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
+OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir"}
+OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
+                 "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
+OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
+# A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
+SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
@@ -142,11 +180,194 @@ VALUED = {
     "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
     "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
 }  # fmt: skip
+# Cheap tests before the patterns above (a literal search is fast on a long line).
+COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
+RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
+# Folders a container image keeps its own code and files in.
+IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
+# The node's own disk or memory: gone when the job ends.
+NODE_LOCAL = re.compile(
+    r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
+)
+# Code and settings copied along with data are not data.
+CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
 
 # Programs whose output-looking options name what they read.
 READS_ITS_OPTIONS = {"tensorboard"}
+
+
+# --- commands that plainly read nothing ----------------------------------------------------
+
+# Steps that read no data: messages, waits, checks of the machine, installers, the shell's own
+# control words. (`cat`, `source` of a script, a program of the job's own are not here.)
+READS_NOTHING = {
+    "echo", "printf", "sleep", "date", "hostname", "nvidia-smi", "rocm-smi", "set", "unset",
+    "export", "if", "then", "else", "elif", "fi", "for", "do", "done", "while", "until", "true",
+    "false", "wait", "exit", "[", "[[", ":", "conda", "module", "ulimit", "cd", "mkdir", "pip",
+    "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
+    "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
+    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls",
+}  # fmt: skip
+# Start another command on the nodes: what they start decides.
+LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
+# Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
+# the CUDA samples' device checks).
+BENCHMARK = re.compile(
+    r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
+    r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
+    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$"
+)
+PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
+PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
+HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
+# Python that reads: files, paths, downloads.
+PY_READS = re.compile(r"""open\(|load|read|Path|download|["'/]|from_pretrained|np\.|pd\.""")
+# Tools that also run programs (`conda run`, `uv run`): only these uses set a place up.
+SETUP_TOOLS = {
+    tool: re.compile(rf"^(?:{uses})\b")
+    for tool, uses in (
+        ("conda", "activate|deactivate|env list|info|list|install|create|config"),
+        ("uv", "pip install|venv|pip list"),
+        ("pip", "install|list|freeze|show"),
+        ("pip3", "install|list|freeze|show"),
+        ("module", "load|purge|list|use|unload|restore"),
+    )
+}
+# Steps that only set a place up: a job of only these shows none of its work.
+SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
+           "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":"}  # fmt: skip
+CONTROL = {
+    "if",
+    "then",
+    "else",
+    "elif",
+    "while",
+    "until",
+    "do",
+    "!",
+    "{",
+    "time",
+    "}",
+    "fi",
+    "done",
+}
+PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
+
+
+ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
+SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)\$\((\(?)(.*)$")
+
+
+def _substituted(words):
+    """An assignment from a command (`ADDR=$(scontrol show …)`) is that command's step;
+    arithmetic (`N=$((A * B))`) is a value."""
+    for word in words:
+        m = SUBSTITUTION.match(word)
+        if not m:
+            yield word
+        elif m.group(2):
+            yield f"{m.group(1)}0"
+        else:
+            yield from (m.group(1), ";", m.group(3))
+
+
+def _prefix(word):
+    return word in ("sudo", "export", ";") or word in CONTROL or bool(PLAIN_VALUE.match(word))
+
+
+def _may_read_nothing(word):
+    parts = word.split()
+    if not parts:
+        return True
+    first = parts[0].rsplit("/", 1)[-1]
+    return bool(
+        first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
+        or BENCHMARK.search(parts[0])
+    )  # fmt: skip
+
+
+class _Quiet:
+    """Whether every step a text runs plainly reads nothing (see READS_NOTHING)."""
+
+    def __init__(self):
+        self.quiet = True
+        self.steps = 0  # steps that run something (not only set a place up)
+        self.heredoc = None  # (terminator, python body?)
+
+    def line(self, raw, expanded, words):
+        if self.heredoc:
+            end, python = self.heredoc
+            if raw.strip() == end:
+                self.heredoc = None
+            elif not python or PY_READS.search(raw):
+                self.quiet = False
+            return
+        if m := PY_HEREDOC.match(expanded):
+            self.heredoc, self.steps = (m.group(1), True), self.steps + 1
+            return
+        if m := HEREDOC.search(expanded):
+            self.heredoc, self.quiet = (m.group(1), False), False
+            return
+        if not self.quiet:
+            return  # decided: something reads
+        if "$((" in expanded:
+            words = _words(ARITHMETIC.sub("0", expanded))
+        head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
+        if head and not _may_read_nothing(head):
+            self.quiet = False  # decided at the first word, however long the line
+            return
+        segment = []
+        for word in [*_substituted(words), ";"]:
+            if word in (";", "|", "&&", "||", "&") or word.endswith(";"):
+                if word.endswith(";") and word != ";":
+                    segment.append(word[:-1])
+                self._step(segment)
+                if not self.quiet:
+                    return
+                segment = []
+            else:
+                segment.append(word)
+
+    def _step(self, words):
+        i = 0
+        while i < len(words) and _prefix(words[i]):
+            i += 1  # an assignment's value is judged where it is used
+        if i == len(words):
+            return
+        head = words[i].split()
+        first = head[0].rsplit("/", 1)[-1]
+        if BENCHMARK.search(head[0]):
+            self.steps += 1
+            return
+        python = first.startswith("python")
+        if not _may_read_nothing(head[0]):
+            self.quiet = False
+            return
+        if first not in SETS_UP:
+            self.steps += 1
+        rest = [w for word in words[i + 1 :] for w in word.split()]
+        benchmark = False
+        for word in rest:
+            if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
+                if not BENCHMARK.search(word.rstrip(";)\"'")):
+                    self.quiet = False  # a program of the job's own
+                    return
+                benchmark = True
+        if python:
+            # python must start a benchmark or print its version.
+            runs = benchmark or "--version" in rest or "-V" in rest
+        elif first in LAUNCHERS:
+            # A launcher must start a benchmark or a check (`srun hostname`).
+            runs = benchmark or any(w in READS_NOTHING and w != "cd" for w in rest)
+        else:
+            tool = SETUP_TOOLS.get(first)
+            runs = not tool or bool(tool.match(" ".join(rest[:2])))
+        self.quiet = self.quiet and runs
+
+    def reads_nothing(self):
+        return self.quiet and self.steps > 0 and not self.heredoc
 
 
 class _Reader:
@@ -158,6 +379,7 @@ class _Reader:
         self.staged = set()  # local copies of remote data (staged in or out)
         self.line = 0
         self.raw = ""
+        self.quiet = _Quiet()
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -174,13 +396,18 @@ class _Reader:
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
+        words = _words(line)
+        self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1), _unquote(m.group(2)))
             return
-        words = _words(line)
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
+        if "-c" in words:
+            words = _inline_scripts(words)
+        start = len(self.found)
         self._options(words)
+        self._in_image(words, start)
         self._hub(line, words)
         self._fetch(line, words)
         self._copies(line, words)
@@ -188,6 +415,8 @@ class _Reader:
 
     def _assignment(self, name, value):
         value = self.expand(value)
+        # `CMD="$CMD --load …"` with no value known before: the rest, not a loop.
+        value = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
         self.variables.values[name] = value
         said = f"{name}={value}"
         if name in DATA_VARIABLES and _is_path(value):
@@ -199,9 +428,15 @@ class _Reader:
 
     def _options(self, words):
         for i, word in enumerate(words):
+            if word[:1] != "-":
+                continue  # options only (a cheap test first: lines can be long)
             option, eq, value = word.partition("=")
             if not eq:
                 value = words[i + 1] if i + 1 < len(words) else ""
+            if option.startswith("--") and "." in option:
+                # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
+                # the last part is the option.
+                option = "--" + option.rsplit(".", 1)[1]
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
                     self.add("request.preemptible", True, option)
@@ -228,11 +463,77 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in read()
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words:
-            if m := HYDRA_CKPT.match(word):
-                value = self.expand(m.group(1))
-                if _is_path(value):
-                    self.add("request.checkpoint_location", value, word)
+        for word in words if any("." in w and "=" in w for w in words[:4000]) else ():
+            if m := OVERRIDE.match(word):
+                self._override(m.group(1), m.group(2), word)
+        self._saves_in_output(words)
+
+    def _override(self, key, value, said):
+        """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
+        `checkpointing.checkpoint_dir=…`), read by its last keys."""
+        value = self.expand(_unquote(value))
+        parts = key.lower().split(".")
+        last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
+        placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
+        if last in OVERRIDE_CHECKPOINT and placed:
+            self.add("request.checkpoint_location", value, said)
+        elif last in OVERRIDE_DATA and placed:
+            self.add("data.inputs", value, said)
+        elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
+            if _is_path(value):
+                self.add("data.inputs", value, said)
+            elif HF_ID.fullmatch(value):
+                self.add("data.inputs", f"hf://{value}", said)
+
+    def _saves_in_output(self, words):
+        """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
+        checkpoints."""
+        if not SAVES_EVERY.intersection(w.partition("=")[0] for w in words):
+            return
+        values = dict(zip(words, [*words[1:], ""], strict=False))
+        values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
+        if any(values.get(o, "").lower() in ("no", "0", "") for o in SAVES_EVERY if o in values):
+            return
+        for option in ("--output_dir", "--output-dir"):
+            value = self.expand(values.get(option, ""))
+            if _is_path(value):
+                self.add("request.checkpoint_location", value, f"{option} {value} (saved every N)")
+                self.found = [
+                    p for p in self.found if not (p.path == "output.artifacts" and p.value == value)
+                ]
+                return
+
+    def _in_image(self, words, start):
+        """A program in a container (pyxis, docker) that names a path in the image's own folders
+        (`/workspace/bert/vocab`) not mounted from the host reads the image, not data."""
+        if not any(w.startswith("--container-image") for w in words) and not DOCKER_RUN.search(
+            " ".join(words[:8])
+        ):
+            return
+        targets = [
+            self.expand(spec).split(":")[1].rstrip("/")
+            for i, w in enumerate(words)
+            for value in [
+                w.partition("=")[2] if "=" in w else (words[i + 1] if i + 1 < len(words) else "")
+            ]
+            if w.partition("=")[0] in BIND_OPTIONS
+            for spec in value.split(",")
+            if spec.count(":") >= 1
+        ]
+
+        def mounted(value):
+            return any(value == t or value.startswith(t + "/") for t in targets if t)
+
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (
+                p.path in ("data.inputs", "output.artifacts")
+                and isinstance(p.value, str)
+                and IMAGE_FOLDERS.match(p.value)
+                and not mounted(p.value)
+            )
+        ]
 
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):
@@ -241,17 +542,17 @@ class _Reader:
             self.add("data.inputs", f"hf://{'datasets/' if dataset else ''}{value}", said)
 
     def _hub(self, line, words):
-        if HF_DOWNLOAD.search(line):
+        if "download" in line and HF_DOWNLOAD.search(line):
             repo = _first_argument(words, ("download",))
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
-        if HF_UPLOAD.search(line):
+        if "upload" in line and HF_UPLOAD.search(line):
             repo = _first_argument(words, ("upload",))
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
-        for m in PY_CALL.finditer(line):
+        for m in PY_CALL.finditer(line) if "(" in line else ():
             call, repo = m.group(1), self.expand(m.group(2))
             if not HF_ID.fullmatch(repo):
                 continue  # a builder ("json") or a local directory
@@ -262,7 +563,7 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
-        if KAGGLE.search(line):
+        if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
                     slug = words[i + 1]
@@ -281,8 +582,10 @@ class _Reader:
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
 
     def _copies(self, line, words):
-        m = COPY_TOOL.search(line)
+        m = COPY_TOOL.search(line) if COPY_WORDS.search(line) else None
         if not m:
+            if "cp" in line or "rsync" in line:
+                self._staging(words)
             return
         rest = [w for w in _words(line[m.end() :]) if not w.startswith("-")]
         # Option values (`--exclude '*.tmp'`) are rare in copies; only the first two other
@@ -302,9 +605,36 @@ class _Reader:
             if not CLOUD_URI.fullmatch(source):
                 self.staged.add(source)
 
+    def _staging(self, words):
+        """`cp`/`rsync` to or from the node's own disk or memory (/tmp, /dev/shm, $TMPDIR):
+        what is copied in is read, what is copied back out is kept."""
+        segment = []
+        for word in [*words, ";"]:
+            if word not in (";", "&&", "||", "|") and not word.endswith(";"):
+                segment.append(word)
+                continue
+            if word.endswith(";") and word != ";":
+                segment.append(word[:-1])
+            while segment and segment[0] in ("time", "sudo", "command"):
+                segment = segment[1:]
+            if segment and segment[0].rsplit("/", 1)[-1] in ("cp", "rsync"):
+                args = [self.expand(w) for w in segment[1:] if not w.startswith("-")]
+                if len(args) >= 2:
+                    self._stage(args[:-1], args[-1], " ".join(segment)[:160])
+            segment = []
+
+    def _stage(self, sources, target, said):
+        local = [s for s in sources if NODE_LOCAL.match(s)]
+        if NODE_LOCAL.match(target) and not local:
+            for source in sources:
+                if _is_path(source) and not CODE_FILE.search(source):
+                    self.add("data.inputs", source, said)
+        elif len(local) == len(sources) and not NODE_LOCAL.match(target) and _is_path(target):
+            self.add("output.artifacts", target, said)
+
     def _containers(self, line, words):
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
-            m = pattern.search(line)
+            m = pattern.search(line) if RUNTIME_WORDS.search(line) else None
             if not m:
                 continue
             after = _words(line[m.end() :])
@@ -312,7 +642,7 @@ class _Reader:
             if image:
                 self._image(image, f"{line[m.start() : m.end()].strip()} {image}", keep_prefix)
             return
-        if SHIFTER.search(line):
+        if "shifter" in line and SHIFTER.search(line):
             for i, word in enumerate(words):
                 if word.startswith("--image="):
                     image = word.partition("=")[2]
@@ -343,20 +673,36 @@ class _Reader:
             for w in words
             if w.startswith(("--pwd=", "--workdir=", "--container-workdir="))
         }
-        workdirs |= {
-            w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", " ".join(words))
-        }
+        joined = " ".join(words)
+        workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
+        # Ray's runtime environment ships its working_dir as the job's code.
+        workdirs |= {w.rstrip("/") for w in RAY_WORKING_DIR.findall(joined)}
         for spec in value.split(","):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
             if not colon or not source or not target or not _is_path(target):
                 continue
-            if source.rstrip("/") in ("$PWD", "${PWD}", ".", "") or source == target:
-                continue  # the working directory (code), or a path seen at the same place
+            if source.rstrip("/") in ("$PWD", "${PWD}"):
+                # The directory the job was submitted from: the job's own files, its code.
+                self.add("work.code", source.rstrip("/"), said)
+                continue
+            if source.rstrip("/") in (".", "") or source == target:
+                continue  # the working directory, or a path seen at the same place
             if target.rstrip("/") in workdirs:
                 self.add("work.code", source, said)
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
+
+
+def _inline_scripts(words):
+    """`bash -c "cmd --opt value"`: the quoted script's own words, in place."""
+    out = []
+    for i, word in enumerate(words):
+        if i and words[i - 1] == "-c" and any(c.isspace() for c in word):
+            out += _words(word)
+        else:
+            out.append(word)
+    return out
 
 
 def _first_argument(words, after, valued=frozenset()):
@@ -381,10 +727,12 @@ def logical_lines(text):
     """(1-based line, text) for each command line, continuations joined, comments dropped."""
     out, pending, start = [], [], 0
     for number, line in enumerate((text or "").splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            # A comment line, also one inside a continued command: a reader reads past it
+            # (bash would end the command there; the file's author did not mean that).
+            continue
         if not pending:
             start = number
-            if line.lstrip().startswith("#"):
-                continue
         if line.endswith("\\"):
             pending.append(line[:-1])
             continue
@@ -396,7 +744,7 @@ def logical_lines(text):
     return out
 
 
-def read(text, variables=None, section="", first_line=1, binds=True):
+def read(text, variables=None, section="", first_line=1, binds=True, checkpointed=False):
     """Proposals from a job's commands, in text order, each location once.
 
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
@@ -419,7 +767,11 @@ def read(text, variables=None, section="", first_line=1, binds=True):
             value == s or value.startswith(s + "/") for s in staged
         )
 
-    return _settle([p for p in reader.found if not local_copy(p)])
+    found = [p for p in reader.found if not local_copy(p)]
+    reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
+    if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
+        found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
+    return _settle(found, checkpointed)
 
 
 def _expand_words(line, variables):
@@ -429,12 +781,16 @@ def _expand_words(line, variables):
     return variables.expand(line, record=False)
 
 
-def _settle(found):
+# A place named after the job's id is new for every job: nothing is resumed from it.
+JOB_ID = re.compile(r"\$\{?SLURM_JOB_?ID\}?|\$\{?SKYPILOT_TASK_ID\}?")
+
+
+def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
     out = []
     for p in found:
-        if p.path == "_save" and p.value.rstrip("/") in loads:
+        if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
             # --save and --load of the same path: the job checkpoints there and resumes.
             out.append(Proposal("request.checkpoint_location", p.value, p.line, p.text,
                                 p.said + " (and --load)", p.section))  # fmt: skip
@@ -443,7 +799,7 @@ def _settle(found):
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
-    if not checkpoints:
+    if not checkpoints and not checkpointed:
         # Resuming is only stated when the job also says where it checkpoints.
         out = [p for p in out if p.path != "request.preemptible"]
     seen, settled = set(), []
@@ -462,10 +818,143 @@ def serves(text):
     return ends_serving(text)
 
 
+# --- repositories the job runs its program from ------------------------------------------
+
+GIT_URL = re.compile(r"^(?:https?://|git@|ssh://)[^\s\"']{3,300}$")
+# Commands that set a place up rather than run the job's program in it.
+NOT_RUNNING = {
+    "cd", "pushd", "popd", "git", "pip", "pip3", "uv", "conda", "mamba", "micromamba", "mkdir",
+    "rm", "echo", "printf", "ls", "export", "source", ".", "apt", "apt-get", "yum", "dnf", "cp",
+    "mv", "ln", "wget", "curl", "sleep", "cat", "chmod", "chown", "touch", "true", "false", "set",
+    "unset", "if", "fi", "then", "else", "elif", "for", "do", "done", "while", "nvidia-smi",
+    "rocm-smi", "which", "pwd", "test", "[", "[[", "sed", "tee", "grep", "head", "tail", "exit",
+    "tar", "unzip", "make", "cmake", "ninja", "module", "ulimit", "poetry", "pixi", "npm", "yarn",
+    "wait", "trap", "local", "return", "find", "du", "df", "date", "hostname", "env",
+}  # fmt: skip
+INSTALLS = re.compile(r"\bpip3?\s+install\b|\bsetup\.py\b|\s-m\s+pip\b|^\S*python\S*\s+-c\b")
+COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
+
+
+class _Clone:
+    def __init__(self, url, directory, ref, line, text, section):
+        self.url, self.dir, self.ref = url, directory, ref
+        self.line, self.text, self.section = line, text, section
+        self.used = False
+
+    def value(self):
+        url = self.url.rstrip("/")
+        return f"{url}@{self.ref}" if self.ref and "@" not in url.split("/")[-1] else url
+
+
+def _clone_of(words):
+    """(url, directory, ref) for `git clone [-b ref] url [directory]`, else None."""
+    args, ref, skip = [], None, False
+    for i, word in enumerate(words[2:], 2):
+        if skip:
+            skip = False
+        elif word in ("-b", "--branch"):
+            ref, skip = (words[i + 1] if i + 1 < len(words) else None), True
+        elif word.startswith("--branch="):
+            ref = word.partition("=")[2]
+        elif word in ("--depth", "-o", "--origin", "--reference", "-c", "--config", "-j", "--jobs"):
+            skip = True
+        elif not word.startswith("-"):
+            args.append(word)
+    if not args or not GIT_URL.match(args[0]):
+        return None
+    url = args[0]
+    directory = args[1] if len(args) > 1 else url.rstrip("/").rsplit("/", 1)[-1].split("@")[0]
+    directory = directory.removesuffix(".git").rstrip("/")
+    if not directory or not _statable(url) or "$" in url:
+        return None
+    return url, directory, ref
+
+
+def _components(path):
+    return [c for c in path.replace("\\", "/").split("/") if c and c != "."]
+
+
+def code_from_clones(sections):
+    """work.code proposals: a repository a command clones and the job's program then runs from
+    (a program started inside it, or a program path into it), written `url@ref`. A clone only
+    installed (`pip install .`) or built is a library, not the job's code.
+
+    sections: [(text, section, first_line)]; each section starts where the job starts (SkyPilot
+    runs setup and run each from the workdir)."""
+    clones = {}
+    for text, section, first_line in sections:
+        here, depth = None, 0  # the clone the shell is in, and how deep
+        raw = (text or "").splitlines()
+        for number, line in logical_lines(text):
+            for command in COMMAND_SPLIT.split(line):
+                words = _words(command.strip().lstrip("(").strip())
+                while words and (words[0] == "sudo" or re.match(r"^[A-Za-z_]\w*=", words[0])):
+                    words = words[1:]
+                if not words:
+                    continue
+                if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
+                    url, directory, ref = found
+                    raw_line = raw[number - 1] if number - 1 < len(raw) else line
+                    where = (number + first_line - 1, raw_line.strip()[:200], section)
+                    clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    continue
+                if words[0] in ("cd", "pushd", "popd"):
+                    here, depth = _cd(words, here, depth, clones)
+                    continue
+                if words[0] == "git" and here and depth == 0 and len(words) > 2:
+                    if words[1] == "checkout" and not words[2].startswith("-"):
+                        here.ref = words[2]
+                    elif words[1:3] == ["reset", "--hard"] and len(words) > 3:
+                        here.ref = words[3]
+                    continue
+                name = words[0].rsplit("/", 1)[-1]
+                if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
+                    continue
+                if here:
+                    here.used = True
+                for word in words:
+                    parts = _components(word)
+                    for clone in clones.values():
+                        if clone.dir in parts[:-1]:
+                            clone.used = True
+    out = []
+    for clone in sorted(clones.values(), key=lambda c: c.line):
+        if clone.used:
+            value = clone.value()
+            said = f"git clone {value}"
+            out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
+    return out
+
+
+def _cd(words, here, depth, clones):
+    if words[0] == "popd" or len(words) < 2:
+        return None, 0
+    target = _components(words[1])
+    if words[1].startswith(("/", "~", "$")):
+        # An absolute place is in a clone only when it names the clone's folder.
+        for i, part in enumerate(target):
+            if part in clones:
+                return clones[part], len(target) - i - 1
+        return None, 0
+    for part in target:
+        if part == "..":
+            if here and depth > 0:
+                depth -= 1
+            else:
+                here, depth = None, 0
+        elif here:
+            depth += 1
+        elif part in clones:
+            here, depth = clones[part], 0
+        else:
+            return None, 0
+    return here, depth
+
+
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=()):
+def merge(proposals, work, data, request, output, notes, under=(), blank=()):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -512,7 +1001,10 @@ def merge(proposals, work, data, request, output, notes, under=()):
             data.setdefault("unclassified", []).append(p.value)
             known.add(target)
         elif p.path == "request.checkpoint_location":
-            if request.get("checkpoint_location") or inside(value):
+            in_blank = any(
+                value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
+            )
+            if request.get("checkpoint_location") or (inside(value) and not in_blank):
                 continue
             request["checkpoint_location"] = p.value
             known.add(value)
@@ -528,6 +1020,16 @@ def merge(proposals, work, data, request, output, notes, under=()):
             if work.get("image"):
                 continue
             work["image"] = p.value
+        elif p.path == "data.no_inputs":
+            if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
+                continue
+            data["no_inputs"] = True
+            notes.append(
+                "Reads no data: every step the job runs is a message, a wait, a check of the "
+                "machine or a benchmark that makes up its own data."
+            )
+            used.append(p)
+            continue
         else:
             continue
         used.append(p)
@@ -548,6 +1050,7 @@ def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
     proposals = read(text, first_line=first_command + 1)
+    proposals += code_from_clones([(text, "", first_command + 1)])
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
         if m := SHIFTER_DIRECTIVE.match(line):
@@ -565,20 +1068,35 @@ def fill_sbatch(results, lines, first_command):
 
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals = []
+    proposals, quiet = [], []
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
-            proposals += read(task[key], variables, section=key, binds=False)
-    proposals = _settle(proposals)
+            checkpointed = bool(request.get("checkpoint_location"))
+            found = read(task[key], variables, section=key, binds=False, checkpointed=checkpointed)
+            quiet.append(any(p.path == "data.no_inputs" for p in found))
+            proposals += found
+    # A pool's commands only ready its workers: the work is sent to them later. Files shipped
+    # with the task (workdir, mounts) are there to be read, whatever the commands show.
+    shipped = any(task.get(k) for k in ("pool", "workdir", "file_mounts", "volumes"))
+    if not (quiet and all(quiet) and isinstance(task.get("run"), str)) or shipped:
+        proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
+    proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
-    points = []
+    points, blank = [], []
     for key in ("file_mounts", "volumes"):
         section = task.get(key)
         for entry in section if isinstance(section, list) else [section]:
             points += list(entry) if isinstance(entry, dict) else []
+            # A mount whose bucket is left for the user to fill names no place but its path.
+            blank += [
+                variables.expand(str(k), record=False)
+                for k, v in (entry.items() if isinstance(entry, dict) else ())
+                if isinstance(v, dict) and not v.get("name") and not v.get("source")
+            ]
     under = [variables.expand(str(k), record=False) for k in points]
-    merge(proposals, work, data, request, output, notes, under=under)
+    merge(proposals, work, data, request, output, notes, under=under, blank=blank)
     return proposals

@@ -22,6 +22,15 @@ SERVING_PATTERNS = [
     (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
     (r"\bcode(?:-insiders)?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
 ]
+# Read only in the step a script ends on, in the foreground (a server started earlier may be
+# for a client of the same job): a program listening on every interface, or named a server.
+FOREGROUND_PATTERNS = [
+    (
+        r"(?:^|\s)--host[= ]['\"]?(?:0\.0\.0\.0|::)(?:\s|$)",
+        "listens for connections on every interface",
+    ),
+    (r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve)\.(?:sh|py)\b", "starts a server"),
+]
 STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b|\bstop\b", re.IGNORECASE)
 NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|$)")
 
@@ -58,12 +67,58 @@ def ends_serving(command):
     steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
     if not steps:
         return False
-    last = steps[-1]
-    if WAITS_FOREVER.search(last):
-        return any(serving_signals(step) for step in steps[:-1])
-    if re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
-        return False  # started in the background; the script then ends
-    return bool(serving_signals(last))
+    for index in _final_steps(_logical_lines(command)):
+        last = steps[index]
+        if WAITS_FOREVER.search(last):
+            if any(serving_signals(step) for step in steps[:index]):
+                return True
+        elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
+            continue  # started in the background; the script then ends
+        elif serving_signals(last) or any(
+            re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
+        ):
+            return True
+    return False
+
+
+BRANCH = re.compile(r"^\s*(?:else|elif)\b")
+OPENS = re.compile(r"^\s*(?:if|then)\b")
+CLOSES = re.compile(r"^\s*fi\b")
+ONE_LINE_IF = re.compile(r"\bfi\s*;?\s*$")
+
+
+def _final_steps(lines):
+    """Indexes (among the steps) of the steps a script can end on: its last step and, when it
+    ends in an if/else block (one branch for the head node, one for the others), the last step
+    of each branch."""
+    indexed, count = [], 0
+    for line in lines:
+        if NOT_A_STEP.match(line):
+            indexed.append((line, None))
+        else:
+            indexed.append((line, count))
+            count += 1
+    finals, depth, want = [], 0, True
+    for line, index in reversed(indexed):
+        if CLOSES.match(line):
+            depth += 1
+            continue
+        if index is None:
+            continue
+        if BRANCH.match(line):
+            want = want or depth == 1
+            continue
+        if OPENS.match(line) and not ONE_LINE_IF.search(line):
+            depth -= 1
+            if depth <= 0:
+                break
+            continue
+        if want:
+            finals.append(index)
+            want = False
+        if depth <= 0:
+            break
+    return finals
 
 
 def _logical_lines(command):

@@ -203,3 +203,168 @@ def test_a_long_script_reads_in_linear_time():
     start = time.perf_counter()
     commands.read(text)
     assert time.perf_counter() - start < 5  # a guard against catastrophic backtracking only
+
+
+def clones(*sections):
+    return [p.value for p in commands.code_from_clones([(t, "", 1) for t in sections])]
+
+
+def test_a_cloned_repository_the_job_runs_its_program_from_is_its_code_at_its_ref():
+    setup = (
+        "git clone https://github.com/northwind/seg-train.git || true\n"
+        "cd seg-train && git checkout 1a2b3c4\npip install -e .\n"
+        "git clone -b v2.1 https://github.com/northwind/seg-tools tools\n"
+    )
+    run = "cd seg-train\ntorchrun --nproc_per_node 8 train.py\npython tools/eval.py\n"
+    assert clones(setup, run) == [
+        "https://github.com/northwind/seg-train.git@1a2b3c4",
+        "https://github.com/northwind/seg-tools@v2.1",
+    ]
+
+
+def test_a_cloned_library_only_installed_or_built_is_not_the_jobs_code():
+    setup = (
+        "git clone https://github.com/NVIDIA/apex\ncd apex\npip install -v --no-build-isolation ./\n"
+        "cd ..\ngit clone https://github.com/northwind/kernels\n(cd kernels && make -j)\n"
+    )
+    assert clones(setup, "python train.py --epochs 3\n") == []
+
+
+def test_commands_that_plainly_read_nothing_say_so_and_any_program_of_the_job_does_not():
+    def quiet(text):
+        return ("data.no_inputs", True) in found(text)
+
+    assert quiet("nvidia-smi\n")
+    assert quiet('if [ "$RANK" == "0" ]; then\n  echo head\nfi\nsleep 60\n')
+    assert quiet("srun --mpi=pmix -N 2 /opt/nccl-tests/build/all_reduce_perf -b 8 -e 2G\n")
+    assert quiet("srun python -u -m torch.distributed.run --nproc_per_node 8 all_reduce_bench.py\n")
+    assert not quiet("module load ansys\n")  # sets a place up; the work is not shown
+    assert not quiet("echo start\npython train.py\n")
+    assert not quiet("conda run -n seg python -c 'print(1)'\n")
+    assert not quiet("if curl -s http://head:8080/ > /dev/null; then echo ok; fi\n")
+    assert not quiet("cat > job.py << EOF\nprint(1)\nEOF\n")
+
+
+def test_the_submit_directory_mounted_into_a_container_is_the_jobs_code():
+    text = "srun --container-image=nvcr.io#nvidia/pytorch:24.02-py3 --container-mounts=$PWD:/workspace python bench.py\n"
+    assert ("work.code", "$PWD") in found(text)
+
+
+def test_a_script_that_ends_serving_on_its_head_node_or_in_a_program_named_a_server_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    head = (
+        'if [ "$RANK" == "0" ]; then\n  python train.py\n  vllm serve /ckpt/hf --port 9090\n'
+        "else\n  sleep 15\n  ray start --address $HEAD:6379\nfi\necho done\n"
+    )
+    assert ends_serving(head)
+    assert ends_serving("python -m dynamo.sglang --model-path m --host 0.0.0.0 --port 8081\n")
+    assert ends_serving('bash "/apps/llm/service.sh" $MODEL $PORT\n')
+    # A server for the job's own client, waited for with the training: batch.
+    assert not ends_serving("srun run_server.sh head\nsrun run_training.sh\nwait\n")
+    assert not ends_serving("if [ -f done ]; then\n  python eval.py\nelse\n  python train.py\nfi\n")
+
+
+def test_a_script_in_bash_c_with_grouped_options_and_a_ray_working_dir():
+    text = (
+        'MOUNT="$CODE:/app,$HOME/.cache:/root/.cache"\n'
+        'srun --container-image=img --container-mounts="$MOUNT" bash -c "ray job submit '
+        '--runtime-env-json=\'{\\"working_dir\\": \\"/app\\"}\' -- python3 -m seg.train '
+        "--actor.model_name_or_path northwind/seg-7b --data.prompt_data northwind/prompts "
+        '--ckpt.output_dir /app/out/seg"\n'
+    )
+    assert found(text) == [
+        ("work.code", "$CODE"),
+        ("data.unclassified", "/root/.cache -> $HOME/.cache"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("data.inputs", "hf://datasets/northwind/prompts"),
+        ("output.artifacts", "/app/out/seg"),
+    ]
+
+
+def test_a_placeholder_left_for_the_user_is_not_a_location():
+    assert found("CODE=<ROOT_PATH>\npython train.py --data {data_dir} --output_dir <OUT>\n") == []
+
+
+def test_a_comment_line_inside_a_continued_command_is_read_past():
+    text = "srun -N 2 \\\n  # the binary may move\n  /opt/nccl/all_reduce_perf -b 8 \\\n  -e 2G\n"
+    ((line, joined),) = commands.logical_lines(text)
+    assert line == 1 and joined.split() == [
+        "srun",
+        "-N",
+        "2",
+        "/opt/nccl/all_reduce_perf",
+        "-b",
+        "8",
+        "-e",
+        "2G",
+    ]
+    assert ("data.no_inputs", True) in found(text)
+
+
+def test_downloads_later_in_a_line_and_by_other_fetchers():
+    text = "mkdir -p data && cd data && wget -c https://example.org/cifar.tar.gz\naxel -n 8 https://example.org/wiki.xml.bz2\n"
+    assert found(text) == [
+        ("data.inputs", "https://example.org/cifar.tar.gz"),
+        ("data.inputs", "https://example.org/wiki.xml.bz2"),
+    ]
+
+
+def test_megatron_style_files_outputs_and_a_save_and_load_under_the_job_id():
+    text = (
+        'OUT="$ROOT"/run/"$SLURM_JOB_ID"\n'
+        'CMD="$(pwd)/pretrain.py --vocab-file $VOCAB --merge-file $MERGES --data-path $DATA '
+        '--tensorboard-dir $OUT/tb --save $OUT/ckpt"\n'
+        'CMD="$CMD --load $OUT/ckpt"\n'
+        'srun bash -c "python $CMD"\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "$VOCAB"),
+        ("data.inputs", "$MERGES"),
+        ("data.inputs", "$DATA"),
+        ("output.artifacts", "$ROOT/run/$SLURM_JOB_ID/tb"),
+    ]  # a place named after the job id is new each run: nothing is resumed from it
+
+
+def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
+    text = (
+        "srun --container-image=bert:21 --container-mounts=/home/u/out:/results "
+        "python /workspace/run.py --vocab_file=/workspace/vocab --output_dir=/results\n"
+    )
+    assert ("data.inputs", "/workspace/vocab") not in found(text)
+    assert ("output.artifacts", "/results") in found(text)
+
+
+def test_configuration_overrides_name_data_models_and_checkpoints():
+    text = (
+        "python3 -m verl.trainer.main_ppo data.train_files=$HOME/math/train.parquet "
+        "actor_rollout_ref.model.path=northwind/seg-7b "
+        "checkpointing.checkpoint_dir='results/seg' trainer.logger=[console]\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "$HOME/math/train.parquet"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("request.checkpoint_location", "results/seg"),
+    ]
+
+
+def test_an_output_directory_saved_to_every_n_steps_holds_the_checkpoints():
+    text = "python run_qa.py --output_dir /ckpt/qa/ --save_steps 1000 --hf_upload_path org/qa\n"
+    assert found(text) == [
+        ("output.artifacts", "hf://org/qa"),
+        ("request.checkpoint_location", "/ckpt/qa/"),
+    ]
+    assert found("python run.py --output_dir /out --save_strategy no\n") == [
+        ("output.artifacts", "/out")
+    ]
+
+
+def test_copies_to_and_from_the_nodes_own_disk_are_staging():
+    text = (
+        "time cp -a ../data/train.h5 /tmp/. ; python train.py ;\n"
+        "cp /tmp/model.pth ./model.pth.$$\ncp config.yaml /dev/shm/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "../data/train.h5"),
+        ("output.artifacts", "./model.pth.$$"),
+    ]

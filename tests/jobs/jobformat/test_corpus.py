@@ -120,8 +120,10 @@ def test_skypilot_inputs_with_declared_size(one):
 
 def test_skypilot_file_mounts_and_modes(one):
     d = one("examples__storage__checkpointed_training.yaml").description
-    # A bucket the job keeps its checkpoints in is not an input.
-    assert not d.data.inputs
+    # A bucket the job keeps its checkpoints in is not an input; the data set it downloads is.
+    assert [i.location for i in d.data.inputs] == [
+        "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
+    ]
     assert d.request.checkpoint_location == "bucket://sky-ckpt-romilb"
 
 

@@ -40,8 +40,8 @@ TARGET_FALSE_ALARMS = 0
 # under one set of conventions): the floor each half must not fall below. Raise them as the
 # importers improve; never lower them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.90, "wrong": 1, "false_alarms": 37},  # 826 of 910 (90.8 %)
-    "held-out": {"captured": 0.87, "wrong": 18, "false_alarms": 57},  # 864 of 985 (87.7 %)
+    "tuning": {"captured": 0.96, "wrong": 1, "false_alarms": 12},  # 893 of 922 (96.9 %)
+    "held-out": {"captured": 0.90, "wrong": 18, "false_alarms": 47},  # 877 of 973 (90.1 %)
 }
 
 # Held-out files whose misses were read to fix an importer: they count in the tuning half
@@ -51,6 +51,11 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
         "stas00__ml-engineering__network__benchmarks__all_reduce_bench_pyxis.sbatch",
         "its --ntasks-per-node without --cpus-per-task was read while reconciling the "
         "tasks-as-cores rule (issue 28)",
+    ),
+    (
+        "ucr-hpcc__hpcc_slurm_examples__ansys__run_fluent_gpu.sh",
+        "read when the reads-no-data rule stated no_inputs for it: its commands are only "
+        "`module load`, the work left as a ToDo (issue 28)",
     ),
 ]
 
