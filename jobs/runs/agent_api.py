@@ -39,6 +39,8 @@ class DispatchOut(Schema):
     scripts: list[ScriptOut]
     slurm_jobs: dict[str, str]
     cancel: bool
+    # Who asked for the cancel ("partner" or "staff"; "" when nobody did).
+    cancel_by: str
 
 
 class DispatchListOut(Schema):
@@ -81,12 +83,22 @@ def _out(record):
         "scripts": record.scripts,
         "slurm_jobs": record.slurm_jobs,
         "cancel": record.cancel_requested_at is not None,
+        "cancel_by": _cancel_by(record),
     }
+
+
+def _cancel_by(record):
+    if record.cancel_requested_at is None:
+        return ""
+    person = record.cancel_requested_by
+    return "staff" if person is not None and person.is_staff else "partner"
 
 
 def _dispatch(cluster, job_id):
     record = (
-        Dispatch.objects.filter(cluster=cluster, run__job_id=job_id).select_related("run").first()
+        Dispatch.objects.filter(cluster=cluster, run__job_id=job_id)
+        .select_related("run", "cancel_requested_by")
+        .first()
     )
     if record is None:
         raise HttpError(404, f"No job {job_id} was dispatched to {cluster}.")
@@ -121,7 +133,7 @@ def submitted(request, job_id: JobId, payload: SubmittedIn):
     except DomainError as error:
         log.info("agent of %s: submitted refused for job %s: %s", cluster, job_id, error)
         raise HttpError(400, str(error)) from None
-    return _out(Dispatch.objects.select_related("run").get(pk=record.pk))
+    return _out(Dispatch.objects.select_related("run", "cancel_requested_by").get(pk=record.pk))
 
 
 @router.post(
@@ -133,7 +145,7 @@ def finished(request, job_id: JobId):
     """The agent has posted everything Slurm recorded for this dispatch: stop listing it."""
     cluster = _cluster(request)
     record = dispatch_mod.mark_finished(dispatch=_dispatch(cluster, job_id))
-    return _out(Dispatch.objects.select_related("run").get(pk=record.pk))
+    return _out(Dispatch.objects.select_related("run", "cancel_requested_by").get(pk=record.pk))
 
 
 @router.put("/partition", response={200: OkOut, 403: ErrorOut}, url_name="agent_partition")

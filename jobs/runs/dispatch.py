@@ -236,7 +236,7 @@ def active(cluster):
     return (
         Dispatch.objects.filter(cluster=cluster)
         .exclude(state=DispatchState.FINISHED)
-        .select_related("run")
+        .select_related("run", "cancel_requested_by")
         .order_by("dispatched_at", "pk")
     )
 

@@ -45,6 +45,7 @@ NOTIFY_STATES = {
     RunState.OUTPUT: "Output of {job} is being delivered.",
     RunState.RELEASED: "{job} is done: resources were released. Check the ledger.",
     RunState.FAILED: "{job} failed ({reason}).",
+    RunState.CANCELLED: "{job} was cancelled.",
 }
 MAX_CLOCK_SKEW = timedelta(minutes=5)
 # The simulator lays job time in the past; nothing real is older than this before acceptance.
@@ -133,11 +134,12 @@ def record(items, *, client=None, actor=None):
     for run in moved:
         if run.is_final or before[run.pk] in FINAL_STATES:
             observed_mod.record_outcome(run)  # declared next to observed, once it has ended
-    notify_state(*[run for run in moved if run.state != before[run.pk]])
+    said = {pk: observed_mod.reports(events, []) for pk, events in fresh.items()}
+    notify_state(*[run for run in moved if run.state != before[run.pk]], reports=said)
     return outcomes
 
 
-RUN_FIELDS = ("state", "state_since", "restarts", "failure_reason", "simulated")
+RUN_FIELDS = ("state", "state_since", "restarts", "failure_reason", "cancelled_by", "simulated")
 
 
 def _save_runs(runs):
@@ -231,6 +233,7 @@ def _place(runs, fresh):
         changed += [e for e in tail if tuple(getattr(e, f) for f in VERDICT) != old[e.pk]]
         run.state, run.state_since, run.restarts = result.state, result.state_since, result.restarts
         run.failure_reason = result.failure_reason
+        run.cancelled_by = result.cancelled_by
         run.simulated = run.simulated or any(e.simulated for e in fresh[run.pk])
     return changed
 
@@ -261,12 +264,13 @@ def _start(run, at, tail):
     last = max(before.filter(occurred_at=latest), key=order_key)
     restarts = before.filter(kind=EventKind.PREEMPTED).count()
     failure = (last.failure_reason or "other") if last.to_state == RunState.FAILED else ""
-    return Replayed(RunState(last.to_state), last.occurred_at, restarts, failure)
+    return Replayed(RunState(last.to_state), last.occurred_at, restarts, failure, run.cancelled_by)
 
 
-def notify_state(*runs):
+def notify_state(*runs, reports=None):
     """Tell each run's team the state the run is now in, when it is news to them (once
-    per state and restart), in a few queries for any number of runs."""
+    per state and restart), in a few queries for any number of runs. A run that ended is
+    said by its cause, from what the ending event reported (`reports`, by run pk)."""
     runs = [run for run in runs if run.state in NOTIFY_STATES]
     people = teams_people({run.job.team_id for run in runs})
     tellings = []
@@ -274,6 +278,9 @@ def notify_state(*runs):
         job = run.job
         reason = run.get_failure_reason_display() if run.failure_reason else ""
         message = NOTIFY_STATES[RunState(run.state)].format(job=job, reason=reason)
+        if run.state in (RunState.FAILED, RunState.CANCELLED):
+            got = (reports or {}).get(run.pk) or observed_mod.Reports()
+            message = observed_mod.end_sentence(run, got) or message
         if run.simulated:
             message = f"[simulated] {message}"
         path = reverse("job_detail", args=[job.pk]) + "#run"

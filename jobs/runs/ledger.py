@@ -146,7 +146,7 @@ def compute(run, holds=None, now=None, description=None):
         ledger.phases.append(line)
         if phase != Phase.RUNNING and line.hours > 0:
             ledger.explanations.append(
-                f"+{line.hours:,.1f} h held during {phase.label.lower()}: {WHAT[phase]} took "
+                f"+{say_hours(line.hours)} held during {phase.label.lower()}: {WHAT[phase]} took "
                 f"{format_duration(line.seconds)} on {line.accelerators} {ledger.holder}"
                 f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
             )
@@ -156,10 +156,24 @@ def compute(run, holds=None, now=None, description=None):
         word = "more" if diff > 0 else "less"
         ledger.explanations.insert(
             0,
-            f"The run itself held {running.hours:,.1f} h against {ledger.requested:,.1f} h requested "
-            f"({abs(diff):,.1f} h {word}).",
+            f"The run itself held {say_hours(running.hours)} against {say_hours(ledger.requested)} "
+            f"requested ({say_hours(abs(diff))} {word}).",
         )
     return ledger
+
+
+def say_hours(hours):
+    """Held time as people read it: one decimal of an hour from an hour up, minutes (or
+    seconds) below, so a 66-second job is not "0.0 h": 1.5 h, 2.2 min, 40 s."""
+    if hours is None:
+        return "—"
+    sign, value = ("-" if hours < 0 else ""), abs(hours)
+    if value >= 1 or value == 0:
+        return f"{hours:,.1f} h"
+    minutes = value * 60
+    if minutes < 1:
+        return f"{sign}{minutes * 60:.0f} s"
+    return f"{sign}{minutes:.1f} min" if minutes < 10 else f"{sign}{minutes:.0f} min"
 
 
 def for_description(description):

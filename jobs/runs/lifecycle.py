@@ -84,6 +84,7 @@ class Replayed:
     state_since: object
     restarts: int
     failure_reason: str
+    cancelled_by: str = ""
 
 
 # Events that happened at the same moment are placed in the lifecycle's own order, whatever
@@ -105,7 +106,7 @@ def replay(run, events, start=None):
     if start is None:
         start = Replayed(RunState.SUBMITTED, run.created_at, 0, "")
     state, since, restarts = start.state, start.state_since, start.restarts
-    failure = start.failure_reason
+    failure, cancelled_by = start.failure_reason, start.cancelled_by
     for event in sorted(events, key=order_key):
         try:
             target = next_state(state, event.kind, event.requeue_to)
@@ -123,5 +124,17 @@ def replay(run, events, start=None):
             restarts += 1
         if target == S.FAILED:
             failure = event.failure_reason or "other"
+        if target == S.CANCELLED:
+            cancelled_by = cancelled_by_of(event)
         state, since = target, event.occurred_at
-    return Replayed(state, since, restarts, failure)
+    return Replayed(state, since, restarts, failure, cancelled_by)
+
+
+def cancelled_by_of(event):
+    """Who a cancelling event says cancelled the run; a person's own move names them."""
+    said = (event.observed or {}).get("cancelled_by", "")
+    if said:
+        return said
+    if event.actor_id:
+        return "staff" if event.actor.is_staff else "partner"
+    return "cluster" if event.client_id else ""

@@ -27,12 +27,25 @@ FINAL_STATES = {RunState.RELEASED, RunState.FAILED, RunState.CANCELLED}
 
 
 class FailureReason(models.TextChoices):
+    """Why a run failed, from the engine's own states (Slurm: FAILED with its exit code and
+    signal, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, DEADLINE; setup is a script sbatch
+    refused, data a staging job that failed)."""
+
     SETUP = "setup", "Setup"
     DATA = "data", "Data"
+    EXIT_CODE = "exit_code", "Ended with an error (exit code or signal)"
+    TIME_LIMIT = "time_limit", "Killed at its time limit"
     OUT_OF_MEMORY = "out_of_memory", "Out of memory"
     NODE_FAILURE = "node_failure", "Node failure"
+    PREEMPTED = "preempted", "Preempted, not requeued"
     DEADLINE_MISSED = "deadline_missed", "Deadline missed"
     OTHER = "other", "Other"
+
+
+class CancelledBy(models.TextChoices):
+    PARTNER = "partner", "A member of the team"
+    STAFF = "staff", "Staff"
+    CLUSTER = "cluster", "The cluster"
 
 
 class SchedulerClient(models.Model):
@@ -70,6 +83,8 @@ class Run(models.Model):
     state_since = models.DateTimeField(default=timezone.now)
     restarts = models.PositiveIntegerField(default=0)
     failure_reason = models.CharField(max_length=20, choices=FailureReason.choices, blank=True)
+    # Who cancelled a cancelled run (the cancelling event says so).
+    cancelled_by = models.CharField(max_length=10, choices=CancelledBy.choices, blank=True)
     simulated = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -309,6 +324,16 @@ class RunOutcome(models.Model):
     # Positive: finished that many seconds before the deadline; negative: after it.
     deadline_margin_seconds = models.FloatField(null=True, blank=True)
     exit_reason = models.CharField(max_length=200, blank=True)
+    failure_reason = models.CharField(max_length=20, choices=FailureReason.choices, blank=True)
+    cancelled_by = models.CharField(max_length=10, choices=CancelledBy.choices, blank=True)
+    # What the cluster saw it use (observed.usage_figures), when an engine measured it.
+    declared_memory_bytes = models.BigIntegerField(null=True, blank=True)
+    peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
+    memory_ratio = models.FloatField(null=True, blank=True)  # peak ÷ declared per node
+    cpu_efficiency = models.FloatField(null=True, blank=True)  # CPU time ÷ (CPUs × elapsed)
+    time_limit_seconds = models.FloatField(null=True, blank=True)
+    elapsed_seconds = models.FloatField(null=True, blank=True)
+    time_limit_ratio = models.FloatField(null=True, blank=True)  # elapsed ÷ time limit
     recorded_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -12,7 +12,7 @@ from functools import cached_property
 from django.db import transaction
 from django.utils import timezone
 
-from jobs.jobformat.units import format_duration, format_when
+from jobs.jobformat.units import format_duration, format_when, size_for_people
 from jobs.runs.models import EventStatus, Phase, RunOutcome, RunState
 from portal.errors import DomainError
 
@@ -20,7 +20,25 @@ from . import ledger as ledger_mod
 from . import timeline
 
 MAX_BYTES = 10**21  # a zettabyte, as the format's sizes
-OBSERVED_KEYS = ("bytes_staged", "bytes_delivered", "nodes_granted", "exit_reason")
+OBSERVED_KEYS = (
+    "bytes_staged", "bytes_delivered", "nodes_granted", "exit_reason",
+    # What an attempt of the run used (USAGE_KEYS), and who cancelled it.
+    "elapsed_seconds", "time_limit_seconds", "memory_requested_bytes", "peak_memory_bytes",
+    "cpus_allocated", "cpu_seconds", "cpu_held_seconds", "exit_code", "signal",
+    "tres_allocated", "gpu_memory_bytes", "gpu_utilization_percent", "cancelled_by",
+)  # fmt: skip
+# Whole numbers, with their bounds; per attempt of the run (the last attempt's stand, except
+# the peaks, the largest of any attempt, and CPU time, summed over attempts).
+WHOLE = {
+    "elapsed_seconds": (0, 10**10), "time_limit_seconds": (0, 10**10),
+    "memory_requested_bytes": (0, MAX_BYTES), "peak_memory_bytes": (0, MAX_BYTES),
+    "cpus_allocated": (1, 10**9), "exit_code": (0, 255), "signal": (0, 255),
+    "gpu_memory_bytes": (0, MAX_BYTES),
+}  # fmt: skip
+DECIMAL = {"cpu_seconds": 1e15, "cpu_held_seconds": 1e15, "gpu_utilization_percent": 100_000}
+PEAKS = ("peak_memory_bytes", "gpu_memory_bytes", "gpu_utilization_percent")
+SUMMED = ("cpu_seconds", "cpu_held_seconds")
+CANCELLED_BY = {"partner": "a member of the team", "staff": "staff", "cluster": "the cluster"}
 
 # The staging time a declared data size implies: that size over a 10 Gbit/s link, the
 # network's reference bandwidth (and the simulator's).
@@ -30,6 +48,8 @@ GAP_RATIO = 1.5
 # ...and the difference is not trivially small.
 GAP_SECONDS = 600
 GAP_BYTES = 10**9
+GAP_MEMORY = 2**30  # a GiB per node
+GAP_CPU_SECONDS = 600  # CPU-seconds held and not used
 
 LESS_COMPUTE = {
     "wait": "wait for the nodes it asked for",
@@ -57,11 +77,30 @@ def clean_observed(values):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
             raise DomainError("nodes_granted is a whole number from 1 to 100,000.")
         clean["nodes_granted"] = value
-    if "exit_reason" in values:
-        value = values["exit_reason"]
-        if not isinstance(value, str) or len(value) > 200:
-            raise DomainError("exit_reason is a text of at most 200 characters.")
-        clean["exit_reason"] = " ".join(value.split())
+    for key in ("exit_reason", "tres_allocated"):
+        if key in values:
+            value = values[key]
+            if not isinstance(value, str) or len(value) > 200:
+                raise DomainError(f"{key} is a text of at most 200 characters.")
+            clean[key] = " ".join(value.split())
+    for key, (low, high) in WHOLE.items():
+        if key in values:
+            value = values[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise DomainError(f"{key} is a whole number from {low} to {high:g}.")
+            clean[key] = value
+    for key, high in DECIMAL.items():
+        if key in values:
+            value = values[key]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise DomainError(f"{key} is a number from 0 to {high:g}.")
+            if not 0 <= value <= high:
+                raise DomainError(f"{key} is a number from 0 to {high:g}.")
+            clean[key] = float(value)
+    if "cancelled_by" in values:
+        if values["cancelled_by"] not in CANCELLED_BY:
+            raise DomainError(f"cancelled_by is one of {', '.join(CANCELLED_BY)}.")
+        clean["cancelled_by"] = values["cancelled_by"]
     return clean
 
 
@@ -71,6 +110,19 @@ class Reports:
     bytes_delivered: int | None = None
     nodes_granted: int | None = None
     exit_reason: str = ""
+    elapsed_seconds: int | None = None
+    time_limit_seconds: int | None = None
+    memory_requested_bytes: int | None = None
+    peak_memory_bytes: int | None = None
+    cpus_allocated: int | None = None
+    cpu_seconds: float | None = None
+    cpu_held_seconds: float | None = None
+    exit_code: int | None = None
+    signal: int | None = None
+    tres_allocated: str = ""
+    gpu_memory_bytes: int | None = None
+    gpu_utilization_percent: float | None = None
+    cancelled_by: str = ""
 
 
 def reports(events, holds):
@@ -86,6 +138,16 @@ def reports(events, holds):
             out.nodes_granted = values["nodes_granted"]
         if values.get("exit_reason"):
             out.exit_reason = values["exit_reason"]
+        for key in PEAKS:
+            if values.get(key) is not None:
+                setattr(out, key, max(getattr(out, key) or 0, values[key]))
+        for key in SUMMED:
+            if values.get(key) is not None:
+                setattr(out, key, (getattr(out, key) or 0) + values[key])
+        for key in ("elapsed_seconds", "time_limit_seconds", "memory_requested_bytes",
+                    "cpus_allocated", "exit_code", "signal", "tres_allocated", "cancelled_by"):  # fmt: skip
+            if values.get(key) not in (None, ""):
+                setattr(out, key, values[key])
     return out
 
 
@@ -114,7 +176,7 @@ def approx_duration(seconds):
 
 
 def _hours(value):
-    return "—" if value is None else f"{value:,.1f} h"
+    return ledger_mod.say_hours(value)
 
 
 @dataclass
@@ -203,6 +265,7 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None, descrip
         _restarts(r),
         _deadline(r),
         _nodes(r),
+        *usage_figures(r),
     ]
     figures = [f for f in figures if f is not None]
     return Observed(
@@ -373,17 +436,19 @@ def _staging_time(r):
 def _hours_held(r):
     """Accelerator-hours in all, phase by phase."""
     ledger = r.ledger
-    held_by_phase = ", ".join(f"{p.phase.label.lower()} {p.hours:,.1f} h" for p in ledger.phases)
+    held_by_phase = ", ".join(f"{p.phase.label.lower()} {_hours(p.hours)}" for p in ledger.phases)
     expected = ledger.expected
     if not ledger.phases:
         sentence = "Nothing held yet."
     elif expected:
         sentence = (
-            f"Held {ledger.held:,.1f} h against {expected:,.1f} h expected: "
+            f"Held {_hours(ledger.held)} against {_hours(expected)} expected: "
             f"{_times(ledger.held / expected)} ({held_by_phase})."
         )
     else:
-        sentence = f"Held {ledger.held:,.1f} h ({held_by_phase}); the team declared no expectation."
+        sentence = (
+            f"Held {_hours(ledger.held)} ({held_by_phase}); the team declared no expectation."
+        )
     return Figure(
         "hours",
         "Accelerator-hours held",
@@ -410,12 +475,12 @@ def _hours_while_running(r):
         _hours(ledger.requested) if ledger.requested else "not declared",
         _hours(held_running),
         (
-            f"The run itself held {held_running:,.1f} h against "
-            f"{ledger.requested:,.1f} h requested (count × nodes × estimate)."
+            f"The run itself held {_hours(held_running)} against "
+            f"{_hours(ledger.requested)} requested (count × nodes × estimate)."
             if held_running is not None and ledger.requested
             else "Nothing held while running yet."
             if held_running is None
-            else f"The run itself held {held_running:,.1f} h."
+            else f"The run itself held {_hours(held_running)}."
         ),
         ledger.requested,
         held_running,
@@ -547,6 +612,191 @@ def _nodes(r):
     )
 
 
+def _percent(ratio):
+    """11 %, 0.4 %, 100 %: a share as a person reads it."""
+    value = ratio * 100
+    return f"{value:.1f} %" if 0 < value < 1 else f"{value:.0f} %"
+
+
+def _gib(nbytes):
+    return size_for_people(int(nbytes)) if nbytes is not None else "—"
+
+
+def usage_figures(r):
+    """What the cluster saw the run use, from its accounting (Slurm: sacct's MaxRSS, TotalCPU,
+    AllocCPUS, ReqMem, Elapsed, Timelimit), against what the job declared. Only for a run an
+    engine measured: a simulated or hand-reported run has none of these."""
+    got = r.got
+    if got.elapsed_seconds is None:
+        return []
+    return [_memory(r), _cpu(r), _time_limit(r), _accelerator_use(r)]
+
+
+def declared_memory(r):
+    memory = r.request.memory_per_node
+    if memory is not None and memory.exact:
+        return float(memory.bytes)
+    return float(r.got.memory_requested_bytes) if r.got.memory_requested_bytes else None
+
+
+def _memory(r):
+    """Peak resident memory on a node (MaxRSS) against the memory declared per node."""
+    declared, peak = declared_memory(r), r.got.peak_memory_bytes
+    said = "declared" if r.request.memory_per_node else "was given"
+    oom = r.run.failure_reason == "out_of_memory"
+    if peak is None:
+        sentence = "Peak memory: not measured on this cluster."
+    elif oom and declared:
+        sentence = (
+            f"Killed out of memory: its peak was {_gib(peak)} against the {_gib(declared)} "
+            f"it {said} per node."
+        )
+    elif oom:
+        sentence = f"Killed out of memory at a peak of {_gib(peak)} per node."
+    elif declared:
+        sentence = f"Used {_percent(peak / declared)} of the {_gib(declared)} it {said} per node."
+    else:
+        sentence = f"Peak memory {_gib(peak)} per node; none was declared."
+    gap = r.final and not oom and _gap(declared, peak, GAP_MEMORY)
+    return Figure(
+        "memory",
+        "Peak memory per node",
+        _gib(declared) if declared else "not declared",
+        _gib(peak) if peak is not None else "not measured",
+        sentence,
+        declared,
+        None if peak is None else float(peak),
+        {"kind": "ambiguous_description", "field": "request.memory_per_node"} if gap else None,
+        gap=oom,
+    )
+
+
+def _cpu(r):
+    """CPU time used (TotalCPU) against the CPUs held × elapsed: the CPU efficiency."""
+    got = r.got
+    used, held = got.cpu_seconds, got.cpu_held_seconds
+    cpus = got.cpus_allocated
+    declared = r.request.cpus_per_node
+    declared_text = (
+        f"{declared:g} per node" if declared else (f"{cpus} given" if cpus else "not declared")
+    )
+    if used is None or not held:
+        sentence = "CPU time: not measured on this cluster."
+        efficiency = None
+    else:
+        efficiency = used / held
+        sentence = (
+            f"Kept its {cpus or ''} CPU{'s' * ((cpus or 2) != 1)} busy {_percent(efficiency)} "
+            f"of the time it held them ({approx_duration(used)} of CPU time in "
+            f"{approx_duration(held)} of CPUs held)."
+        ).replace("  ", " ")
+    gap = r.final and efficiency is not None and efficiency < 1 / GAP_RATIO
+    gap = gap and held - used > GAP_CPU_SECONDS
+    return Figure(
+        "cpu",
+        "CPU efficiency",
+        declared_text,
+        _percent(efficiency) if efficiency is not None else "not measured",
+        sentence,
+        held,
+        used,
+        {"kind": "ambiguous_description", "field": "request.cpus_per_node"} if gap else None,
+    )
+
+
+def _time_limit(r):
+    """The last attempt's elapsed time against its time limit (the declared maximum)."""
+    got = r.got
+    limit, elapsed = got.time_limit_seconds, got.elapsed_seconds
+    if r.run.failure_reason == "time_limit":
+        estimate = r.declared_seconds
+        sentence = f"Killed at its time limit after {approx_duration(elapsed)}" + (
+            f": it declared {approx_duration(estimate)}." if estimate else "."
+        )
+    elif limit:
+        sentence = (
+            f"Ran {approx_duration(elapsed)} of its {approx_duration(limit)} time limit "
+            f"({_percent(elapsed / limit)})."
+        )
+    else:
+        sentence = f"Ran {approx_duration(elapsed)}; no time limit."
+    gap = (
+        r.run.state == RunState.RELEASED
+        and bool(limit)
+        and _gap(float(limit), float(elapsed), GAP_SECONDS)
+    )
+    return Figure(
+        "time_limit",
+        "Time limit",
+        approx_duration(limit) if limit else "none",
+        approx_duration(elapsed),
+        sentence,
+        float(limit) if limit else None,
+        float(elapsed),
+        {"kind": "ambiguous_description", "field": "request.maximum"} if gap else None,
+        gap=r.run.failure_reason == "time_limit",
+    )
+
+
+def _accelerator_use(r):
+    """Accelerator memory and utilisation, only where the cluster reports them (Slurm:
+    gres/gpumem and gres/gpuutil in TRESUsageInMax); never a zero for "not measured"."""
+    got = r.got
+    if got.gpu_memory_bytes is None and got.gpu_utilization_percent is None:
+        sentence = "Accelerator use: not measured on this cluster."
+        observed_text = "not measured"
+    else:
+        parts = []
+        if got.gpu_memory_bytes is not None:
+            parts.append(f"peak accelerator memory {_gib(got.gpu_memory_bytes)}")
+        if got.gpu_utilization_percent is not None:
+            parts.append(f"peak utilisation {got.gpu_utilization_percent:g} %")
+        sentence = " and ".join(parts).capitalize() + "."
+        observed_text = ", ".join(parts)
+    return Figure("accelerator_use", "Accelerator use", "—", observed_text, sentence)
+
+
+def end_sentence(run, got):
+    """How a run that ended, ended, in words for the team: the notice, the e-mail and the
+    job page. Empty while it goes on. `got`: what the scheduler reported (`reports`)."""
+    job = run.job
+    if run.state == RunState.RELEASED:
+        return f"{job} completed: resources were released. Check the ledger."
+    if run.state == RunState.CANCELLED:
+        who = CANCELLED_BY.get(got.cancelled_by)
+        return f"{job} was cancelled" + (f" by {who}." if who else ".")
+    if run.state != RunState.FAILED:
+        return ""
+    reason = run.failure_reason
+    if reason in ("time_limit", "out_of_memory"):
+        request = run.revision.as_description().request
+    if reason == "time_limit":
+        estimate = request.estimate.seconds if request.estimate and request.estimate.exact else 0
+        after = f" after {approx_duration(got.elapsed_seconds)}" if got.elapsed_seconds else ""
+        said = f": it declared {approx_duration(estimate)}" if estimate else ""
+        return f"{job} was killed at its time limit{after}{said}."
+    if reason == "out_of_memory":
+        memory = request.memory_per_node
+        peak = f": its peak was {_gib(got.peak_memory_bytes)}" if got.peak_memory_bytes else ""
+        said = (
+            f" against the {_gib(memory.bytes)} it declared per node"
+            if peak and memory and memory.exact
+            else ""
+        )
+        return f"{job} ran out of memory{peak}{said}."
+    if reason == "exit_code":
+        code = f"exit code {got.exit_code}" if got.exit_code else ""
+        signal = f"signal {got.signal}" if got.signal else ""
+        said = " and ".join(p for p in (code, signal) if p)
+        return f"{job} failed" + (f" with {said}." if said else ".")
+    if reason == "node_failure":
+        return f"{job} stopped: a node it ran on failed."
+    if reason == "preempted":
+        return f"{job} was preempted and not requeued."
+    label = run.get_failure_reason_display().lower()
+    return f"{job} failed ({label})."
+
+
 def _numbers(r, figure):
     """The run's figures as plain numbers, by key (a RunOutcome's columns)."""
     return {
@@ -565,7 +815,18 @@ def _numbers(r, figure):
         "preemptible": r.request.preemptible,
         "restarts": r.run.restarts,
         "deadline_margin_seconds": figure["deadline"].observed,
+        "declared_memory_bytes": _whole(figure["memory"].declared) if "memory" in figure else None,
+        "peak_memory_bytes": r.got.peak_memory_bytes,
+        "memory_ratio": _figure_ratio(figure.get("memory")),
+        "cpu_efficiency": _figure_ratio(figure.get("cpu")),
+        "time_limit_seconds": r.got.time_limit_seconds,
+        "elapsed_seconds": r.got.elapsed_seconds,
+        "time_limit_ratio": _figure_ratio(figure.get("time_limit")),
     }
+
+
+def _figure_ratio(f):
+    return _ratio(f.observed, f.declared) if f is not None else None
 
 
 def _whole(value):
@@ -640,6 +901,8 @@ def record_outcome(run, *, events=None, holds=None):
         if result.figure("deadline").declared_text == "not declared"
         else (n["deadline_margin_seconds"] is not None and n["deadline_margin_seconds"] >= 0),
         "exit_reason": result.exit_reason[:200],
+        "failure_reason": run.failure_reason,
+        "cancelled_by": run.cancelled_by,
         "recorded_at": timezone.now(),
     }
     outcome, _ = RunOutcome.objects.update_or_create(run=run, defaults=values)

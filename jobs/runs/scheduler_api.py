@@ -49,6 +49,7 @@ def _aware(value):
 
 JobId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Bytes = Annotated[int, Field(ge=0, le=10**21)]
+Seconds = Annotated[int, Field(ge=0, le=10**10)]
 
 
 class ObservedIn(Schema):
@@ -64,6 +65,35 @@ class ObservedIn(Schema):
     )
     exit_reason: str | None = Field(
         default=None, max_length=200, description="Why the job ended, as the scheduler says it."
+    )
+    # What one attempt of the run used, from the engine's accounting (Slurm's sacct), sent
+    # on the event that ends the attempt (output, failed, cancelled, preempted).
+    elapsed_seconds: Seconds | None = Field(default=None, description="The attempt's elapsed time.")
+    time_limit_seconds: Seconds | None = Field(default=None, description="Its time limit.")
+    memory_requested_bytes: Bytes | None = Field(
+        default=None, description="Memory per node the job asked the engine for (ReqMem)."
+    )
+    peak_memory_bytes: Bytes | None = Field(
+        default=None, description="Peak resident memory on a node (MaxRSS)."
+    )
+    cpus_allocated: int | None = Field(default=None, ge=1, le=10**9, description="AllocCPUS.")
+    cpu_seconds: float | None = Field(
+        default=None, ge=0, le=1e15, description="CPU time used, user + system (TotalCPU)."
+    )
+    cpu_held_seconds: float | None = Field(
+        default=None, ge=0, le=1e15, description="CPUs allocated × elapsed seconds."
+    )
+    exit_code: int | None = Field(default=None, ge=0, le=255)
+    signal: int | None = Field(default=None, ge=0, le=255)
+    tres_allocated: str | None = Field(default=None, max_length=200, description="AllocTRES.")
+    gpu_memory_bytes: Bytes | None = Field(
+        default=None, description="Peak accelerator memory, only where the engine measures it."
+    )
+    gpu_utilization_percent: float | None = Field(
+        default=None, ge=0, le=100_000, description="Peak accelerator utilisation, ditto."
+    )
+    cancelled_by: Literal["partner", "staff", "cluster"] | None = Field(
+        default=None, description="Who cancelled the run: the partner, staff, or the cluster."
     )
 
     def observed(self):

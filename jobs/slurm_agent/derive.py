@@ -11,9 +11,15 @@ or an array of shards) and output delivery; each starts after the one before suc
   output   the run completed
   released the output job completed (or the run, when there is no output job)
   failed / cancelled   the first job of the chain that did not complete
-Held accelerators are the run's allocated GPUs × its elapsed time, per attempt, from sacct."""
+Held accelerators are the run's allocated GPUs × its elapsed time, per attempt, from sacct.
+What the run used (peak memory, CPU time against CPUs held, elapsed against the time limit)
+rides as observed values on the event that ends each attempt of the run job (`usage`)."""
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import pairwise
+
+from .slurm import parse_bytes, parse_limit, tres_value
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
 STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
@@ -24,7 +30,11 @@ FAILURE = {
     "BOOT_FAIL": "node_failure",
     "OUT_OF_MEMORY": "out_of_memory",
     "DEADLINE": "deadline_missed",
+    "TIMEOUT": "time_limit",
+    "PREEMPTED": "preempted",
+    "FAILED": "exit_code",
 }
+SIGKILL = 9
 
 
 @dataclass
@@ -111,19 +121,88 @@ def _staged(b, record, attempt):
     return None
 
 
+def usage(b, record):
+    """What one attempt of the run job (or one array task) used, as sacct measured it: the
+    observed values on the event that ends it. Steps carry MaxRSS; the allocation's line
+    carries TotalCPU (its steps' sum), AllocCPUS, ReqMem and the time limit."""
+    steps = [s for s in b.steps if s.job_id == record.job_id and s.task == record.task
+             and s.start and record.start and s.start >= record.start
+             and (record.end is None or s.start <= record.end)]  # fmt: skip
+    # Just after the end, sacct may not have ReqMem and Timelimit yet: the memory allocated
+    # (AllocTRES mem, all nodes) and the script's own --time say the same.
+    allocated = parse_bytes(tres_value(record.alloc_tres, "mem"))
+    values = {
+        "elapsed_seconds": record.elapsed,
+        "time_limit_seconds": record.time_limit or b.time_limit,
+        "memory_requested_bytes": record.req_mem
+        or (allocated // max(record.nodes, 1) if allocated else None),
+        "peak_memory_bytes": max((s.max_rss for s in steps if s.max_rss), default=None),
+        "cpus_allocated": record.cpus or None,
+        "exit_code": record.exit_code,
+        "signal": record.signal,
+        "tres_allocated": record.alloc_tres[:200] or None,
+    }
+    cpu = record.total_cpu if record.total_cpu else sum(s.total_cpu or 0 for s in steps)
+    if record.cpus and record.elapsed:
+        values["cpu_seconds"] = round(cpu, 3)
+        values["cpu_held_seconds"] = record.cpus * record.elapsed
+    gpu_memory = max((s.gpu_memory for s in steps if s.gpu_memory is not None), default=None)
+    gpu_util = max((s.gpu_util for s in steps if s.gpu_util is not None), default=None)
+    if gpu_memory is not None:
+        values["gpu_memory_bytes"] = gpu_memory
+    if gpu_util is not None:
+        values["gpu_utilization_percent"] = round(gpu_util, 1)
+    return {k: v for k, v in values.items() if v is not None}
+
+
+STEPS_GRACE = 60  # seconds after an allocation ended that its steps' records may lag
+
+
+def _steps_pending(b, record):
+    """slurmdbd records an allocation's end before its batch step's (whose MaxRSS says how
+    much memory it used, and whether it was killed past it): derive the end once the step is
+    in (with its peak, for a step killed by signal 9), or STEPS_GRACE seconds after. `now` None: whatever is there (tests)."""
+    if b.now is None or record.end is None or not record.nodelist:
+        return False
+    if (b.now - record.end).total_seconds() > STEPS_GRACE:
+        return False
+    batch = [s for s in b.steps if s.step == "batch" and s.final and s.job_id == record.job_id
+             and s.task == record.task and s.start and record.start and s.start >= record.start]  # fmt: skip
+    # Killed (signal 9): the peak that says whether memory was why may come after the state.
+    return not batch or (record.signal == SIGKILL and not any(s.max_rss for s in batch))
+
+
+def out_of_memory(record, used):
+    """OUT_OF_MEMORY (the kernel's OOM killer in a cgroup), or a step killed (signal 9) by
+    jobacct_gather's OverMemoryKill: sacct then says FAILED 0:9 with a peak past ReqMem."""
+    if record.state == "OUT_OF_MEMORY":
+        return True
+    peak, asked = used.get("peak_memory_bytes"), used.get("memory_requested_bytes")
+    return record.signal == SIGKILL and bool(peak and asked) and peak > asked
+
+
 def _end(b, phase, record, attempt, where=None):
     """The first job of the chain that did not complete ends the run."""
     at = record.end or record.start or record.submit
     label = _label(phase, record)
+    used = usage(b, record) if phase == RUN else {}
     if record.state == "CANCELLED":
         reason = f", {record.reason}" if record.reason else ""
+        by = b.cancel_by or "cluster"
+        uid = f" by uid {record.cancelled_by}" if record.cancelled_by else ""
         b.event("cancelled", at, b.key(record, attempt, "cancelled"),
-                f"{label} CANCELLED{reason}.")  # fmt: skip
+                f"{label} CANCELLED{uid}{reason}.", cancelled_by=by, **used)  # fmt: skip
         return
     reason = FAILURE.get(record.state) or {STAGING: "data"}.get(where or phase, "other")
+    if (where or phase) == STAGING and reason == "exit_code":
+        reason = "data"
+    if out_of_memory(record, used):
+        reason = "out_of_memory"
     if record.state == "TIMEOUT":
         # Slurm kills the job at its time limit and records exit code 0: not a success.
         detail = f"killed at its time limit after {record.elapsed} s"
+    elif reason == "out_of_memory":
+        detail = f"killed past its memory, peak {used.get('peak_memory_bytes', 0)} bytes"
     else:
         detail = f"exit code {record.exit_code}" + (
             f", signal {record.signal}" if record.signal else ""
@@ -135,6 +214,7 @@ def _end(b, phase, record, attempt, where=None):
         f"{label} {record.state} ({detail}) on {record.nodelist or 'no node'}.",
         failure_reason=reason,
         exit_reason=f"{record.state} ({detail})",
+        **used,
     )
 
 
@@ -144,14 +224,27 @@ def attempts(records):
     return sorted(records, key=lambda r: (r.start or r.end or r.submit or epoch, r.raw_id))
 
 
-def derive(cluster, slurm_jobs, records, requeueable=False, staged_inside=False):
+def derive(
+    cluster,
+    slurm_jobs,
+    records,
+    requeueable=False,
+    staged_inside=False,
+    cancel_by="",
+    now=None,
+    time_limit=None,
+):
     """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts, and
     their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED attempt
     comes back. staged_inside: the run job copies its inputs first, as a step named
-    e31-stage, while it holds the accelerators: that span is the ledger's staging phase."""
+    e31-stage, while it holds the accelerators: that span is the ledger's staging phase.
+    cancel_by: who asked the portal to cancel (partner or staff); a cancellation nobody
+    asked the portal for is the cluster's."""
     out = Derived()
     b = _Builder(cluster, out)
-    b.stage_steps = [r for r in records if r.step and r.name == STAGE_STEP]
+    b.cancel_by, b.now, b.time_limit = cancel_by, now, time_limit
+    b.steps = [r for r in records if r.step]
+    b.stage_steps = [r for r in b.steps if r.name == STAGE_STEP]
     b.staged_inside = staged_inside
     records = [r for r in records if not r.step]
     by_phase = {}
@@ -183,9 +276,10 @@ def derive(cluster, slurm_jobs, records, requeueable=False, staged_inside=False)
         rented = True
         if phase == RUN:
             last = attempts(mine)[-1] if not any(tasks) else max(mine, key=lambda r: r.end)
+            used = usage(b, last) if not any(tasks) else _array_usage(b, mine)
             b.event("output", last.end, b.key(last, "", "output"),
                     f"{_label(phase, last)} COMPLETED after {last.elapsed} s.",
-                    exit_reason="COMPLETED")  # fmt: skip
+                    exit_reason="COMPLETED", **used)  # fmt: skip
         if phase == chain[-1]:
             last = max(mine, key=lambda r: r.end)
             b.event("released", last.end, b.key(last, "", "released"),
@@ -234,15 +328,32 @@ def _single(b, phase, tries, rented, chain, requeueable):
                 f"{_label(phase, record)} {record.state} after {record.elapsed} s: requeued.",
                 requeue_to="submitted",
                 exit_reason=record.state,
+                **(usage(b, record) if phase == RUN else {}),
             )
             continue
         if not record.final:
             return "going"
+        if phase == RUN and _steps_pending(b, record):
+            return "going"  # the allocation's end is in, its batch step's figures not yet
         if record.state == "COMPLETED":
             return "completed"
         _end(b, phase, record, attempt)
         return "ended"
     return "going"
+
+
+def _array_usage(b, records):
+    """The shards together: peak of any, CPU time and CPUs held summed, longest elapsed."""
+    each = [usage(b, r) for r in records if r.start]
+    if not each:
+        return {}
+    out = dict(max(each, key=lambda u: u.get("elapsed_seconds", 0)))
+    peaks = [u["peak_memory_bytes"] for u in each if "peak_memory_bytes" in u]
+    out["peak_memory_bytes"] = max(peaks) if peaks else None
+    for key in ("cpu_seconds", "cpu_held_seconds"):
+        if all(key in u for u in each):
+            out[key] = round(sum(u[key] for u in each), 3)
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _array(b, phase, tasks, rented):
@@ -261,6 +372,19 @@ def _array(b, phase, tasks, rented):
     lasts = [attempts(rs)[-1] for rs in tasks.values()]
     if any(not r.final for r in lasts) or any(t.startswith("[") for t in tasks):
         return "going"  # a pending range (123_[5-9]) is one record until its tasks start
+    # A preempted shard that comes back counts a restart, as a preempted whole job does.
+    for rs in tasks.values():
+        tries = attempts(rs)
+        for attempt, (record, again) in enumerate(pairwise(tries)):
+            if record.state in REQUEUED or record.state == "PREEMPTED":
+                b.event("preempted", record.end or record.start,
+                        b.key(record, attempt, "requeued"),
+                        f"{_label(phase, record)} {record.state} after {record.elapsed} s: "
+                        "requeued.", requeue_to="rented", exit_reason=record.state,
+                        **usage(b, record))  # fmt: skip
+                if again.start:
+                    b.event("running", again.start, b.key(again, attempt + 1, "running"),
+                            f"{_label(phase, again)} running again on {again.nodelist}.")  # fmt: skip
     failed = [r for r in lasts if r.state != "COMPLETED"]
     if failed:
         _end(b, phase, failed[0], len(tasks[failed[0].task]) - 1)
@@ -268,7 +392,7 @@ def _array(b, phase, tasks, rented):
     return "completed"
 
 
-def derive_dispatch(cluster, dispatch, records):
+def derive_dispatch(cluster, dispatch, records, now=None):
     """derive() for a dispatch as the portal lists it: its scripts say whether the run is
     requeued on preemption and whether it stages its inputs inside its allocation."""
     run_script = next((s["text"] for s in dispatch["scripts"] if s["phase"] == RUN), "")
@@ -279,4 +403,15 @@ def derive_dispatch(cluster, dispatch, records):
         [r for r in records if r.job_id in jobs.values()],
         requeueable="\n#SBATCH --requeue\n" in run_script,
         staged_inside=f"--job-name={STAGE_STEP}" in run_script,
+        cancel_by=dispatch.get("cancel_by") or "",
+        now=now or datetime.now(UTC),
+        time_limit=parse_limit(_directive(run_script, "time")),
     )
+
+
+def _directive(script, option):
+    """The value of `#SBATCH --option=value` in a script, or ""."""
+    for line in script.splitlines():
+        if line.startswith(f"#SBATCH --{option}="):
+            return line.split("=", 1)[1].strip()
+    return ""

@@ -15,7 +15,11 @@ FINAL = {
 SACCT_FIELDS = (
     "JobID", "JobIDRaw", "JobName", "State", "Submit", "Start", "End", "ElapsedRaw", "ExitCode",
     "NodeList", "NNodes", "AllocTRES", "Reason",
+    # What the job used (jobacct_gather): peak resident memory of a task, CPU time, what it
+    # asked for; TRESUsageInMax carries gres/gpumem and gres/gpuutil where the site measures them.
+    "MaxRSS", "TotalCPU", "ReqMem", "Timelimit", "AllocCPUS", "TRESUsageInMax",
 )  # fmt: skip
+BASE_FIELDS = 13  # up to Reason
 
 
 class SlurmError(RuntimeError):
@@ -52,6 +56,15 @@ class Record:
     gres: str  # e.g. gpu:h100
     reason: str
     step: str = ""  # a job step (123.0, 123.batch); "" for the allocation itself
+    max_rss: int | None = None  # bytes: the largest resident set of one task (steps only)
+    total_cpu: float | None = None  # CPU seconds, user + system (the allocation sums its steps)
+    req_mem: int | None = None  # bytes per node asked for
+    time_limit: int | None = None  # seconds
+    cpus: int = 0  # CPUs allocated, all nodes together
+    gpu_memory: int | None = None  # bytes, peak, only where the cluster measures it
+    gpu_util: float | None = None  # percent, peak, only where the cluster measures it
+    cancelled_by: str = ""  # the uid in "CANCELLED by 1000"
+    alloc_tres: str = ""
 
     @property
     def final(self):
@@ -96,12 +109,51 @@ def gpus_in(tres):
     return total, typed or ("gpu" if total else "")
 
 
+UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
+
+
+def parse_bytes(text):
+    """sacct's sizes: '116112K', '100M', '1.50G', '0' -> bytes; '' -> None."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", (text or "").strip())
+    return int(float(m[1]) * UNITS[m[2]]) if m else None
+
+
+def parse_cpu_time(text):
+    """TotalCPU: [D-][HH:]MM:SS[.sss] -> seconds; '' -> None."""
+    m = re.fullmatch(r"(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)", (text or "").strip())
+    if not m:
+        return None
+    days, hours, minutes, seconds = m.groups()
+    return int(days or 0) * 86400 + int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def parse_req_mem(text, cpus, nodes):
+    """ReqMem per node: '100M' (22.05 and later; older 'Mn'), '500Mc' per CPU."""
+    text = (text or "").strip()
+    per_cpu = text.endswith("c")
+    value = parse_bytes(text.rstrip("nc"))
+    if value is None or not value:
+        return None
+    return value * max(cpus, 1) // max(nodes, 1) if per_cpu else value
+
+
+def tres_value(tres, key):
+    """'cpu=00:00:03,gres/gpumem=2G,mem=116M' -> the text of `key`, or None."""
+    for item in (tres or "").split(","):
+        name, _, value = item.partition("=")
+        if name == key:
+            return value
+    return None
+
+
 def parse_sacct(text):
     records = []
     for line in text.splitlines():
         parts = line.split("|")
-        if len(parts) != len(SACCT_FIELDS):
+        if len(parts) not in (len(SACCT_FIELDS), BASE_FIELDS):
             continue
+        # Without the usage fields (an older agent's recorded text): usage not measured.
+        parts += [""] * (len(SACCT_FIELDS) - len(parts))
         row = dict(zip(SACCT_FIELDS, parts, strict=True))
         allocation, _, step = row["JobID"].partition(".")
         job_id, _, task = allocation.partition("_")
@@ -126,9 +178,34 @@ def parse_sacct(text):
                 gres=gres,
                 reason=row["Reason"] if row["Reason"] != "None" else "",
                 step=step,
+                max_rss=parse_bytes(row["MaxRSS"]) or None,
+                total_cpu=parse_cpu_time(row["TotalCPU"]),
+                req_mem=parse_req_mem(row["ReqMem"], _int(row["AllocCPUS"]), _int(row["NNodes"])),
+                time_limit=parse_limit(row["Timelimit"]),
+                cpus=_int(row["AllocCPUS"]),
+                gpu_memory=parse_bytes(tres_value(row["TRESUsageInMax"], "gres/gpumem")),
+                gpu_util=_float(tres_value(row["TRESUsageInMax"], "gres/gpuutil")),
+                cancelled_by=_cancelled_by(row["State"]),
+                alloc_tres=row["AllocTRES"],
             )
         )
     return records
+
+
+def _int(text):
+    return int(text) if (text or "").isdigit() else 0
+
+
+def _float(text):
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _cancelled_by(state):
+    words = state.split()
+    return words[2] if len(words) == 3 and words[:2] == ["CANCELLED", "by"] else ""
 
 
 class Slurm:

@@ -4,6 +4,7 @@ from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from jobs.runs.ledger import say_hours
 from jobs.runs.models import RunState
 from portal.markdown import render_markdown
 
@@ -32,6 +33,12 @@ def step_for(path):
 @register.filter
 def duration(seconds):
     return format_duration(int(seconds or 0))
+
+
+@register.filter
+def held(hours):
+    """Hours held: 1.5 h from an hour up, minutes or seconds below (ledger.say_hours)."""
+    return say_hours(hours)
 
 
 @register.filter

@@ -159,7 +159,7 @@ def test_a_late_event_shows_at_once(client_for, finished, a_member):
 
 
 def held_in_all(html):
-    held = re.search(r"Held in all</th><td><strong>([\d.,]+)</strong>", html).group(1)
+    held = re.search(r"Held in all</th><td><strong>([\d.,]+) h</strong>", html).group(1)
     return held.replace(",", "")  # thousands are written 1,600.0
 
 

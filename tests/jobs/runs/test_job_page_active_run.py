@@ -102,11 +102,18 @@ def test_what_the_scheduler_posts_shows_at_once(
     assert "Preempted" in html and "(restart)" in html
     hold = {"accelerator_type": "L40S", "count": 32, "phase": "running", "idempotency_key": "h",
             "started_at": (timezone.now() - timedelta(hours=1)).isoformat()}  # fmt: skip
-    before = re.search(r"Held in all</th><td><strong>([\d.]+)</strong>", html).group(1)
+    before = held_in_all(html)
     post(client, token, f"/api/v1/scheduler/jobs/{running.job_id}/holds", hold)
     html = page(client_for(a_member), running.job)
-    after = re.search(r"Held in all</th><td><strong>([\d.]+)</strong>", html).group(1)
-    assert float(after) > float(before) and "(open)" in html
+    assert held_in_all(html) > before and "(open)" in html
+
+
+def held_in_all(html):
+    """The ledger's total in hours: "12.5 h", or minutes and seconds below an hour."""
+    value, unit = re.search(
+        r"Held in all</th><td><strong>([\d.,]+) (h|min|s)</strong>", html
+    ).groups()
+    return float(value.replace(",", "")) / {"h": 1, "min": 60, "s": 3600}[unit]
 
 
 def test_the_cancel_form_carries_each_visitors_token(

@@ -49,7 +49,7 @@ def test_the_ledger_writes_thousands_as_the_figures_beside_it_do(client_for, run
     # 1,600 h held against 1,200 expected: the ledger's table, chart and sentences wrote
     # "1600.0" and "+400.0" next to the declared-and-observed table's "1,600.0 h".
     page = _page_after_holding_1600_hours(client_for(a_member), run)
-    assert "<td><strong>1,600.0</strong></td>" in page and "<td>1,200.0</td>" in page
+    assert "<td><strong>1,600.0 h</strong></td>" in page and "<td>1,200.0 h</td>" in page
     assert "The run itself held 1,600.0 h against 1,152.0 h requested" in page
     assert "1600.0" not in page and "1152.0" not in page
 

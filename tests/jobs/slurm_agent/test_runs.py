@@ -9,6 +9,8 @@ import pytest
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import ledger
 from jobs.runs.models import Event, EventStatus, Hold, Run
+from jobs.runs.observed import approx_duration
+from portal.models import Notice
 from tests.jobs.slurm_agent.cluster import (
     dispatch_of,
     run_state,
@@ -89,7 +91,7 @@ def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
 
     wait_for(lambda: run_state(run) == "failed", 90, "failed", agent)
     run.refresh_from_db()
-    assert run.failure_reason == "other"
+    assert run.failure_reason == "exit_code"
     failed = Event.objects.get(run=run, kind="failed")
     assert "FAILED (exit code 3)" in failed.note
     wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
@@ -116,6 +118,14 @@ def test_a_job_past_its_time_limit_fails_saying_so(
     failed = Event.objects.get(run=run, kind="failed")
     assert f"TIMEOUT (killed at its time limit after {row['ElapsedRaw']} s)" in failed.note
     assert "exit code" not in failed.note
+    # Classed by its cause, and said so to the team with the time it declared.
+    assert Run.objects.get(pk=run.pk).failure_reason == "time_limit"
+    assert failed.observed["time_limit_seconds"] == 60
+    said = Notice.objects.filter(user=a_member, url__contains=f"/{run.job_id}/").values_list(
+        "message", flat=True
+    )
+    after = approx_duration(int(row["ElapsedRaw"]))  # Slurm kills a few seconds past the limit
+    assert f"{run.job} was killed at its time limit after {after}: it declared 1min." in said
     wait_for(lambda: not Hold.objects.filter(run=run, ended_at__isnull=True).exists(), 30,
              "the holds to close", agent)  # fmt: skip
     holds = Hold.objects.filter(run=run)
@@ -148,6 +158,13 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     held = sum((h.ended_at - h.started_at).total_seconds() for h in holds)
     assert abs(held - slurm_seconds(row)) <= 1 and all(h.measured for h in holds)
     assert applied_kinds(run) == ["rented", "running", "cancelled"]
+    # A member of the team asked: the run says so, and so does Slurm's own record (uid).
+    assert Run.objects.get(pk=run.pk).cancelled_by == "partner"
+    cancelled = Event.objects.get(run=run, kind="cancelled")
+    assert cancelled.observed["cancelled_by"] == "partner" and "CANCELLED by uid" in cancelled.note
+    assert Notice.objects.filter(
+        user=a_member, message=f"{run.job} was cancelled by a member of the team."
+    ).exists()
 
 
 def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
