@@ -1,7 +1,6 @@
 """Data moved by a job's own commands (jobs/jobformat/commands.py, issue 28): our own small
 scripts, each proposal with the line it was read from."""
 
-import time
 
 from jobs import jobformat
 from jobs.jobformat import commands
@@ -197,12 +196,12 @@ def test_a_server_kept_in_the_foreground_is_real_time_and_one_for_a_client_is_no
     assert result.description.data.inputs[0].location == "hf://northwind/seg-7b"
 
 
-def test_a_long_script_reads_in_linear_time():
+def test_a_long_continued_command_is_read_whole():
+    # Its speed is the benchmark's (portal/devtools): here, that 2,000 continued lines and a
+    # 200,000-character word are read as one command with its data, not cut or skipped.
     line = "python train.py --data /d/x --output_dir /o " + "--flag " * 200 + "\\\n"
     text = line * 2000 + "echo done\n" + "a" * 200_000 + "\n"
-    start = time.perf_counter()
-    commands.read(text)
-    assert time.perf_counter() - start < 5  # a guard against catastrophic backtracking only
+    assert any(p.value == "/d/x" for p in commands.read(text))
 
 
 def clones(*sections):
