@@ -1,7 +1,6 @@
 """Data moved by a job's own commands (jobs/jobformat/commands.py, issue 28): our own small
 scripts, each proposal with the line it was read from."""
 
-
 from jobs import jobformat
 from jobs.jobformat import commands
 
