@@ -1,5 +1,6 @@
-"""Staff journeys: the program at a glance, one page to read a revision and decide, and a
-triage inbox driven by single keys that moves on to the next finding."""
+"""Staff journeys: the program at a glance, one page to read a revision and decide, a
+triage inbox driven by single keys that moves on to the next finding, and the queue narrowed
+to a team typed into its labelled box."""
 
 import re
 
@@ -73,4 +74,29 @@ def test_triage_with_single_keys_then_the_next_finding(new_page, team_a, a_membe
         .exists()
     )
     watcher.check_accessibility()
+    assert watcher.errors == []
+
+
+def test_triage_by_a_team_typed_into_its_labelled_box(
+    new_page, team_a, team_b, a_member, b_member, staff, log_in
+):
+    file(team_a, a_member, title="Filed by A")
+    file(team_b, b_member, title="Filed by B")
+    watcher = new_page()
+    log_in(watcher, staff)
+    page = watcher.page
+    page.goto("/staff/findings/")
+    page.get_by_role("link", name=re.compile("Filed by A")).wait_for()
+    # By its label and the keyboard alone: part of the name, the queue follows as one types.
+    page.get_by_label("Team", exact=True).focus()
+    page.keyboard.type("team b")
+    page.get_by_text("Findings of Team B.").wait_for()
+    assert page.get_by_role("link", name=re.compile("Filed by A")).count() == 0
+    page.get_by_role("link", name=re.compile("Filed by B")).wait_for()
+    assert "team=team%20b" in page.url
+    watcher.check_accessibility()
+    # The address it left names the team again on a new visit.
+    page.goto(page.url)
+    assert page.get_by_label("Team", exact=True).input_value() == "team b"
+    page.get_by_text("Findings of Team B.").wait_for()
     assert watcher.errors == []
