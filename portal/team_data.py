@@ -2,6 +2,7 @@
 invitations and notices; at erasure also the e-mails to its people and the people who
 belong to no other team."""
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.db.models import Count, Q
 
 from . import badges
@@ -102,17 +103,26 @@ def erase(team):
     addresses = {email.lower() for _, email in leaving} | {e.lower() for e in invited}
     emails = OutboundEmail.objects.filter(to__in=sorted(addresses))
     notices = Notice.objects.filter(Q(team=team) | Q(user__in=[pk for pk, _ in leaving]))
+    # django-axes' records of their logins, kept by the address they typed.
+    leaving_addresses = [email.lower() for _, email in leaving]
+    logins = [
+        model.objects.filter(username__in=leaving_addresses)
+        for model in (AccessAttempt, AccessFailureLog, AccessLog)
+    ]
     counts = {
         "invitations": Invitation.objects.filter(team=team).count(),
         "memberships": Membership.objects.filter(team=team).count(),
         "notices": notices.count(),
         "e-mails": emails.count(),
         "people": len(leaving),
+        "login records": sum(rows.count() for rows in logins),
     }
     # Staff count every team's unread job notices on their own badge: these leave it.
     unread = notices.filter(user__is_staff=True, topic=BADGE_TOPIC, read_at__isnull=True)
     for user_id, n in unread.values_list("user_id").annotate(n=Count("pk")).order_by():
         User.objects.filter(pk=user_id).update(**badges.decrease("unread_notices", n))
+    for rows in logins:
+        rows.delete()
     emails.delete()
     notices.delete()
     Invitation.objects.filter(team=team).delete()

@@ -7,6 +7,7 @@ import re
 import zipfile
 
 import pytest
+from axes.models import AccessLog
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -249,6 +250,8 @@ def test_export_then_erase_keeps_the_published_figures(
     both = make_user("both@a.example", team=team_a)
     Membership.objects.create(team=team_b, user=both)
     Membership.objects.create(team=team_a, user=staff, role=Role.ADMIN)
+    for address in ("member@a.example", "both@a.example"):
+        AccessLog.objects.create(username=address, ip_address="192.0.2.1", user_agent="test")
     insights.recompute()
     problem.refresh_from_db()
     counts = (problem.finding_count, problem.team_count)
@@ -280,6 +283,8 @@ def test_export_then_erase_keeps_the_published_figures(
     assert not EvidenceSnapshot.objects.filter(finding__team_id=team_a.pk).exists()
     assert not Notice.objects.filter(team_id=team_a.pk).exists()
     assert not OutboundEmail.objects.filter(to__in=["member@a.example", "new@a.example"]).exists()
+    assert not AccessLog.objects.filter(username="member@a.example").exists()
+    assert AccessLog.objects.filter(username="both@a.example").exists()
     # Team B's data is untouched.
     assert Finding.objects.filter(team=team_b).count() == 1
     assert JobDescription.objects.filter(team=team_b).count() == 1
