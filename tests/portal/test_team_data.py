@@ -14,7 +14,9 @@ from django.urls import reverse
 
 from findings import services as finding_services
 from findings.counts import recount_problems
+from findings.demo import load_findings
 from findings.insights import services as insights
+from findings.insights.demo import load_program_history
 from findings.models import (
     EvidenceSnapshot,
     Finding,
@@ -25,11 +27,13 @@ from findings.models import (
 )
 from jobs import jobformat
 from jobs import services as job_services
+from jobs.demo import load_jobs
 from jobs.models import Comment, JobDescription, Revision
 from jobs.runs import simulator
 from jobs.runs.models import Event, Hold, Run
 from portal import services, team_archive
 from portal.errors import DomainError
+from portal.management.commands.load_demo import Command
 from portal.models import Membership, Notice, OutboundEmail, Role, Team, TeamErasure, User
 from tests.findings.helpers import accepted_job
 from tests.findings.helpers import file as file_finding
@@ -327,3 +331,31 @@ def test_simulated_runs_leave_with_the_team(team_a, a_member, staff, accepted):
     simulator.play_now(accepted.run)
     team_archive.erase(team=team_a, erased_by=staff, confirm_name="Team A")
     assert not Event.objects.exists() and not Hold.objects.exists()
+
+
+def test_recompute_now_says_the_figures_are_frozen(client_for, team_a, staff):
+    team_archive.erase(team=team_a, erased_by=staff, confirm_name="Team A")
+    response = client_for(staff).post(reverse("staff_insights_recompute"), follow=True)
+    assert "kept as they stood when a team" in response.text
+
+
+def test_the_demo_exports_and_erases(db, client_for):
+    """Every kind of record the demo holds (dispatches, imported files, revised jobs) goes
+    into Northwind's archive, and the team erases cleanly, keeping Helio Sims."""
+    teams, users = Command().load_accounts()
+    for load in (load_jobs, load_findings, load_program_history):
+        load(teams=teams, users=users)
+    northwind = Team.objects.get(name="Northwind Vision")
+    admin = User.objects.get(email="ada@northwind.example")
+    archive = archive_of(client_for(admin).get(reverse("team_export", args=[northwind.slug])))
+    imports = [n for n in archive.namelist() if n.startswith("imports/")]
+    assert imports and all(archive.read(n) for n in imports)
+    assert (
+        len(records(archive, "revisions.json"))
+        == Revision.objects.filter(job__team=northwind).count()
+    )
+    assert b"Helio" not in b"".join(archive.read(n) for n in archive.namelist())
+    staff = User.objects.filter(is_staff=True).first()
+    team_archive.erase(team=northwind, erased_by=staff, confirm_name="Northwind Vision")
+    assert not Team.objects.filter(name="Northwind Vision").exists()
+    assert Team.objects.filter(name="Helio Sims").exists()
