@@ -133,15 +133,19 @@ def export(team, archive):
     )
 
 
-def erase(team):
-    findings = Finding.objects.filter(team=team)
-    counts = {
-        "findings": findings.count(),
+def count(team):
+    return {
+        "findings": Finding.objects.filter(team=team).count(),
         "evidence snapshots": EvidenceSnapshot.objects.filter(finding__team=team).count(),
         "finding notes": FindingNote.objects.filter(finding__team=team).count(),
         "finding status changes": StatusChange.objects.filter(finding__team=team).count(),
         "finding followers": Subscription.objects.filter(finding__team=team).count(),
     }
+
+
+def erase(team):
+    findings = Finding.objects.filter(team=team)
+    counts = count(team)
     insights.freeze(timezone.now())
     # What each published count holds of this team, kept after its findings go.
     counted = (

@@ -307,19 +307,23 @@ def _export_runs(team, archive):
     )
 
 
-def erase(team):
-    jobs = JobDescription.objects.filter(team=team)
-    runs = Run.objects.filter(job__team=team)
-    counts = {
-        "jobs": jobs.count(),
+def count(team):
+    return {
+        "jobs": JobDescription.objects.filter(team=team).count(),
         "revisions": Revision.objects.filter(job__team=team).count(),
         "reviews": Review.objects.filter(revision__job__team=team).count(),
         "comments": Comment.objects.filter(job__team=team).count(),
-        "runs": runs.count(),
+        "runs": Run.objects.filter(job__team=team).count(),
         "run events": Event.objects.filter(run__job__team=team).count(),
         "holds": Hold.objects.filter(run__job__team=team).count(),
         "dispatches": Dispatch.objects.filter(run__job__team=team).count(),
     }
+
+
+def erase(team):
+    jobs = JobDescription.objects.filter(team=team)
+    runs = Run.objects.filter(job__team=team)
+    counts = count(team)
     # Staff count every team's unread comments on their own badge: these leave it.
     unread = ReadMark.objects.filter(job__team=team, user__is_staff=True, unread__gt=0)
     for user_id, n in unread.values_list("user_id").annotate(n=Sum("unread")).order_by():

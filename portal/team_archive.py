@@ -6,7 +6,8 @@ Each app knows its own part of a team's data in a `team_data` module beside its 
 
     FILES                 [(name in the archive, what it holds)], for the archive's README
     export(team, archive) writes those files through `archive`
-    erase(team)           deletes the team's rows of that app, returns {what: how many}
+    count(team)           {what: how many} of the team's rows of that app
+    erase(team)           deletes them, and returns count(team) as it was
 
 This module finds the parts through the app registry, as Django's admin finds each app's
 admin module, so the site's core names no app that depends on it (imports run one way)."""
@@ -138,6 +139,14 @@ def export(team: Team, fileobj) -> None:
 
 
 # --- Erasure -----------------------------------------------------------------------------
+
+
+def erasure_preview(team: Team) -> dict:
+    """What erasing the team would delete, {what: how many}, in the order erasure reports."""
+    counts = {}
+    for part in reversed(parts()):
+        counts.update(part.count(team))
+    return counts
 
 
 @transaction.atomic(durable=True)

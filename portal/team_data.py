@@ -91,42 +91,55 @@ def leaving_people(team):
     return User.objects.filter(memberships__team=team, is_staff=False).exclude(pk__in=elsewhere)
 
 
-def erase(team):
-    leaving = list(leaving_people(team).values_list("pk", "email"))
-    # Addresses invited to the team with no account that stays: their e-mails go too.
+def _leaving_addresses(team, leaving):
+    """The addresses whose records leave with the team: its leaving people's, and those it
+    invited that no staying account has."""
     staying = User.objects.exclude(pk__in=[pk for pk, _ in leaving]).values("email")
-    invited = set(
+    invited = (
         Invitation.objects.filter(team=team)
         .exclude(email__in=staying)
         .values_list("email", flat=True)
     )
-    addresses = {email.lower() for _, email in leaving} | {e.lower() for e in invited}
-    emails = OutboundEmail.objects.filter(to__in=sorted(addresses))
-    notices = Notice.objects.filter(Q(team=team) | Q(user__in=[pk for pk, _ in leaving]))
-    # django-axes' records of their logins, kept by the address they typed.
-    leaving_addresses = [email.lower() for _, email in leaving]
-    logins = [
-        model.objects.filter(username__in=leaving_addresses)
-        for model in (AccessAttempt, AccessFailureLog, AccessLog)
-    ]
-    counts = {
-        "invitations": Invitation.objects.filter(team=team).count(),
-        "memberships": Membership.objects.filter(team=team).count(),
-        "notices": notices.count(),
-        "e-mails": emails.count(),
-        "people": len(leaving),
-        "login records": sum(rows.count() for rows in logins),
+    return sorted({email.lower() for _, email in leaving} | {e.lower() for e in invited})
+
+
+def _rows(team):
+    """What leaves with the team, {what: queryset (or querysets)}, in the order it goes."""
+    leaving = list(leaving_people(team).values_list("pk", "email"))
+    leaving_pks = [pk for pk, _ in leaving]
+    logins = [email.lower() for _, email in leaving]
+    return {
+        "invitations": Invitation.objects.filter(team=team),
+        "memberships": Membership.objects.filter(team=team),
+        "notices": Notice.objects.filter(Q(team=team) | Q(user__in=leaving_pks)),
+        "e-mails": OutboundEmail.objects.filter(to__in=_leaving_addresses(team, leaving)),
+        "people": User.objects.filter(pk__in=leaving_pks),
+        # django-axes' records of their logins, kept by the address they typed.
+        "login records": [
+            model.objects.filter(username__in=logins)
+            for model in (AccessAttempt, AccessFailureLog, AccessLog)
+        ],
     }
+
+
+def _count(rows):
+    return sum(r.count() for r in rows) if isinstance(rows, list) else rows.count()
+
+
+def count(team):
+    return {what: _count(rows) for what, rows in _rows(team).items()}
+
+
+def erase(team):
+    rows = _rows(team)
+    counts = {what: _count(r) for what, r in rows.items()}
     # Staff count every team's unread job notices on their own badge: these leave it.
-    unread = notices.filter(user__is_staff=True, topic=BADGE_TOPIC, read_at__isnull=True)
+    unread = rows["notices"].filter(user__is_staff=True, topic=BADGE_TOPIC, read_at__isnull=True)
     for user_id, n in unread.values_list("user_id").annotate(n=Count("pk")).order_by():
         User.objects.filter(pk=user_id).update(**badges.decrease("unread_notices", n))
-    for rows in logins:
-        rows.delete()
-    emails.delete()
-    notices.delete()
-    Invitation.objects.filter(team=team).delete()
-    Membership.objects.filter(team=team).delete()
-    User.objects.filter(pk__in=[pk for pk, _ in leaving]).delete()
+    for logins in rows.pop("login records"):
+        logins.delete()
+    for queryset in rows.values():
+        queryset.delete()
     Team.objects.filter(pk=team.pk).delete()
     return counts

@@ -253,6 +253,11 @@ def staff_team_erase(request, slug):
     return render(
         request,
         "portal/staff_team_erase.html",
-        {"team": team, "form": form, "summary": selectors.team_summary(team)},
+        {
+            "team": team,
+            "form": form,
+            "summary": selectors.team_summary(team),
+            "preview": team_archive.erasure_preview(team),
+        },
         status=400 if form.errors else 200,
     )

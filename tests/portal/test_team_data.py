@@ -272,6 +272,7 @@ def test_export_then_erase_keeps_the_published_figures(
     url = reverse("staff_team_erase", args=[team_a.slug])
     page = staff_client.get(url).text
     assert "member@a.example" in page and "account deleted" in page
+    assert "3 jobs" in page and "1 findings" in page and "2 people" in page
     response = staff_client.post(url, {"confirm_name": "Team A"})
     assert response.status_code == 302 and response["Location"] == reverse("staff_teams")
 
