@@ -293,7 +293,8 @@ class TeamErasure(models.Model):
 
     @property
     def count_rows(self):
-        return [(what, n) for what, n in self.counts.items()]
+        """What went, leaving out the kinds the team had none of."""
+        return [(what, n) for what, n in self.counts.items() if n]
 
 
 # Intake's models live beside intake's code; importing them here registers them with this app.
