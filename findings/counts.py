@@ -2,7 +2,7 @@
 when a finding's status or links change (every change goes through findings.services or
 the admin's hooks), so the public list reads two numbers instead of counting findings."""
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from . import rules
@@ -28,9 +28,10 @@ def recount_problems(problem_ids=None):
         if not problem_ids:
             return
         problems = problems.filter(pk__in=problem_ids)
+    # An erased team's findings are gone but still count (findings/team_data.py).
     problems.update(
-        finding_count=_count(Count("pk", distinct=True)),
-        team_count=_count(Count("team", distinct=True)),
+        finding_count=_count(Count("pk", distinct=True)) + F("erased_finding_count"),
+        team_count=_count(Count("team", distinct=True)) + F("erased_team_count"),
     )
 
 

@@ -47,6 +47,10 @@ class UnsolvedProblem(models.Model):
     # findings.counts so the public list never counts every finding.
     finding_count = models.PositiveIntegerField(default=0, editable=False)
     team_count = models.PositiveIntegerField(default=0, editable=False)
+    # The share of teams whose data was erased at the program's end (findings/team_data.py):
+    # their findings are gone, so each recount adds them back and the public figures stay.
+    erased_finding_count = models.PositiveIntegerField(default=0, editable=False)
+    erased_team_count = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 

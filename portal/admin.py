@@ -4,7 +4,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from portal.intake.models import IntakeApplication, IntakeDecision, IntakeWindow
 
 from .intake import rules as intake
-from .models import Invitation, Membership, OutboundEmail, Team, User
+from .models import Invitation, Membership, OutboundEmail, Team, TeamErasure, User
 
 
 class MembershipInline(admin.TabularInline):
@@ -33,6 +33,24 @@ class TeamAdmin(admin.ModelAdmin):
     search_fields = ["name", "organisation"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+
+@admin.register(TeamErasure)
+class TeamErasureAdmin(admin.ModelAdmin):
+    """The record of an erasure: read-only, never added or deleted by hand."""
+
+    list_display = ["team_name", "erased_at", "erased_by_email"]
+    search_fields = ["team_name", "team_slug"]
+    readonly_fields = [f.name for f in TeamErasure._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Invitation)

@@ -25,6 +25,11 @@ def _change(field, by):
     return {field: Greatest(F(field) + by, 0)}
 
 
+def decrease(field, by):
+    """The update that takes `by` from a kept count (never below 0)."""
+    return _change(field, -by)
+
+
 def _apply(people, team_id, field, by):
     """Add `by` to `field` for each person, on the User or the Membership as `where` says."""
     if not by:

@@ -28,6 +28,26 @@ class TeamCreateForm(forms.Form):
     )
 
 
+class EraseTeamForm(forms.Form):
+    confirm_name = forms.CharField(
+        label="Type the team's name to confirm",
+        max_length=200,
+        help_text="Exactly as written above: nothing is erased until it matches.",
+    )
+
+    def __init__(self, *args, team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.team = team
+
+    def clean_confirm_name(self):
+        typed = self.cleaned_data["confirm_name"].strip()
+        if typed != self.team.name:
+            raise forms.ValidationError(
+                f"This is not the team's name: type {self.team.name} exactly to erase it."
+            )
+        return typed
+
+
 class AcceptInvitationForm(forms.Form):
     """For a person with no account yet: a name and a new password."""
 

@@ -269,5 +269,33 @@ class RateCount(models.Model):
         return f"{self.key}: {self.count}"
 
 
+class TeamErasure(models.Model):
+    """That a team's data was erased at the program's end (portal/team_archive.py): what the
+    team was called, who erased it, when, and how many of each kind of record went. Written
+    once by the erasure and never changed: the admin shows it read-only."""
+
+    team_name = models.CharField(max_length=120)
+    team_slug = models.CharField(max_length=60)
+    erased_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Kept as text too: the record outlives the staff account that made it.
+    erased_by_email = models.EmailField()
+    erased_at = models.DateTimeField(default=timezone.now)
+    # {"jobs": 3, "revisions": 4, ...}: what each app's part of the erasure deleted.
+    counts = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-erased_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.team_name} erased {self.erased_at:%Y-%m-%d %H:%M} UTC"
+
+    @property
+    def count_rows(self):
+        """What went, leaving out the kinds the team had none of."""
+        return [(what, n) for what, n in self.counts.items() if n]
+
+
 # Intake's models live beside intake's code; importing them here registers them with this app.
 from portal.intake import models as intake_models  # noqa: E402, F401

@@ -5,7 +5,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Invitation, Membership, Notice, Role, Team, User
+from .models import Invitation, Membership, Notice, Role, Team, TeamErasure, User
 
 
 def teams_for(user):
@@ -100,6 +100,22 @@ def staff_team_list():
     return Team.objects.prefetch_related(
         Prefetch("memberships", queryset=Membership.objects.select_related("user"))
     ).order_by("name")
+
+
+def team_erasures(limit=50):
+    """The latest erasures, for the staff teams page (every one is in the admin)."""
+    return list(TeamErasure.objects.all()[:limit])
+
+
+def team_summary(team):
+    """What staff read before erasing a team: its members, and which of them leave with it."""
+    members = list(team_members(team))
+    elsewhere = set(
+        Membership.objects.filter(user__in=[m.user_id for m in members])
+        .exclude(team=team)
+        .values_list("user_id", flat=True)
+    )
+    return [{"membership": m, "stays": m.user.is_staff or m.user_id in elsewhere} for m in members]
 
 
 def account_exists(email):

@@ -70,7 +70,9 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
+    path("teams/<slug:slug>/data.zip", views.team_export, name="team_export"),
     path("staff/teams/", views.staff_teams, name="staff_teams"),
+    path("staff/teams/<slug:slug>/erase/", views.staff_team_erase, name="staff_team_erase"),
     path("", include("portal.intake.urls")),
     # Each app's pages; portal's own (teams, accounts, intake) are listed above.
     path("", include("jobs.urls")),

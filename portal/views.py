@@ -1,14 +1,19 @@
+import tempfile
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import FileResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from . import selectors, services
+from . import selectors, services, team_archive
 from .decorators import staff_required
 from .errors import DomainError
-from .forms import AcceptInvitationForm, InviteForm, RoleForm, TeamCreateForm
+from .forms import AcceptInvitationForm, EraseTeamForm, InviteForm, RoleForm, TeamCreateForm
 from .models import InvitationStatus, Role
 
 
@@ -144,6 +149,23 @@ def member_remove(request, slug, membership_id):
     return render(request, "portal/member_remove.html", {"team": team, "membership": membership})
 
 
+@login_required
+@require_safe
+def team_export(request, slug):
+    """The team's data as one ZIP archive, for its admins and staff. Built in a temporary
+    file (rows are read a chunk at a time), so a large team costs disk, not memory."""
+    team = _managed_team(request, slug)
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 (FileResponse closes it once sent)
+    team_archive.export(team, spool)
+    spool.seek(0)
+    filename = f"{team.slug}-data-{timezone.now():%Y-%m-%d}.zip"
+    response = FileResponse(
+        spool, as_attachment=True, filename=filename, content_type="application/zip"
+    )
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def accept_invitation(request, key):
     invitation = selectors.get_invitation_by_key(key)
@@ -204,6 +226,38 @@ def staff_teams(request):
     return render(
         request,
         "portal/staff_teams.html",
-        {"teams": selectors.staff_team_list(), "form": form},
+        {
+            "teams": selectors.staff_team_list(),
+            "erasures": selectors.team_erasures(),
+            "form": form,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@staff_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def staff_team_erase(request, slug):
+    team = selectors.get_team_for_user(request.user, slug)
+    form = EraseTeamForm(request.POST or None, team=team)
+    if request.method == "POST" and form.is_valid():
+        try:
+            erasure = team_archive.erase(
+                team=team, erased_by=request.user, confirm_name=form.cleaned_data["confirm_name"]
+            )
+        except DomainError as error:
+            form.add_error("confirm_name", str(error))
+        else:
+            messages.success(request, f"{erasure.team_name}'s data was erased.")
+            return redirect("staff_teams")
+    return render(
+        request,
+        "portal/staff_team_erase.html",
+        {
+            "team": team,
+            "form": form,
+            "summary": selectors.team_summary(team),
+            "preview": team_archive.erasure_preview(team),
+        },
         status=400 if form.errors else 200,
     )

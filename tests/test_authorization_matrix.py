@@ -128,6 +128,10 @@ MATRIX = {
         "get",
         {"anonymous": LOGIN, "a_member": 403, "a_admin": 403, "b_member": 403, "staff": 200},
     ),
+    # The team's data as a ZIP archive: its admins and staff only.
+    "team_export": ("get", {**_partner_page, "a_member": 403}),
+    # The erasure's confirmation page (the POST needs the team's name typed).
+    "staff_team_erase": ("get", {**_staff_only, "staff": 200}),
     # intake: world() holds a window closed by staff, so applying is refused to everyone.
     "design_partners": ("get", _public),
     "intake_apply": ("post", dict.fromkeys(ROLES, 403)),

@@ -16,6 +16,11 @@ class ProgramFigures(models.Model):
     figures = models.JSONField(default=dict)
     # Per problem id (as text): every figure its public page could show, before staff hide any.
     public = models.JSONField(default=dict)
+    # Set by the first erasure of a team's data (findings/team_data.py): a recompute over what
+    # is left would drop the erased teams' share, so from then on these figures stay as they
+    # were (the periodic recompute and "Recompute now" leave them). Set it back to empty in
+    # the database to compute them again from the rows that remain.
+    frozen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "program figures"

@@ -22,7 +22,11 @@ def _plain(value):
 
 
 def recompute():
-    """Compute every program-wide figure and store it as the one current row (idempotent)."""
+    """Compute every program-wide figure and store it as the one current row (idempotent).
+    Figures frozen by a team's erasure stay as they are."""
+    frozen = ProgramFigures.objects.filter(pk=ProgramFigures.ONE, frozen_at__isnull=False).first()
+    if frozen is not None:
+        return frozen
     program = figures.program()
     # Every problem, published or not: staff preview an unpublished problem's figures too.
     per_problem = {
@@ -56,3 +60,11 @@ def public_figures():
     anonymous visit never computes them: the beat does within five minutes of a deploy."""
     row = ProgramFigures.objects.filter(pk=ProgramFigures.ONE).only("public").first()
     return row.public if row else {}
+
+
+def freeze(at):
+    """Keep the figures as they are now (computing them first if none are stored yet): a
+    team's data is about to be erased, and a recompute after it would drop its share."""
+    row = current()
+    if row.frozen_at is None:
+        ProgramFigures.objects.filter(pk=row.pk).update(frozen_at=at)

@@ -81,8 +81,15 @@ def staff_insights(request):
 @require_POST
 def staff_insights_recompute(request):
     """Staff who just triaged or published something need not wait for the beat."""
-    services.recompute()
-    messages.success(request, "The figures are recomputed from every row.")
+    row = services.recompute()
+    if row.frozen_at:
+        messages.info(
+            request,
+            "The figures are kept as they stood when a team's data was first erased "
+            f"({row.frozen_at:%d %b %Y %H:%M} UTC): a recompute would drop that team's share.",
+        )
+    else:
+        messages.success(request, "The figures are recomputed from every row.")
     return redirect("staff_insights")
 
 
