@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('findings', '0011_program_figures'),
+        ('findings', '0012_status_change_response'),
     ]
 
     operations = [
