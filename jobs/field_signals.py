@@ -17,7 +17,7 @@ from django.utils import timezone
 from portal.validators import is_number
 
 from .jobformat import Level, Problem
-from .jobformat.precision.vague import VAGUE
+from .jobformat.units import VAGUE
 from .models import FieldSignal, ReviewOutcome
 
 INDEX = re.compile(r"\.\d+(?=\.|$)")

@@ -72,3 +72,18 @@ def accelerators_of_instance(instance_type):
 
 def is_cpu_instance(instance_type):
     return bool(CPU_FAMILIES.match(str(instance_type).strip()))
+
+
+# Accelerator models as vendors name them, for the precision check's suggestions: a type is
+# known when its letters and digits begin with one of these ("H100 80GB", "h100-sxm", "A100-40GB").
+ACCELERATOR_MODELS = (
+    "H100", "H200", "H800", "B100", "B200", "GB200", "GH200", "A100", "A800", "A10G", "A10",
+    "A30", "A40", "A6000", "L4", "L40S", "L40", "T4", "V100", "P100", "K80", "RTX",
+    "MI300X", "MI300A", "MI250X", "MI250", "MI210", "MI100", "GAUDI", "TPU", "TRAINIUM",
+    "INFERENTIA", "TRN", "INF",
+)  # fmt: skip
+
+
+def is_known_accelerator(name):
+    letters = re.sub(r"[^A-Z0-9]", "", str(name).upper())
+    return any(letters.startswith(model) for model in ACCELERATOR_MODELS)

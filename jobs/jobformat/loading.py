@@ -9,6 +9,7 @@ import re
 
 from pydantic import ValidationError
 
+from . import units
 from .issues import Issue, Level
 from .model import Description
 
@@ -17,6 +18,10 @@ NUMBER_ERRORS = {"int_parsing", "int_type", "int_from_float", "float_parsing", "
 # Numbers as people type them: "52,000", "2 304", "1_000", "12,500.5".
 GROUPED = re.compile(
     r"[+-]?[0-9]{1,3}(?:[,_ \u00a0\u202f][0-9]{3})+(?:\.[0-9]+)?|[+-]?[0-9]+\.?[0-9]*"
+)
+# A count with what it counts, as people write it: "52,000 files", "8 nodes", "64 GPUs".
+COUNTED = re.compile(
+    r"(?P<number>[+-]?[0-9][0-9,_ \u00a0\u202f.]*?)\s*(?P<what>[A-Za-z][A-Za-z-]+)"
 )
 APPROXIMATE = re.compile(
     r"\b(?:about|around|approx(?:imately|\.)?|roughly|circa|ca\.|some|nearly|almost|"
@@ -64,6 +69,9 @@ def _as_people_type_it(data, detail):
     if detail["type"] not in NUMBER_ERRORS or not isinstance(given, str):
         return False
     text = given.strip()
+    counted = COUNTED.fullmatch(text)
+    if counted and not APPROXIMATE.search(text) and _counts_things(counted["what"]):
+        text = counted["number"]
     if not GROUPED.fullmatch(text):
         return False
     digits = re.sub(r"[,_ \u00a0\u202f]", "", text)
@@ -86,6 +94,12 @@ def _as_people_type_it(data, detail):
     except (KeyError, IndexError, TypeError):
         return False
     return True
+
+
+def _counts_things(word):
+    """A word naming what is counted ("files"), not a unit that changes the number ("TB", "h")."""
+    word = word.lower()
+    return word not in units.SIZE_UNITS and word not in units.DURATION_UNITS
 
 
 def _number_issue(field, given):
@@ -111,7 +125,7 @@ def _number_issue(field, given):
         field,
         Level.ERROR,
         "invalid",
-        f"“{shown}” is not a number: write digits only, e.g. 52000 or 52,000.",
+        f"“{shown}” is not a number: write digits, e.g. 52000 or 52,000 files.",
     )
 
 

@@ -86,13 +86,55 @@ class UnitError(ValueError):
     """The text is not an exact quantity; the message says what would be."""
 
 
+def quoted(text, limit=60):
+    """What a person typed, as messages show it: “…”, cut at `limit` characters."""
+    text = str(text).strip()
+    return f"“{text if len(text) <= limit else text[:limit] + '…'}”"
+
+
+# Words that make a quantity an estimate or a wish (pattern, what it makes the value). One list
+# for the format's own check, the job editor and the intake form, so they say the same thing.
+VAGUE = [
+    (r"\broughly\b", "an estimate (“roughly”)"),
+    (r"\b(?:about|around|approximately|approx\.?|circa|ca\.)\s*~?\d", "an approximate number"),
+    (r"~\s*\d", "an approximate number (“~”)"),
+    (r"\b\d+(?:\.\d+)?\s*-?ish\b|\bish\b", "an estimate (“-ish”)"),
+    (r"\ba few\b|\ba couple(?: of)?\b|\bseveral\b", "a vague count"),
+    (r"\blots\b|\ba lot\b|\bloads of\b|\btons of\b", "a vague amount"),
+    (r"\bTBD\b|\bTBC\b|\bto be (?:determined|confirmed|decided)\b", "not decided yet"),
+    (r"\b(?:as soon as possible|ASAP)\b", "a wish, not a date (“as soon as possible”)"),
+    (r"\bthe usual\b|\bas usual\b|\bas needed\b|\bwhatever\b", "an unstated convention"),
+    (r"\bor so\b|\bmore or less\b|\bgive or take\b", "an approximate number"),
+    (r"\buntil (?:it )?converges?\b|\buntil convergence\b", "open-ended (“until it converges”)"),
+    (r"\b(?:maybe|probably|perhaps|not sure|unknown)\b", "uncertain"),
+]
+RANGE = re.compile(r"\d\s*(?:-|–|to)\s*\d")
+
+
+def vague_words(text):
+    """What the vague words in `text` make it, first the strongest; [] when there are none."""
+    return [what for pattern, what in VAGUE if re.search(pattern, str(text), flags=re.IGNORECASE)]
+
+
+def not_exact(text, example):
+    """The sentence for a quantity typed as an estimate or a range, or None: the same words in
+    every form ('“roughly 40GB” is an estimate (“roughly”): write the exact value to plan for,
+    e.g. 40 GB.')."""
+    words = vague_words(text)
+    if words:
+        return f"{quoted(text)} is {words[0]}: write the exact value to plan for, e.g. {example}."
+    if RANGE.search(str(text)) and not re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}.*", str(text)):
+        return f"{quoted(text)} is a range: write the one value to plan for, e.g. {example}."
+    return None
+
+
 def _number(text):
     try:
         value = Decimal(text.replace(",", "").replace("_", ""))
     except InvalidOperation:
-        raise UnitError(f"{text!r} is not a number.") from None
+        raise UnitError(f"{quoted(text)} is not a number.") from None
     if not value.is_finite():
-        raise UnitError(f"{text!r} is not a finite number.")
+        raise UnitError(f"{quoted(text)} is not a finite number.")
     return value
 
 
@@ -105,18 +147,19 @@ def parse_size(text):
     match = re.fullmatch(rf"\s*({NUMBER})\s*([A-Za-z]+)\s*", str(text))
     if not match:
         raise UnitError(
-            f"{str(text)[:60]!r} is not a size: write a number and a unit, e.g. '2.5 TiB' or '800 GB'."
+            not_exact(text, "2.5 TiB")
+            or f"{quoted(text)} is not a size: write a number and a unit, e.g. 2.5 TiB or 800 GB."
         )
     unit = match.group(2).lower()
     if unit not in SIZE_UNITS:
         raise UnitError(
-            f"Unknown size unit {match.group(2)!r}: use B, KB, MB, GB, TB, PB or KiB…PiB."
+            f"{quoted(match.group(2))} is not a unit of size: use B, KB, MB, GB, TB, PB, or KiB to PiB."
         )
     value = _number(match.group(1)) * SIZE_UNITS[unit]
     if value > MAX_BYTES:
         raise UnitError("That size is beyond any job (more than a zettabyte).")
     if SIZE_UNITS[unit] == 1 and value != value.to_integral_value():
-        raise UnitError(f"{text!r} is not a whole number of bytes.")
+        raise UnitError(f"{quoted(text)} is not a whole number of bytes.")
     # '1.8 TiB' is exact as written though it is not a whole number of bytes: keep it to
     # the byte (size_text prints it back as typed).
     return int(value.to_integral_value(rounding=ROUND_HALF_EVEN))
@@ -174,27 +217,31 @@ def parse_duration(text):
         raise UnitError("A duration needs a number and a unit, e.g. '36h' or '90 min'.")
     if isinstance(text, int | float):
         raise UnitError(f"{text} has no unit: write e.g. '{text}h' or '{text} min'.")
-    raw = str(text).strip().lower()
+    # "every 6 weeks", as people say how often something comes, is the 6 weeks between.
+    raw = re.sub(r"^(?:once\s+)?every\s+", "", str(text).strip().lower())
     clock = re.fullmatch(r"(?:(\d+)-)?(\d+):(\d{1,2})(?::(\d{1,2}))?", raw)
     if clock:
         days, hours, minutes, seconds = (int(g or 0) for g in clock.groups())
         if minutes > 59 or seconds > 59:
-            raise UnitError(f"{text!r} is not a valid clock duration (HH:MM:SS).")
+            raise UnitError(
+                f"{quoted(text)} is not a time on a clock: write HH:MM:SS, e.g. 36:00:00."
+            )
         total = days * 86400 + hours * 3600 + minutes * 60 + seconds
     else:
         parts = re.findall(rf"({NUMBER})\s*([a-z]+)", raw)
         leftover = re.sub(rf"({NUMBER})\s*([a-z]+)", "", raw).replace("and", "")
         if not parts or leftover.strip(" ,"):
             raise UnitError(
-                f"{str(text)[:60]!r} is not a duration: write e.g. '36h', '90 min' or '1d 4h'."
+                not_exact(text, "36h")
+                or f"{quoted(text)} is not a length of time: write e.g. 36h, 90 min or 1d 4h."
             )
         total = Decimal(0)
         for number, unit in parts:
             if unit not in DURATION_UNITS:
-                raise UnitError(f"Unknown time unit {unit!r}: use s, min, h, d or w.")
+                raise UnitError(f"{quoted(unit)} is not a unit of time: use s, min, h, d or w.")
             total += _number(number) * DURATION_UNITS[unit]
         if total != total.to_integral_value():
-            raise UnitError(f"{text!r} is not a whole number of seconds.")
+            raise UnitError(f"{quoted(text)} is not a whole number of seconds.")
         total = int(total)
     if total > MAX_SECONDS:
         raise UnitError("That duration is longer than ten years.")
@@ -231,17 +278,62 @@ def parse_when(text):
             raw = raw[:-1] + "+00:00"
         raw = re.sub(r"\s*UTC$", "+00:00", raw, flags=re.IGNORECASE)
         try:
-            value = datetime.fromisoformat(raw)
+            value = datetime.fromisoformat(raw) if raw[:1].isdigit() else None
         except ValueError:
+            value = None
+        value = value or _day_in_words(raw)
+        if value is None:
             raise UnitError(
-                f"{str(text)[:60]!r} is not a date: write ISO 8601, e.g. '2027-03-01T09:00Z'."
-            ) from None
+                not_exact(text, "31 March 2027")
+                or f"{quoted(text)} is not a date: write the day, e.g. 31 March 2027 or 2027-03-31."
+            )
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     try:
         return value.astimezone(UTC)
     except OverflowError:
-        raise UnitError(f"{str(text)[:60]!r} is outside the calendar.") from None
+        raise UnitError(f"{quoted(text)} is outside the calendar.") from None
+
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        1,
+    )  # fmt: skip
+    for name in names
+}
+
+
+def _day_in_words(raw):
+    """'31 March 2027', 'March 31, 2027', '31 Mar 2027' -> that day, 00:00 UTC; else None."""
+    words = re.fullmatch(
+        r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)"
+        r"\s+(\d{4})",
+        raw.strip().lower(),
+    )
+    if not words:
+        return None
+    day, month = (words[1], words[2]) if words[1] else (words[4], words[3])
+    if month not in MONTHS:
+        return None
+    try:
+        return datetime(int(words[5]), MONTHS[month], int(day), tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def format_when(value):
@@ -261,8 +353,9 @@ def parse_amount(text):
     match = re.fullmatch(rf"\s*({NUMBER})\s*([^\d\s].{{0,60}}?)\s*", str(text))
     if not match:
         raise UnitError(
-            f"{str(text)[:60]!r} is not an amount: a number and what it counts, "
-            "e.g. '12,000 video-hours' or '1.2e12 tokens'."
+            not_exact(text, "12,000 video-hours")
+            or f"{quoted(text)} is not an amount: write a number and what it counts, "
+            "e.g. 12,000 video-hours or 1.2e12 tokens."
         )
     value = _number(match.group(1))
     if value <= 0 or value > Decimal("1e30"):

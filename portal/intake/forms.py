@@ -32,6 +32,13 @@ def _quantity(label, help_text):
     return forms.CharField(label=label, max_length=60, help_text=help_text)
 
 
+def _day(label, help_text):
+    """A day, with the browser's date picker; typed text ("31 March 2027") is read as well."""
+    return forms.CharField(
+        label=label, max_length=60, help_text=help_text, widget=forms.TextInput({"type": "date"})
+    )
+
+
 class ApplicationForm(forms.Form):
     """The application. Quantities are typed as text (so '2.5 TiB' or '36h' work) and
     parsed with the job-description format's own units, whose messages go on the field."""
@@ -77,11 +84,9 @@ class ApplicationForm(forms.Form):
     accelerator_count = _count(
         "Accelerators the job needs", "How many at once, e.g. 64 (nodes, for a CPU-only job)."
     )
-    data_size = _quantity("Data size", "A number and a unit, e.g. '2.5 TiB' or '800 GB'.")
-    duration = _quantity("Duration", "How long it runs, e.g. '36h', '90 min' or '3d'.")
-    deadline = _quantity(
-        "Deadline", "When it must be finished, in UTC: e.g. '2027-03-01' or '2027-03-01T09:00Z'."
-    )
+    data_size = _quantity("Data size", "A number and a unit, e.g. 2.5 TiB or 800 GB.")
+    duration = _quantity("Duration", "How long it runs, e.g. 36h, 90 min or 3d.")
+    deadline = _day("Deadline", "The day it must be finished by (UTC), e.g. 31 March 2027.")
 
     typical_accelerators = _count(
         "Typical accelerators in use",
@@ -92,9 +97,9 @@ class ApplicationForm(forms.Form):
         "Peak accelerators", "At the height of a spike, e.g. 256 (nodes, for a CPU-only job)."
     )
     spike_interval = _quantity(
-        "How often spikes come", "The usual time between spikes, e.g. '6w' or '30d'."
+        "How often spikes come", "The usual time between spikes, e.g. 6w, 30d or every 6 weeks."
     )
-    next_spike = _quantity("When the next spike is", "A date in UTC, e.g. '2027-02-15'.")
+    next_spike = _day("When the next spike is", "The day it starts (UTC), e.g. 15 February 2027.")
 
     has_real_time = forms.BooleanField(
         label="Part of this work is real-time (serves requests or needs latency guarantees)",

@@ -44,7 +44,7 @@ def test_the_kind_comes_first(client_for, a_member):
             "staging_slower",
             {"data_size": "2 TB", "source": "s3://x", "staging_time": "a while", "run_time": "6h"},
             "staging_time",
-            "is not a duration",
+            "is not a length of time",
         ),
         (
             "staging_slower",
@@ -55,7 +55,7 @@ def test_the_kind_comes_first(client_for, a_member):
                 "run_time": "6 parsecs",
             },
             "run_time",
-            "Unknown time unit",
+            "is not a unit of time",
         ),
         (
             "output_not_usable",

@@ -1,15 +1,60 @@
 """Inconsistent declarations: parts of a description that cannot all be true."""
 
+import re
+
 from .. import units
 from ..envs import unresolved
+from ..instances import is_known_accelerator
 from ..issues import Issue
 from ..model import Access, LessCompute, Shape
 from .common import DATA, SCHED, E, W, _exact
+
+# "8x H100", "8 × A100", "H100 x8": a count typed into the type.
+COUNT_IN_TYPE = re.compile(
+    r"^\s*(?P<lead>\d+)\s*(?:[x×*]\s*|\s+)(?P<rest>\D.*)$|^(?P<head>.*?\S)(?:\s+[x×*]\s*|\s*[×*]\s*)(?P<tail>\d+)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _accelerator_types(r):
+    out = []
+    for i, accelerator in enumerate(r.accelerators or []):
+        name = (accelerator.type or "").strip()
+        if not name:
+            continue
+        field = f"request.accelerators.{i}.type"
+        counted = COUNT_IN_TYPE.match(name)
+        if counted:
+            count = counted["lead"] or counted["tail"]
+            model = (counted["rest"] or counted["head"]).strip()
+            out.append(
+                Issue(
+                    field,
+                    E,
+                    "count_in_type",
+                    f"{units.quoted(name)} has a count in it: write {units.quoted(model)} here "
+                    f"and {count} in Count (per node).",
+                    SCHED,
+                )
+            )
+        elif not is_known_accelerator(name):
+            out.append(
+                Issue(
+                    field,
+                    W,
+                    "unknown_accelerator",
+                    f"{units.quoted(name)} is not an accelerator model the network knows: name "
+                    "it as the vendor does, e.g. H100-80GB, A100-40GB, L40S, L4 or MI300X.",
+                    SCHED,
+                )
+            )
+    return out
 
 
 def _inconsistent(d):
     out = []
     w, data, r = d.work, d.data, d.request
+    out += _accelerator_types(r)
     if r.nodes and r.min_nodes and r.min_nodes > r.nodes:
         out.append(
             Issue(

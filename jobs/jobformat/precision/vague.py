@@ -10,23 +10,6 @@ from ..model import PARTS
 from ..quantities import Quantity
 from .common import DATA, DECLARE, SCHED, E, W
 
-# Words and phrases that say "roughly" where the network needs "exactly".
-VAGUE = [
-    (r"\broughly\b", "roughly"),
-    (r"\b(?:about|around|approximately|approx\.?|circa|ca\.)\s*~?\d", "an approximate number"),
-    (r"~\s*\d", "an approximate number (~)"),
-    (r"\b\d+(?:\.\d+)?\s*-?ish\b|\bish\b", "“-ish”"),
-    (r"\ba few\b|\ba couple(?: of)?\b|\bseveral\b", "a vague count"),
-    (r"\blots\b|\ba lot\b|\bloads of\b|\btons of\b", "a vague amount"),
-    (r"\bTBD\b|\bTBC\b|\bto be (?:determined|confirmed|decided)\b", "TBD"),
-    (r"\b(?:as soon as possible|ASAP)\b", "as soon as possible"),
-    (r"\bthe usual\b|\bas usual\b|\bas needed\b|\bwhatever\b", "an unstated convention"),
-    (r"\bor so\b|\bmore or less\b|\bgive or take\b", "an approximate number"),
-    (r"\buntil (?:it )?converges?\b|\buntil convergence\b", "“until it converges”"),
-    (r"\b(?:maybe|probably|perhaps|not sure|unknown)\b", "uncertainty"),
-]
-RANGE = re.compile(r"\d\s*(?:-|–|to)\s*\d")
-
 # Text fields read by people; commands and URIs are not scanned for vague words.
 PROSE_FIELDS = {
     ("work", "summary"),
@@ -55,15 +38,9 @@ def _quantities(model, prefix):
                     yield from _quantities(item, f"{path}.{i}")
 
 
-def _what_exact(q):
-    """The exact form the parser wants, e.g. 'write a number and a unit, e.g. 2.5 TiB.'"""
+def _example(q):
     examples = type(q).json_schema.get("examples") or []
-    hint = f", e.g. {examples[0]}" if examples else ""
-    return f"write it exactly, with its unit{hint}."
-
-
-def _vague_words(text):
-    return [label for pattern, label in VAGUE if re.search(pattern, text, flags=re.IGNORECASE)]
+    return examples[0] if examples else "its exact value with a unit"
 
 
 def _vague(d):
@@ -71,13 +48,10 @@ def _vague(d):
     for path, q in _walk_quantities(d):
         if q.exact:
             continue
-        words = _vague_words(q.text)
-        if words:
-            msg = f"“{q.text}” is {words[0]}, not an exact value: {_what_exact(q)}"
-            code = "vague_wording"
-        elif RANGE.search(q.text):
-            msg = f"“{q.text}” is a range: give the one value to plan for and {_what_exact(q)}"
-            code = "vague_range"
+        if units.vague_words(q.text):
+            msg, code = units.not_exact(q.text, _example(q)), "vague_wording"
+        elif units.RANGE.search(q.text):
+            msg, code = units.not_exact(q.text, _example(q)), "vague_range"
         elif re.fullmatch(r"\s*[\d.,_eE+-]+\s*", q.text):
             msg = q.error
             code = "no_unit"
@@ -92,14 +66,14 @@ def _vague(d):
     for path, text in prose:
         if not text:
             continue
-        words = _vague_words(text)
+        words = units.vague_words(text)
         if words:
             out.append(
                 Issue(
                     path,
                     W,
                     "vague_wording",
-                    f"This says {words[0]} where the network needs an exact declaration: "
+                    f"This is {words[0]} where the network needs an exact declaration: "
                     "replace it with the number or fact it stands for.",
                 )
             )

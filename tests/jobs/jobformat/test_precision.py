@@ -350,3 +350,28 @@ def test_no_input_crashes_the_check(data):
 )
 def test_no_field_value_crashes_the_check(data_input, request):
     jobformat.lint({"data": {"inputs": [data_input]}, "request": request})
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("8x H100", "“8x H100” has a count in it: write “H100” here and 8 in Count"),
+        ("H100 x8", "“H100 x8” has a count in it: write “H100” here and 8 in Count"),
+        ("fast GPUs", "“fast GPUs” is not an accelerator model the network knows"),
+    ],
+)
+def test_an_accelerator_type_with_a_count_or_no_model_is_flagged_on_its_field(typed, said):
+    data = jobformat.example_data()
+    data["request"]["accelerators"] = [{"type": typed, "count": 8}]
+    description, _ = jobformat.load(data)
+    issues = [i for i in jobformat.check(description) if i.field == "request.accelerators.0.type"]
+    assert [i.message for i in issues if said in i.message], issues
+
+
+@pytest.mark.parametrize("typed", ["H100-80GB", "H100 80GB", "A100 40GB", "RTX 4090", "MI300X"])
+def test_a_model_as_vendors_name_it_is_not_flagged(typed):
+    data = jobformat.example_data()
+    data["request"]["accelerators"] = [{"type": typed, "count": 8}]
+    description, _ = jobformat.load(data)
+    flagged = jobformat.check(description)
+    assert not [i for i in flagged if i.field == "request.accelerators.0.type"]

@@ -29,9 +29,9 @@ def test_parse_size(text, expected):
     [
         ("500", "not a size"),
         (500, "has no unit"),
-        ("about 2 TB", "not a size"),
-        ("2-4 TB", "not a size"),
-        ("12 parsecs", "Unknown size unit"),
+        ("about 2 TB", "“about 2 TB” is an approximate number: write the exact value"),
+        ("2-4 TB", "“2-4 TB” is a range: write the one value to plan for"),
+        ("12 parsecs", "“parsecs” is not a unit of size"),
         ("0.3 B", "whole number of bytes"),
         ("9e30 TB", "beyond any job"),
         ("", "not a size"),
@@ -94,9 +94,37 @@ def test_parse_when():
     assert units.parse_when("2027-03-01T09:00Z") == datetime(2027, 3, 1, 9, tzinfo=UTC)
     assert units.parse_when("2027-03-01") == datetime(2027, 3, 1, tzinfo=UTC)
     assert units.parse_when("2027-03-01T10:00+01:00") == datetime(2027, 3, 1, 9, tzinfo=UTC)
-    with pytest.raises(UnitError, match="ISO 8601"):
+    with pytest.raises(UnitError, match="is not a date: write the day, e.g. 31 March 2027"):
         units.parse_when("next Tuesday")
     assert units.format_when(units.parse_when("2027-03-01")) == "2027-03-01T00:00Z"
+
+
+@pytest.mark.parametrize(
+    "text", ["31 March 2027", "31st March 2027", "March 31, 2027", "31 Mar 2027"]
+)
+def test_a_day_written_in_words_is_that_day(text):
+    assert units.parse_when(text) == datetime(2027, 3, 31, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", ["31 February 2027", "31 Smarch 2027", "end of March"])
+def test_a_day_that_is_none_is_refused_in_words(text):
+    with pytest.raises(UnitError, match="write the day"):
+        units.parse_when(text)
+
+
+def test_how_often_is_read_with_every():
+    assert units.parse_duration("every 6 weeks") == units.parse_duration("6w") == 6 * 7 * 86400
+
+
+def test_an_estimate_is_said_in_one_sentence_in_every_parser():
+    for parse in (units.parse_size, units.parse_duration, units.parse_when, units.parse_amount):
+        with pytest.raises(UnitError) as refused:
+            parse("roughly 40GB")
+        message = str(refused.value)
+        assert message.startswith(
+            "“roughly 40GB” is an estimate (“roughly”): write the exact value"
+        )
+        assert "'" not in message
 
 
 def test_parse_amount():

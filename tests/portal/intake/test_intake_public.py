@@ -141,11 +141,11 @@ def test_validation_errors_are_on_the_field_and_the_draft_survives(client):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("duration", "a while", "is not a duration"),
+        ("duration", "a while", "is not a length of time"),
         ("deadline", "soon", "is not a date"),
         ("deadline", "2001-01-01", "in the past"),
         ("data_size", "2000 PB", "exabyte"),
-        ("data_size", "1 ZB", "Unknown size unit"),
+        ("data_size", "1 ZB", "is not a unit of size"),
         ("consent", None, "agree to the program"),
         ("contact_email", "not-an-address", "valid email"),
         ("accelerator_count", "0", "greater than or equal to 1"),
