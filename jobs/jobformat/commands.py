@@ -149,6 +149,7 @@ NOT_DATA_URL = re.compile(
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
     re.IGNORECASE,
 )
+FETCHERS = re.compile(r"wget|curl|axel|aria2c")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
@@ -164,6 +165,8 @@ OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_fi
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
+SAVES_IN_LINE = re.compile(r"--save[-_]s")
+OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
@@ -193,6 +196,12 @@ NODE_LOCAL = re.compile(
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
+
+KNOWN_OPTIONS = (
+    MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
+    | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | {"--save", "--load"}
+)  # fmt: skip
 
 # Programs whose output-looking options name what they read.
 READS_ITS_OPTIONS = {"tensorboard"}
@@ -347,9 +356,10 @@ class _Quiet:
             return
         if first not in SETS_UP:
             self.steps += 1
-        rest = [w for word in words[i + 1 :] for w in word.split()]
+        rest = []
         benchmark = False
-        for word in rest:
+        for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
+            rest.append(word)
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
                 if not BENCHMARK.search(word.rstrip(";)\"'")):
                     self.quiet = False  # a program of the job's own
@@ -379,6 +389,7 @@ class _Reader:
         self.staged = set()  # local copies of remote data (staged in or out)
         self.line = 0
         self.raw = ""
+        self.current = ""
         self.quiet = _Quiet()
 
     def add(self, path, value, said):
@@ -396,6 +407,7 @@ class _Reader:
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
+        self.current = line
         words = _words(line)
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
@@ -437,6 +449,8 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
+            if option not in KNOWN_OPTIONS:
+                continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
                     self.add("request.preemptible", True, option)
@@ -463,7 +477,7 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in read()
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words if any("." in w and "=" in w for w in words[:4000]) else ():
+        for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
         self._saves_in_output(words)
@@ -488,7 +502,9 @@ class _Reader:
     def _saves_in_output(self, words):
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
         checkpoints."""
-        if not SAVES_EVERY.intersection(w.partition("=")[0] for w in words):
+        if not SAVES_IN_LINE.search(self.current) or not SAVES_EVERY.intersection(
+            w.partition("=")[0] for w in words
+        ):
             return
         values = dict(zip(words, [*words[1:], ""], strict=False))
         values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
@@ -506,9 +522,7 @@ class _Reader:
     def _in_image(self, words, start):
         """A program in a container (pyxis, docker) that names a path in the image's own folders
         (`/workspace/bert/vocab`) not mounted from the host reads the image, not data."""
-        if not any(w.startswith("--container-image") for w in words) and not DOCKER_RUN.search(
-            " ".join(words[:8])
-        ):
+        if "--container-image" not in self.current and not DOCKER_RUN.search(" ".join(words[:8])):
             return
         targets = [
             self.expand(spec).split(":")[1].rstrip("/")
@@ -574,6 +588,8 @@ class _Reader:
                     )
 
     def _fetch(self, line, words):
+        if not FETCHERS.search(line):
+            return
         if not FETCH.search(line) or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
             return  # piped into a shell: an installer
         for m in URL.finditer(line):
@@ -774,7 +790,18 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
     return _settle(found, checkpointed)
 
 
+# ${NAME:-default} (and :=, -, =): the script's value if it set one, else the fallback.
+DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}$`]*)\}")
+
+
+def _defaults(text, variables):
+    if "${" not in text:
+        return text
+    return DEFAULTED.sub(lambda m: variables.values.get(m.group(1)) or _unquote(m.group(2)), text)
+
+
 def _expand_words(line, variables):
+    line = _defaults(line, variables)
     # An assignment's own name must stay for the assignment reader.
     if m := re.match(r"^(\s*(?:export\s+)?[A-Za-z_]\w*=)(.*)$", line):
         return m.group(1) + variables.expand(m.group(2), record=False)
@@ -882,6 +909,8 @@ def code_from_clones(sections):
     sections: [(text, section, first_line)]; each section starts where the job starts (SkyPilot
     runs setup and run each from the workdir)."""
     clones = {}
+    if not any("clone" in (text or "") for text, _, _ in sections):
+        return []
     for text, section, first_line in sections:
         here, depth = None, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
@@ -912,7 +941,7 @@ def code_from_clones(sections):
                     continue
                 if here:
                     here.used = True
-                for word in words:
+                for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
                         if clone.dir in parts[:-1]:

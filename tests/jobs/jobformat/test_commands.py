@@ -200,9 +200,9 @@ def test_a_server_kept_in_the_foreground_is_real_time_and_one_for_a_client_is_no
 def test_a_long_script_reads_in_linear_time():
     line = "python train.py --data /d/x --output_dir /o " + "--flag " * 200 + "\\\n"
     text = line * 2000 + "echo done\n" + "a" * 200_000 + "\n"
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU time: other workers' load does not count
     commands.read(text)
-    assert time.perf_counter() - start < 5  # a guard against catastrophic backtracking only
+    assert time.process_time() - start < 5  # a guard against catastrophic backtracking only
 
 
 def clones(*sections):
@@ -368,3 +368,18 @@ def test_copies_to_and_from_the_nodes_own_disk_are_staging():
         ("data.inputs", "../data/train.h5"),
         ("output.artifacts", "./model.pth.$$"),
     ]
+
+
+def test_a_server_kept_alive_by_an_endless_health_loop_serves_and_a_default_image_is_read():
+    from jobs.jobformat.realtime import ends_serving
+
+    loop = (
+        "vllm serve org/m --port 8000 &\nwhile true; do\n"
+        "  curl -sf localhost:8000/health || echo down\n  sleep 30\ndone\n"
+    )
+    assert ends_serving(loop)
+    assert not ends_serving(loop.replace("|| echo down", "|| break"))
+    text = (
+        'IMG=${IMG:-"nvcr.io/nvidia/pytorch:24.01-py3"}\ndocker run --gpus all $IMG python x.py\n'
+    )
+    assert ("work.image", "nvcr.io/nvidia/pytorch:24.01-py3") in found(text)
