@@ -389,6 +389,7 @@ class _Reader:
         self.staged = set()  # local copies of remote data (staged in or out)
         self.line = 0
         self.raw = ""
+        self.span = ([], 0, 0, 1)
         self.current = ""
         self.quiet = _Quiet()
 
@@ -397,9 +398,16 @@ class _Reader:
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
             return
-        self.found.append(
-            Proposal(path, value, self.line, self.raw.strip()[:200], said, self.section)
-        )
+        line, text = self.line, self.raw
+        raw, start, end, first = self.span
+        word = said.split()[0] if said and said.split() else ""
+        if word and end - start > 1 and word not in text:
+            # The physical line of a continued command that holds what was read.
+            for i in range(start, end):
+                if word in raw[i] and not raw[i].lstrip().startswith("#"):
+                    line, text = i + first, raw[i]
+                    break
+        self.found.append(Proposal(path, value, line, text.strip()[:200], said, self.section))
 
     def expand(self, word):
         return self.variables.expand(word, record=False)
@@ -770,9 +778,13 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
     variables = Variables(dict(variables.values))
     reader = _Reader(variables, section, binds)
     raw = (text or "").splitlines()
-    for number, line in logical_lines(text):
+    lines = logical_lines(text)
+    for index, (number, line) in enumerate(lines):
         reader.line = number + first_line - 1
         reader.raw = raw[number - 1] if number - 1 < len(raw) else line
+        # The physical lines this command spans (a long command continued with `\`).
+        end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
+        reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
         reader.read_line(line if "$" not in line else _expand_words(line, variables))
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
@@ -983,7 +995,7 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=(), blank=()):
+def merge(proposals, work, data, request, output, notes, under=(), blank=(), exact=None):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -1023,12 +1035,14 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
                 continue
             part[key].append({field: p.value})
             known.add(value)
+            placed = f"{p.path}.{len(part[key]) - 1}.{field}"
         elif p.path == "data.unclassified":
             target = norm(p.value.split(" -> ")[0])
             if target in known or inside(target):
                 continue
             data.setdefault("unclassified", []).append(p.value)
             known.add(target)
+            placed = f"data.unclassified.{len(data['unclassified']) - 1}"
         elif p.path == "request.checkpoint_location":
             in_blank = any(
                 value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
@@ -1037,18 +1051,22 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
                 continue
             request["checkpoint_location"] = p.value
             known.add(value)
+            placed = "request.checkpoint_location"
         elif p.path == "request.preemptible":
             if "preemptible" in request:
                 continue
             request["preemptible"] = True
+            placed = "request.preemptible"
         elif p.path == "work.code":
             if value in {norm(c) for c in work.get("code") or []}:
                 continue
             work.setdefault("code", []).append(p.value)
+            placed = f"work.code.{len(work['code']) - 1}"
         elif p.path == "work.image":
             if work.get("image"):
                 continue
             work["image"] = p.value
+            placed = "work.image"
         elif p.path == "data.no_inputs":
             if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
                 continue
@@ -1063,6 +1081,9 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
             continue
         used.append(p)
         notes.append(p.note())
+        if exact is not None and p.text:
+            # The line it was read from, for the partner to check (provenance.sources).
+            exact.append({"path": placed, "line": p.line, "text": p.text})
     for part, key, _ in lists.values():
         if not part[key]:
             del part[key]
@@ -1085,14 +1106,17 @@ def fill_sbatch(results, lines, first_command):
         if m := SHIFTER_DIRECTIVE.match(line):
             said = f"#SBATCH --image={m.group(1)}"
             proposals.insert(0, Proposal("work.image", m.group(1), number, line.strip(), said))
+    exact = []
     for description, notes in results:
         parts = {k: description.get(k) or {} for k in ("work", "data", "request", "output")}
-        if merge(proposals, *parts.values(), notes) and parts["output"].get("artifacts"):
+        exact.append([])
+        used = merge(proposals, *parts.values(), notes, exact=exact[-1])
+        if used and parts["output"].get("artifacts"):
             notes[:] = [n for n in notes if not n.startswith(NO_OUTPUT)]
         for key, part in parts.items():
             if part:
                 description[key] = part
-    return proposals
+    return exact
 
 
 def fill_skypilot(task, variables, work, data, request, output, notes):
