@@ -150,6 +150,8 @@ NOT_DATA_URL = re.compile(
     re.IGNORECASE,
 )
 FETCHERS = re.compile(r"wget|curl|axel|aria2c")
+# Data versioned with DVC: moved from or to a remote the file does not name.
+DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
@@ -426,6 +428,10 @@ class _Reader:
         if "-c" in words:
             words = _inline_scripts(words)
         start = len(self.found)
+        if "dvc" in line:
+            for m in DVC.finditer(line):
+                said = re.sub(r"\s+", " ", m.group(0))
+                self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
         self._in_image(words, start)
         self._hub(line, words)
@@ -1067,6 +1073,13 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
                 continue
             work["image"] = p.value
             placed = "work.image"
+        elif p.path == "note":
+            where = f"line {p.line}" + (f" of {p.section}" if p.section else "")
+            line = f"`{p.value}` ({where}): data moved by DVC, from or to a remote the file "
+            line += "does not name; the format has no place for it."
+            if line not in notes:
+                notes.append(line)
+            continue
         elif p.path == "data.no_inputs":
             if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
                 continue

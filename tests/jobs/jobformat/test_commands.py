@@ -397,3 +397,12 @@ def test_what_the_commands_say_is_given_the_line_it_was_read_from():
         "line": 6,
         "text": "--output-prefix /lustre/tok/oscar",
     }
+
+
+def test_data_moved_by_dvc_is_a_note():
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=1\ndvc pull data/raw\npython train.py\ndvc exp push origin\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="dvc.sbatch")
+    notes = "\n".join(result.notes)
+    assert "`dvc pull` (line 3)" in notes and "`dvc exp push` (line 5)" in notes
