@@ -527,7 +527,9 @@ class _Reader:
         for option in ("--output_dir", "--output-dir"):
             value = self.expand(values.get(option, ""))
             if _is_path(value):
-                self.add("request.checkpoint_location", value, f"{option} {value} (saved every N)")
+                saves = next(o for o in SAVES_EVERY if o in values)
+                said = f"{option} {value} with {saves} {values[saves]}"
+                self.add("request.checkpoint_location", value, said)
                 self.found = [
                     p for p in self.found if not (p.path == "output.artifacts" and p.value == value)
                 ]
