@@ -149,6 +149,9 @@ NOT_DATA_URL = re.compile(
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
     re.IGNORECASE,
 )
+FETCHERS = re.compile(r"wget|curl|axel|aria2c")
+# Data versioned with DVC: moved from or to a remote the file does not name.
+DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
@@ -164,6 +167,8 @@ OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_fi
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
+SAVES_IN_LINE = re.compile(r"--save[-_]s")
+OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
@@ -193,6 +198,12 @@ NODE_LOCAL = re.compile(
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 
+
+KNOWN_OPTIONS = (
+    MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
+    | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | {"--save", "--load"}
+)  # fmt: skip
 
 # Programs whose output-looking options name what they read.
 READS_ITS_OPTIONS = {"tensorboard"}
@@ -347,9 +358,10 @@ class _Quiet:
             return
         if first not in SETS_UP:
             self.steps += 1
-        rest = [w for word in words[i + 1 :] for w in word.split()]
+        rest = []
         benchmark = False
-        for word in rest:
+        for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
+            rest.append(word)
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
                 if not BENCHMARK.search(word.rstrip(";)\"'")):
                     self.quiet = False  # a program of the job's own
@@ -379,6 +391,8 @@ class _Reader:
         self.staged = set()  # local copies of remote data (staged in or out)
         self.line = 0
         self.raw = ""
+        self.span = ([], 0, 0, 1)
+        self.current = ""
         self.quiet = _Quiet()
 
     def add(self, path, value, said):
@@ -386,9 +400,16 @@ class _Reader:
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
             return
-        self.found.append(
-            Proposal(path, value, self.line, self.raw.strip()[:200], said, self.section)
-        )
+        line, text = self.line, self.raw
+        raw, start, end, first = self.span
+        word = said.split()[0] if said and said.split() else ""
+        if word and end - start > 1 and word not in text:
+            # The physical line of a continued command that holds what was read.
+            for i in range(start, end):
+                if word in raw[i] and not raw[i].lstrip().startswith("#"):
+                    line, text = i + first, raw[i]
+                    break
+        self.found.append(Proposal(path, value, line, text.strip()[:200], said, self.section))
 
     def expand(self, word):
         return self.variables.expand(word, record=False)
@@ -396,6 +417,7 @@ class _Reader:
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
+        self.current = line
         words = _words(line)
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
@@ -406,6 +428,10 @@ class _Reader:
         if "-c" in words:
             words = _inline_scripts(words)
         start = len(self.found)
+        if "dvc" in line:
+            for m in DVC.finditer(line):
+                said = re.sub(r"\s+", " ", m.group(0))
+                self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
         self._in_image(words, start)
         self._hub(line, words)
@@ -437,6 +463,8 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
+            if option not in KNOWN_OPTIONS:
+                continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
                     self.add("request.preemptible", True, option)
@@ -463,7 +491,7 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in read()
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words if any("." in w and "=" in w for w in words[:4000]) else ():
+        for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
         self._saves_in_output(words)
@@ -488,7 +516,9 @@ class _Reader:
     def _saves_in_output(self, words):
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
         checkpoints."""
-        if not SAVES_EVERY.intersection(w.partition("=")[0] for w in words):
+        if not SAVES_IN_LINE.search(self.current) or not SAVES_EVERY.intersection(
+            w.partition("=")[0] for w in words
+        ):
             return
         values = dict(zip(words, [*words[1:], ""], strict=False))
         values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
@@ -497,7 +527,9 @@ class _Reader:
         for option in ("--output_dir", "--output-dir"):
             value = self.expand(values.get(option, ""))
             if _is_path(value):
-                self.add("request.checkpoint_location", value, f"{option} {value} (saved every N)")
+                saves = next(o for o in SAVES_EVERY if o in values)
+                said = f"{option} {value} with {saves} {values[saves]}"
+                self.add("request.checkpoint_location", value, said)
                 self.found = [
                     p for p in self.found if not (p.path == "output.artifacts" and p.value == value)
                 ]
@@ -506,9 +538,7 @@ class _Reader:
     def _in_image(self, words, start):
         """A program in a container (pyxis, docker) that names a path in the image's own folders
         (`/workspace/bert/vocab`) not mounted from the host reads the image, not data."""
-        if not any(w.startswith("--container-image") for w in words) and not DOCKER_RUN.search(
-            " ".join(words[:8])
-        ):
+        if "--container-image" not in self.current and not DOCKER_RUN.search(" ".join(words[:8])):
             return
         targets = [
             self.expand(spec).split(":")[1].rstrip("/")
@@ -574,6 +604,8 @@ class _Reader:
                     )
 
     def _fetch(self, line, words):
+        if not FETCHERS.search(line):
+            return
         if not FETCH.search(line) or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
             return  # piped into a shell: an installer
         for m in URL.finditer(line):
@@ -754,9 +786,13 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
     variables = Variables(dict(variables.values))
     reader = _Reader(variables, section, binds)
     raw = (text or "").splitlines()
-    for number, line in logical_lines(text):
+    lines = logical_lines(text)
+    for index, (number, line) in enumerate(lines):
         reader.line = number + first_line - 1
         reader.raw = raw[number - 1] if number - 1 < len(raw) else line
+        # The physical lines this command spans (a long command continued with `\`).
+        end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
+        reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
         reader.read_line(line if "$" not in line else _expand_words(line, variables))
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
@@ -774,7 +810,18 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
     return _settle(found, checkpointed)
 
 
+# ${NAME:-default} (and :=, -, =): the script's value if it set one, else the fallback.
+DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}$`]*)\}")
+
+
+def _defaults(text, variables):
+    if "${" not in text:
+        return text
+    return DEFAULTED.sub(lambda m: variables.values.get(m.group(1)) or _unquote(m.group(2)), text)
+
+
 def _expand_words(line, variables):
+    line = _defaults(line, variables)
     # An assignment's own name must stay for the assignment reader.
     if m := re.match(r"^(\s*(?:export\s+)?[A-Za-z_]\w*=)(.*)$", line):
         return m.group(1) + variables.expand(m.group(2), record=False)
@@ -882,6 +929,8 @@ def code_from_clones(sections):
     sections: [(text, section, first_line)]; each section starts where the job starts (SkyPilot
     runs setup and run each from the workdir)."""
     clones = {}
+    if not any("clone" in (text or "") for text, _, _ in sections):
+        return []
     for text, section, first_line in sections:
         here, depth = None, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
@@ -912,7 +961,7 @@ def code_from_clones(sections):
                     continue
                 if here:
                     here.used = True
-                for word in words:
+                for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
                         if clone.dir in parts[:-1]:
@@ -954,7 +1003,7 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=(), blank=()):
+def merge(proposals, work, data, request, output, notes, under=(), blank=(), exact=None):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -994,12 +1043,14 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
                 continue
             part[key].append({field: p.value})
             known.add(value)
+            placed = f"{p.path}.{len(part[key]) - 1}.{field}"
         elif p.path == "data.unclassified":
             target = norm(p.value.split(" -> ")[0])
             if target in known or inside(target):
                 continue
             data.setdefault("unclassified", []).append(p.value)
             known.add(target)
+            placed = f"data.unclassified.{len(data['unclassified']) - 1}"
         elif p.path == "request.checkpoint_location":
             in_blank = any(
                 value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
@@ -1008,18 +1059,29 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
                 continue
             request["checkpoint_location"] = p.value
             known.add(value)
+            placed = "request.checkpoint_location"
         elif p.path == "request.preemptible":
             if "preemptible" in request:
                 continue
             request["preemptible"] = True
+            placed = "request.preemptible"
         elif p.path == "work.code":
             if value in {norm(c) for c in work.get("code") or []}:
                 continue
             work.setdefault("code", []).append(p.value)
+            placed = f"work.code.{len(work['code']) - 1}"
         elif p.path == "work.image":
             if work.get("image"):
                 continue
             work["image"] = p.value
+            placed = "work.image"
+        elif p.path == "note":
+            where = f"line {p.line}" + (f" of {p.section}" if p.section else "")
+            line = f"`{p.value}` ({where}): data moved by DVC, from or to a remote the file "
+            line += "does not name; the format has no place for it."
+            if line not in notes:
+                notes.append(line)
+            continue
         elif p.path == "data.no_inputs":
             if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
                 continue
@@ -1034,6 +1096,9 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=()):
             continue
         used.append(p)
         notes.append(p.note())
+        if exact is not None and p.text:
+            # The line it was read from, for the partner to check (provenance.sources).
+            exact.append({"path": placed, "line": p.line, "text": p.text})
     for part, key, _ in lists.values():
         if not part[key]:
             del part[key]
@@ -1056,14 +1121,17 @@ def fill_sbatch(results, lines, first_command):
         if m := SHIFTER_DIRECTIVE.match(line):
             said = f"#SBATCH --image={m.group(1)}"
             proposals.insert(0, Proposal("work.image", m.group(1), number, line.strip(), said))
+    exact = []
     for description, notes in results:
         parts = {k: description.get(k) or {} for k in ("work", "data", "request", "output")}
-        if merge(proposals, *parts.values(), notes) and parts["output"].get("artifacts"):
+        exact.append([])
+        used = merge(proposals, *parts.values(), notes, exact=exact[-1])
+        if used and parts["output"].get("artifacts"):
             notes[:] = [n for n in notes if not n.startswith(NO_OUTPUT)]
         for key, part in parts.items():
             if part:
                 description[key] = part
-    return proposals
+    return exact
 
 
 def fill_skypilot(task, variables, work, data, request, output, notes):

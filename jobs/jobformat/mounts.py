@@ -67,7 +67,7 @@ def _refs(path, aliases):
 def script_aliases(script, path):
     """Variables the commands set to the path (`OUT=/outputs`, `export DATA_DIR="/data"`),
     so that "$OUT" later names the mount."""
-    if not script or not path:
+    if not script or not path or path.rstrip("/") not in script:
         return []
     target = re.escape(path.rstrip("/"))
     found = re.findall(
@@ -91,10 +91,19 @@ def _overrides(script, ref):
         yield match.group(1)
 
 
+def _named(script, path, aliases):
+    """Whether the script holds the mount point's text at all (every pattern below needs it):
+    a plain search first, so a file with thousands of mounts does not build their patterns."""
+    needles = [path.rstrip("/"), *aliases]
+    if path.startswith("~/"):
+        needles.append(path[1:].rstrip("/"))
+    return any(n and n in script for n in needles)
+
+
 def writes_to(script, path, aliases=()):
     """True when the commands write under path (redirects, output options, cp/mv/tee/touch)."""
     ref = _refs(path, aliases)
-    if not script or not ref:
+    if not script or not ref or not _named(script, path, aliases):
         return False
     patterns = [
         rf"(?:^|[^<])>>?\s*[\"']?{ref}",
@@ -132,7 +141,7 @@ def reads_from(script, path, aliases=()):
     """True when the commands read path: hand it to a program as something to load, list
     or print it, or copy from it."""
     ref = _refs(path, aliases)
-    if not script or not ref:
+    if not script or not ref or not _named(script, path, aliases):
         return False
     for match in re.finditer(rf"({READ_OPTION})(?:=|\s+)[\"']?{ref}", script):
         if not re.fullmatch(WRITE_OPTION, match.group(1)):

@@ -67,6 +67,10 @@ def ends_serving(command):
     steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
     if not steps:
         return False
+    if (before := _before_endless_loop(_logical_lines(command))) is not None:
+        # The script ends in a loop that never ends (a health check, a keep-alive): it keeps
+        # whatever it started running.
+        return any(serving_signals(step) for step in before)
     for index in _final_steps(_logical_lines(command)):
         last = steps[index]
         if WAITS_FOREVER.search(last):
@@ -79,6 +83,25 @@ def ends_serving(command):
         ):
             return True
     return False
+
+
+ENDLESS = re.compile(r"^\s*while\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*(?:;\s*do\b|$)")
+LEAVES = re.compile(r"\b(?:break|exit|return)\b")
+
+
+def _before_endless_loop(lines):
+    """The steps before a `while true` loop the script ends in (one with no break or exit),
+    or None when it does not end in one."""
+    starts = [i for i, line in enumerate(lines) if ENDLESS.match(line)]
+    if not starts:
+        return None
+    start = starts[-1]
+    rest = [
+        line for line in lines[start + 1 :] if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not rest or not re.match(r"^\s*done\b", rest[-1]) or any(LEAVES.search(x) for x in rest):
+        return None
+    return [line for line in lines[:start] + rest if not NOT_A_STEP.match(line)]
 
 
 BRANCH = re.compile(r"^\s*(?:else|elif)\b")

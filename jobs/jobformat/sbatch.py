@@ -227,7 +227,7 @@ def import_text(text):
         for options, asked in zip(components, asks, strict=True)
     ]
     # Data the commands move, the container they start (commands.py, issue 28).
-    commands.fill_sbatch(results, lines, first_command)
+    exact = commands.fill_sbatch(results, lines, first_command)
     unread = _unread_directives(lines, first_command)
     for _, notes in results:
         notes.extend(unread)
@@ -242,7 +242,8 @@ def import_text(text):
                 f"hetjob: component {index} of {len(results)}; the components are allocated "
                 "and start together."
             )
-    return results
+    # Third, the lines the commands' values were read from (provenance.sources(exact=…)).
+    return [(d, n, e) for (d, n), e in zip(results, exact, strict=True)]
 
 
 def _component(options, body, gpus_elsewhere=False):

@@ -43,8 +43,9 @@ def test_paths_given_to_the_program_after_variable_expansion():
     )
     proposals = commands.read(text)
     assert [(p.path, p.value, p.line) for p in proposals] == [
-        ("data.inputs", "/lustre/datasets/webtext-v3", 3),
-        ("output.artifacts", "/lustre/runs/seg/final", 3),
+        # the physical line of the continued command that holds each option
+        ("data.inputs", "/lustre/datasets/webtext-v3", 4),
+        ("output.artifacts", "/lustre/runs/seg/final", 5),
     ]
     assert proposals[0].said == "--data /lustre/datasets/webtext-v3"
 
@@ -366,3 +367,40 @@ def test_copies_to_and_from_the_nodes_own_disk_are_staging():
         ("data.inputs", "../data/train.h5"),
         ("output.artifacts", "./model.pth.$$"),
     ]
+
+
+def test_a_server_kept_alive_by_an_endless_health_loop_serves_and_a_default_image_is_read():
+    from jobs.jobformat.realtime import ends_serving
+
+    loop = (
+        "vllm serve org/m --port 8000 &\nwhile true; do\n"
+        "  curl -sf localhost:8000/health || echo down\n  sleep 30\ndone\n"
+    )
+    assert ends_serving(loop)
+    assert not ends_serving(loop.replace("|| echo down", "|| break"))
+    text = (
+        'IMG=${IMG:-"nvcr.io/nvidia/pytorch:24.01-py3"}\ndocker run --gpus all $IMG python x.py\n'
+    )
+    assert ("work.image", "nvcr.io/nvidia/pytorch:24.01-py3") in found(text)
+
+
+def test_what_the_commands_say_is_given_the_line_it_was_read_from():
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n\nsrun python tools/prep.py \\\n"
+        "    --input /lustre/raw/oscar.jsonl \\\n    --output-prefix /lustre/tok/oscar\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="prep.sbatch")
+    assert result.sources["data.inputs.0.location"]["line"] == 5
+    assert result.sources["output.artifacts.0.destination"] == {
+        "line": 6,
+        "text": "--output-prefix /lustre/tok/oscar",
+    }
+
+
+def test_data_moved_by_dvc_is_a_note():
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=1\ndvc pull data/raw\npython train.py\ndvc exp push origin\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="dvc.sbatch")
+    notes = "\n".join(result.notes)
+    assert "`dvc pull` (line 3)" in notes and "`dvc exp push` (line 5)" in notes

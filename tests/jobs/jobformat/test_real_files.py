@@ -40,7 +40,7 @@ TARGET_FALSE_ALARMS = 0
 # under one set of conventions): the floor each half must not fall below. Raise them as the
 # importers improve; never lower them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.96, "wrong": 1, "false_alarms": 12},  # 893 of 922 (96.9 %)
+    "tuning": {"captured": 0.97, "wrong": 1, "false_alarms": 12},  # 895 of 922 (97.1 %)
     "held-out": {"captured": 0.90, "wrong": 18, "false_alarms": 47},  # 877 of 973 (90.1 %)
 }
 
