@@ -8,6 +8,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from findings.insights import figures as insight_figures
 from jobs.runs import ledger, observed, services
 from jobs.runs.models import Event, Run, RunOutcome
 from jobs.slurm_agent import derive as derive_mod
@@ -150,6 +151,12 @@ def test_a_run_killed_at_its_time_limit_is_said_by_its_cause(
     assert outcome.failure_reason == "time_limit"
     assert outcome.memory_ratio == pytest.approx(56 / 512, abs=1e-3)
     assert outcome.cpu_efficiency == pytest.approx(0.05) and outcome.time_limit_ratio == 1.0
+    # Staff insights: the ratios' distributions per work kind.
+    [kind] = insight_figures.outcomes()["kinds"]
+    by_metric = {m["metric"]: m for m in kind["metrics"]}
+    assert by_metric["memory_ratio"]["median"] == 0.11
+    assert {b["key"]: b["runs"] for b in by_metric["cpu_efficiency"]["bands"]}["under_half"] == 1
+    assert by_metric["time_limit_ratio"]["median"] == 1.0
 
 
 def test_out_of_memory_and_a_cancel_say_the_peak_and_who(run, accepted_run, small_job, team_a,
