@@ -54,7 +54,8 @@ def test_a_step_killed_past_its_memory_is_out_of_memory_with_its_peak():
     assert failed["kind"] == "failed" and failed["failure_reason"] == "out_of_memory"
     assert failed["peak_memory_bytes"] == 116112 * 1024
     assert failed["memory_requested_bytes"] == 100 * 2**20
-    assert failed["signal"] == 9 and failed["exit_reason"].startswith("FAILED (killed past")
+    assert failed["signal"] == 9
+    assert failed["exit_reason"] == "FAILED (killed past its memory, peak 113 MiB)"
     # The kernel's OOM killer in a cgroup is said as OUT_OF_MEMORY by Slurm itself.
     line = RECORDED.splitlines()[2].replace("|FAILED|", "|OUT_OF_MEMORY|")
     assert ending("2", parse_sacct(line))["failure_reason"] == "out_of_memory"
