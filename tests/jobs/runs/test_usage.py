@@ -2,7 +2,7 @@
 Timelimit, AllocCPUS), each ending classed by its cause, and the figures, sentences and
 notices the portal makes of them. The real cluster's side is tests/jobs/slurm_agent/."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -193,3 +193,17 @@ def test_a_run_nobody_measured_has_no_usage_figures(run):
     post(run, "rented", 0, "r")
     result = observed.compute(run, events=list(Event.objects.filter(run=run)), holds=[])
     assert not {"memory", "cpu", "time_limit"} & {f.key for f in result.figures}
+
+
+def test_the_end_waits_for_the_batch_steps_peak_a_minute_at_most():
+    # slurmdbd has the allocation's FAILED 0:9 before its batch step's MaxRSS: posting then
+    # would class a job killed past its memory as an exit code, for good.
+    allocation = [r for r in parse_sacct(RECORDED) if r.job_id == "1" and not r.step]
+    ended = datetime(2026, 12, 7, 2, 38, 29, tzinfo=UTC)
+    soon = derive_mod.derive("c", {"run": "1"}, allocation, now=ended + timedelta(seconds=5))
+    assert "failed" not in [p.body.get("kind") for p in soon.posts] and not soon.ended
+    late = derive_mod.derive("c", {"run": "1"}, allocation, now=ended + timedelta(seconds=90))
+    assert [p.body for p in late.posts][-1]["failure_reason"] == "exit_code"
+    full = parse_sacct(RECORDED)
+    now = derive_mod.derive("c", {"run": "1"}, full, now=ended + timedelta(seconds=1))
+    assert [p.body for p in now.posts][-1]["failure_reason"] == "out_of_memory"
