@@ -43,6 +43,10 @@ METRICS = [
     ("data_ratio", "Data size", "bytes staged ÷ declared"),
     ("staging_ratio", "Staging time", "observed ÷ implied by the declared size"),
     ("hours_ratio", "Accelerator-hours", "held ÷ expected"),
+    # What the cluster saw (runs on a real cluster: Slurm's MaxRSS, TotalCPU, Elapsed).
+    ("memory_ratio", "Peak memory per node", "peak ÷ declared"),
+    ("cpu_efficiency", "CPU efficiency", "CPU time ÷ (CPUs held × elapsed)"),
+    ("time_limit_ratio", "Time limit", "elapsed ÷ time limit"),
 ]
 KIND_LABELS = {k.value: k.value.replace("_", " ") for k in WorkKind}
 

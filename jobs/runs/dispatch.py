@@ -178,20 +178,59 @@ def plan(run, cluster):
     return exported, problems
 
 
-@transaction.atomic
+class DispatchRefused(DomainError):
+    """The cluster cannot run the job as described: nothing was dispatched."""
+
+    def __init__(self, cluster, problems, who):
+        super().__init__(f"{cluster} cannot run this job: " + " ".join(problems))
+        self.cluster, self.problems, self.who = cluster, problems, who
+
+
+# Problems only staff can fix (the cluster's side); any other is the description asking for
+# more than the cluster has: the team revises it, or staff choose another cluster.
+STAFF_PROBLEMS = ("has not reported its partition", "reports no", "; this job asks for")
+
+
+def _refused(cluster, problems):
+    staff = any(marker in p for p in problems for marker in STAFF_PROBLEMS)
+    return DispatchRefused(cluster, problems, "staff" if staff else "team")
+
+
 def dispatch(*, run, cluster, actor):
-    """Send an accepted job's run to a cluster; nothing is submitted when it cannot run there."""
+    """Send an accepted job's run to a cluster; nothing is submitted when it cannot run there.
+    A refusal is kept on the run (who must act and why) until a dispatch goes."""
+    try:
+        record = _dispatch(run=run, cluster=cluster, actor=actor)
+    except DispatchRefused as refused:
+        Run.objects.filter(pk=run.pk).update(
+            dispatch_refusal={
+                "cluster": cluster.name,
+                "at": timezone.now().isoformat(),
+                "reasons": refused.problems,
+                "who": refused.who,
+            }
+        )
+        raise
+    return record
+
+
+@transaction.atomic
+def _dispatch(*, run, cluster, actor):
     run = Run.objects.select_for_update().select_related("revision", "job").get(pk=run.pk)
+    existing = (
+        Dispatch.objects.select_for_update().filter(run=run).select_related("cluster").first()
+    )
+    if run.state == RunState.FAILED and existing is not None:
+        return _again(run, existing, cluster, actor)
     if run.is_final:
         raise DomainError("This run is over: nothing to dispatch.")
-    existing = Dispatch.objects.filter(run=run).select_related("cluster").first()
     if existing is not None:
         raise DomainError(f"This run was already dispatched to {existing.cluster}.")
     if run.events.exists():
         raise DomainError("This run already has lifecycle events: it is being run elsewhere.")
     exported, problems = plan(run, cluster)
     if problems:
-        raise DomainError(f"{cluster} cannot run this job: " + " ".join(problems))
+        raise _refused(cluster, problems)
     record = Dispatch.objects.create(
         run=run,
         cluster=cluster,
@@ -200,7 +239,51 @@ def dispatch(*, run, cluster, actor):
         notes=exported.notes,
         dispatched_by=actor,
     )
+    if run.dispatch_refusal:
+        Run.objects.filter(pk=run.pk).update(dispatch_refusal={})
     log.info("dispatched job %s to %s as %s", run.job_id, cluster, record.key)
+    return record
+
+
+def _again(run, record, cluster, actor):
+    """A failed run dispatched again, to the same cluster or another: the run queues anew
+    (a `redispatched` event, staff's move) and the dispatch takes new Slurm jobs under a new
+    key; the earlier attempt is kept in `earlier`, its events and holds in the run's."""
+    if record.state != DispatchState.FINISHED:
+        raise DomainError(
+            f"{record.cluster}'s agent has not finished with the failed attempt yet: "
+            "dispatch it again once it has (it cancels what is left of it first)."
+        )
+    exported, problems = plan(run, cluster)
+    if problems:
+        raise _refused(cluster, problems)
+    now = timezone.now()
+    attempt = {
+        "cluster": record.cluster.name,
+        "key": record.key,
+        "slurm_jobs": record.slurm_jobs,
+        "dispatched_at": record.dispatched_at.isoformat(),
+        "finished_at": record.finished_at.isoformat() if record.finished_at else None,
+        "failure_reason": run.failure_reason,
+    }
+    services.record_event(
+        run=run,
+        kind="redispatched",
+        occurred_at=now,
+        idempotency_key=f"dispatch:{record.key}:redispatched",
+        actor=actor,
+        note=f"Dispatched again to {cluster} after it failed on {record.cluster} "
+        f"({run.get_failure_reason_display().lower()}).",
+    )
+    record.earlier = [*record.earlier, attempt]
+    record.cluster, record.key = cluster, secrets.token_hex(6)
+    record.scripts, record.notes = [s.as_dict() for s in exported.scripts], exported.notes
+    record.state, record.slurm_jobs = DispatchState.WAITING, {}
+    record.dispatched_by, record.dispatched_at = actor, now
+    record.submitted_at = record.finished_at = None
+    record.cancel_requested_at, record.cancel_requested_by = None, None
+    record.save()
+    log.info("dispatched job %s again to %s as %s", run.job_id, cluster, record.key)
     return record
 
 

@@ -59,7 +59,7 @@ class Ledger:
 
     @cached_property
     def held(self):
-        return round(sum(p.hours for p in self.phases), 3)
+        return round(sum(p.hours for p in self.phases), 6)
 
     @cached_property
     def gap(self):
@@ -137,7 +137,7 @@ def compute(run, holds=None, now=None, description=None):
         )
         line = PhaseLine(
             phase=phase,
-            hours=round(hours, 3),
+            hours=round(hours, 6),  # to the second: a short job reads in seconds
             seconds=int(_union_seconds([(h.started_at, h.ended_at or now) for h in mine])),
             accelerators=_peak(mine, now),
             open=any(h.ended_at is None for h in mine),

@@ -40,6 +40,8 @@ MACHINE = Machine(
         *_ends(S.RUNNING),
         _m(S.OUTPUT, K.RELEASED, S.RELEASED),
         *_ends(S.OUTPUT),
+        # Only staff dispatch a failed run again (dispatch.dispatch); no scheduler does.
+        move(S.FAILED, S.SUBMITTED, STAFF, via=K.REDISPATCHED),
     ],
 )
 
@@ -91,7 +93,8 @@ class Replayed:
 # order they arrived in: an engine reports an allocation's start as rented and running at
 # once (to the second), and a run that ends with nothing to deliver as output and released.
 SAME_MOMENT = {kind: rank for rank, kind in enumerate(
-    [K.RENTED, K.RUNNING, K.PREEMPTED, K.OUTPUT, K.RELEASED, K.FAILED, K.CANCELLED])}  # fmt: skip
+    [K.RENTED, K.RUNNING, K.PREEMPTED, K.OUTPUT, K.RELEASED, K.FAILED, K.CANCELLED,
+     K.REDISPATCHED])}  # fmt: skip
 
 
 def order_key(event):
@@ -126,6 +129,8 @@ def replay(run, events, start=None):
             failure = event.failure_reason or "other"
         if target == S.CANCELLED:
             cancelled_by = cancelled_by_of(event)
+        if event.kind == K.REDISPATCHED:
+            failure, cancelled_by = "", ""
         state, since = target, event.occurred_at
     return Replayed(state, since, restarts, failure, cancelled_by)
 

@@ -85,6 +85,9 @@ class Run(models.Model):
     failure_reason = models.CharField(max_length=20, choices=FailureReason.choices, blank=True)
     # Who cancelled a cancelled run (the cancelling event says so).
     cancelled_by = models.CharField(max_length=10, choices=CancelledBy.choices, blank=True)
+    # The last dispatch the portal refused before anything reached the cluster, until one
+    # goes: {cluster, at, reasons, who} (who must act: "staff" or "team"; dispatch.py).
+    dispatch_refusal = models.JSONField(default=dict, blank=True)
     simulated = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -107,6 +110,9 @@ class EventKind(models.TextChoices):
     PREEMPTED = "preempted", "Preempted (requeued)"
     FAILED = "failed", "Failed"
     CANCELLED = "cancelled", "Cancelled"
+    # Staff send a failed run to a cluster again (the same or another): it queues anew, and
+    # the earlier attempt's events and holds stay in its timeline and ledger.
+    REDISPATCHED = "redispatched", "Dispatched again"
 
 
 class EventStatus(models.TextChoices):
@@ -282,6 +288,9 @@ class Dispatch(models.Model):
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The earlier attempts when the run was dispatched again after a failure, oldest first:
+    # [{cluster, key, slurm_jobs, dispatched_at, finished_at, failure_reason}].
+    earlier = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-dispatched_at"]

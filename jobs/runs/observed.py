@@ -763,7 +763,7 @@ def end_sentence(run, got):
     if run.state == RunState.RELEASED:
         return f"{job} completed: resources were released. Check the ledger."
     if run.state == RunState.CANCELLED:
-        who = CANCELLED_BY.get(got.cancelled_by)
+        who = CANCELLED_BY.get(run.cancelled_by or got.cancelled_by)
         return f"{job} was cancelled" + (f" by {who}." if who else ".")
     if run.state != RunState.FAILED:
         return ""
@@ -793,6 +793,11 @@ def end_sentence(run, got):
         return f"{job} stopped: a node it ran on failed."
     if reason == "preempted":
         return f"{job} was preempted and not requeued."
+    if reason == "setup":
+        return (
+            f"{job} could not start: the cluster refused it before running it. Staff must act: "
+            "dispatch it again to a cluster that can run it, or ask the team to revise it."
+        )
     label = run.get_failure_reason_display().lower()
     return f"{job} failed ({label})."
 

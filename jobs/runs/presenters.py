@@ -1,5 +1,7 @@
 """What the run section of a job page shows: the timeline, the ledger and the moves staff may make."""
 
+from datetime import datetime
+
 from django.utils import timezone
 
 from jobs.runs.models import Cluster, Dispatch, FailureReason, Run, RunState
@@ -57,6 +59,7 @@ def run_context(run, clock=None):
     )
     return {
         **staff_moves(run, dispatch, has_events=bool(events)),
+        **ending(run, dispatch, events, holds),
         "observed": observed,
         "observed_chart": observed_mod.chart(observed),
         "gap_ratio": observed_mod.GAP_RATIO,
@@ -67,6 +70,36 @@ def run_context(run, clock=None):
         "chart": ledger_mod.chart(ledger),
         "timeline": timeline.geometry(segs),
         "segments": segs,
+    }
+
+
+def ending(run, dispatch, events, holds):
+    """How the run ended, said by its cause; the earlier attempts of a run dispatched again;
+    the clusters staff may dispatch a failed run to again (jobs/_run_outcome.html)."""
+    again = run.state == RunState.FAILED and dispatch is not None and dispatch.state == "finished"
+    return {
+        "end_sentence": observed_mod.end_sentence(run, observed_mod.reports(events, holds)),
+        "earlier_attempts": [_attempt(a) for a in (dispatch.earlier if dispatch else [])],
+        "redispatch_clusters": list(Cluster.objects.order_by("name")) if again else [],
+        "refusal": _refusal(run, dispatch),
+    }
+
+
+def _refusal(run, dispatch):
+    """The portal refused to dispatch it and nothing went since: who must act and why."""
+    refusal = run.dispatch_refusal
+    if not refusal or dispatch is not None or run.state != RunState.SUBMITTED:
+        return None
+    return {**refusal, "at": datetime.fromisoformat(refusal["at"])}
+
+
+def _attempt(stored):
+    reason = stored.get("failure_reason") or ""
+    return {
+        "cluster": stored.get("cluster", ""),
+        "slurm_jobs": ", ".join(sorted((stored.get("slurm_jobs") or {}).values())),
+        "dispatched_at": datetime.fromisoformat(stored["dispatched_at"]),
+        "failure": FailureReason(reason).label if reason in FailureReason.values else "",
     }
 
 

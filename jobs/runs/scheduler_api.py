@@ -102,8 +102,12 @@ class ObservedIn(Schema):
         }
 
 
+# A scheduler reports what its engine did; dispatching again is staff's (dispatch.dispatch).
+SCHEDULER_KINDS = tuple(k for k in EventKind.values if k != EventKind.REDISPATCHED)
+
+
 class EventIn(ObservedIn):
-    kind: Literal[tuple(EventKind.values)]  # type: ignore[valid-type]
+    kind: Literal[SCHEDULER_KINDS]  # type: ignore[valid-type]
     occurred_at: datetime
     idempotency_key: str = Field(min_length=1, max_length=200)
     note: str = Field(default="", max_length=2000)

@@ -202,7 +202,8 @@ def _end(b, phase, record, attempt, where=None):
         # Slurm kills the job at its time limit and records exit code 0: not a success.
         detail = f"killed at its time limit after {record.elapsed} s"
     elif reason == "out_of_memory":
-        detail = f"killed past its memory, peak {used.get('peak_memory_bytes', 0)} bytes"
+        peak = used.get("peak_memory_bytes") or 0
+        detail = f"killed past its memory, peak {peak / 2**20:,.0f} MiB"
     else:
         detail = f"exit code {record.exit_code}" + (
             f", signal {record.signal}" if record.signal else ""

@@ -90,6 +90,22 @@ def test_the_refusal_is_shown_on_the_job_page(
         response.content.decode()
     )
     assert not Dispatch.objects.exists()
+    # The partner does not read "Submitted (queued)": who must act, and why.
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "On the network: not sent to a cluster" in page and "Run: not sent to a cluster" in page
+    assert "The job needs 3 nodes; e31 has 1." in page and "revise it" in page
+    # A cluster that is not ready is staff's to fix; a dispatch that goes clears it.
+    silent, _ = dispatch_mod.create_cluster(name="silent", partition="gpu", accelerator_map={})
+    with pytest.raises(DomainError):
+        dispatch_mod.dispatch(run=run, cluster=silent, actor=staff)
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Waiting for staff" in page and "slurm_agent" not in page
+    fits = accepted_run(team_a, a_member, staff, small_job("fits"))
+    with pytest.raises(DomainError):
+        dispatch_mod.dispatch(run=fits, cluster=silent, actor=staff)
+    dispatch_mod.dispatch(run=fits, cluster=cluster, actor=staff)
+    fits.refresh_from_db()
+    assert fits.dispatch_refusal == {}
 
 
 def test_staff_dispatch_from_the_review_queue_and_the_partner_sees_it(
@@ -299,3 +315,32 @@ def test_the_agent_needs_only_the_standard_library():
             for name in names:
                 top = name.split(".")[0]
                 assert top in __import__("sys").stdlib_module_names, f"{path.name} imports {name}"
+
+
+def test_a_failed_run_is_dispatched_again_only_by_staff_once_its_agent_is_done(
+    client, client_for, team_a, a_member, staff, cluster, accepted_run, small_job
+):
+    run = accepted_run(team_a, a_member, staff, small_job("again"))
+    record = dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
+    url = f"/api/v1/scheduler/jobs/{run.job_id}/events"
+    failed = {"kind": "failed", "occurred_at": run.created_at.isoformat(), "idempotency_key": "f",
+              "failure_reason": "exit_code", "exit_code": 3}  # fmt: skip
+    answer = client.post(url, failed, content_type="application/json", **auth(cluster.token))
+    assert answer.status_code == 200
+    # A scheduler may not queue it again: that is staff's.
+    again = {**failed, "kind": "redispatched", "idempotency_key": "r"}
+    answer = client.post(url, again, content_type="application/json", **auth(cluster.token))
+    assert answer.status_code == 422
+    run.refresh_from_db()
+    with pytest.raises(DomainError, match="has not finished"):
+        dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
+    dispatch_mod.mark_finished(dispatch=record)
+    page = client_for(staff).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "How it ended:</strong> again failed with exit code 3." in page
+    assert "Dispatch it again" in page
+    record = dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
+    run.refresh_from_db()
+    assert run.state == "submitted" and run.failure_reason == "" and record.state == "waiting"
+    assert record.earlier[0]["failure_reason"] == "exit_code" and record.slurm_jobs == {}
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Earlier attempts" in page and "failed, ended with an error" in page

@@ -39,6 +39,8 @@ ALLOWED = {
     (S.OUTPUT, K.RELEASED): S.RELEASED,
     (S.OUTPUT, K.FAILED): S.FAILED,
     (S.OUTPUT, K.CANCELLED): S.CANCELLED,
+    # Staff dispatch a failed run again (jobs/runs/dispatch.py): it queues anew.
+    (S.FAILED, K.REDISPATCHED): S.SUBMITTED,
 }
 
 

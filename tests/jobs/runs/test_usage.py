@@ -2,12 +2,13 @@
 Timelimit, AllocCPUS), each ending classed by its cause, and the figures, sentences and
 notices the portal makes of them. The real cluster's side is tests/jobs/slurm_agent/."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
 from django.utils import timezone
 
+from findings.insights import figures as insight_figures
 from jobs.runs import ledger, observed, services
 from jobs.runs.models import Event, Run, RunOutcome
 from jobs.slurm_agent import derive as derive_mod
@@ -53,7 +54,8 @@ def test_a_step_killed_past_its_memory_is_out_of_memory_with_its_peak():
     assert failed["kind"] == "failed" and failed["failure_reason"] == "out_of_memory"
     assert failed["peak_memory_bytes"] == 116112 * 1024
     assert failed["memory_requested_bytes"] == 100 * 2**20
-    assert failed["signal"] == 9 and failed["exit_reason"].startswith("FAILED (killed past")
+    assert failed["signal"] == 9
+    assert failed["exit_reason"] == "FAILED (killed past its memory, peak 113 MiB)"
     # The kernel's OOM killer in a cgroup is said as OUT_OF_MEMORY by Slurm itself.
     line = RECORDED.splitlines()[2].replace("|FAILED|", "|OUT_OF_MEMORY|")
     assert ending("2", parse_sacct(line))["failure_reason"] == "out_of_memory"
@@ -150,6 +152,12 @@ def test_a_run_killed_at_its_time_limit_is_said_by_its_cause(
     assert outcome.failure_reason == "time_limit"
     assert outcome.memory_ratio == pytest.approx(56 / 512, abs=1e-3)
     assert outcome.cpu_efficiency == pytest.approx(0.05) and outcome.time_limit_ratio == 1.0
+    # Staff insights: the ratios' distributions per work kind.
+    [kind] = insight_figures.outcomes()["kinds"]
+    by_metric = {m["metric"]: m for m in kind["metrics"]}
+    assert by_metric["memory_ratio"]["median"] == 0.11
+    assert {b["key"]: b["runs"] for b in by_metric["cpu_efficiency"]["bands"]}["under_half"] == 1
+    assert by_metric["time_limit_ratio"]["median"] == 1.0
 
 
 def test_out_of_memory_and_a_cancel_say_the_peak_and_who(run, accepted_run, small_job, team_a,
@@ -185,3 +193,17 @@ def test_a_run_nobody_measured_has_no_usage_figures(run):
     post(run, "rented", 0, "r")
     result = observed.compute(run, events=list(Event.objects.filter(run=run)), holds=[])
     assert not {"memory", "cpu", "time_limit"} & {f.key for f in result.figures}
+
+
+def test_the_end_waits_for_the_batch_steps_peak_a_minute_at_most():
+    # slurmdbd has the allocation's FAILED 0:9 before its batch step's MaxRSS: posting then
+    # would class a job killed past its memory as an exit code, for good.
+    allocation = [r for r in parse_sacct(RECORDED) if r.job_id == "1" and not r.step]
+    ended = datetime(2026, 12, 7, 2, 38, 29, tzinfo=UTC)
+    soon = derive_mod.derive("c", {"run": "1"}, allocation, now=ended + timedelta(seconds=5))
+    assert "failed" not in [p.body.get("kind") for p in soon.posts] and not soon.ended
+    late = derive_mod.derive("c", {"run": "1"}, allocation, now=ended + timedelta(seconds=90))
+    assert [p.body for p in late.posts][-1]["failure_reason"] == "exit_code"
+    full = parse_sacct(RECORDED)
+    now = derive_mod.derive("c", {"run": "1"}, full, now=ended + timedelta(seconds=1))
+    assert [p.body for p in now.posts][-1]["failure_reason"] == "out_of_memory"

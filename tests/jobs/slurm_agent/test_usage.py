@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.models import Cluster, Event, Run, RunOutcome
+from jobs.runs.models import Cluster, Event, Hold, Run, RunOutcome
 from tests.jobs.slurm_agent.cluster import dispatch_of, run_state, sacct, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,3 +62,41 @@ def test_memory_past_the_declaration_is_killed_and_cpu_use_is_measured(
     assert efficiency["busy"] > 20 * efficiency["idle"], efficiency
     page = client_for(a_member).get(reverse("job_detail", args=[runs["busy"].job_id]))
     assert "Kept its 1 CPU busy" in page.content.decode()
+
+
+def test_a_failed_run_dispatched_again_keeps_both_attempts(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job, client_for, tmp_path
+):
+    Cluster.objects.filter(pk=cluster.pk).update(stage_command="true", deliver_command="true")
+    marker = tmp_path / "failed-once"
+    command = f"if [ -e {marker} ]; then sleep 1; else touch {marker}; exit 3; fi"
+    run = accepted_run(team_a, a_member, staff, small_job("again", command, staging=False))
+    agent = start_agent(cluster)
+    wait_for(lambda: Cluster.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(run=run, cluster=Cluster.objects.get(pk=cluster.pk), actor=staff)
+    wait_for(lambda: dispatch_of(run).state == "finished", 90, "the first attempt", agent)
+    first = dispatch_of(run).slurm_jobs
+    assert Run.objects.get(pk=run.pk).failure_reason == "exit_code"
+
+    again = Cluster.objects.get(pk=cluster.pk)
+    dispatch_mod.dispatch(run=Run.objects.get(pk=run.pk), cluster=again, actor=staff)
+    wait_for(lambda: run_state(run) == "released", 90, "released the second time", agent)
+    record = dispatch_of(run)
+    assert [a["slurm_jobs"] for a in record.earlier] == [first]
+    assert set(record.slurm_jobs.values()).isdisjoint(first.values())
+    kinds = list(
+        Event.objects.filter(run=run, status="applied").order_by("occurred_at", "pk")
+        .values_list("kind", flat=True)
+    )  # fmt: skip
+    assert kinds == ["rented", "running", "failed", "redispatched", "rented", "running", "output",
+                     "released"]  # fmt: skip
+    fresh = Run.objects.get(pk=run.pk)
+    assert fresh.failure_reason == "" and RunOutcome.objects.get(run=run).final_state == "released"
+    # Both attempts held the accelerators; the ledger keeps both, as Slurm measured them.
+    holds = Hold.objects.filter(run=run)
+    held = sum((h.ended_at - h.started_at).total_seconds() for h in holds)
+    slurm = sum(int(row["ElapsedRaw"]) for job in (first["run"], record.slurm_jobs["run"])
+                for row in sacct(job))  # fmt: skip
+    assert holds.count() == 4 and all(h.measured for h in holds) and abs(held - slurm) <= 2
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Earlier attempts" in page and f"Slurm jobs {', '.join(sorted(first.values()))}" in page
