@@ -23,7 +23,7 @@ def log_in(password):
         page.keyboard.press("Tab")
         page.keyboard.type(password)
         page.keyboard.press("Enter")
-        page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+        page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
 
     return log_in
 

@@ -37,7 +37,7 @@ def log_in(watcher, email):
     page.get_by_label("E-mail address").fill(email)
     page.get_by_label("Password").fill(DEMO_PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+    page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
 
 
 def test_staff_read_the_insights_and_hide_a_public_figure(new_page):
