@@ -10,7 +10,9 @@ from .models import Comment, JobDescription, JobStatus, JobStatusChange, Review,
 from .rules import MOVES
 
 
-class JobStatusChangeInline(admin.TabularInline):
+# Stacked: a tabular inline without delete rights keeps an empty header cell, which a screen
+# reader announces as nothing (axe: empty-table-header).
+class JobStatusChangeInline(admin.StackedInline):
     model = JobStatusChange
     extra = 0
     can_delete = False
