@@ -79,6 +79,8 @@ class JobDescriptionAdmin(admin.ModelAdmin):
         previous = None
         if change:
             previous = JobDescription.objects.values_list("team_id", "status").get(pk=obj.pk)
+        else:
+            obj.number = services.next_number_in_team(obj.team)
         super().save_model(request, obj, form, change)
         services.after_admin_save(job=obj, previous=previous, user=request.user)
 

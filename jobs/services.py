@@ -67,7 +67,7 @@ def create_draft(*, team, user, data=None, submission_token=None) -> JobDescript
         submission_token,
         lambda: JobDescription.objects.create(
             team=team,
-            number=_next_in_team(team),
+            number=next_number_in_team(team),
             name=" ".join(str(data.get("name") or "").split())[:300],
             data=data,
             created_by=user,
@@ -80,7 +80,7 @@ def create_draft(*, team, user, data=None, submission_token=None) -> JobDescript
     return job
 
 
-def _next_in_team(team):
+def next_number_in_team(team):
     """The next job's number in its team. Two drafts created at the same instant may share
     one: it only tells untitled drafts apart for people, nothing relies on it."""
     top = JobDescription.objects.filter(team=team).aggregate(top=Max("number"))["top"]

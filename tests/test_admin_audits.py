@@ -80,3 +80,17 @@ def test_a_jobs_status_moves_by_the_table_with_its_history_row(client_for, staff
     assert moved.status == JobStatus.IN_REVIEW
     change = JobStatusChange.objects.get(job=draft)
     assert (change.from_status, change.to_status, change.actor) == ("draft", "in_review", staff)
+
+
+def test_a_job_added_in_the_admin_is_numbered_in_its_team(client_for, staff, team_a, a_member):
+    from jobs import services
+
+    services.create_draft(team=team_a, user=a_member)
+    client = client_for(staff)
+    response = client.post(
+        reverse("admin:jobs_jobdescription_add"),
+        {"team": team_a.pk, "name": "", "status": JobStatus.DRAFT,
+         "changes-TOTAL_FORMS": 0, "changes-INITIAL_FORMS": 0},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert str(JobDescription.objects.order_by("pk").last()) == "Untitled job 2"
