@@ -3,6 +3,7 @@ the same services as the staff pages, so the transition table and the notificati
 
 from django.contrib import admin, messages
 
+from portal.admin_display import readable_json
 from portal.errors import DomainError
 
 from . import services
@@ -53,8 +54,17 @@ class NoteInline(ReadOnlyInline):
 class EvidenceInline(ReadOnlyInline):
     model = EvidenceSnapshot
     fk_name = "finding"
-    fields = ["captured_at", "job_name", "revision_number", "run_state", "ledger", "carried_from"]
+    fields = ["captured_at", "job_name", "revision_number", "run_state", "ledger_shown",
+              "timeline_shown", "carried_from"]  # fmt: skip
     readonly_fields = fields
+
+    @admin.display(description="Ledger (frozen)")
+    def ledger_shown(self, snapshot):
+        return readable_json(snapshot.ledger)
+
+    @admin.display(description="Timeline (frozen)")
+    def timeline_shown(self, snapshot):
+        return readable_json(snapshot.timeline)
 
 
 class SubscriptionInline(ReadOnlyInline):
@@ -115,7 +125,7 @@ class FindingAdmin(admin.ModelAdmin):
         "filed_by",
         "kind",
         "status",
-        "details",
+        "details_shown",
         "job",
         "revision",
         "duplicate_of",
@@ -135,6 +145,10 @@ class FindingAdmin(admin.ModelAdmin):
         *readonly_fields,
     ]
     inlines = [StatusChangeInline, NoteInline, EvidenceInline, SubscriptionInline]
+
+    @admin.display(description="Details")
+    def details_shown(self, finding):
+        return readable_json(finding.details)
 
     def has_add_permission(self, request):
         return False  # partners file findings in the portal, from their jobs

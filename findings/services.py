@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from portal import submissions
 from portal.errors import DomainError
+from portal.markdown import markdown_as_text
 from portal.models import Membership, NoticeTopic, User
 from portal.notify import Email, tell
 from portal.outbox import absolute_url
@@ -163,7 +164,12 @@ def _move(finding, *, to_status, actor, note, actor_role, answer=False):
         key=f"finding-change:{change.pk}",
         message=f"“{finding.title}” is now {to_status.label.lower()}",
         template="emails/finding_status.txt",
-        context={"change": change, "answer": response},
+        # The answer as the partner reads it on the page, in the words of a plain-text e-mail.
+        context={
+            "change": change,
+            "answer": response,
+            "answer_text": markdown_as_text(response.body) if response else "",
+        },
         exclude=actor,
     )
     return change
@@ -263,7 +269,7 @@ def add_note(
             key=f"finding-response:{note.pk}",
             message=f"{author} answered on “{finding.title}”",
             template="emails/finding_response.txt",
-            context={"note": note},
+            context={"note": note, "note_text": markdown_as_text(note.body)},
         )
     return note
 

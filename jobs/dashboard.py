@@ -3,7 +3,7 @@ waits on the person; jobs/list.html writes them."""
 
 from django.urls import reverse
 
-from .models import JobStatus
+from .models import JobStatus, untitled
 
 STATUS_LABELS = dict(JobStatus.choices)
 ACTION_ORDER = {"clarify": 0, "review": 1, "declined": 2, "unread": 3, "draft": 4}
@@ -11,7 +11,7 @@ ACTION_ORDER = {"clarify": 0, "review": 1, "declined": 2, "unread": 3, "draft": 
 
 def job_name(job):
     """str(JobDescription) from a row's values."""
-    return job["name"] or f"Untitled job {job['pk']}"
+    return job["name"] or untitled(job["number"], job["pk"])
 
 
 def row(job):

@@ -10,6 +10,27 @@ from .models import Comment, ReviewOutcome
 from .steps import all_field_paths, field_label
 
 
+class ScratchForm(forms.Form):
+    """A blank draft: the team (asked only of someone in several) and, if they have one
+    already, the job's name."""
+
+    team = forms.ModelChoiceField(queryset=None, empty_label=None)
+    name = forms.CharField(
+        label="Job name",
+        required=False,
+        max_length=300,
+        help_text="What your team calls it; you can name it later.",
+    )
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams
+        if len(teams) == 1:  # read once; the field reads its own copy to validate
+            self.fields["team"].initial = teams[0].pk
+            self.fields["team"].widget = forms.HiddenInput()
+        self.fields["team"].help_text = "The team that owns this job."
+
+
 class NewJobForm(forms.Form):
     team = forms.ModelChoiceField(queryset=None, empty_label=None)
     file = forms.FileField(
@@ -40,6 +61,14 @@ class NewJobForm(forms.Form):
         if teams.count() == 1:
             self.fields["team"].initial = teams.first()
         self.fields["team"].help_text = "The team that owns this job."
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors and not cleaned.get("file") and not cleaned.get("text"):
+            self.add_error(
+                "file", "Choose a file or paste its text (or start from scratch, above)."
+            )
+        return cleaned
 
     def clean_file(self):
         upload = self.cleaned_data.get("file")

@@ -20,12 +20,21 @@ class JobStatus(models.TextChoices):
 EDITABLE = {JobStatus.DRAFT, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED}
 
 
+def untitled(number, pk):
+    """What a job with no name yet is called (from a row's values too): its number in its
+    team (a job loaded in bulk without one, by its id)."""
+    return f"Untitled job {number or pk}"
+
+
 class JobDescription(models.Model):
     """A team's job. `data` is the working copy as the partner typed it (a draft may be
     vague or invalid); each submission freezes an exact copy as a Revision."""
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="job_descriptions")
     name = models.CharField(max_length=300, blank=True)
+    # The job's number within its team (1, 2, 3…): a draft not named yet is "Untitled job 3"
+    # to its team, not after an id counted over every team of the program.
+    number = models.PositiveIntegerField(null=True, blank=True, editable=False)
     data = models.JSONField(default=dict)
     # Bumped on every save; a save that names an older version is a conflict, not an overwrite,
     # unless every save since that version came from the same browser tab (its own autosaves).
@@ -59,7 +68,7 @@ class JobDescription(models.Model):
         constraints = [submissions.unique_token("job")]
 
     def __str__(self):
-        return self.name or f"Untitled job {self.pk}"
+        return self.name or untitled(self.number, self.pk)
 
     @property
     def editable(self):

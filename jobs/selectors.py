@@ -70,6 +70,7 @@ DASHBOARD_ORDER = ("-last_activity_at", "-pk")
 DASHBOARD_FIELDS = (
     "pk",
     "name",
+    "number",
     "status",
     "last_activity_at",
     "team__name",
@@ -141,6 +142,7 @@ def review_queue():
             "pk",
             "job_id",
             "job__name",
+            "job__number",
             "job__team__name",
             "number",
             "submitted_at",

@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.urls import reverse
 from django.utils import timezone
 
@@ -67,6 +67,7 @@ def create_draft(*, team, user, data=None, submission_token=None) -> JobDescript
         submission_token,
         lambda: JobDescription.objects.create(
             team=team,
+            number=next_number_in_team(team),
             name=" ".join(str(data.get("name") or "").split())[:300],
             data=data,
             created_by=user,
@@ -77,6 +78,13 @@ def create_draft(*, team, user, data=None, submission_token=None) -> JobDescript
     if created:
         counts.changed(after=[(team.pk, job.status)])
     return job
+
+
+def next_number_in_team(team):
+    """The next job's number in its team. Two drafts created at the same instant may share
+    one: it only tells untitled drafts apart for people, nothing relies on it."""
+    top = JobDescription.objects.filter(team=team).aggregate(top=Max("number"))["top"]
+    return (top or 0) + 1
 
 
 RECENT_SAVES = 50

@@ -20,7 +20,7 @@ from portal.pagination import keyset_page
 from . import jobformat, selectors, services
 from .dashboard import dashboard_rows
 from .flow import FLOW
-from .forms import CommentForm, NewJobForm
+from .forms import CommentForm, NewJobForm, ScratchForm
 from .jobformat import slurm_export
 from .models import JobStatus
 from .presenters import (
@@ -134,7 +134,24 @@ def job_list(request):
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def job_new(request):
+    """Start a draft from scratch (a button, and the job's name if they have one), or from a
+    file the portal imports."""
     teams = portal_selectors.teams_for(request.user).order_by("name")
+    scratching = request.method == "POST" and "scratch" in request.POST
+    scratch = ScratchForm(request.POST if scratching else None, teams=teams, auto_id="scratch_%s")
+    if scratching:
+        if scratch.is_valid():
+            job = services.create_draft(
+                team=scratch.cleaned_data["team"],
+                user=request.user,
+                data={"name": scratch.cleaned_data["name"]}
+                if scratch.cleaned_data["name"]
+                else None,
+                submission_token=submissions.token_from(request.POST),
+            )
+            return redirect("job_step", pk=job.pk, step="work")
+        context = {"scratch": scratch, "form": NewJobForm(teams=teams)}
+        return render(request, "jobs/new.html", context, status=400)
     form = NewJobForm(request.POST or None, request.FILES or None, teams=teams)
     if request.method == "POST" and form.is_valid():
         team = form.cleaned_data["team"]
@@ -161,11 +178,13 @@ def job_new(request):
                 messages.success(request, f"Imported {len(result.filled())} fields from the file.")
                 return redirect("job_imported", pk=job.pk)
         else:
-            job = services.create_draft(
-                team=team, user=request.user, submission_token=submissions.token_from(request.POST)
-            )
-            return redirect("job_step", pk=job.pk, step="work")
-    return render(request, "jobs/new.html", {"form": form}, status=400 if form.errors else 200)
+            form.add_error("file", "The file is empty: there is nothing to import.")
+    return render(
+        request,
+        "jobs/new.html",
+        {"form": form, "scratch": scratch},
+        status=400 if form.errors else 200,
+    )
 
 
 SHOWN_VALUE = 300  # characters of a value on the import page (a command can be 1 MB)

@@ -11,3 +11,12 @@ class RefusalsOnOneLine(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+class QuietDefaultHostname(logging.Filter):
+    """kombu warns "No hostname was supplied. Reverting to default 'localhost'" for a broker
+    URL without a host, which the embedded filesystem:// broker never has: that is not
+    news, once a connection, in the terminal of `make run`."""
+
+    def filter(self, record):
+        return not str(record.msg).startswith("No hostname was supplied")

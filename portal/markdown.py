@@ -1,9 +1,12 @@
 """Markdown written by people (announcements, comments, notes) rendered to safe HTML."""
 
+import re
 from functools import lru_cache
+from html import unescape
 
 import markdown as md
 import nh3
+from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 
 ALLOWED_TAGS = {
@@ -31,3 +34,23 @@ def _render(text):
         link_rel="noopener noreferrer nofollow",
     )
     return mark_safe(clean)  # noqa: S308 - sanitised by nh3 just above
+
+
+_LINK = re.compile(r'<a href="([^"]*)"[^>]*>(.*?)</a>', re.S)
+_BREAKS = [
+    (re.compile(r"</(p|pre|blockquote|h3|h4|table|ul|ol)>"), "\n\n"),
+    (re.compile(r"<br\s*/?>|</tr>|</li>"), "\n"),
+    (re.compile(r"<li>"), "- "),
+    (re.compile(r"</t[dh]>"), "  "),
+]
+
+
+def markdown_as_text(text):
+    """Markdown as a plain-text e-mail shows it: rendered (no ** or # left), a link written
+    as its words and its whole address, paragraphs and list items on lines of their own."""
+    html = re.sub(r">\n+<", "><", str(render_markdown(text)))  # the lines come from the tags
+    html = _LINK.sub(lambda m: m[2] if m[2] == m[1] else f"{m[2]} ({m[1]})", html)
+    for pattern, replacement in _BREAKS:
+        html = pattern.sub(replacement, html)
+    plain = unescape(strip_tags(html))
+    return re.sub(r"\n{3,}", "\n\n", plain).strip()

@@ -336,13 +336,32 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# The worker prints e-mails (portal/mail.py) to the terminal as they are: Celery would
+# otherwise take its stdout for a logger and write each line as a WARNING record.
+CELERY_WORKER_REDIRECT_STDOUTS = False
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+# What the worker and beat say about every periodic task (sent, received, succeeded: a few
+# lines a minute) is for debugging them: LOG_LEVEL=DEBUG shows it, the default keeps the
+# terminal for what matters (the e-mails, errors, the web log).
+ROUTINE = LOG_LEVEL if LOG_LEVEL == "DEBUG" else "WARNING"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refusals_on_one_line": {"()": "portal.logfilters.RefusalsOnOneLine"}},
+    "filters": {
+        "refusals_on_one_line": {"()": "portal.logfilters.RefusalsOnOneLine"},
+        "quiet_default_hostname": {"()": "portal.logfilters.QuietDefaultHostname"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["refusals_on_one_line"]}
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        "celery.beat": {"level": ROUTINE},
+        "celery.worker.strategy": {"level": ROUTINE},
+        "celery.app.trace": {"level": ROUTINE},
+        "kombu.connection": {"filters": ["quiet_default_hostname"]},
+    },
 }

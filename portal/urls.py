@@ -5,14 +5,12 @@ from django.urls import include, path
 from jobs.api import api
 
 from . import health, views
-from .forms import EmailAuthenticationForm, QueuedPasswordResetForm
+from .forms import QueuedPasswordResetForm
 
 account_patterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            redirect_authenticated_user=True, authentication_form=EmailAuthenticationForm
-        ),
+        views.LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

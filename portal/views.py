@@ -2,10 +2,12 @@ import tempfile
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -13,7 +15,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from . import selectors, services, team_archive
 from .decorators import staff_required
 from .errors import DomainError
-from .forms import AcceptInvitationForm, EraseTeamForm, InviteForm, RoleForm, TeamCreateForm
+from .forms import (
+    AcceptInvitationForm,
+    EmailAuthenticationForm,
+    EraseTeamForm,
+    InviteForm,
+    RoleForm,
+    TeamCreateForm,
+)
 from .models import InvitationStatus, Role
 
 
@@ -261,3 +270,17 @@ def staff_team_erase(request, slug):
         },
         status=400 if form.errors else 200,
     )
+
+
+class LoginView(auth_views.LoginView):
+    """Log in, then land where the person works: a partner on their team's jobs, staff on
+    the program at a glance (the home page). A ?next= still wins."""
+
+    redirect_authenticated_user = True
+    authentication_form = EmailAuthenticationForm
+
+    def get_default_redirect_url(self):
+        user = self.request.user
+        if not user.is_staff and selectors.memberships_for(user).exists():
+            return reverse("job_list")
+        return super().get_default_redirect_url()

@@ -10,8 +10,18 @@ from jobs.models import JobDescription
 
 def admin_post(client, url, **changes):
     """The admin form at `url` sent back as shown but for `changes`; asserts it was saved."""
-    form = client.get(url).context["adminform"].form
+    context = client.get(url).context
+    form = context["adminform"].form
     data = {}
+    # The inlines (read-only history rows) as the page sends them: their management forms.
+    for inline in context.get("inline_admin_formsets") or []:
+        management = inline.formset.management_form
+        for name in management.fields:
+            data[f"{management.prefix}-{name}"] = management[name].value()
+        for row in inline.formset.forms:  # a shown row: its id and its parent's
+            for bound in row:
+                value = bound.value()
+                data[bound.html_name] = "" if value is None else getattr(value, "pk", value)
     for bound in form:
         value = bound.field.prepare_value(bound.value())
         if isinstance(value, datetime.datetime):

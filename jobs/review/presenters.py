@@ -2,12 +2,13 @@
 review queue's rows."""
 
 from jobs.forms import ReviewForm
+from jobs.models import untitled
 from jobs.steps import PART_TITLES, all_field_paths, anchor_id, field_label
 
 
 def _job(row):
     """str(JobDescription) from a row's values."""
-    return row["job__name"] or f"Untitled job {row['job_id']}"
+    return row["job__name"] or untitled(row["job__number"], row["job_id"])
 
 
 def queue_rows(revisions):

@@ -294,7 +294,7 @@ def ready_to_dispatch(limit=50):
         .exclude(Exists(Event.objects.filter(run=OuterRef("pk"))))
         .select_related("job", "job__team", "revision")
         # What the list shows, not the job's nor the revision's description (JSON).
-        .only("job__name", "job__team__name", "revision__number", "created_at")
+        .only("job__name", "job__number", "job__team__name", "revision__number", "created_at")
         .order_by("created_at", "pk")[:limit]
     )
 
@@ -304,7 +304,9 @@ def _ready_rows_query(limit):
         Run.objects.filter(state=RunState.SUBMITTED, dispatch__isnull=True)
         .exclude(Exists(Event.objects.filter(run=OuterRef("pk"))))
         .order_by("created_at", "pk")
-        .values("pk", "job_id", "job__name", "job__team__name", "revision__number")[:limit]
+        .values("pk", "job_id", "job__name", "job__number", "job__team__name", "revision__number")[
+            :limit
+        ]
     )
 
 

@@ -294,6 +294,7 @@ class Dispatch(models.Model):
 
     class Meta:
         ordering = ["-dispatched_at"]
+        verbose_name_plural = "dispatches"
         indexes = [models.Index(fields=["cluster", "state"], name="dispatch_cluster_state_idx")]
 
     def __str__(self):

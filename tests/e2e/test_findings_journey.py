@@ -24,7 +24,7 @@ def log_in(password, second_step):
         page.keyboard.type(password)
         page.keyboard.press("Enter")
         second_step(page, user.email)
-        page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+        page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
 
     return log_in
 

@@ -21,7 +21,7 @@ def test_draft_submit_clarify_revise_accept(new_page, team_a, a_member, staff, l
     page.keyboard.press("Enter")
     page.wait_for_url("**/jobs/new/")
     partner.check_accessibility()
-    press(page, "Create the draft")
+    press(page, "Start from scratch")
     page.wait_for_url("**/edit/work/")
     partner.check_accessibility()
 

@@ -44,7 +44,7 @@ def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, s
     page.get_by_label("E-mail address").fill(a_member.email)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+    page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
     page.goto(f"/jobs/{job.pk}/")
     page.get_by_role("heading", name=re.compile("On the network: submitted")).wait_for()
     watcher.check_accessibility()

@@ -35,7 +35,7 @@ def test_import_a_script_withdraw_once_then_watch_it_released(
     page = partner.page
     page.goto("/jobs/new/")
     page.get_by_label("…or paste its text").fill(SCRIPT)
-    press(page, "Create the draft")
+    press(page, "Create the draft from the file")
     page.wait_for_url("**/imported/")
     filled = page.get_by_role("region", name=re.compile("Filled from the file"))
     filled.get_by_text("--output logs/%x-%j.out: the job's console log").wait_for()

@@ -3,7 +3,7 @@ import re
 import pytest
 from django.core import mail
 
-HOME = re.compile(r"^http://[^/]+/$")
+HOME = re.compile(r"^http://[^/]+/(jobs/)?$")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -37,7 +37,7 @@ def log_out_and_in(password):
         page.locator("#id_username").fill(user.email)
         page.locator("#id_password").fill(password)
         page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(re.compile(r"^http://[^/]+/$"))
+        page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
 
     return log_out_and_in
 

@@ -68,7 +68,10 @@ def test_the_list_column_names_who_answered_and_shows_no_markdown(client_for, tr
 
 def test_the_email_names_who_answered(triaged, a_member):
     (message,) = [m for m in mail.outbox if "is now triaged" in m.subject]
-    assert "Sam Okafor answered:" in message.body and ANSWER in message.body
+    assert "Sam Okafor answered:" in message.body
+    # Rendered for a plain-text e-mail: no ** left, the link's words and its whole address.
+    assert "We throttled the bucket: see the note (https://e31.example/notes/7)." in message.body
+    assert "**" not in message.body
 
 
 def test_a_move_without_an_answer_sends_no_response(client_for, team_a, a_member, sam, problem):

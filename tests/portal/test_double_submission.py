@@ -73,7 +73,7 @@ def _client(f):
 
 
 def _new_job(f):
-    data = {"team": f["team_a"].pk, "source_format": "auto"}
+    data = {"team": f["team_a"].pk, "scratch": "1"}
     return "a_member", reverse("job_new"), data, JobDescription.objects.all()
 
 

@@ -19,3 +19,17 @@ def test_textarea_line_ends_count_once():
     from portal.widgets import Textarea
 
     assert Textarea().value_from_datadict({"t": "a\r\nb"}, {}, "t") == "a\nb"
+
+
+def test_markdown_as_text_for_plain_text_emails():
+    from portal.markdown import markdown_as_text
+
+    text = markdown_as_text(
+        "We **fixed** it: see [the note](https://e31.example/n/7).\n\n- one\n- two & three\n\n"
+        "<script>alert(1)</script>https://e31.example/whole/link?a=1&b=2"
+    )
+    assert text.startswith(
+        "We fixed it: see the note (https://e31.example/n/7).\n\n- one\n- two & three"
+    )
+    assert "<script>" not in text
+    assert "https://e31.example/whole/link?a=1&b=2" in text

@@ -155,7 +155,7 @@ def test_the_review_queue_offers_each_waiting_run_a_cluster(
         Cluster.objects.all().delete()
     page = client_for(staff).get(reverse("review_queue")).content.decode()
     ready = page[page.index('id="ready-h"') :]
-    assert f"Untitled job {second.job_id}" in ready and "third" in ready
+    assert f"Untitled job {second.job.number}" in ready and "third" in ready
     forms = ready.count('name="cluster"')
     assert forms == (2 if with_clusters else 0)
     if with_clusters:
