@@ -21,7 +21,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: lock run test lint install browser-check clean slurm bench pages-db lighthouse screenshots backup restore
+.PHONY: lock run test lint install browser-check clean slurm agent bench pages-db lighthouse screenshots backup restore
 
 # Locked with hashes (`make lock`): runtime.txt is what production installs, dev.txt adds the
 # test and lint tools to it.
@@ -69,6 +69,11 @@ backup: install
 restore: install
 	@test -n "$(BACKUP)" || { echo "usage: make restore BACKUP=var/backups/portal-<time>.dump" >&2; exit 2; }
 	$(PY) manage.py restore "$(BACKUP)"
+
+# The Slurm agent as one file an operator copies to a cluster's login node (docs/runs.md, "The agent").
+AGENT_PYZ ?= var/e31-slurm-agent.pyz
+agent:
+	python3 -m jobs.slurm_agent.build $(AGENT_PYZ)
 
 # A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
 slurm:

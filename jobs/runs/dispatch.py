@@ -73,6 +73,16 @@ def create_cluster(
     return cluster, token
 
 
+@transaction.atomic
+def replace_token(cluster):
+    """A new token for the cluster's agent; the old one stops working at once. Returns it."""
+    token = "e31s_" + secrets.token_urlsafe(32)
+    SchedulerClient.objects.filter(pk=cluster.client_id).update(
+        token_hash=services.hash_token(token), token_prefix=token[:12], revoked_at=None
+    )
+    return token
+
+
 def cluster_for_client(client):
     return Cluster.objects.filter(client=client).first() if client is not None else None
 
@@ -115,7 +125,9 @@ def plan(run, cluster):
     if cluster.reported_at is None:
         problems.append(
             f"The agent of {cluster} has not reported its partition yet: start it "
-            "(python manage.py slurm_agent) and try again."
+            "(python manage.py slurm_agent --url <this portal> --token <its token>, or "
+            "python3 e31-slurm-agent.pyz with the same arguments; see the clusters page) "
+            "and try again."
         )
         return None, problems
     choices = [a for a in (r.accelerators or []) if a.type or a.count]

@@ -1,8 +1,12 @@
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs import selectors
@@ -147,14 +151,36 @@ def run_cancel(request, pk):
     return _back_to_run(request, job)
 
 
+# An agent that has not called the portal for this long is shown as silent (it polls every
+# few seconds; the portal notes a call at most once a minute; cron --once every few minutes).
+AGENT_SILENT_AFTER = timedelta(minutes=10)
+
+
+def agent_commands(token, workdir="~/e31-agent"):
+    """What to paste on the cluster's login node: the agent as a service, and from cron."""
+    base = (
+        f"python3 e31-slurm-agent.pyz --url {settings.SITE_URL} --token {token} --workdir {workdir}"
+    )
+    cron = base.replace("python3 e31-slurm-agent.pyz", "python3 $HOME/e31-slurm-agent.pyz")
+    return {"run": base, "cron": f"*/5 * * * * {cron} --once"}
+
+
 @staff_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def clusters(request):
-    """Slurm clusters: register one (its agent's token is shown once) and see what it reported."""
-    token, errors = None, {}
+    """Slurm clusters: register one or replace its agent's token (shown once, with the command
+    to paste on the login node) and see what its agent reported."""
+    token, token_for, errors = None, None, {}
     form = {k: request.POST.get(k, "").strip() for k in
             ("name", "partition", "accelerator_map", "stage_command", "deliver_command")}  # fmt: skip
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "replace_token":
+        cluster = get_object_or_404(Cluster, pk=request.POST.get("cluster", "").strip() or 0)
+        token, token_for, form = dispatch_mod.replace_token(cluster), cluster, {}
+        messages.success(
+            request,
+            f"A new token for {cluster}: the old one no longer works. Copy it now: it is not shown again.",
+        )
+    elif request.method == "POST":
         try:
             mapping = dispatch_mod.parse_accelerator_map(form["accelerator_map"])
         except DomainError as error:
@@ -173,17 +199,26 @@ def clusters(request):
                 field = "partition" if "partition" in str(error) else "name"
                 errors[field] = str(error)
             else:
+                token_for = cluster
                 messages.success(
                     request,
                     f"Cluster {cluster} registered. Copy its agent's token now: it is not shown again.",
                 )
                 form = {}
+    now = timezone.now()
+    rows = list(Cluster.objects.select_related("client").order_by("name"))
+    for c in rows:
+        seen = c.client.last_used_at
+        c.agent_seen_at = seen
+        c.agent_alive = bool(seen and now - seen <= AGENT_SILENT_AFTER and not c.client.revoked_at)
     return render(
         request,
         "jobs/staff_clusters.html",
         {
-            "clusters": Cluster.objects.select_related("client").order_by("name"),
+            "clusters": rows,
             "token": token,
+            "token_for": token_for,
+            "commands": agent_commands(token) if token else None,
             "form": form,
             "errors": errors,
         },

@@ -66,10 +66,11 @@ class Agent:
 
     def poll_once(self):
         self.polls += 1
+        # The listing first: a refused token or an absent portal is said before Slurm is asked.
+        listing = self.portal.dispatches()
         if self.reported_at is None or self.clock() - self.reported_at > REPORT_EVERY:
             self.portal.partition(self.slurm.partition_info())
             self.reported_at = self.clock()
-        listing = self.portal.dispatches()
         self.cluster = listing.get("cluster") or self.cluster
         dispatches = listing.get("dispatches", [])
         for dispatch in dispatches:

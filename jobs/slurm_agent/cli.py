@@ -1,21 +1,40 @@
-"""Command line: python -m jobs.slurm_agent --url URL (--token T | --token-file F)."""
+"""Command line: python -m jobs.slurm_agent --url URL (--token T | --token-file F).
+
+Built into one file by `make agent` (var/e31-slurm-agent.pyz): `python3 e31-slurm-agent.pyz
+example-config` and `systemd-unit` print the files an operator installs (deploy/)."""
 
 import argparse
+import importlib.resources
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
 
+from . import VERSION
 from .agent import Agent
 from .portal import Portal, PortalDown, PortalRefused
 from .slurm import Slurm, SlurmError
+
+# Files an operator installs, printed by `<agent> example-config` and `<agent> systemd-unit`.
+DEPLOY_FILES = {
+    "example-config": "agent.example.conf",
+    "systemd-unit": "e31-slurm-agent.service",
+}
+
+
+def deploy_file(command):
+    """The text of a file in deploy/ (works from the checkout and from inside the .pyz)."""
+    package = __package__ or "slurm_agent"
+    return (importlib.resources.files(package) / "deploy" / DEPLOY_FILES[command]).read_text()
 
 
 def parser():
     p = argparse.ArgumentParser(
         prog="slurm_agent",
         description="Submit the jobs dispatched to this cluster and report them to the portal.",
+        epilog="`example-config` or `systemd-unit` as the only argument prints that file "
+        "(for /etc or ~/.config and systemd); --once suits cron.",
     )
     p.add_argument("--url", required=True, help="The portal, e.g. https://partners.example")
     p.add_argument("--token", default=os.environ.get("E31_AGENT_TOKEN", ""),
@@ -27,13 +46,14 @@ def parser():
                    help="Where the jobs' output files go (~/e31-agent).")  # fmt: skip
     p.add_argument("--once", action="store_true", help="Poll once and exit (cron, tests).")
     p.add_argument("--debug", action="store_true", help="Log every request.")
+    p.add_argument("--version", action="version", version=f"e31-slurm-agent {VERSION}")
     return p
 
 
 def add_arguments(p):
     """The same options on another parser (the portal's management command)."""
     for action in parser()._actions:
-        if action.dest != "help":
+        if action.dest not in ("help", "version"):  # the command has its own
             p._add_action(action)
 
 
@@ -63,8 +83,17 @@ def run(options):
     if options.once:
         try:
             agent.poll_once()
-        except (PortalDown, PortalRefused, SlurmError) as error:
-            print(f"error: {error}", file=sys.stderr)
+        except PortalDown as error:
+            print(f"error: cannot reach the portal at {options.url}: {error}", file=sys.stderr)
+            return 1
+        except PortalRefused as error:
+            if error.status in (401, 403):
+                print(f"error: the portal refused the token ({error})", file=sys.stderr)
+            else:
+                print(f"error: the portal refused a request ({error})", file=sys.stderr)
+            return 1
+        except SlurmError as error:
+            print(f"error: Slurm: {error}", file=sys.stderr)
             return 1
     else:
         logging.getLogger("e31.slurm_agent").info(
@@ -75,4 +104,8 @@ def run(options):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if len(argv) == 1 and argv[0] in DEPLOY_FILES:
+        sys.stdout.write(deploy_file(argv[0]))
+        return 0
     return run(parser().parse_args(argv))

@@ -4,6 +4,8 @@ import json
 import urllib.error
 import urllib.request
 
+from . import VERSION
+
 
 class PortalDown(RuntimeError):
     """The portal did not answer, or answered 5xx: retry later."""
@@ -34,7 +36,7 @@ class Portal:
                 "Authorization": f"Bearer {self.token}",
                 "Content-Type": "application/json",
                 "Accept": "application/json",
-                "User-Agent": "e31-slurm-agent/1",
+                "User-Agent": f"e31-slurm-agent/{VERSION}",
             },
         )
         self.requests += 1
