@@ -6,6 +6,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from jobs.demo import load_jobs
@@ -152,3 +153,24 @@ def test_the_demo_runs_are_dated_after_their_acceptance():
         _, times = _times(run)
         assert times and min(times) >= run.created_at, run
         assert run.created_at >= run.job.created_at
+
+
+def test_staff_choose_when_the_simulation_starts(
+    client_for, run, staff, django_capture_on_commit_callbacks
+):
+    url = reverse("run_simulate", args=[run.job_id])
+    page = client_for(staff).post(url, {"start": "soon"}, follow=True).content.decode()
+    assert "Not started: give the start as a date and time" in page
+    start = (run.created_at + timedelta(hours=2)).replace(second=0, microsecond=0, tzinfo=None)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(staff).post(url, {"start": start.strftime("%Y-%m-%dT%H:%M")})
+    run.refresh_from_db()
+    _, times = _times(run)
+    assert run.state == "released" and min(times) >= start.replace(tzinfo=run.created_at.tzinfo)
+
+
+def test_the_command_starts_no_earlier_than_acceptance(run):
+    call_command("simulate_network", "--start", "2020-01-01T00:00")
+    run.refresh_from_db()
+    _, times = _times(run)
+    assert run.state == "released" and min(times) >= run.created_at
