@@ -141,7 +141,8 @@ def _peak(holds, now):
     for _, delta in sorted(points, key=lambda p: (p[0], p[1])):
         level += delta
         peak = max(peak, level)
-    return peak
+    # Open holds are held now, even one that began this very second.
+    return max(peak, sum(h.count for h in holds if h.ended_at is None))
 
 
 def compute(run, holds=None, now=None, description=None):

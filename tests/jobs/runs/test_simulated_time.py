@@ -111,6 +111,8 @@ def test_a_running_runs_ledger_says_held_so_far_never_a_negative_gap(run):
     assert not result.final and result.held > 0 and result.expected > result.held
     assert result.gap is None and not result.offer_finding
     assert result.figures()["gap_hours"] is None
+    running = next(p for p in result.phases if p.phase == "running")
+    assert running.open and running.hours >= 0 and running.accelerators > 0
     assert re.fullmatch(
         r"[\d.,]+ (h|min|s) held so far of the 1,200\.0 h expected for the whole run; "
         r"the difference is counted when the run ends\.",
