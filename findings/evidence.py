@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from jobs.runs import ledger, observed, timeline
 from jobs.runs.models import Run
+from jobs.runs.presenters import simulated_now
 
 
 def capture(job):
@@ -15,9 +16,9 @@ def capture(job):
         return None
     events = list(run.events.all())
     holds = list(run.holds.all())
-    # A simulated run lives in job time laid in the past: its "now" is its latest event,
-    # as on the job page, so the frozen figures match what the partner saw there.
-    now = max((e.occurred_at for e in events), default=None) if run.simulated else None
+    # A simulated run lives in its own job time: its "now" is the job page's, so the frozen
+    # figures match what the partner saw there.
+    now = simulated_now(run, events)
     computed = ledger.compute(run, holds=holds, now=now)
     figures = computed.figures()
     segments = timeline.segments(run, events, now=now)

@@ -134,7 +134,7 @@ def load_jobs(*, teams, users):
     vectors.refresh_from_db()
     run = vectors.run
     steps = simulator.plan(run)
-    base = simulator.base_time(steps)
+    base = simulator.base_time(steps, run=run)  # from now: after its acceptance
     first_running = next(
         i for i, s in enumerate(steps) if s.kind == "event" and s.data["kind"] == "running"
     )

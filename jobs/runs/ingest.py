@@ -65,7 +65,16 @@ class KeyConflict(DomainError):
     """An idempotency key already names a different event (or hold)."""
 
 
-def check_time(run, value, name):
+def check_time(run, value, name, simulated=False):
+    """A simulated run lives in job time that starts at the job's acceptance (or later) and
+    may run ahead of the clock as far as the simulator has played it (docs/runs.md,
+    "Simulator"); a real scheduler's times are the clock's."""
+    if simulated:
+        if value < run.created_at:
+            raise DomainError(
+                f"{name} is before the job was accepted: a simulated run starts there or later."
+            )
+        return
     if value > timezone.now() + MAX_CLOCK_SKEW:
         raise DomainError(f"{name} is in the future.")
     if value < run.created_at - MAX_BACKDATING:
@@ -195,7 +204,7 @@ def _resolve(outcome, keys, fresh, client, actor, simulated, now):
         return
     try:
         kind = EventKind(item.kind)
-        check_time(run, item.occurred_at, "occurred_at")
+        check_time(run, item.occurred_at, "occurred_at", simulated)
         if item.failure_reason and item.failure_reason not in FailureReason.values:
             raise DomainError(f"failure_reason is one of {', '.join(FailureReason.values)}.")
     except (DomainError, ValueError) as error:

@@ -63,17 +63,40 @@ class Ledger:
 
     @cached_property
     def gap(self):
-        # Nothing held yet (accepted, not started): no gap, not "-1200 h against expected".
+        """Held minus expected, for the whole run. Nothing held yet (accepted, not started):
+        no gap, not "-1200 h against expected". A run still going has held only part of what
+        it will: its gap is counted when it ends, unless it already holds more than the whole
+        run was expected to (that only grows), so a running run's gap is never negative."""
         if self.expected is None or not self.phases:
             return None
-        return round(self.held - self.expected, 3)
+        gap = round(self.held - self.expected, 3)
+        if not self.final and gap <= 0:
+            return None
+        return gap
+
+    @cached_property
+    def so_far(self):
+        """A running run's held hours in one sentence, against the whole run's expectation
+        without a difference or a ratio ('' once the run has ended or before it holds any)."""
+        if self.final or not self.phases:
+            return ""
+        held = f"{say_hours(self.held)} held so far"
+        if not self.expected:
+            return f"{held}; the run is still going."
+        if self.gap is not None:
+            return (
+                f"{held}: already {say_hours(self.gap)} more than the "
+                f"{say_hours(self.expected)} expected for the whole run, and still going."
+            )
+        return (
+            f"{held} of the {say_hours(self.expected)} expected for the whole run; "
+            "the difference is counted when the run ends."
+        )
 
     @cached_property
     def offer_finding(self):
+        # A run still going has a gap only once it holds more than expected (see gap).
         if self.gap is None or not self.phases:
-            return False
-        # A run still going holds less than expected until it ends: only more is a mismatch yet.
-        if not self.final and self.gap < 0:
             return False
         return abs(self.gap) > GAP_HOURS and abs(self.gap) > GAP_RATIO * max(self.expected, 1e-9)
 
@@ -113,12 +136,13 @@ def _union_seconds(intervals):
 def _peak(holds, now):
     points = []
     for h in holds:
-        points += [(h.started_at, h.count), (h.ended_at or now, -h.count)]
+        points += [(h.started_at, h.count), (h.ended_at or max(now, h.started_at), -h.count)]
     peak = level = 0
     for _, delta in sorted(points, key=lambda p: (p[0], p[1])):
         level += delta
         peak = max(peak, level)
-    return peak
+    # Open holds are held now, even one that began this very second.
+    return max(peak, sum(h.count for h in holds if h.ended_at is None))
 
 
 def compute(run, holds=None, now=None, description=None):
@@ -132,13 +156,22 @@ def compute(run, holds=None, now=None, description=None):
         mine = [h for h in holds if h.phase == phase]
         if not mine:
             continue
+        # An open hold counts up to now, and never less than nothing: a simulated run's job
+        # time may be ahead of the clock a caller passes.
+        ends = [h.ended_at or max(now, h.started_at) for h in mine]
         hours = (
-            sum(h.count * ((h.ended_at or now) - h.started_at).total_seconds() for h in mine) / 3600
+            sum(
+                h.count * (end - h.started_at).total_seconds()
+                for h, end in zip(mine, ends, strict=True)
+            )
+            / 3600
         )
         line = PhaseLine(
             phase=phase,
             hours=round(hours, 6),  # to the second: a short job reads in seconds
-            seconds=int(_union_seconds([(h.started_at, h.ended_at or now) for h in mine])),
+            seconds=int(
+                _union_seconds([(h.started_at, end) for h, end in zip(mine, ends, strict=True)])
+            ),
             accelerators=_peak(mine, now),
             open=any(h.ended_at is None for h in mine),
             source=_source(h.source for h in mine),
@@ -151,7 +184,14 @@ def compute(run, holds=None, now=None, description=None):
                 f"{'s' if line.accelerators != 1 else ''}{' (still open)' if line.open else ''}."
             )
     running = next((p for p in ledger.phases if p.phase == Phase.RUNNING), None)
-    if running and ledger.requested:
+    if running and ledger.requested and not ledger.final and running.hours <= ledger.requested:
+        # Still going: what it has held so far, not a shortfall against the whole request.
+        ledger.explanations.insert(
+            0,
+            f"The run itself has held {say_hours(running.hours)} so far of the "
+            f"{say_hours(ledger.requested)} requested for the whole run.",
+        )
+    elif running and ledger.requested:
         diff = running.hours - ledger.requested
         word = "more" if diff > 0 else "less"
         ledger.explanations.insert(

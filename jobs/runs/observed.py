@@ -191,15 +191,24 @@ class Figure:
     # The finding that reports this gap, when it is large enough: kind and field to name.
     finding: dict | None = None
     gap: bool = False
+    # Observed so far against a declaration for the whole run (time, hours of a run still
+    # going): no ratio until the run ends, never "0.01×" half way.
+    so_far: bool = False
 
     def __post_init__(self):
         self.gap = self.gap or bool(self.finding)
 
     @property
     def ratio(self):
+        if self.so_far:
+            return None
         if self.declared and self.observed is not None and self.declared > 0:
             return round(self.observed / self.declared, 2)
         return None
+
+
+# Figures that grow while the run goes on, declared for the whole run: no ratio before it ends.
+GROWING = ("duration", "hours", "hours_running")
 
 
 def _gap(declared, observed, floor):
@@ -268,6 +277,9 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None, descrip
         *usage_figures(r),
     ]
     figures = [f for f in figures if f is not None]
+    if not r.final:
+        for f in figures:
+            f.so_far = f.so_far or f.key in GROWING
     return Observed(
         figures=figures,
         exit_reason=r.got.exit_reason,
@@ -440,6 +452,8 @@ def _hours_held(r):
     expected = ledger.expected
     if not ledger.phases:
         sentence = "Nothing held yet."
+    elif not r.final:
+        sentence = f"{ledger.so_far[:1].upper()}{ledger.so_far[1:]} ({held_by_phase})"
     elif expected:
         sentence = (
             f"Held {_hours(ledger.held)} against {_hours(expected)} expected: "
@@ -475,7 +489,10 @@ def _hours_while_running(r):
         _hours(ledger.requested) if ledger.requested else "not declared",
         _hours(held_running),
         (
-            f"The run itself held {_hours(held_running)} against "
+            f"The run itself has held {_hours(held_running)} so far of the "
+            f"{_hours(ledger.requested)} requested for the whole run (count × nodes × estimate)."
+            if held_running is not None and ledger.requested and not r.final
+            else f"The run itself held {_hours(held_running)} against "
             f"{_hours(ledger.requested)} requested (count × nodes × estimate)."
             if held_running is not None and ledger.requested
             else "Nothing held while running yet."

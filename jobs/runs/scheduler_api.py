@@ -20,6 +20,7 @@ from portal.errors import DomainError
 from . import ingest, services
 from . import ledger as ledger_mod
 from . import observed as observed_mod
+from .presenters import simulated_now
 
 log = logging.getLogger(__name__)
 
@@ -267,12 +268,15 @@ def get_run(request, job_id: JobId):
     """The run's state and its ledger figures."""
     run = _run(job_id)
     events, holds = list(run.events.all()), list(run.holds.all())
-    ledger = ledger_mod.compute(run, holds=holds)
+    now = simulated_now(run, events)  # a simulated run's job time, as on the job page
+    ledger = ledger_mod.compute(run, holds=holds, now=now)
     return {
         "job_id": job_id,
         "state": run.state,
         "restarts": run.restarts,
         "failure_reason": run.failure_reason,
         "ledger": ledger.figures(),
-        "observed": observed_mod.compute(run, events=events, holds=holds, ledger=ledger).as_dict(),
+        "observed": observed_mod.compute(
+            run, events=events, holds=holds, ledger=ledger, now=now
+        ).as_dict(),
     }

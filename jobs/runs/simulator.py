@@ -3,7 +3,10 @@ scheduler (record_event / record_hold), so demos and tests exercise the real cod
 
 Durations come from the job's own description: staging from the data size over a
 bandwidth, the run from its estimate, output from its size; preemption happens
-now and then. Everything it writes is marked simulated."""
+now and then. Everything it writes is marked simulated.
+
+Its job time starts when the run is simulated (or at a time staff choose), never before the
+job's acceptance, and runs forward: every event and hold is dated at or after acceptance."""
 
 import random
 from dataclasses import dataclass
@@ -139,15 +142,23 @@ def total_seconds(steps):
     return max((s.offset for s in steps), default=0)
 
 
-def base_time(steps, now=None, run=None):
-    """Job time is laid in the past so every timestamp is real and none in the future.
+def base_time(steps, now=None, run=None, start=None):
+    """When the run's job time starts: now, or at `start` if staff chose one, never before the
+    job's acceptance (the run's creation) nor before the run's latest event (simulating the rest
+    of a run moved by hand). Job time then runs forward from there, ahead of the clock as far
+    as the simulator has played it, so no event is dated before the job was accepted.
     A run already (partly) simulated keeps its base, so playing it again changes nothing."""
     if run is not None and steps and steps[0].kind == "event":
         first = run.events.filter(idempotency_key=f"sim:{run.pk}:0").first()
         if first is not None:
             return first.occurred_at - timedelta(seconds=steps[0].offset)
-    now = now or timezone.now()
-    return now - timedelta(seconds=total_seconds(steps))
+    floor = [start or now or timezone.now()]
+    if run is not None:
+        floor.append(run.created_at)
+        latest = run.events.order_by("-occurred_at").values_list("occurred_at", flat=True).first()
+        if latest is not None:
+            floor.append(latest)
+    return max(floor)
 
 
 def apply_step(run, steps, index, base, client=None):
@@ -181,10 +192,11 @@ def apply_step(run, steps, index, base, client=None):
     )
 
 
-def play_now(run, **options):
-    """Play a whole run at once (command line, demo data, tests)."""
+def play_now(run, start=None, **options):
+    """Play a whole run at once (command line, demo data, tests), from `start` (default now;
+    never before the job's acceptance): the simulation then has reached the run's end."""
     steps = plan(run, **options)
-    base = base_time(steps, run=run)
+    base = base_time(steps, run=run, start=start)
     client = simulator_client()
     for index in range(len(steps)):
         apply_step(run, steps, index, base, client)

@@ -11,13 +11,15 @@ from . import simulator
 
 
 @shared_task
-def simulate_run(run_id, speed=3600.0):
-    """Schedule each step of a simulated run, `speed` seconds of job time per second."""
+def simulate_run(run_id, speed=3600.0, start=None):
+    """Schedule each step of a simulated run, `speed` seconds of job time per second, its job
+    time starting now or at `start` (ISO 8601; never before the job's acceptance)."""
     run = Run.objects.filter(pk=run_id).select_related("revision").first()
     if run is None or run.is_final:
         return 0
     steps = simulator.plan(run)
-    base = simulator.base_time(steps, run=run).isoformat()
+    start = datetime.fromisoformat(start) if start else None
+    base = simulator.base_time(steps, run=run, start=start).isoformat()
     for index, step in enumerate(steps):
         enqueue(simulate_step, run_id, index, base, countdown=step.offset / speed)
     return len(steps)

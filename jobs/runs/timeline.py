@@ -28,7 +28,8 @@ def segments(run, events, now=None):
     now = now or timezone.now()
     applied = [e for e in events if e.status == EventStatus.APPLIED]
     out = []
-    # A simulated run's job time lies before its acceptance: start at whichever is first.
+    # Queued from acceptance; a scheduler's clock a little behind ours may date its first
+    # event earlier: start at whichever is first.
     first = min([run.created_at, *(e.occurred_at for e in applied[:1])])
     state, start, restart = RunState.SUBMITTED, first, False
     for event in applied:

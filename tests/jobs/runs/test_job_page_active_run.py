@@ -111,7 +111,7 @@ def test_what_the_scheduler_posts_shows_at_once(
 def held_in_all(html):
     """The ledger's total in hours: "12.5 h", or minutes and seconds below an hour."""
     value, unit = re.search(
-        r"Held in all</th><td><strong>([\d.,]+) (h|min|s)</strong>", html
+        r"Held (?:in all|so far)</th><td><strong>([\d.,]+) (h|min|s)</strong>", html
     ).groups()
     return float(value.replace(",", "")) / {"h": 1, "min": 60, "s": 3600}[unit]
 
