@@ -61,10 +61,13 @@ def past_second_step(session_key, user):
     """The tools measure and picture pages, not the second step: a session of theirs is taken
     as past it (staff as if their code was typed; partners as people without one)."""
     session = SessionStore(session_key=session_key)
-    session[second_factor.SESSION_KEY] = (
-        second_factor.PASSED if user.is_staff else second_factor.NOT_SET_UP
-    )
+    session.update(second_step_state(user))
     session.save()
+
+
+def second_step_state(user):
+    state = second_factor.PASSED if user.is_staff else second_factor.NOT_SET_UP
+    return {second_factor.SESSION_KEY: state}
 
 
 @contextlib.contextmanager

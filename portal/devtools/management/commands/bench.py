@@ -31,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
@@ -45,7 +46,7 @@ from jobs.models import JobDescription, JobStatus
 from jobs.runs import services as run_services
 from portal.demo import DEMO_PASSWORD
 from portal.devtools.client import Session, form_fields, get, hammer, percentile
-from portal.devtools.demo_pages import past_second_step
+from portal.devtools.demo_pages import past_second_step, second_step_state
 from portal.intake.models import IntakeWindow
 from portal.models import User
 
@@ -284,7 +285,7 @@ class Command(BaseCommand):
         self.log(f"Rebuilding {settings.DATABASES['default']['NAME']} with the demo data")
         self.rebuild()
         servers = [self.start_server()]
-        copy = f"{settings.DATABASES['default']['NAME']}_baseline"
+        copy = self.baseline_database()
         baseline, paired = None, None
         try:
             demo = self.measure("demo")
@@ -333,12 +334,16 @@ class Command(BaseCommand):
 
     # --- set-up --------------------------------------------------------------------------
 
-    def admin_sql(self, sql, params=()):
-        """Run `sql` on the server's `postgres` database (as the benchmark database's owner),
-        outside a transaction, as CREATE/DROP DATABASE need; its first row."""
+    def baseline_database(self):
+        """The copy of the database at the baseline scale that the paired comparison serves."""
+        return f"{settings.DATABASES['default']['NAME']}_baseline"
+
+    def admin_sql(self, sql, params=(), dbname="postgres"):
+        """Run `sql` on the server's `postgres` database (or `dbname`), as the benchmark
+        database's owner, outside a transaction, as CREATE/DROP DATABASE need; its first row."""
         db = settings.DATABASES["default"]
         params_ = {
-            "dbname": "postgres",
+            "dbname": dbname,
             "user": db.get("USER") or None,
             "password": db.get("PASSWORD") or None,
             "host": db.get("HOST") or None,
@@ -414,13 +419,29 @@ class Command(BaseCommand):
         server.terminate()
         server.wait(timeout=30)
 
-    def sessions(self, port=None):
+    def sessions(self, port=None, database=None):
+        """Logged in on the server at `port`, whose database is `database` (the benchmark's
+        own by default: the baseline's server has a copy of its own, where its sessions are)."""
         port = port or self.opts["port"]
         sessions = {ANON: Session("127.0.0.1", port)}
         for email in (PARTNER, STAFF):
             sessions[email] = Session("127.0.0.1", port).login(email, DEMO_PASSWORD)
-            past_second_step(sessions[email].cookies["sessionid"], User.objects.get(email=email))
+            key, user = sessions[email].cookies["sessionid"], User.objects.get(email=email)
+            if database is None:
+                past_second_step(key, user)
+            else:
+                self.past_second_step_on(database, key, user)
         return sessions
+
+    def past_second_step_on(self, database, session_key, user):
+        """past_second_step for a session kept in another database (the baseline's copy)."""
+        store = SessionStore()
+        read = "SELECT session_data FROM django_session WHERE session_key = %s"
+        (data,) = self.admin_sql(read, [session_key], dbname=database)
+        session = store.decode(data)
+        session.update(second_step_state(user))
+        write = "UPDATE django_session SET session_data = %s WHERE session_key = %s"
+        self.admin_sql(write, [store.encode(session), session_key], dbname=database)
 
     # --- measuring -----------------------------------------------------------------------
 
@@ -469,7 +490,10 @@ class Command(BaseCommand):
         """{label: [time at N× / time at the baseline, one per round]}: each page, the
         autosave, and the floor (a control that should read 1.00) on the baseline's server
         and on N×'s, back to back, the first of the two swapped each round."""
-        servers = {"base": self.sessions(base_port), "scaled": self.sessions(port)}
+        servers = {
+            "base": self.sessions(base_port, self.baseline_database()),
+            "scaled": self.sessions(port),
+        }
         seconds, concurrency = self.opts["seconds"], self.opts["concurrency"]
         # (label, role, the request's sender for a session, connections)
         measured = [
