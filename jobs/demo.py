@@ -1,11 +1,9 @@
 """Demo job descriptions for `load_demo`: one job in each state of the review flow."""
 
 import copy
-from datetime import timedelta
 
 from . import jobformat, services
 from .models import JobDescription
-from .runs import services as run_services
 from .runs import simulator
 
 NIGHTLY_SBATCH = """#!/bin/bash
@@ -132,29 +130,7 @@ def load_jobs(*, teams, users):
     # Half way: rented and running, its running hold still open, so the timeline and the ledger
     # grow while you watch (staff can simulate the rest; the simulator closes that same hold).
     vectors.refresh_from_db()
-    run = vectors.run
-    steps = simulator.plan(run)
-    base = simulator.base_time(steps, run=run)  # from now: after its acceptance
-    first_running = next(
-        i for i, s in enumerate(steps) if s.kind == "event" and s.data["kind"] == "running"
-    )
-    for index, step in enumerate(steps[: first_running + 1]):
-        if step.kind == "hold" and step.data["phase"] == "running":
-            continue
-        simulator.apply_step(run, steps, index, base)
-    hold_index, hold = next(
-        (i, s) for i, s in enumerate(steps) if s.kind == "hold" and s.data["phase"] == "running"
-    )
-    run_services.record_hold(
-        run=run,
-        accelerator_type=hold.data["accelerator_type"],
-        count=hold.data["count"],
-        phase=hold.data["phase"],
-        started_at=base + timedelta(seconds=hold.data["start"]),
-        ended_at=None,
-        idempotency_key=f"sim:{run.pk}:{hold_index}",
-        client=simulator.simulator_client(),
-    )
+    simulator.play_half_way(vectors.run)
 
     # Waiting for review.
     review = services.create_draft(

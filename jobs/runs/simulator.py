@@ -201,3 +201,32 @@ def play_now(run, start=None, **options):
     for index in range(len(steps)):
         apply_step(run, steps, index, base, client)
     return Run.objects.get(pk=run.pk)
+
+
+def play_half_way(run):
+    """Play a run up to its start of running, the running hold left open (the demo's run in
+    progress): the timeline and the ledger grow while you watch, and simulating the rest closes
+    that same hold."""
+    steps = plan(run)
+    base = base_time(steps, run=run)
+    client = simulator_client()
+    first_running = next(
+        i for i, s in enumerate(steps) if s.kind == "event" and s.data["kind"] == "running"
+    )
+    for index, step in enumerate(steps[: first_running + 1]):
+        if not (step.kind == "hold" and step.data["phase"] == Phase.RUNNING):
+            apply_step(run, steps, index, base, client)
+    index, hold = next(
+        (i, s) for i, s in enumerate(steps) if s.kind == "hold" and s.data["phase"] == Phase.RUNNING
+    )
+    services.record_hold(
+        run=run,
+        accelerator_type=hold.data["accelerator_type"],
+        count=hold.data["count"],
+        phase=Phase.RUNNING,
+        started_at=base + timedelta(seconds=hold.data["start"]),
+        ended_at=None,
+        idempotency_key=f"sim:{run.pk}:{index}",
+        client=client,
+    )
+    return Run.objects.select_related("revision", "job").get(pk=run.pk)

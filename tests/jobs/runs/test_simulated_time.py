@@ -27,28 +27,6 @@ def _times(run):
     ]
 
 
-def half_way(run):
-    """Rented and running, the running hold open: what the demo's embedding-refresh shows."""
-    steps = simulator.plan(run)
-    base = simulator.base_time(steps, run=run)
-    first_running = next(
-        i for i, s in enumerate(steps) if s.kind == "event" and s.data["kind"] == "running"
-    )
-    for index, step in enumerate(steps[: first_running + 1]):
-        if step.kind == "hold" and step.data["phase"] == "running":
-            continue
-        simulator.apply_step(run, steps, index, base)
-    index, hold = next(
-        (i, s) for i, s in enumerate(steps) if s.kind == "hold" and s.data["phase"] == "running"
-    )
-    run_services.record_hold(
-        run=run, accelerator_type=hold.data["accelerator_type"], count=hold.data["count"],
-        phase="running", started_at=base + timedelta(seconds=hold.data["start"]), ended_at=None,
-        idempotency_key=f"sim:{run.pk}:{index}", client=simulator.simulator_client(),
-    )  # fmt: skip
-    return Run.objects.select_related("revision", "job").get(pk=run.pk)
-
-
 def test_a_simulated_run_starts_now_never_before_acceptance(run):
     before = run.created_at
     run = simulator.play_now(run)
@@ -94,7 +72,7 @@ def test_the_simulator_may_not_date_anything_before_acceptance(run):
 
 
 def test_a_running_simulated_run_agrees_with_its_own_clock(run):
-    run = half_way(run)
+    run = simulator.play_half_way(run)
     events = list(run.events.all())
     now = presenters.simulated_now(run, events)
     assert all(run.created_at <= e.occurred_at <= now for e in events)
@@ -105,7 +83,7 @@ def test_a_running_simulated_run_agrees_with_its_own_clock(run):
 
 
 def test_a_running_runs_ledger_says_held_so_far_never_a_negative_gap(run):
-    run = half_way(run)
+    run = simulator.play_half_way(run)
     events = list(run.events.all())
     result = ledger.compute(run, now=presenters.simulated_now(run, events))
     assert not result.final and result.held > 0 and result.expected > result.held
@@ -134,7 +112,7 @@ def test_a_running_run_already_over_its_expectation_shows_a_positive_gap(run):
 
 
 def test_the_job_page_of_a_running_simulated_run(client_for, run, a_member):
-    run = half_way(run)
+    run = simulator.play_half_way(run)
     page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
     assert "Held so far</th>" in page and "expected for the whole run" in page
     assert "h against expected" not in page  # no gap against the whole run yet
