@@ -3,7 +3,7 @@ the same services as the staff pages, so the transition table and the notificati
 
 from django.contrib import admin, messages
 
-from portal.admin_display import readable_json
+from portal.admin_display import HistoryInline, readable_json
 from portal.errors import DomainError
 
 from . import services
@@ -28,13 +28,7 @@ class UnsolvedProblemAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["title"]}
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
+class ReadOnlyInline(HistoryInline, admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 

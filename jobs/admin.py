@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.db import transaction
 
 from jobs.runs.models import Cluster, Dispatch, Event, Hold, Run
-from portal.admin_display import HistoryAdmin, readable_json
+from portal.admin_display import HistoryAdmin, HistoryInline, readable_json
 
 from . import services
 from .models import Comment, JobDescription, JobStatus, JobStatusChange, Review, Revision
@@ -12,14 +12,9 @@ from .rules import MOVES
 
 # Stacked: a tabular inline without delete rights keeps an empty header cell, which a screen
 # reader announces as nothing (axe: empty-table-header).
-class JobStatusChangeInline(admin.StackedInline):
+class JobStatusChangeInline(HistoryInline, admin.StackedInline):
     model = JobStatusChange
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ["created_at", "from_status", "to_status", "actor", "note"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 class JobDescriptionAdminForm(forms.ModelForm):
@@ -165,25 +160,15 @@ class CommentAdmin(admin.ModelAdmin):
         return False
 
 
-class EventInline(admin.TabularInline):
+class EventInline(HistoryInline, admin.TabularInline):
     model = Event
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ["occurred_at", "kind", "status", "from_state", "to_state", "actor",
                                 "client", "note"]  # fmt: skip
 
-    def has_add_permission(self, request, obj=None):
-        return False
 
-
-class HoldInline(admin.TabularInline):
+class HoldInline(HistoryInline, admin.TabularInline):
     model = Hold
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ["phase", "accelerator_type", "count", "started_at", "ended_at"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Run)

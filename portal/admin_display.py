@@ -27,3 +27,13 @@ class HistoryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class HistoryInline:
+    """Mixed into an inline of rows that history keeps: shown, never added or deleted here."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False

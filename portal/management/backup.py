@@ -4,7 +4,10 @@ imported job files live in the database with their revisions).
 PostgreSQL: pg_dump's custom format, restored with pg_restore (same major version or newer).
 SQLite (the embedded default): the online backup API, a consistent copy even while the
 portal is serving. A backup's first bytes say which it is, so a dump is never restored into
-the other kind of database."""
+the other kind of database.
+
+Maintenance, not a page: the two databases have no common dump format, so this module (like
+bulk ingest and full-text search, tests/test_house_rules.py) asks which one it is talking to."""
 
 import os
 import shutil
@@ -50,10 +53,8 @@ def restore(path: Path | str) -> None:
     kind = "sqlite" if head == SQLITE_MAGIC else "postgresql" if head.startswith(PG_MAGIC) else ""
     if not kind:
         raise BackupError(f"{path} is not a backup made by `manage.py backup`.")
-    if kind != connection.vendor:
-        raise BackupError(
-            f"{path} is a {kind} backup; this portal's database is {connection.vendor}."
-        )
+    if kind != (vendor := connection.vendor):
+        raise BackupError(f"{path} is a {kind} backup; this portal's database is {vendor}.")
     if kind == "sqlite":
         connection.ensure_connection()
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as source:

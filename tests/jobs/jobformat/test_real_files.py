@@ -55,7 +55,7 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
     (
         "ucr-hpcc__hpcc_slurm_examples__ansys__run_fluent_gpu.sh",
         "read when the reads-no-data rule stated no_inputs for it: its commands are only "
-        "`module load`, the work left as a ToDo (issue 28)",
+        "`module load`, the solver run itself left out of the file (issue 28)",
     ),
 ]
 
