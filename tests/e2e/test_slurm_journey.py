@@ -44,7 +44,9 @@ def test_staff_dispatch_and_the_partner_watches_measured_figures(
     page.get_by_role("heading", name=re.compile("On the network: (running|output)")).wait_for(
         timeout=60_000
     )
-    page.get_by_text(re.compile(r"Slurm jobs: staging \d+, run \d+, output \d+")).wait_for()
+    page.get_by_text(re.compile(r"Slurm jobs: staging \d+, run \d+, output \d+")).wait_for(
+        timeout=120_000  # sbatch of three steps on a cluster shared with the rest of the suite
+    )
     watcher.check_accessibility()
     page.get_by_role("heading", name=re.compile("On the network: released")).wait_for(
         timeout=60_000
