@@ -17,6 +17,8 @@ from .api_parser import BoundedParser
 from .jobformat import slurm_export
 from .jobformat.textio import SpecReadError
 from .runs.agent_api import router as agent_router
+from .runs.dispatch import site_for
+from .runs.models import Cluster
 from .runs.scheduler_api import router as scheduler_router
 
 log = logging.getLogger(__name__)
@@ -147,13 +149,44 @@ class SbatchOut(Schema):
     scripts: list[BatchScriptOut]
     submit: str
     notes: list[str]
+    to_set: list[str]  # names only the cluster knows that no site or cluster gave
 
 
-@api.post("/spec/export/sbatch", response={200: SbatchOut, 400: ErrorOut}, url_name="spec_sbatch")
-def spec_export_sbatch(request, payload: dict[str, Any] = Body(...)):  # noqa: B008
+@api.post(
+    "/spec/export/sbatch",
+    response={200: SbatchOut, 400: ErrorOut, 401: ErrorOut, 404: ErrorOut},
+    url_name="spec_sbatch",
+)
+def spec_export_sbatch(request, payload: dict[str, Any] = Body(...), cluster: str = ""):  # noqa: B008
     """A description -> runnable sbatch scripts (staging, run, output) chained by submit.sh,
-    and notes on what the description says that sbatch cannot carry."""
+    and notes on what the description says that sbatch cannot carry.
+
+    The body is the description, or {"description": ..., "site": {...}} with a site file's
+    keys; `?cluster=<name>` (logged in to the portal) writes them for a registered cluster.
+    Without either, `to_set` lists the names the scripts leave to the person."""
+    site = None
+    if "description" in payload:  # no field of the format is called so
+        extra = sorted(set(payload) - {"description", "site"})
+        if extra:
+            raise HttpError(400, f"Send description and site only, not {extra[0]}.")
+        if payload.get("site") is not None:
+            try:
+                site = slurm_export.site_from_data(payload["site"])
+            except SpecReadError as error:
+                raise HttpError(400, str(error)) from None
+        payload = payload["description"]
+        if not isinstance(payload, dict):
+            raise HttpError(400, "description is a mapping of the format's parts.")
+    if cluster:
+        if site is not None:
+            raise HttpError(400, "Give a site or a cluster, not both.")
+        if not request.user.is_authenticated:
+            raise HttpError(401, "Log in to the portal to export for a registered cluster.")
+        found = Cluster.objects.filter(name__iexact=cluster.strip()[:120]).first()
+        if found is None:
+            raise HttpError(404, "No registered cluster has that name.")
+        site = site_for(found)
     description, issues = jobformat.load(payload)
     if issues:
         raise HttpError(400, f"{issues[0].field}: {issues[0].message}")
-    return slurm_export.export(description).as_dict()
+    return slurm_export.export(description, site).as_dict()

@@ -31,6 +31,24 @@ class ScratchForm(forms.Form):
         self.fields["team"].help_text = "The team that owns this job."
 
 
+class SbatchExportForm(forms.Form):
+    """Which registered cluster the downloaded sbatch scripts are written for. A GET form:
+    the choices are the clusters' ids, so a hostile value is refused before any query."""
+
+    cluster = forms.ChoiceField(label="sbatch scripts for", required=False)
+
+    def __init__(self, *args, clusters, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.clusters = {str(c.pk): c for c in clusters}
+        self.fields["cluster"].choices = [
+            ("", "no cluster: the scripts say which names to set"),
+            *((pk, f"{c.name} (partition {c.partition})") for pk, c in self.clusters.items()),
+        ]
+
+    def chosen(self):
+        return self.clusters.get(self.cleaned_data["cluster"])
+
+
 class NewJobForm(forms.Form):
     team = forms.ModelChoiceField(queryset=None, empty_label=None)
     file = forms.FileField(

@@ -20,7 +20,7 @@ from portal.pagination import keyset_page
 from . import jobformat, selectors, services
 from .dashboard import dashboard_rows
 from .flow import FLOW
-from .forms import CommentForm, NewJobForm, ScratchForm
+from .forms import CommentForm, NewJobForm, SbatchExportForm, ScratchForm
 from .jobformat import slurm_export
 from .models import JobStatus
 from .presenters import (
@@ -32,6 +32,8 @@ from .presenters import (
     grouped_issues,
 )
 from .review.presenters import review_groups
+from .runs.dispatch import site_for
+from .runs.models import Cluster
 from .steps import readable_value
 
 CONFLICT_KEY = "jobs:conflict:{}"
@@ -518,6 +520,7 @@ def revision_detail(request, pk, number):
             "can_review": can_review,
             "review_groups": review_groups(revision) if can_review else [],
             "review_values": {},
+            "export_form": SbatchExportForm(clusters=Cluster.objects.order_by("name")),
         },
     )
 
@@ -530,11 +533,15 @@ def revision_export(request, pk, number, fmt):
     description = revision.as_description()
     filename = f"{slugify(revision.job.name) or 'job'}-r{revision.number}.{fmt}"
     if fmt == "sbatch":
+        form = SbatchExportForm(request.GET, clusters=Cluster.objects.order_by("name"))
+        if not form.is_valid():
+            raise Http404("No registered cluster has that id.")
+        cluster = form.chosen()
         # Every script of the chain in one text file, each under a `# ==> name <==` line.
-        filename = filename.replace(".sbatch", "-sbatch.txt")
-        response = HttpResponse(
-            slurm_export.export(description).as_text(), content_type="text/plain; charset=utf-8"
-        )
+        suffix = f"-{slugify(cluster.name)}" if cluster else ""
+        filename = filename.replace(".sbatch", f"-sbatch{suffix}.txt")
+        exported = slurm_export.export(description, site_for(cluster) if cluster else None)
+        response = HttpResponse(exported.as_text(), content_type="text/plain; charset=utf-8")
     elif fmt == "json":
         response = HttpResponse(jobformat.to_json(description), content_type="application/json")
     else:

@@ -1,17 +1,25 @@
-"""`jobspec schema|lint|import`: the format from the command line, with nothing but the
-format loaded (no Django), so a partner's CI or a cluster's login node pays only for
-what it uses. `python -m jobs.jobformat …` and `python manage.py jobspec …` both land here;
-`export` reads the database and stays a Django management command."""
+"""`jobspec schema|lint|import|export`: the format from the command line, with nothing but
+the format loaded (no Django), so a partner's CI or a cluster's login node pays only for
+what it uses. `python -m jobs.jobformat …` runs all four on files; `python manage.py jobspec …`
+lands here for schema, lint and import, and exports stored jobs (by id) with Django."""
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import Level, SpecReadError, has_errors, import_text, json_schema, to_yaml
+from .slurm_export import export as sbatch_export
+from .slurm_export import load_site
 from .textio import MAX_TEXT_BYTES
 
-ACTIONS = ("schema", "lint", "import")
+ACTIONS = ("schema", "lint", "import", "export")
 FORMATS = ["auto", "native", "skypilot", "sbatch"]
+SITE_HELP = (
+    "A site file (YAML, or TOML ending in .toml): the partition, the GRES of each accelerator "
+    "type, the copy commands; see docs/job-format.md. Without one, the scripts say which "
+    "names to set."
+)
 
 
 def parser():
@@ -29,6 +37,15 @@ def parser():
         action.add_argument("path", help="A file, or - for standard input.")
         action.add_argument("--from", dest="source_format", default="auto", choices=FORMATS)
         action.add_argument("--json", action="store_true")
+    export = sub.add_parser(
+        "export", help="Write a description (or a file import reads) as runnable sbatch scripts."
+    )
+    export.add_argument("path", help="A file, or - for standard input.")
+    export.add_argument("--from", dest="source_format", default="auto", choices=FORMATS)
+    export.add_argument("--to", dest="target", default="sbatch", choices=["sbatch"])
+    export.add_argument("--site", help=SITE_HELP)
+    export.add_argument("--out", help="Write the scripts and submit.sh into this directory.")
+    export.add_argument("--json", action="store_true")
     return root
 
 
@@ -47,16 +64,55 @@ def format_issue(issue):
     return f"{issue.level:<7} {issue.field or '-'}: {issue.message} [{issue.code}]"
 
 
-def run(action, *, path=None, source_format="auto", as_json=False, out, stdin=None):
+def run(action, *, path=None, source_format="auto", as_json=False, out, stdin=None, err=None,
+        site=None, folder=None):  # fmt: skip
     """Do one action, writing to out (a text stream); returns the exit code."""
     if action == "schema":
         out.write(json.dumps(json_schema(), indent=2) + "\n")
         return 0
     results = import_text(read_path(path, stdin), source_format, filename=path)
+    if action == "export":
+        if len(results) != 1:
+            raise SpecReadError(
+                f"{path} holds {len(results)} descriptions; sbatch export takes one at a time."
+            )
+        loaded = load_site(read_path(site), filename=site) if site else None
+        write_sbatch(sbatch_export(results[0].description, loaded), as_json=as_json,
+                     folder=folder, out=out, err=err or sys.stderr)  # fmt: skip
+        return 0
     print_results(results, as_json, with_description=action == "import", out=out)
     if action == "lint" and any(has_errors(r.issues) for r in results):
         return 1
     return 0
+
+
+def write_sbatch(exported, *, as_json=False, folder=None, out, err):
+    """The scripts on out (JSON, or one after the other) or into folder; the names the
+    cluster must still give, on err, so a pipe into a file keeps only the scripts."""
+    if as_json:
+        out.write(json.dumps(exported.as_dict(), indent=2) + "\n")
+    elif folder:
+        files = [(s.filename, s.text) for s in exported.scripts]
+        files.append(("submit.sh", exported.submit_script()))
+        try:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            for name, text in files:
+                (Path(folder) / name).write_text(text)
+            (Path(folder) / "submit.sh").chmod(0o755)
+        except OSError as error:
+            raise SpecReadError(f"Cannot write into {folder}: {error.strerror}.") from None
+        out.write(f"Wrote {', '.join(n for n, _ in files)} to {folder}.\n")
+        for note in exported.notes:
+            out.write(f"note    {note}\n")
+    else:
+        out.write(exported.as_text())
+    if exported.to_set:
+        err.write(
+            "Set these before submitting (or export with --site FILE, or for a registered "
+            "cluster):\n"
+        )
+        for line in exported.to_set:
+            err.write(f"  - {line}\n")
 
 
 def read_lines(result):
@@ -120,6 +176,9 @@ def main(argv=None, out=None, err=None):
             source_format=getattr(args, "source_format", "auto"),
             as_json=getattr(args, "json", False),
             out=out,
+            err=err,
+            site=getattr(args, "site", None),
+            folder=getattr(args, "out", None),
         )
     except SpecReadError as error:
         err.write(f"error: {error}\n")

@@ -6,16 +6,19 @@ shards with a concurrency limit), and output delivery as a job that runs after t
 succeeds. `submit.sh` chains them with `--dependency=afterok`. What the format says and
 sbatch cannot carry is returned as notes, never dropped silently.
 
-A cluster (jobs.runs) adds its partition, how its accelerators are named as GRES and the
-commands that move data on that site (`Site`). Without one, the scripts name the
-accelerator as the description does and read the copy commands from the environment."""
+A cluster (jobs.runs) or a site file (`load_site`) adds its partition, how its accelerators
+are named as GRES and the commands that move data on that site (`Site`). Without one, the
+scripts ask for GPUs by count alone (a type no cluster declares would be refused), say in a
+comment block which names to set, and read the copy commands from the environment."""
 
 import math
 import re
 import shlex
+import tomllib
 from dataclasses import dataclass, field
 
 from .model import Description, LessCompute, Shape
+from .textio import SpecReadError, decode, load_yaml_documents
 from .units import format_size
 
 # The importer (sbatch.py) recognises these lines, so an exported script reads back.
@@ -33,6 +36,13 @@ DEFAULT_DELIVER = (
 )
 
 
+# What Slurm accepts as a partition, account or QOS name, and as a GRES ("gpu" or "gpu:h100").
+# Nothing else can reach an #SBATCH line, so a site cannot add options or lines to a script.
+SLURM_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
+GRES_NAME = re.compile(r"^[A-Za-z0-9_-]{1,60}(:[A-Za-z0-9._-]{1,60})?$")
+SITE_KEYS = ("partition", "account", "qos", "gres", "stage_command", "deliver_command")
+
+
 class Phase:
     STAGING, RUN, OUTPUT = "staging", "run", "output"
 
@@ -46,6 +56,69 @@ class Site:
     gres: dict = field(default_factory=dict)
     stage_command: str = ""  # a template with {location} and {name}
     deliver_command: str = ""  # a template with {name} and {destination}
+    account: str = ""
+    qos: str = ""
+
+
+def load_site(raw, filename="site file"):
+    """A site file (YAML, or TOML when it ends in .toml) -> Site; SpecReadError with one line
+    naming the key otherwise. docs/job-format.md, "Site files", shows one."""
+    text = decode(raw)
+    if filename.endswith(".toml"):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise SpecReadError(f"{filename} is not TOML: {error}.") from None
+    else:
+        try:
+            documents = load_yaml_documents(text)
+        except SpecReadError as error:
+            raise SpecReadError(f"{filename}: {error}") from None
+        data = documents[0] if len(documents) == 1 else None
+    return site_from_data(data, filename)
+
+
+def site_from_data(data, filename="site"):
+    """Plain data (a site file's, or the API's "site") -> Site; SpecReadError naming the key."""
+    if not isinstance(data, dict):
+        raise SpecReadError(f"{filename}: write one mapping of {', '.join(SITE_KEYS)}.")
+    unknown = [str(k) for k in data if k not in SITE_KEYS]
+    if unknown:
+        raise SpecReadError(
+            f"{filename}: unknown key {unknown[0]!r}; a site file has {', '.join(SITE_KEYS)}."
+        )
+    site = Site()
+    for key in ("partition", "account", "qos"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not SLURM_NAME.match(value):
+            raise SpecReadError(f"{filename}: {key} {value!r} is not a Slurm name such as gpu.")
+        setattr(site, key, value)
+    gres = data.get("gres") or {}
+    if not isinstance(gres, dict):
+        raise SpecReadError(
+            f"{filename}: gres maps accelerator types to GRES, e.g. H100-80GB: gpu:h100."
+        )
+    for accelerator, name in gres.items():
+        if not isinstance(name, str) or not GRES_NAME.match(name):
+            raise SpecReadError(
+                f"{filename}: gres of {str(accelerator)[:100]!r}: {str(name)[:100]!r} is not a "
+                "GRES such as gpu:h100."
+            )
+        if not str(accelerator).strip() or len(str(accelerator)) > 100:
+            raise SpecReadError(
+                f"{filename}: gres: {str(accelerator)[:100]!r} is no accelerator type."
+            )
+    site.gres = {str(k): v for k, v in gres.items()}
+    for key in ("stage_command", "deliver_command"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or "\n" in value.strip() or len(value) > 1000:
+            raise SpecReadError(f"{filename}: {key} is one line of shell, at most 1000 characters.")
+        setattr(site, key, value.strip())
+    return site
 
 
 @dataclass
@@ -68,6 +141,8 @@ class BatchScript:
 class SbatchExport:
     scripts: list
     notes: list
+    # Names only the cluster knows and no site gave (sentences); also a comment in the scripts.
+    to_set: list = field(default_factory=list)
 
     def script(self, phase):
         return next((s for s in self.scripts if s.phase == phase), None)
@@ -87,6 +162,10 @@ class SbatchExport:
         lines.append(
             'echo "submitted: ' + ", ".join(f"{s.phase} ${{{s.phase}}}" for s in self.scripts) + '"'
         )
+        if self.to_set:
+            lines.append("")
+            lines.append("# Set first (the comment in the run script says where):")
+            lines += [f"#  - {line}" for line in self.to_set]
         if self.notes:
             lines.append("")
             lines.append("# What the description says that sbatch cannot carry:")
@@ -98,6 +177,7 @@ class SbatchExport:
             "scripts": [s.as_dict() for s in self.scripts],
             "submit": self.submit_script(),
             "notes": self.notes,
+            "to_set": self.to_set,
         }
 
     def as_text(self):
@@ -124,11 +204,16 @@ def job_name(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text or "").strip("-")[:120] or "e31-job"
 
 
+def site_gres(site, accelerator_type):
+    """The site's GRES for a type ('H100-80GB' -> 'gpu:h100'), whatever its case, or ''."""
+    wanted = (accelerator_type or "").casefold()
+    return next((g for t, g in (site.gres or {}).items() if wanted and t.casefold() == wanted), "")
+
+
 def gres_for(accelerator_type, site):
-    """'H100-80GB' -> 'gpu:h100' with the site's mapping, else 'gpu:H100-80GB'."""
-    if accelerator_type in (site.gres or {}):
-        return site.gres[accelerator_type]
-    return f"gpu:{accelerator_type}" if accelerator_type else "gpu"
+    """'H100-80GB' -> 'gpu:h100' with the site's mapping, else 'gpu': a description's name
+    for a model is no cluster's GRES type, and Slurm refuses a type it does not declare."""
+    return site_gres(site, accelerator_type) or "gpu"
 
 
 def _header(name, options):
@@ -143,7 +228,8 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
     d = description
     notes = []
     name = job_name(d.name)
-    common = [("partition", site.partition)] if site.partition else []
+    common = [(key, getattr(site, key)) for key in ("partition", "account", "qos")
+              if getattr(site, key)]  # fmt: skip
     if d.request.deadline and d.request.deadline.exact:
         common.append(("deadline", slurm_when(d.request.deadline)))
 
@@ -163,10 +249,29 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
             )
         )
 
-    run_options, run_notes = _run_options(d, site)
+    run_options, run_notes, to_set = _run_options(d, site)
     notes += run_notes
+    if not site.partition:
+        to_set.append(
+            "The partition: none is named, so Slurm's default partition runs the jobs; "
+            "add --partition=<name> to choose one."
+        )
+    if inputs and not site.stage_command:
+        to_set.append(
+            "How inputs are copied near compute: export E31_STAGE_IN (the copy command, e.g. "
+            "rclone copy) and E31_SCRATCH before submitting."
+        )
+    if artifacts and not site.deliver_command:
+        to_set.append(
+            "How outputs are delivered: export E31_DELIVER (the copy command) and E31_OUTPUT "
+            "before submitting."
+        )
     shown = " ".join((d.name or name).split())  # one line, whatever the name holds
     body = [f'# e31: exported from job "{shown}" (format version {d.version})']
+    if to_set:
+        body.append("# e31: names only your cluster knows, to set before submitting")
+        body.append("# e31: (or export again for a registered cluster or with a site file):")
+        body += [f"# e31:  - {line}" for line in to_set]
     if inputs and not staging_job:
         body.append("# e31: the inputs are copied inside the allocation (accelerators held)")
         # One step per input, named so the agent reads the staging span from Slurm's records.
@@ -211,7 +316,7 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
             )
         )
     notes += _unsaid(d, staging_job, artifacts)
-    return SbatchExport(scripts, notes)
+    return SbatchExport(scripts, notes, to_set)
 
 
 def _stage_line(site, data_input):
@@ -238,7 +343,7 @@ def _whole(value, what, notes):
 
 
 def _run_options(d, site):
-    r, w, notes, options = d.request, d.work, [], []
+    r, w, notes, options, to_set = d.request, d.work, [], [], []
     if w.shape == Shape.SHARDS:
         per_shard = w.nodes_per_shard or 1
         limit = r.nodes // per_shard if r.nodes else None
@@ -264,16 +369,30 @@ def _run_options(d, site):
             low = r.min_nodes if r.min_nodes and r.min_nodes < r.nodes else None
             options.append(("nodes", f"{low}-{r.nodes}" if low else str(r.nodes)))
     accelerators = [] if r.no_accelerators else (r.accelerators or [])
-    if accelerators and (accelerators[0].type or accelerators[0].count):
-        first = accelerators[0]
-        gres = gres_for(first.type, site)
-        count = _whole(first.count or 1, f"{first.type or 'accelerator'} count", notes)
+    accelerators = [a for a in accelerators if a.type or a.count]
+    if accelerators:
+        # The first choice this site has a GRES for, else the team's first choice.
+        chosen = next((a for a in accelerators if site_gres(site, a.type)), accelerators[0])
+        gres = gres_for(chosen.type, site)
+        count = _whole(chosen.count or 1, f"{chosen.type or 'accelerator'} count", notes)
         options.append(("gres", f"{gres}:{count}"))
-        if first.type in (site.gres or {}):
-            notes.append(f"{first.type} runs as GRES {gres} on this cluster.")
-        if len(accelerators) > 1:
-            others = ", ".join(f"{a.count or '?'} × {a.type or '?'}" for a in accelerators[1:])
-            notes.append(f"Alternative accelerators ({others}): one sbatch job asks for one kind.")
+        if site_gres(site, chosen.type):
+            notes.append(f"{chosen.type} runs as GRES {gres} on this cluster.")
+            if chosen is not accelerators[0]:
+                notes.append(
+                    f"Runs on {chosen.type}, the team's choice number "
+                    f"{accelerators.index(chosen) + 1}: the cluster has no GRES for the others."
+                )
+        elif chosen.type:
+            to_set.append(
+                f"The GRES type of {chosen.type}: --gres={gres}:{count} takes any {count} GPU"
+                f"{'s' if count != 1 else ''} of a node; write --gres=gpu:<type>:{count} with this "
+                'cluster\'s name for the model (sinfo -o "%P %G" lists them).'
+            )
+        others = [a for a in accelerators if a is not chosen]
+        if others:
+            listed = ", ".join(f"{a.count or '?'} × {a.type or '?'}" for a in others)
+            notes.append(f"Alternative accelerators ({listed}): one sbatch job asks for one kind.")
     if r.node_features:
         options.append(("constraint", "&".join(r.node_features)))
     if r.instance_type:
@@ -293,7 +412,7 @@ def _run_options(d, site):
         options.append(("requeue", None))
     elif r.preemptible is False:
         options.append(("no-requeue", None))
-    return options, notes
+    return options, notes, to_set
 
 
 def _unsaid(d, staging_job, artifacts):

@@ -5,7 +5,6 @@ The agent then posts lifecycle events and holds through the same scheduler API a
 other scheduler (services.record_event / record_hold)."""
 
 import logging
-import re
 import secrets
 
 from django.db import transaction
@@ -20,8 +19,8 @@ from . import services
 
 log = logging.getLogger(__name__)
 
-GRES = re.compile(r"^[A-Za-z0-9_-]+(:[A-Za-z0-9._-]+)?$")
-PARTITION = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
+GRES = slurm_export.GRES_NAME
+PARTITION = slurm_export.SLURM_NAME
 
 
 def parse_accelerator_map(text):
@@ -105,7 +104,8 @@ def report_partition(*, cluster, nodes, cpus_per_node, memory_per_node_mb, gres_
 # --- Dispatch --------------------------------------------------------------------------------
 
 
-def _site(cluster):
+def site_for(cluster):
+    """What the cluster adds to exported scripts (its partition, GRES names, copy commands)."""
     return slurm_export.Site(
         partition=cluster.partition,
         gres=cluster.accelerator_map,
@@ -185,7 +185,7 @@ def plan(run, cluster):
         problems.append(f"The job needs {scratch} of local scratch per node; nodes have {tmp} MiB.")
     if not description.work.command:
         problems.append("The description names no command to run.")
-    exported = slurm_export.export(description, _site(cluster))
+    exported = slurm_export.export(description, site_for(cluster))
     exported.notes[:0] = notes
     return exported, problems
 

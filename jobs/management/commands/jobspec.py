@@ -5,13 +5,14 @@ export reads stored descriptions from the database, as YAML, JSON or sbatch scri
 
 import json
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from jobs import jobformat
 from jobs.jobformat import cli, slurm_export
 from jobs.models import JobDescription
+from jobs.runs.dispatch import site_for
+from jobs.runs.models import Cluster
 from portal.validators import is_number
 
 
@@ -36,12 +37,20 @@ class Command(BaseCommand):
         export.add_argument(
             "--out", help="With --to sbatch: write the scripts into this directory."
         )
+        where = export.add_mutually_exclusive_group()
+        where.add_argument("--site", help=f"With --to sbatch: {cli.SITE_HELP}")
+        where.add_argument(
+            "--cluster", help="With --to sbatch: for this registered cluster (its name)."
+        )
 
     def handle(self, *args, action, **options):
         if action == "export":
+            if options["target"] != "sbatch" and (options.get("site") or options.get("cluster")):
+                raise CommandError("--site and --cluster go with --to sbatch.")
             return self.do_export(
-                options["job"], options["json"], options["target"], options.get("out")
-            )
+                options["job"], options["json"], options["target"], options.get("out"),
+                site=self._site(options.get("site"), options.get("cluster")),
+            )  # fmt: skip
         try:
             code = cli.run(
                 action,
@@ -57,9 +66,23 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def do_export(self, job, as_json=False, target="yaml", out=None):
+    def _site(self, path, cluster_name):
+        if path:
+            try:
+                return slurm_export.load_site(cli.read_path(path), filename=path)
+            except jobformat.SpecReadError as error:
+                raise CommandError(str(error)) from None
+        if cluster_name:
+            cluster = Cluster.objects.filter(name__iexact=cluster_name.strip()).first()
+            if cluster is None:
+                names = ", ".join(Cluster.objects.values_list("name", flat=True)) or "none yet"
+                raise CommandError(f"No cluster is called {cluster_name} (registered: {names}).")
+            return site_for(cluster)
+        return None
+
+    def do_export(self, job, as_json=False, target="yaml", out=None, site=None):
         if target == "sbatch":
-            return self._export_sbatch(job, as_json, out)
+            return self._export_sbatch(job, as_json, out, site)
         as_json = as_json or target == "json"
         queryset = JobDescription.objects.order_by("pk")
         if job:
@@ -73,25 +96,14 @@ class Command(BaseCommand):
         else:
             self.stdout.write("---\n".join(jobformat.to_yaml(d) for d in descriptions))
 
-    def _export_sbatch(self, job, as_json, out):
+    def _export_sbatch(self, job, as_json, out, site=None):
         if len(job) != 1 or not is_number(job[0]):
             raise CommandError("Export one job to sbatch: jobspec export ID --to sbatch.")
         record = JobDescription.objects.filter(pk=job[0]).first()
         if record is None:
             raise CommandError(f"No stored job description has id {job[0]}.")
-        result = slurm_export.export(record.as_description())
-        if as_json:
-            self.stdout.write(json.dumps(result.as_dict(), indent=2))
-        elif out:
-            folder = Path(out)
-            folder.mkdir(parents=True, exist_ok=True)
-            files = [(s.filename, s.text) for s in result.scripts]
-            files.append(("submit.sh", result.submit_script()))
-            for name, text in files:
-                (folder / name).write_text(text)
-            (folder / "submit.sh").chmod(0o755)
-            self.stdout.write(f"Wrote {', '.join(n for n, _ in files)} to {folder}.")
-            for note in result.notes:
-                self.stdout.write(f"note    {note}")
-        else:
-            self.stdout.write(result.as_text())
+        result = slurm_export.export(record.as_description(), site)
+        try:
+            cli.write_sbatch(result, as_json=as_json, folder=out, out=self.stdout, err=self.stderr)
+        except jobformat.SpecReadError as error:
+            raise CommandError(str(error)) from None

@@ -1,13 +1,15 @@
 """Export to sbatch: the script set, the notes, and the round trip import(export(d))."""
 
+import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from jobs import jobformat, services
-from jobs.jobformat import slurm_export
+from jobs.jobformat import cli, slurm_export
 from jobs.jobformat.slurm_export import Site
+from jobs.runs import dispatch
 
 GANG = {
     "name": "bert-pretrain",
@@ -73,9 +75,13 @@ def value(description, path):
     return getattr(node, "value", node)
 
 
+# A site whose GRES types are the description's own names, so the type travels too.
+NAMED_AS_WRITTEN = Site(gres={"H100-80GB": "gpu:H100-80GB", "L40S": "gpu:L40S"})
+
+
 def round_trip(data):
     description, _ = jobformat.load(data)
-    exported = slurm_export.export(description)
+    exported = slurm_export.export(description, NAMED_AS_WRITTEN)
     [result] = jobformat.import_text(exported.script("run").text, "sbatch")
     return description, result.description, exported
 
@@ -106,7 +112,7 @@ def test_import_of_export_keeps_every_field_sbatch_carries(data):
 
 def back_notes(data):
     description, _ = jobformat.load(data)
-    exported = slurm_export.export(description)
+    exported = slurm_export.export(description, NAMED_AS_WRITTEN)
     [result] = jobformat.import_text(exported.script("run").text, "sbatch")
     return result.notes
 
@@ -115,7 +121,7 @@ def test_a_gang_is_one_allocation_with_a_node_range_and_gres():
     _, _, exported = round_trip(GANG)
     run = exported.script("run").text
     assert "#SBATCH --nodes=2-4" in run
-    assert "#SBATCH --gres=gpu:H100-80GB:8" in run
+    assert "#SBATCH --gres=gpu:H100-80GB:8" in run  # the site names its GRES so
     assert "#SBATCH --time=1-06:00:00" in run
     assert "#SBATCH --begin=2027-03-01T09:00:00" in run
     assert "#SBATCH --deadline=2027-03-04T18:30:00" in run
@@ -226,3 +232,215 @@ def test_revision_download_as_sbatch_is_team_scoped(client_for, team_a, a_member
     response = client_for(a_member).get(url)
     assert response.status_code == 200 and b"# ==> submit.sh <==" in response.content
     assert client_for(b_member).get(url).status_code == 404
+
+
+def test_without_a_site_gpus_are_asked_by_count_and_the_names_to_set_are_said():
+    description, _ = jobformat.load(GANG)
+    exported = slurm_export.export(description)
+    run = exported.script("run").text
+    # No cluster declares "H100-80GB" as a GRES type: Slurm would refuse the script.
+    assert "#SBATCH --gres=gpu:8\n" in run and "gpu:H100-80GB" not in run
+    assert "--partition" not in run.replace("--partition=<name>", "")
+    comment = [line for line in run.splitlines() if line.startswith("# e31:  - ")]
+    assert any(
+        "GRES type of H100-80GB" in line and "--gres=gpu:<type>:8" in line for line in comment
+    )
+    assert any("Slurm's default partition" in line for line in comment)
+    assert exported.to_set == [line.removeprefix("# e31:  - ") for line in comment]
+    assert "# Set first" in exported.submit_script()
+    # Still a script sbatch's importer reads: the count comes back, the type is left open.
+    [back] = jobformat.import_text(run, "sbatch")
+    assert back.description.request.accelerators[0].count == 8
+    assert back.description.request.accelerators[0].type is None
+
+
+def test_a_site_with_every_name_leaves_nothing_to_set_and_picks_the_choice_it_has():
+    description, _ = jobformat.load(GANG)
+    site = Site(partition="gpu", gres={"A100-80GB": "gpu:a100"}, account="proj-7", qos="long",
+                deliver_command="rclone copy out/{name} {destination}")  # fmt: skip
+    exported = slurm_export.export(description, site)
+    run = exported.script("run").text
+    # H100-80GB is the team's first choice, but this site only has the second.
+    assert "#SBATCH --gres=gpu:a100:8" in run
+    assert "#SBATCH --account=proj-7" in run and "#SBATCH --qos=long" in run
+    assert "#SBATCH --account=proj-7" in exported.script("output").text
+    assert exported.to_set == [] and "# e31:  - " not in run
+    assert any("the team's choice number 2" in n for n in exported.notes)
+    assert any("Alternative accelerators (8 × H100-80GB)" in n for n in exported.notes)
+
+
+SITE_YAML = """\
+partition: e31
+account: proj-7
+gres:
+  H100-80GB: gpu:h100
+  A100-80GB: gpu:a100
+stage_command: rclone copy {location} /scratch/$USER/{name}
+deliver_command: rclone copy /scratch/$USER/out/{name} {destination}
+"""
+
+SITE_TOML = """\
+partition = "e31"
+account = "proj-7"
+stage_command = "rclone copy {location} /scratch/$USER/{name}"
+deliver_command = "rclone copy /scratch/$USER/out/{name} {destination}"
+
+[gres]
+"H100-80GB" = "gpu:h100"
+"A100-80GB" = "gpu:a100"
+"""
+
+
+def test_a_site_file_reads_the_same_in_yaml_and_toml():
+    from_yaml = slurm_export.load_site(SITE_YAML.encode(), "site.yaml")
+    from_toml = slurm_export.load_site(SITE_TOML.encode(), "site.toml")
+    assert from_yaml == from_toml
+    assert from_yaml.gres == {"H100-80GB": "gpu:h100", "A100-80GB": "gpu:a100"}
+    assert from_yaml.partition == "e31" and from_yaml.account == "proj-7" and not from_yaml.qos
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("partition: e31\nparttion: gpu\n", "unknown key 'parttion'"),
+        ("partition: 'e31\n#SBATCH --uid=0'\n", "partition"),
+        ("partition: [a, b]\n", "partition"),
+        ("gres:\n  H100-80GB: 'gpu:h100 --uid=0'\n", "is not a GRES such as gpu:h100"),
+        ("gres: gpu:h100\n", "gres maps accelerator types"),
+        ("stage_command: [1]\n", "stage_command is one line"),
+        ('stage_command: "a\\nb"\n', "stage_command is one line"),
+        ("- partition\n", "write one mapping"),
+        ("partition: e31\n---\npartition: gpu\n", "write one mapping"),
+        ("partition: [\n", "site.yaml: The YAML cannot be read at line 2"),
+    ],
+)
+def test_a_site_file_that_cannot_be_used_is_refused_naming_the_key(text, said):
+    with pytest.raises(jobformat.SpecReadError) as refused:
+        slurm_export.load_site(text.encode(), "site.yaml")
+    assert said in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_toml_site_file_that_does_not_parse_is_refused():
+    with pytest.raises(jobformat.SpecReadError, match="site.toml is not TOML"):
+        slurm_export.load_site(b"partition = e31", "site.toml")
+
+
+def test_django_free_cli_exports_with_a_site_file_and_says_what_to_set_without(tmp_path):
+    job = tmp_path / "job.json"
+    job.write_text(json.dumps(GANG))
+    site = tmp_path / "site.yaml"
+    site.write_text(SITE_YAML)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["export", str(job), "--to", "sbatch", "--site", str(site)], out, err) == 0
+    assert "#SBATCH --partition=e31" in out.getvalue()
+    assert "#SBATCH --gres=gpu:h100:8" in out.getvalue() and err.getvalue() == ""
+
+    out, err = io.StringIO(), io.StringIO()
+    folder = tmp_path / "run"
+    assert cli.main(["export", str(job), "--out", str(folder)], out, err) == 0
+    assert "#SBATCH --gres=gpu:8\n" in (folder / "10-run.sbatch").read_text()
+    assert "Set these before submitting" in err.getvalue()
+    assert "The GRES type of H100-80GB" in err.getvalue()
+    assert "GRES type" not in out.getvalue()  # the scripts' own output stays clean
+
+    site.write_text("partition: e31\nqos: 'x y'\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["export", str(job), "--site", str(site)], out, err) == 2
+    assert (
+        err.getvalue().startswith("error: ") and "qos 'x y' is not a Slurm name" in err.getvalue()
+    )
+    assert out.getvalue() == ""
+
+
+def test_django_free_cli_exports_one_description_at_a_time(tmp_path):
+    pipeline = tmp_path / "pipeline.yaml"
+    pipeline.write_text("name: a\nrun: echo a\n---\nname: b\nrun: echo b\n")
+    err = io.StringIO()
+    assert cli.main(["export", str(pipeline)], io.StringIO(), err) == 2
+    assert "holds 2 descriptions" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_manage_py_exports_for_a_registered_cluster_or_a_site_file(
+    tmp_path, capsys, team_a, a_member
+):
+    job = services.create_draft(team=team_a, user=a_member, data=GANG)
+    dispatch.create_cluster(
+        name="Tigris", partition="gpu", accelerator_map={"H100-80GB": "gpu:h100"}
+    )
+    call_command("jobspec", "export", str(job.pk), "--to", "sbatch", "--cluster", "tigris")
+    captured = capsys.readouterr()
+    assert "#SBATCH --partition=gpu" in captured.out and "--gres=gpu:h100:8" in captured.out
+    assert "GRES type" not in captured.err
+    site = tmp_path / "site.toml"
+    site.write_text(SITE_TOML)
+    call_command("jobspec", "export", str(job.pk), "--to", "sbatch", "--site", str(site))
+    assert "#SBATCH --account=proj-7" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="No cluster is called Nowhere .registered: Tigris"):
+        call_command("jobspec", "export", str(job.pk), "--to", "sbatch", "--cluster", "Nowhere")
+    with pytest.raises(CommandError, match="go with --to sbatch"):
+        call_command("jobspec", "export", str(job.pk), "--site", str(site))
+
+
+@pytest.mark.django_db
+def test_api_exports_for_a_site_or_a_registered_cluster(client, client_for, a_member):
+    url = "/api/v1/spec/export/sbatch"
+    plain = client.post(url, GANG, content_type="application/json").json()
+    assert plain["to_set"] and "gpu:8" in plain["scripts"][0]["text"]
+
+    site = {
+        "partition": "e31",
+        "gres": {"H100-80GB": "gpu:h100"},
+        "deliver_command": "cp {name} {destination}",
+    }
+    body = {"description": GANG, "site": site}
+    sited = client.post(url, body, content_type="application/json").json()
+    assert "#SBATCH --gres=gpu:h100:8" in sited["scripts"][0]["text"]
+    assert sited["to_set"] == []
+    bad = client.post(url, {"description": GANG, "site": {"gres": {"H100-80GB": "gpu h100"}}},
+                      content_type="application/json")  # fmt: skip
+    assert bad.status_code == 400 and "not a GRES" in bad.json()["detail"]
+    extra = client.post(url, {"description": GANG, "cluster": "x"}, content_type="application/json")
+    assert extra.status_code == 400 and "not cluster" in extra.json()["detail"]
+
+    dispatch.create_cluster(
+        name="Tigris", partition="gpu", accelerator_map={"H100-80GB": "gpu:h100"}
+    )
+    # The clusters are the portal's: only someone logged in names one.
+    anonymous = client.post(f"{url}?cluster=Tigris", GANG, content_type="application/json")
+    assert anonymous.status_code == 401
+    member = client_for(a_member)
+    named = member.post(f"{url}?cluster=tigris", GANG, content_type="application/json")
+    assert (
+        named.status_code == 200 and "#SBATCH --partition=gpu" in named.json()["scripts"][0]["text"]
+    )
+    unknown = member.post(f"{url}?cluster=Nowhere", GANG, content_type="application/json")
+    assert unknown.status_code == 404 and unknown.json()["detail"]
+    both = member.post(f"{url}?cluster=Tigris", body, content_type="application/json")
+    assert both.status_code == 400
+
+
+@pytest.mark.django_db
+def test_revision_download_for_a_registered_cluster(client_for, team_a, a_member, b_member):
+    cluster, _ = dispatch.create_cluster(
+        name="Tigris", partition="gpu", accelerator_map={"L40S": "gpu:l40s"}
+    )
+    job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
+    revision = services.submit(job=job, user=a_member)
+    page = client_for(a_member).get(f"/jobs/{job.pk}/revisions/{revision.number}/").content.decode()
+    assert '<label for="id_cluster">Sbatch scripts for</label>' in page
+    assert f'<option value="{cluster.pk}">Tigris (partition gpu)</option>' in page
+
+    url = f"/jobs/{job.pk}/revisions/{revision.number}/export.sbatch"
+    response = client_for(a_member).get(url, {"cluster": cluster.pk})
+    assert response.status_code == 200
+    assert b"#SBATCH --partition=gpu" in response.content
+    assert b"#SBATCH --gres=gpu:l40s:4" in response.content
+    assert "-sbatch-tigris.txt" in response["Content-Disposition"]
+    plain = client_for(a_member).get(url, {"cluster": ""})
+    assert b"#SBATCH --gres=gpu:4\n" in plain.content and b"GRES type of L40S" in plain.content
+    # Another team's job stays hidden, with or without a cluster; a cluster id that names
+    # none (or is no id at all) answers 404, never a query error.
+    assert client_for(b_member).get(url, {"cluster": cluster.pk}).status_code == 404
+    for hostile in ("999999", "9" * 40, "1 OR 1=1", "²"):
+        assert client_for(a_member).get(url, {"cluster": hostile}).status_code == 404
