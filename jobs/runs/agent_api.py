@@ -5,6 +5,7 @@ reports its partition and says when it is done with a dispatch. Events and holds
 the same endpoints as any other scheduler's (scheduler_api.py). Same bearer tokens."""
 
 import logging
+import re
 from typing import Annotated
 
 from ninja import Field, Router, Schema
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 router = Router(auth=SchedulerToken(), tags=["scheduler: cluster agents"])
 
 SlurmId = Annotated[str, Field(pattern=r"^[0-9]{1,12}$")]
+AGENT_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$")
 
 
 class ScriptOut(Schema):
@@ -60,6 +62,8 @@ class PartitionIn(Schema):
     tmp_disk_per_node_mb: int | None = Field(default=None, ge=0, le=10**12)
     gres_per_node: dict[Annotated[str, Field(max_length=100)], int] = Field(max_length=50)
     max_time_seconds: int | None = Field(default=None, ge=1, le=10**9)
+    # Agents before version 2 do not send it; their User-Agent says it (e31-slurm-agent/1).
+    agent_version: str | None = Field(default=None, pattern=AGENT_VERSION.pattern)
 
 
 class OkOut(Schema):
@@ -152,5 +156,9 @@ def finished(request, job_id: JobId):
 def partition(request, payload: PartitionIn):
     """What the agent sees of its partition; dispatch checks jobs against it."""
     cluster = _cluster(request)
-    dispatch_mod.report_partition(cluster=cluster, **payload.dict())
+    report = payload.dict()
+    if not report["agent_version"]:
+        said = request.headers.get("User-Agent", "").removeprefix("e31-slurm-agent/")
+        report["agent_version"] = said if AGENT_VERSION.match(said) else ""
+    dispatch_mod.report_partition(cluster=cluster, **report)
     return {"ok": True}

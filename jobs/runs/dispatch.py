@@ -88,7 +88,7 @@ def cluster_for_client(client):
 
 @transaction.atomic
 def report_partition(*, cluster, nodes, cpus_per_node, memory_per_node_mb, gres_per_node,
-                     max_time_seconds, tmp_disk_per_node_mb=None):  # fmt: skip
+                     max_time_seconds, tmp_disk_per_node_mb=None, agent_version=""):  # fmt: skip
     """What the agent sees of its partition (sinfo / scontrol), stored for dispatch checks."""
     Cluster.objects.filter(pk=cluster.pk).update(
         nodes=nodes,
@@ -98,6 +98,7 @@ def report_partition(*, cluster, nodes, cpus_per_node, memory_per_node_mb, gres_
         gres_per_node=gres_per_node,
         max_time_seconds=max_time_seconds,
         reported_at=timezone.now(),
+        agent_version=agent_version or "",
     )
 
 

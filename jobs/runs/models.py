@@ -246,6 +246,8 @@ class Cluster(models.Model):
     gres_per_node = models.JSONField(default=dict, blank=True)  # {"gpu:h100": 8}
     max_time_seconds = models.PositiveIntegerField(null=True, blank=True)  # empty: unlimited
     reported_at = models.DateTimeField(null=True, blank=True)
+    # The version of the agent that sent the last report (`--version`), to see who runs an old one.
+    agent_version = models.CharField(max_length=40, blank=True)
     created_by = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -12,5 +12,6 @@ the state, so a repeated or reordered post changes nothing.
 Nothing here imports Django or the portal: copy this folder to a login node and run
 `python3 -m slurm_agent` there."""
 
-# Sent as the User-Agent (e31-slurm-agent/<VERSION>) and printed by --version.
-VERSION = "1"
+# Sent as the User-Agent (e31-slurm-agent/<VERSION>) and with each partition report (the
+# clusters page shows it), printed by --version. 2: the version in the report.
+VERSION = "2"

@@ -67,7 +67,7 @@ class Portal:
         return self.call("POST", f"/cluster/dispatches/{job_id}/finished", {})
 
     def partition(self, info):
-        return self.call("PUT", "/cluster/partition", info)
+        return self.call("PUT", "/cluster/partition", {**info, "agent_version": VERSION})
 
     def event(self, job_id, body):
         return self.call("POST", f"/jobs/{job_id}/events", body)

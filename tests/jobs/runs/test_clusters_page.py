@@ -1,6 +1,7 @@
 """The staff clusters page: the token and the command to paste, shown once; replacing a
 token; what each agent last said; an empty form explained."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,9 @@ from jobs.runs import dispatch as dispatch_mod
 from jobs.runs.models import SchedulerClient
 from jobs.runs.services import client_for_token
 from jobs.runs.views import agent_commands
+from jobs.slurm_agent import VERSION
 from jobs.slurm_agent.cli import parser
+from jobs.slurm_agent.portal import Portal
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +103,43 @@ def test_each_cluster_shows_its_report_and_whether_its_agent_is_alive(client_for
     assert "2 nodes, 64 CPUs, 512000 MB, 8 × gpu:h100 per node" in html
     assert ">alive</span>" in html and ">silent</span>" in html and "never called" in html
     assert html.count("Replace token") >= 3
+
+
+PARTITION = {"nodes": 1, "cpus_per_node": 16, "memory_per_node_mb": 16000,
+             "gres_per_node": {"gpu:h100": 8}, "max_time_seconds": 7200}  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_agent_sends_its_version_with_each_report_and_the_page_shows_it(
+    live_server, client_for, staff
+):
+    cluster, token = dispatch_mod.create_cluster(name="hpc", partition="gpu", accelerator_map={})
+    # The agent's own HTTP client, against a served portal, as on a login node.
+    Portal(live_server.url, token).partition(PARTITION)
+    cluster.refresh_from_db()
+    assert cluster.agent_version == VERSION and cluster.reported_at
+    html = client_for(staff).get(URL).content.decode()
+    assert f"Agent version {VERSION}" in html
+
+
+def test_an_agent_older_than_the_version_field_is_read_from_its_user_agent(
+    client_for, client, staff
+):
+    cluster, token = dispatch_mod.create_cluster(name="hpc", partition="gpu", accelerator_map={})
+    url = "/api/v1/scheduler/cluster/partition"
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    old = client.put(url, PARTITION, content_type="application/json",
+                     HTTP_USER_AGENT="e31-slurm-agent/1", **auth)  # fmt: skip
+    assert old.status_code == 200
+    cluster.refresh_from_db()
+    assert cluster.agent_version == "1"
+    assert re.search(r"Agent version 1\s", client_for(staff).get(URL).content.decode())
+    # Anything else in the header is not a version: nothing is stored, the page says so.
+    client.put(url, PARTITION, content_type="application/json",
+               HTTP_USER_AGENT="curl/8 <script>", **auth)  # fmt: skip
+    cluster.refresh_from_db()
+    assert cluster.agent_version == ""
+    assert "Agent version not said" in client_for(staff).get(URL).content.decode()
+    hostile = client.put(url, {**PARTITION, "agent_version": "2\n<b>"},
+                         content_type="application/json", **auth)  # fmt: skip
+    assert hostile.status_code == 422
