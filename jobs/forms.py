@@ -76,8 +76,9 @@ class NewJobForm(forms.Form):
     def __init__(self, *args, teams, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
-        if teams.count() == 1:
-            self.fields["team"].initial = teams.first()
+        if len(teams) == 1:  # one team: nothing to choose, so no select
+            self.fields["team"].initial = teams[0].pk
+            self.fields["team"].widget = forms.HiddenInput()
         self.fields["team"].help_text = "The team that owns this job."
 
     def clean(self):

@@ -63,6 +63,19 @@ LABELS = {
     "credentials": "Credentials (names or paths only)",
     "unclassified": "Mounts of unclear direction",
 }
+# Where the form's words differ from the file's: a choice's value is its key in the file.
+CHOICE_LABELS = {
+    "shape": {
+        "gang": "All nodes together (a gang)",
+        "shards": "Independent shards",
+        "chain": "A chain of runs",
+    },
+}
+HELP = {
+    "shape": "All nodes together: the nodes start and stop as one. Independent shards: pieces "
+    "that can run apart, each on its own nodes. A chain of runs: the same nodes run several "
+    "times in a row, each run resuming from the last checkpoint.",
+}
 UNITS = {
     Size: "B, KB, MB, GB, TB, PB (powers of 1000) or KiB…PiB (1024)",
     Duration: "s, min, h, d, w, or HH:MM:SS",
@@ -143,7 +156,7 @@ def specs_for(model_cls):
         common = {
             "name": name,
             "label": label,
-            "help": info.description or "",
+            "help": HELP.get(name) or info.description or "",
             "example": _example(info),
             "only_with_shape": _only_with_shape(name, info.description or ""),
         }
@@ -165,7 +178,10 @@ def specs_for(model_cls):
         elif isinstance(annotation, type) and issubclass(annotation, Quantity):
             specs.append(FieldSpec(**common, kind="quantity", unit=UNITS.get(annotation, "")))
         elif isinstance(annotation, type) and issubclass(annotation, Enum):
-            choices = [(c.value, c.value.replace("_", " ")) for c in annotation]
+            words = CHOICE_LABELS.get(name, {})
+            choices = [
+                (c.value, words.get(c.value) or c.value.replace("_", " ")) for c in annotation
+            ]
             specs.append(FieldSpec(**common, kind="choice", choices=choices))
         elif annotation is bool:
             specs.append(FieldSpec(**common, kind="bool"))
@@ -355,6 +371,8 @@ def readable_value(path, value):
         return "\n".join(map(str, value))
     if isinstance(value, int | float) and math.isfinite(value):
         return number_for_people(value)
+    if spec is not None and spec.unit == UNITS[When]:
+        return When.of(str(value)).in_words()
     return str(value)
 
 

@@ -9,6 +9,9 @@ from pydantic_core import core_schema
 
 from . import units
 
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Quantity:
@@ -95,6 +98,14 @@ class When(Quantity):
         "description": "An ISO 8601 date or date-time; a date alone means 00:00 UTC.",
         "examples": ["2027-03-01T09:00Z", "2027-03-15"],
     }
+
+    def in_words(self):
+        """As people read it: a whole day (00:00 UTC, as "2027-03-31" is read) is
+        "31 March 2027"; a moment with a time of its own, or a vague date, as typed."""
+        v = self.value
+        if v is None or (v.hour, v.minute, v.second, v.microsecond) != (0, 0, 0, 0):
+            return self.text
+        return f"{v.day} {MONTH_NAMES[v.month - 1]} {v.year}"
 
 
 class Amount(Quantity):

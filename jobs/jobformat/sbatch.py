@@ -167,6 +167,8 @@ def slurm_minutes_to_duration(value):
         seconds = int(a) * 60 + int(b)
     else:
         seconds = int(a) * 60
+    if seconds and c is not None:
+        return value  # H:M:S and D-H:M:S read the same in the format: kept as typed
     return format_duration(seconds) if seconds else None
 
 

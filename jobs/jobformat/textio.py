@@ -79,10 +79,27 @@ def _check_size(value):
             stack.extend((v, depth + 1) for v in node)
 
 
+# YAML 1.1 reads `maximum: 48:00:00` as the number 172800 (base 60) and `deadline: 2027-03-31`
+# as a date, so neither could be printed back as typed (and a Slurm time read as minutes
+# became 120 days). Both stay text, as in YAML 1.2; the format parses them itself.
+_CLOCK = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+def _times_as_text(loader):
+    resolvers = {
+        first: [("tag:yaml.org,2002:str", _CLOCK)] * (first in "+-0123456789")
+        + [(tag, pattern) for tag, pattern in rules if tag != _TIMESTAMP]
+        for first, rules in loader.yaml_implicit_resolvers.items()
+    }
+    return type(loader.__name__, (loader,), {"yaml_implicit_resolvers": resolvers})
+
+
+_BoundedLoader = _times_as_text(_BoundedLoader)
 # libyaml (C) reads a 1 MB file some ten times faster than the pure-Python loader, but its
 # composer recurses in C and has no alias hook: it is used only when a cheap scan shows
 # shallow nesting and few possible aliases; anything else goes through _BoundedLoader.
-_FAST = getattr(yaml, "CSafeLoader", None)
+_FAST = _times_as_text(yaml.CSafeLoader) if hasattr(yaml, "CSafeLoader") else None
 _FLOW = re.compile(r"[\[\]{}]")
 _STACKED = re.compile(r"^[ \t]*(?:[-?][ \t]+){8,}", re.MULTILINE)
 _MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,:-])\*[^\s,\]}]")

@@ -12,7 +12,7 @@ from functools import cached_property
 from django.db import transaction
 from django.utils import timezone
 
-from jobs.jobformat.units import format_duration, format_when, size_for_people
+from jobs.jobformat.units import format_duration, size_for_people
 from jobs.runs.models import EventStatus, Phase, RunOutcome, RunState
 from portal.errors import DomainError
 
@@ -344,17 +344,18 @@ def _exact_bytes(items):
 def _running_time(r):
     """Time spent running, all attempts together, against the exact estimate."""
     declared_s, observed_s = r.declared_seconds, r.observed_seconds
+    typed = r.request.estimate.text if declared_s else ""  # as the team wrote it: 48h, not 2d
     running_now = r.run.state == RunState.RUNNING
     if observed_s is None:
         sentence = "Not running yet." if not r.final else "The job never ran."
     elif running_now:
         sentence = f"Running for {approx_duration(observed_s)} so far" + (
-            f" of {approx_duration(declared_s)} estimated." if declared_s else "."
+            f" of {typed} estimated." if declared_s else "."
         )
     elif declared_s:
         ratio = observed_s / declared_s
         sentence = (
-            f"Ran {approx_duration(observed_s)} against {approx_duration(declared_s)} estimated: "
+            f"Ran {approx_duration(observed_s)} against {typed} estimated: "
             f"{_times(ratio)} the estimate"
             + (f", across {len(r.ran)} attempts." if len(r.ran) > 1 else ".")
         )
@@ -365,7 +366,7 @@ def _running_time(r):
     return Figure(
         "duration",
         "Running time",
-        approx_duration(declared_s) if declared_s else "not declared",
+        typed or "not declared",
         approx_duration(observed_s) if observed_s is not None else "—",
         sentence,
         declared_s,
@@ -586,7 +587,7 @@ def _deadline(r):
     return Figure(
         "deadline",
         "Deadline",
-        format_when(deadline) if deadline else "not declared",
+        req.deadline.in_words() if deadline else "not declared",
         observed_text,
         sentence,
         None,

@@ -220,7 +220,7 @@ def test_import_from_a_pasted_sbatch_script(client_for, team_a, a_member):
     assert (
         "Request › Nodes" in page and "missing_deadline" not in page and "Give a deadline" in page
     )
-    assert job.data["request"]["maximum"] == "12h"
+    assert job.data["request"]["maximum"] == "12:00:00"  # as the script wrote it
 
 
 def test_the_import_page_shows_each_value_read_and_its_line(client_for, team_a, a_member):

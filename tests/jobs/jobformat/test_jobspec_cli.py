@@ -65,7 +65,7 @@ def test_import_prints_yaml_then_issues_and_reads_stdin(monkeypatch):
     data = yaml.safe_load(description_yaml)
     assert data["request"]["nodes"] == 4 and data["request"]["min_nodes"] == 2
     assert data["request"]["accelerators"] == [{"type": "a100", "count": 8}]
-    assert data["request"]["maximum"] == "36h"
+    assert data["request"]["maximum"] == "1-12:00:00"  # as typed
     assert "missing_deadline" in issues
 
 

@@ -115,7 +115,8 @@ def test_dynamic_node_set_is_elastic_not_a_gang():
 
 def test_slurm_time_in_config_is_the_maximum():
     request = one("slurm_config.yaml").description.request
-    assert request.maximum.text == "36h"
+    # Slurm's D-HH:MM:SS reads the same in the format: kept as the file wrote it.
+    assert request.maximum.text == "1-12:00:00" and request.maximum.seconds == 36 * 3600
 
 
 def test_declarations_are_numbered_in_file_order_and_settings_keep_their_value():
