@@ -38,8 +38,9 @@ DEFAULT_DELIVER = (
 
 # What Slurm accepts as a partition, account or QOS name, and as a GRES ("gpu" or "gpu:h100").
 # Nothing else can reach an #SBATCH line, so a site cannot add options or lines to a script.
-SLURM_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
-GRES_NAME = re.compile(r"^[A-Za-z0-9_-]{1,60}(:[A-Za-z0-9._-]{1,60})?$")
+SLURM_NAME = re.compile(r"[A-Za-z0-9._-]{1,120}\Z")
+GRES_NAME = re.compile(r"[A-Za-z0-9_-]{1,60}(?::[A-Za-z0-9._-]{1,60})?\Z")
+FEATURE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,120}\Z")
 SITE_KEYS = ("partition", "account", "qos", "gres", "stage_command", "deliver_command")
 
 
@@ -165,11 +166,11 @@ class SbatchExport:
         if self.to_set:
             lines.append("")
             lines.append("# Set first (the comment in the run script says where):")
-            lines += [f"#  - {line}" for line in self.to_set]
+            lines += [f"#  - {one_line(line)}" for line in self.to_set]
         if self.notes:
             lines.append("")
             lines.append("# What the description says that sbatch cannot carry:")
-            lines += [f"#  - {note}" for note in self.notes]
+            lines += [f"#  - {one_line(note)}" for note in self.notes]
         return "\n".join(lines) + "\n"
 
     def as_dict(self):
@@ -185,6 +186,11 @@ class SbatchExport:
         parts = [f"# ==> {s.filename} <==\n{s.text}" for s in self.scripts]
         parts.append(f"# ==> submit.sh <==\n{self.submit_script()}")
         return "\n".join(parts)
+
+
+def one_line(text):
+    """A note as one comment line: a value with a line break cannot add a shell command."""
+    return " ".join(str(text).split())
 
 
 def slurm_time(seconds):
@@ -271,7 +277,7 @@ def export(description: Description, site: Site | None = None) -> SbatchExport:
     if to_set:
         body.append("# e31: names only your cluster knows, to set before submitting")
         body.append("# e31: (or export again for a registered cluster or with a site file):")
-        body += [f"# e31:  - {line}" for line in to_set]
+        body += [f"# e31:  - {one_line(line)}" for line in to_set]
     if inputs and not staging_job:
         body.append("# e31: the inputs are copied inside the allocation (accelerators held)")
         # One step per input, named so the agent reads the staging span from Slurm's records.
@@ -393,8 +399,11 @@ def _run_options(d, site):
         if others:
             listed = ", ".join(f"{a.count or '?'} × {a.type or '?'}" for a in others)
             notes.append(f"Alternative accelerators ({listed}): one sbatch job asks for one kind.")
-    if r.node_features:
-        options.append(("constraint", "&".join(r.node_features)))
+    features = [f for f in r.node_features or [] if FEATURE_NAME.match(f)]
+    if features:
+        options.append(("constraint", "&".join(features)))
+    for odd in [f for f in r.node_features or [] if not FEATURE_NAME.match(f)]:
+        notes.append(f"Node feature “{odd[:100]}” is no Slurm feature name: not in --constraint.")
     if r.instance_type:
         notes.append(f"instance_type {r.instance_type}: a cloud's name, not a Slurm option.")
     if r.cpus_per_node:

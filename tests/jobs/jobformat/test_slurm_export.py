@@ -444,3 +444,35 @@ def test_revision_download_for_a_registered_cluster(client_for, team_a, a_member
     assert client_for(b_member).get(url, {"cluster": cluster.pk}).status_code == 404
     for hostile in ("999999", "9" * 40, "1 OR 1=1", "²"):
         assert client_for(a_member).get(url, {"cluster": hostile}).status_code == 404
+
+
+def test_a_line_break_in_a_description_value_adds_no_line_to_any_script():
+    data = {
+        "work": {"command": "true"},
+        "request": {
+            "accelerators": [
+                {"type": "A\nrm -rf /", "count": 1},
+                {"type": "B\nreboot", "count": 1},
+            ],
+            "node_features": ["ib", "nv\nreboot"],
+            "instance_type": "x\nreboot",
+        },
+    }
+    description, _ = jobformat.load(data)
+    for site in (None, Site(partition="gpu", gres={"B\nreboot": "gpu:b"})):
+        exported = slurm_export.export(description, site)
+        texts = [s.text for s in exported.scripts] + [exported.submit_script()]
+        for text in texts:
+            for line in text.splitlines():
+                assert not line.startswith(("rm ", "reboot")), line
+        assert "#SBATCH --constraint=ib\n" in exported.script("run").text
+        assert any(
+            "“nv reboot” is no Slurm feature name" in " ".join(n.split()) for n in exported.notes
+        )
+
+
+def test_a_slurm_name_with_a_trailing_line_break_is_refused():
+    with pytest.raises(jobformat.SpecReadError, match="partition"):
+        slurm_export.site_from_data({"partition": "e31\n"})
+    with pytest.raises(jobformat.SpecReadError, match="not a GRES"):
+        slurm_export.site_from_data({"gres": {"H100": "gpu:h100\n"}})
