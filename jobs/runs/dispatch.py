@@ -133,7 +133,8 @@ def plan(run, cluster):
         return None, problems
     choices = [a for a in (r.accelerators or []) if a.type or a.count]
     if choices:
-        usable = [a for a in choices if a.type in cluster.accelerator_map]
+        site = site_for(cluster)
+        usable = [a for a in choices if slurm_export.site_gres(site, a.type)]
         if not usable:
             have = ", ".join(cluster.accelerator_map) or "no accelerator types"
             wanted = ", ".join(a.type or "an unnamed type" for a in choices)
@@ -144,7 +145,7 @@ def plan(run, cluster):
                 notes.append(
                     f"Runs on {chosen.type}, the team's choice number {choices.index(chosen) + 1}."
                 )
-            gres = cluster.accelerator_map[chosen.type]
+            gres = slurm_export.site_gres(site, chosen.type)
             per_node = (cluster.gres_per_node or {}).get(gres)
             if per_node is None:
                 problems.append(f"The partition {cluster.partition} reports no {gres} GRES.")

@@ -68,6 +68,16 @@ def test_a_later_accelerator_choice_the_cluster_has_is_used_and_said(
     assert "Runs on H100-80GB, the team's choice number 2." in record.notes
 
 
+def test_an_accelerator_type_matches_the_clusters_whatever_its_case(
+    team_a, a_member, staff, cluster, accepted_run, small_job
+):
+    run = accepted_run(team_a, a_member, staff, small_job(
+        "lower-case", accelerators=[{"type": "h100-80gb", "count": 2}]))  # fmt: skip
+    record = dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
+    run_script = next(s["text"] for s in record.scripts if s["phase"] == "run")
+    assert "#SBATCH --gres=gpu:h100:2" in run_script
+
+
 def test_a_cluster_whose_agent_never_reported_refuses_with_how_to_fix_it(
     team_a, a_member, staff, accepted_run, small_job
 ):
