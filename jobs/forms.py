@@ -35,7 +35,7 @@ class SbatchExportForm(forms.Form):
     """Which registered cluster the downloaded sbatch scripts are written for. A GET form:
     the choices are the clusters' ids, so a hostile value is refused before any query."""
 
-    cluster = forms.ChoiceField(label="sbatch scripts for", required=False)
+    cluster = forms.ChoiceField(label="Write the sbatch scripts for", required=False)
 
     def __init__(self, *args, clusters, **kwargs):
         super().__init__(*args, **kwargs)

@@ -54,7 +54,7 @@ def test_sbatch_scripts_for_a_registered_cluster_at_360(new_page, team_a, a_memb
     page = watcher.page
     log_in(watcher, a_member)
     page.goto(f"/jobs/{job.pk}/revisions/{revision.number}/")
-    page.get_by_label("Sbatch scripts for").select_option(label="Tigris (partition gpu)")
+    page.get_by_label("Write the sbatch scripts for").select_option(label="Tigris (partition gpu)")
     fits_360(page)
     watcher.check_accessibility()
     with page.expect_download() as download:

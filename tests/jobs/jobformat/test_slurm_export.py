@@ -428,7 +428,7 @@ def test_revision_download_for_a_registered_cluster(client_for, team_a, a_member
     job = services.create_draft(team=team_a, user=a_member, data=jobformat.example_data())
     revision = services.submit(job=job, user=a_member)
     page = client_for(a_member).get(f"/jobs/{job.pk}/revisions/{revision.number}/").content.decode()
-    assert '<label for="id_cluster">Sbatch scripts for</label>' in page
+    assert '<label for="id_cluster">Write the sbatch scripts for</label>' in page
     assert f'<option value="{cluster.pk}">Tigris (partition gpu)</option>' in page
 
     url = f"/jobs/{job.pk}/revisions/{revision.number}/export.sbatch"
