@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from jobs import selectors
 from jobs.runs.models import Cluster, SchedulerClient
 from portal import submissions
+from portal.converters import MAX_ID
 from portal.decorators import staff_required
 from portal.errors import DomainError
 from portal.outbox import enqueue
@@ -194,7 +195,11 @@ def clusters(request):
     form = {k: request.POST.get(k, "").strip() for k in
             ("name", "partition", "accelerator_map", "stage_command", "deliver_command")}  # fmt: skip
     if request.method == "POST" and request.POST.get("action") == "replace_token":
-        cluster = get_object_or_404(Cluster, pk=request.POST.get("cluster", "").strip() or 0)
+        posted = request.POST.get("cluster", "").strip()
+        # Digits that fit an id, or no cluster: "abc" or "²" would make the query raise.
+        if not is_number(posted) or int(posted) > MAX_ID:
+            raise Http404("No cluster has that id.")
+        cluster = get_object_or_404(Cluster, pk=int(posted))
         token, token_for, form = dispatch_mod.replace_token(cluster), cluster, {}
         messages.success(
             request,

@@ -62,8 +62,9 @@ def test_replace_token_shows_a_new_one_and_the_old_one_stops_working(client_for,
     assert client_for_token(new).pk == cluster.client_id
 
 
-def test_replace_token_of_an_unknown_cluster_is_404(client_for, staff):
-    page = client_for(staff).post(URL, {"action": "replace_token", "cluster": "999999"})
+@pytest.mark.parametrize("value", ["999999", "9" * 40, "abc", "1.5", "²", ""])
+def test_replace_token_of_an_unknown_cluster_is_404(client_for, staff, value):
+    page = client_for(staff).post(URL, {"action": "replace_token", "cluster": value})
     assert page.status_code == 404
 
 
