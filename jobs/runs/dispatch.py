@@ -47,8 +47,9 @@ def format_accelerator_map(mapping):
 
 @transaction.atomic
 def create_cluster(
-    *, name, partition, accelerator_map, created_by=None, stage_command="", deliver_command=""
-):
+    *, name, partition, accelerator_map, created_by=None, stage_command="", deliver_command="",
+    account="", qos="",
+):  # fmt: skip
     """A cluster and the scheduler client its agent logs in as; returns (cluster, token)."""
     name = (name or "").strip()
     if not name:
@@ -59,11 +60,16 @@ def create_cluster(
         raise DomainError(f"A cluster or scheduler client called {name} already exists.")
     if not PARTITION.match(partition or ""):
         raise DomainError("Name the Slurm partition jobs are submitted to, e.g. gpu.")
+    for value, what in ((account, "Slurm account"), (qos, "QOS")):
+        if value and not PARTITION.match(value):
+            raise DomainError(f"The {what} is one Slurm name, e.g. proj-7, or left empty.")
     client, token = services.create_client(name=name, created_by=created_by)
     cluster = Cluster.objects.create(
         name=name[:120],
         client=client,
         partition=partition,
+        account=account or "",
+        qos=qos or "",
         accelerator_map=accelerator_map,
         stage_command=(stage_command or "").strip()[:1000],
         deliver_command=(deliver_command or "").strip()[:1000],
@@ -112,6 +118,8 @@ def site_for(cluster):
         gres=cluster.accelerator_map,
         stage_command=cluster.stage_command,
         deliver_command=cluster.deliver_command,
+        account=cluster.account,
+        qos=cluster.qos,
     )
 
 

@@ -233,6 +233,9 @@ class Cluster(models.Model):
     name = models.CharField(max_length=120, unique=True, validators=[one_line])
     client = models.OneToOneField(SchedulerClient, on_delete=models.PROTECT, related_name="cluster")
     partition = models.CharField(max_length=120)
+    # Slurm's --account and --qos for every job, where the site asks for them.
+    account = models.CharField(max_length=120, blank=True)
+    qos = models.CharField(max_length=120, blank=True)
     # Accelerator type as partners write it -> GRES, e.g. {"H100-80GB": "gpu:h100"}.
     accelerator_map = models.JSONField(default=dict, blank=True)
     # How this site moves data, as shell templates ({location}, {destination}, {name}).

@@ -193,7 +193,8 @@ def clusters(request):
     to paste on the login node) and see what its agent reported."""
     token, token_for, errors = None, None, {}
     form = {k: request.POST.get(k, "").strip() for k in
-            ("name", "partition", "accelerator_map", "stage_command", "deliver_command")}  # fmt: skip
+            ("name", "partition", "account", "qos", "accelerator_map", "stage_command",
+             "deliver_command")}  # fmt: skip
     if request.method == "POST" and request.POST.get("action") == "replace_token":
         posted = request.POST.get("cluster", "").strip()
         # Digits that fit an id, or no cluster: "abc" or "²" would make the query raise.
@@ -215,14 +216,17 @@ def clusters(request):
                 cluster, token = dispatch_mod.create_cluster(
                     name=form["name"],
                     partition=form["partition"],
+                    account=form["account"],
+                    qos=form["qos"],
                     accelerator_map=mapping,
                     stage_command=form["stage_command"],
                     deliver_command=form["deliver_command"],
                     created_by=request.user,
                 )
             except DomainError as error:
-                field = "partition" if "partition" in str(error) else "name"
-                errors[field] = str(error)
+                said = str(error)
+                words = (("Slurm account", "account"), ("QOS", "qos"), ("partition", "partition"))
+                errors[next((f for w, f in words if w in said), "name")] = said
             else:
                 token_for = cluster
                 messages.success(

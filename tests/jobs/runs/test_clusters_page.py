@@ -8,8 +8,11 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from jobs import jobformat
+from jobs.demo import small_slurm_job
+from jobs.jobformat import slurm_export
 from jobs.runs import dispatch as dispatch_mod
-from jobs.runs.models import SchedulerClient
+from jobs.runs.models import Cluster, SchedulerClient
 from jobs.runs.services import client_for_token
 from jobs.runs.views import agent_commands
 from jobs.slurm_agent import VERSION
@@ -144,3 +147,21 @@ def test_an_agent_older_than_the_version_field_is_read_from_its_user_agent(
     hostile = client.put(url, {**PARTITION, "agent_version": "2\n<b>"},
                          content_type="application/json", **auth)  # fmt: skip
     assert hostile.status_code == 422
+
+
+def test_an_account_and_qos_registered_with_the_cluster_go_into_its_scripts(client_for, staff):
+    client = client_for(staff)
+    fields = {"name": "hpc", "partition": "gpu", "accelerator_map": "H100-80GB -> gpu:h100"}
+    refused = client.post(URL, {**fields, "account": "proj 7", "qos": "long"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert 'id="cluster-account-error" role="alert"><p>The Slurm account is one Slurm name' in html
+    assert 'value="proj 7"' in html and 'value="hpc"' in html  # nothing typed is lost
+    assert not Cluster.objects.exists()
+
+    assert client.post(URL, {**fields, "account": "proj-7", "qos": "long"}).status_code == 200
+    cluster = Cluster.objects.get()
+    assert "account <code>proj-7</code>" in client.get(URL).content.decode()
+    description, _ = jobformat.load(small_slurm_job("with-account"))
+    run = slurm_export.export(description, dispatch_mod.site_for(cluster)).script("run").text
+    assert "#SBATCH --account=proj-7\n#SBATCH --qos=long\n" in run
