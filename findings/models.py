@@ -160,6 +160,8 @@ class Finding(models.Model):
                 fields=["assignee", "-created_at", "-id"], name="finding_assignee_page_idx"
             ),
             models.Index(fields=["assignee", "status"], name="finding_assignee_status_idx"),
+            # A finding's possible duplicates: the team's findings of its kind, oldest first.
+            models.Index(fields=["team", "kind", "created_at", "id"], name="finding_team_kind_idx"),
         ]
         constraints = [
             # A duplicate always says of what, and only a duplicate does.

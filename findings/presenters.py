@@ -1,7 +1,9 @@
 """What a finding's page shows, for the partner and for staff (who see it with more)."""
 
-from django.template.defaultfilters import floatformat
+from django.template.defaultfilters import date, floatformat
+from django.utils import timezone
 from django.utils.html import strip_tags
+from django.utils.timesince import timesince
 
 from jobs.runs.models import Phase
 from jobs.steps import field_label
@@ -67,6 +69,7 @@ def triage_rows(findings, problem_rows, ticked=frozenset()):
     findings.staff_views)."""
     place = {pk: i for i, (pk, _) in enumerate(problem_rows)}
     titles = dict(problem_rows)
+    filed = _Filed()
     rows = []
     for f in findings:
         # A problem made since the list was read (a moment ago) waits for the next visit.
@@ -80,9 +83,32 @@ def triage_rows(findings, problem_rows, ticked=frozenset()):
                 "problems": ", ".join(titles[pk] for pk in linked) or "—",
                 # str(User), or a dash for no one.
                 "assignee": f["assignee__full_name"] or f["assignee__email"] or "—",
+                "filed_on": filed.day(f["created_at"]),
+                "filed_ago": filed.ago(f["created_at"]),
             }
         )
     return rows
+
+
+class _Filed:
+    """When each row was filed, as the `date:"j M Y"` and `timesince` filters write it: the
+    day written once per day a page's rows share (a page of the queue is mostly one or two
+    days; the filter translated the month's name again for each row), the time since
+    against one reading of the clock."""
+
+    def __init__(self):
+        self.now = timezone.now()
+        self.days = {}
+
+    def day(self, moment):
+        local = timezone.localtime(moment)
+        key = local.date()
+        if key not in self.days:
+            self.days[key] = date(local, "j M Y")
+        return self.days[key]
+
+    def ago(self, moment):
+        return timesince(moment, self.now)
 
 
 def detail_context(request, finding, info_form_errors=None, reopen_text="", page="partner"):

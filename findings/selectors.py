@@ -154,13 +154,22 @@ def _telling_words(text, most=5):
 def possible_duplicates(finding, problem_ids, *, most=5):
     """Findings of the same team (only those can be merged) and the same kind that look like
     the same report: the same field of a description, a shared problem, or a title sharing
-    one of its telling words. Oldest first (the one to merge into), in one query."""
+    one of its telling words. Oldest first (the one to merge into), in one query.
+
+    The shared problem is asked per candidate (EXISTS), not joined: a join through the links
+    repeats a finding linked to two of the problems, and the DISTINCT that took the repeats
+    out made the database read and sort every finding of the kind before the first five. As
+    it is, the database walks the team's findings of the kind oldest first (its index) and
+    stops at the fifth that matches."""
     alike = Q()
     field = (finding.details or {}).get("field")
     if field:
         alike |= Q(details__field=field)
     if problem_ids:
-        alike |= Q(problems__in=problem_ids)
+        links = Finding.problems.through.objects.filter(
+            finding=OuterRef("pk"), unsolvedproblem__in=problem_ids
+        )
+        alike |= Q(Exists(links))
     for word in _telling_words(finding.title):
         alike |= Q(title__icontains=word)
     if not alike:
@@ -171,7 +180,6 @@ def possible_duplicates(finding, problem_ids, *, most=5):
         .exclude(status=FindingStatus.DUPLICATE)
         .order_by("created_at", "pk")
         .values("pk", "title", "status", "created_at")
-        .distinct()
     )
     return list(candidates[:most])
 

@@ -4,7 +4,7 @@ report (same kind and field, a shared problem, or shared words), each with one a
 import pytest
 from django.urls import reverse
 
-from findings import services
+from findings import selectors, services
 from findings.models import FindingKind, FindingStatus, UnsolvedProblem
 from tests.findings.helpers import file
 
@@ -72,3 +72,36 @@ def test_one_action_merges_and_the_merged_one_offers_nothing(client_for, team_a,
     assert newer.status == FindingStatus.DUPLICATE and newer.duplicate_of_id == older.pk
     assert _listed(_page(client, newer)) == ""
     assert f"#{newer.pk} " not in _listed(_page(client, older))
+
+
+def test_a_finding_sharing_two_problems_is_offered_once(team_a, a_member, staff):
+    problems = list(UnsolvedProblem.objects.order_by("pk")[:2])
+    finding = file(team_a, a_member, title="Queue wait unclear")
+    twice = file(team_a, a_member, title="Unrelated words here")
+    services.link_problems(findings=[finding, twice], problems=problems, actor=staff)
+
+    found = selectors.possible_duplicates(finding, [p.pk for p in problems])
+
+    assert [row["pk"] for row in found] == [twice.pk]
+
+
+def test_the_oldest_five_of_the_same_kind_are_offered_oldest_first(team_a, a_member, staff):
+    older = [file(team_a, a_member, title=f"Staging stalled, case {n}") for n in range(7)]
+    # A match of another kind, and one merged already, are never offered.
+    file(team_a, a_member, kind=AMBIGUOUS, title="Staging stalled as well",
+         details=_details("request.deadline"))  # fmt: skip
+    merged = older.pop(0)
+    services.merge(source=merged, target=older[0], actor=staff)
+    finding = file(team_a, a_member, title="Staging stalled once more")
+
+    found = selectors.possible_duplicates(finding, [])
+
+    assert [row["pk"] for row in found] == [f.pk for f in older[:5]]
+    assert set(found[0]) == {"pk", "title", "status", "created_at"}
+
+
+def test_no_telling_word_no_field_and_no_problem_offers_nothing(team_a, a_member):
+    file(team_a, a_member, title="Odd, odd")
+    finding = file(team_a, a_member, title="Odd")
+
+    assert selectors.possible_duplicates(finding, []) == []
