@@ -292,6 +292,9 @@ SECURE_CSP = {
 # Celery. The filesystem broker needs no server; its folders are created at start.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_FOLDER = VAR_DIR / "celery" / "queue"
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport, except that a broker outage does not end the worker (portal/broker.py).
+    CELERY_BROKER_TRANSPORT = "portal.broker:Transport"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_FOLDER),
