@@ -170,6 +170,49 @@ class Processes:
                     os.killpg(process.pid, signal.SIGKILL)
 
 
+class Agent:
+    """The Slurm agent as its own process (as on a login node), against the suite's gunicorn."""
+
+    def __init__(self, processes, port, token, partition, workdir):
+        self.processes = processes
+        self.command = [
+            sys.executable, "-m", "jobs.slurm_agent", "--url", f"http://127.0.0.1:{port}",
+            "--token", token, "--partition", partition, "--workdir", workdir, "--interval", "1",
+        ]  # fmt: skip
+        self.process = None
+
+    def start(self):
+        self.process = self.processes._start(self.command, "agent")
+
+    def kill_while_polling(self, times):
+        """SIGKILL at staggered moments of its 1 s poll, a new agent started after each."""
+        for n in range(times):
+            time.sleep(1.3 + 0.37 * n)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+            self.start()
+        return times
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def slurm_job_names(prefixes):
+    """How many Slurm jobs (sacct, today) carry each name that starts with one of `prefixes`."""
+    prefixes = tuple(prefixes)
+    listed = _run(["sacct", "-n", "-X", "-P", "-a", "-S", "now-1days", "-o", "JobName%200"])
+    return Counter(
+        name for name in (line.strip() for line in listed.stdout.splitlines())
+        if name.startswith(prefixes)
+    )  # fmt: skip
+
+
 def _run(command):
     return subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)
 

@@ -15,12 +15,16 @@ commenting and inviting, a scheduler posting events) while it:
 - kills the Celery worker (SIGKILL, its pool too) while it delivers --emails e-mails: every one
   delivered once a new worker runs, duplicates counted.
 
-PostgreSQL and Redis are always started again, whatever fails (try/finally). The Slurm agent's
-fault is not run by this command (docs/security.md says how it is covered)."""
+- kills the Slurm agent (SIGKILL) --agent-kills times while it polls, submits and posts for
+  --slurm-jobs small jobs on the local cluster (`make slurm`; skipped, and said so, without one):
+  every job must end, each phase submitted to Slurm once.
+
+PostgreSQL and Redis are always started again, whatever fails (try/finally)."""
 
 import contextlib
 import os
 import socket
+import tempfile
 import time
 import uuid
 from collections import Counter
@@ -34,8 +38,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs.models import Comment
+from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import services as run_services
-from jobs.runs.models import Event
+from jobs.runs.models import Dispatch, Event, Run
+from jobs.slurm_agent.slurm import Slurm, SlurmError
 from portal import outbox
 from portal.devtools import faults
 from portal.devtools.client import Session
@@ -43,6 +49,7 @@ from portal.devtools.demo_pages import past_second_step
 from portal.models import OutboundEmail, User
 
 from .bench_ingest import _batch, _clean, _world
+from .slurm_benchmark import Command as SlurmBenchmark
 
 PASSWORD = "fault suite password 7"
 SETTLE = 3.0  # seconds after a fault still counted as "during" it (the first retries)
@@ -62,16 +69,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--faults",
-            default="postgres,redis,worker",
-            help="Comma-separated, in order: postgres, redis, worker.",
+            default="postgres,redis,worker,agent",
+            help="Comma-separated, in order: postgres, redis, worker, agent.",
         )
         parser.add_argument("--steady-seconds", type=float, default=10.0, help="Load before each.")
         parser.add_argument("--redis-seconds", type=float, default=30.0)
         parser.add_argument("--emails", type=int, default=100, help="For the worker fault.")
+        parser.add_argument("--slurm-jobs", type=int, default=6, help="For the agent fault.")
+        parser.add_argument("--agent-kills", type=int, default=5, help="For the agent fault.")
+        parser.add_argument("--partition", default="e31", help="For the agent fault.")
 
     def handle(self, *args, **opts):
         wanted = [f.strip() for f in opts["faults"].split(",") if f.strip()]
-        unknown = set(wanted) - {"postgres", "redis", "worker"}
+        unknown = set(wanted) - {"postgres", "redis", "worker", "agent"}
         if unknown:
             raise CommandError(f"Unknown fault(s): {', '.join(sorted(unknown))}.")
         if connection.vendor != "postgresql":
@@ -86,7 +96,7 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         log_dir = settings.VAR_DIR
         log_dir.mkdir(parents=True, exist_ok=True)
-        for name in ("gunicorn", "worker"):
+        for name in ("gunicorn", "worker", "agent"):
             (log_dir / f"faults-{name}.log").unlink(missing_ok=True)
         self.sink = faults.SmtpSink()
         port = free_port()
@@ -98,6 +108,7 @@ class Command(BaseCommand):
             "EMAIL_USE_TLS": "0",
         }
         self.processes = faults.Processes(env, port, log_dir)
+        self.port = port
         self.started = timezone.now()
         team, people, job_ids = _world(1, 3)
         client_row, token = run_services.create_client(name=f"faults {team.slug}")
@@ -229,6 +240,64 @@ class Command(BaseCommand):
             },
         )
 
+    def fault_agent(self):
+        """The Slurm agent killed (SIGKILL) again and again while it polls, submits and posts;
+        each time a new one starts. Every dispatch must reach its end with one Slurm job per
+        phase."""
+        partition = self.opts["partition"]
+        workdir = tempfile.mkdtemp(prefix="e31-faults-")
+        try:
+            Slurm(partition=partition, workdir=workdir).partition_info()
+        except SlurmError as error:
+            self.stdout.write(f"Slurm agent: skipped, no cluster reachable ({error}).")
+            return {"fault": "Slurm agent killed", "skipped": True}
+        bench = SlurmBenchmark()
+        tag = uuid.uuid4().hex[:6]
+        count = self.opts["slurm_jobs"]
+        team, users, cluster, token, runs = bench.set_up(tag, count, 3, partition)
+        self.stdout.write(f"Slurm agent: killed {self.opts['agent_kills']} times mid-poll…")
+        agent = faults.Agent(self.processes, self.port, token, partition, workdir)
+        try:
+            agent.start()
+            for run in runs:
+                dispatch_mod.dispatch(run=run, cluster=cluster, actor=users[0])
+            began = time.monotonic()
+            kills = agent.kill_while_polling(self.opts["agent_kills"])
+            ended = time.monotonic()
+            ids = [r.pk for r in runs]
+            done = faults.wait_for(
+                lambda: (
+                    set(Run.objects.filter(pk__in=ids).values_list("state", flat=True))
+                    <= {"released", "failed", "cancelled"}
+                ),
+                180,
+                step=1,
+            )
+            dispatches = list(Dispatch.objects.filter(run__in=ids))
+            names = faults.slurm_job_names(f"e31-{d.key}-" for d in dispatches)
+            phases = sum(len(d.scripts) for d in dispatches)
+            return self.during(
+                "Slurm agent killed mid-poll",
+                began,
+                ended,
+                **{
+                    "jobs": count,
+                    "kills": kills,
+                    "all ended": done,
+                    "states": dict(
+                        Counter(Run.objects.filter(pk__in=ids).values_list("state", flat=True))
+                    ),
+                    "Slurm jobs submitted": sum(names.values()),
+                    "of phases": phases,
+                    "submitted twice": sum(n - 1 for n in names.values() if n > 1),
+                    "phases never submitted": phases - len(names),
+                },
+            )
+        finally:
+            agent.stop()
+            with contextlib.suppress(Exception):
+                bench.tear_down(team, users, cluster)
+
     def worker_gave_up(self):
         """The worker's own word for exiting on a broker error (issue 32's AttributeError)."""
         with open(self.processes.log("worker"), errors="replace") as log:
@@ -288,6 +357,9 @@ class Command(BaseCommand):
         out("")
         out(f"Load: {len(answers)} requests in all ({self.describe_kinds(answers)}).")
         for r in results:
+            if r.get("skipped"):
+                out(f"- {r['fault']}: skipped (no Slurm cluster reachable).")
+                continue
             extra = {
                 k: v
                 for k, v in r.items()
