@@ -254,3 +254,12 @@ def test_the_pages_cost_a_fixed_number_of_queries(client_for, a_member, django_a
     # session, user, the passkeys to exclude, the nav's teams; the challenge kept in the session
     with django_assert_num_queries(7):
         assert client.get(ADD).status_code == 200
+
+
+def test_a_passkey_cannot_be_added_before_the_step_is_passed(
+    client, a_member, password, partner_with_passkey
+):
+    password_step(client, a_member, password)
+    for response in (client.get(ADD), client.post(ADD, {"name": "Thief", "credential": "{}"})):
+        assert response.status_code == 302 and response["Location"] == CODE
+    assert Passkey.objects.filter(user=a_member).count() == 1
