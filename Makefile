@@ -21,7 +21,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: lock run test lint install browser-check clean slurm agent bench pages-db lighthouse screenshots backup restore
+.PHONY: lock run test lint install browser-check clean slurm agent bench faults pages-db lighthouse screenshots backup restore
 
 # Locked with hashes (`make lock`): runtime.txt is what production installs, dev.txt adds the
 # test and lint tools to it.
@@ -59,6 +59,17 @@ FACTOR ?= 100
 bench: install
 	@mkdir -p var
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench --wipe --factor $(FACTOR) --out var/bench.md $(BENCH_ARGS)
+
+# The fault suite (docs/security.md, "Faults"): gunicorn, PostgreSQL, Redis (broker and cache), a
+# Celery worker and an SMTP sink under load, while PostgreSQL restarts, Redis stops and a worker is
+# killed. It restarts the machine's PostgreSQL and stops its Redis: every other user feels it.
+FAULTS_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal_faults
+FAULTS_REDIS ?= redis://127.0.0.1:6379
+faults: install
+	psql "$(dir $(FAULTS_DATABASE_URL))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname = '$(notdir $(FAULTS_DATABASE_URL))'" | grep -q 1 \
+	  || psql "$(dir $(FAULTS_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(FAULTS_DATABASE_URL))"
+	DATABASE_URL=$(FAULTS_DATABASE_URL) CELERY_BROKER_URL=$(FAULTS_REDIS)/14 CACHE_URL=$(FAULTS_REDIS)/13 \
+	  $(PY) manage.py faults $(FAULTS_ARGS)
 
 # The database is the portal's only state (docs/deployment.md, "Backups"). `make backup` writes
 # var/backups/portal-<UTC time>.dump (PostgreSQL) or .sqlite3 (the embedded default), or BACKUP=file;

@@ -7,6 +7,7 @@ CELERY_BROKER_URL, SECRET_KEY, ALLOWED_HOSTS and HTTPS=1; see README.md.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    "portal.second_factor",
     "portal",
     "jobs",
     "findings",
@@ -262,6 +264,14 @@ SESSION_COOKIE_HTTPONLY = True
 STAFF_SESSION_AGE = int(os.environ.get("STAFF_SESSION_AGE", str(8 * 3600)))
 # The name an authenticator app shows beside the code.
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "E31 design-partner portal")
+# Passkeys (WebAuthn): a browser binds each passkey to the site's name, so the relying party is
+# the host of SITE_URL and only pages served from SITE_URL's origin may use one. An address
+# such as 127.0.0.1 cannot be a relying party: there the pages offer app codes alone.
+WEBAUTHN_RP_ID = os.environ.get("WEBAUTHN_RP_ID") or urlsplit(SITE_URL).hostname or "localhost"
+WEBAUTHN_ORIGINS = env_list("WEBAUTHN_ORIGINS") or [
+    "{0.scheme}://{0.netloc}".format(urlsplit(SITE_URL))
+]
+WEBAUTHN_RP_NAME = OTP_TOTP_ISSUER
 X_FRAME_OPTIONS = "DENY"
 
 # A strict policy: scripts and styles only from our own origin, nothing inline.
@@ -282,6 +292,9 @@ SECURE_CSP = {
 # Celery. The filesystem broker needs no server; its folders are created at start.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_FOLDER = VAR_DIR / "celery" / "queue"
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport, except that a broker outage does not end the worker (portal/broker.py).
+    CELERY_BROKER_TRANSPORT = "portal.broker:Transport"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_FOLDER),

@@ -17,6 +17,7 @@ from jobs.runs.services import create_client
 from portal import services
 from portal.intake import services as intake_services
 from portal.models import Membership, Role, Team
+from portal.second_factor.models import Passkey
 from tests.findings.helpers import file as file_finding
 from tests.portal.intake.intake_helpers import make_window, submit
 from tests.users import make_user
@@ -46,8 +47,20 @@ MATRIX = {
     "second_factor_setup": ("get", _logged_in),
     # The QR code of a set-up nobody started.
     "second_factor_qr": ("get", {**_logged_in, **dict.fromkeys(ROLES[1:], 404)}),
-    "second_factor_codes": ("post", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
+    # New recovery codes for a_member, who has a passkey; the others have no second step.
+    "second_factor_codes": (
+        "post",
+        {**_logged_in, **dict.fromkeys(ROLES[1:], 302), "a_member": 200},
+    ),
     "second_factor_off": ("post", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
+    "second_factor_passkey_add": ("get", _logged_in),
+    # Past the step already (staff) or without it (partners): on to the home page.
+    "second_factor_passkey_verify": ("post", {**_logged_in, **dict.fromkeys(ROLES[1:], 302)}),
+    # a_member's passkey: only its owner removes it; anyone else, staff included, gets 404.
+    "second_factor_passkey_remove": (
+        "post",
+        {**_logged_in, "a_member": 302, "a_admin": 404, "b_member": 404, "staff": 404},
+    ),
     "password_change_done": ("get", _logged_in),
     "password_reset": ("get", _public),
     "password_reset_done": ("get", _public),
@@ -236,6 +249,9 @@ def build_world():
     intake_services.close_window(window=window, closed_by=staff)
     # findings: a new finding of team A, filed by its member; a published problem.
     finding = file_finding(team_a, a_member)
+    passkey = Passkey.objects.create(
+        user=a_member, name="Laptop", credential_id="bWF0cml4", public_key=b"key"
+    )
     problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
     return {
         "users": {
@@ -263,6 +279,7 @@ def build_world():
         "finding_id": finding.pk,
         "problem_slug": problem.slug,
         "problem_id": problem.pk,
+        "passkey_id": passkey.pk,
     }
 
 
@@ -345,7 +362,14 @@ def test_pages_answer_only_browser_methods(client_for, world, role):
 
 
 # What a person who has not passed the second step may still reach.
-BEFORE_SECOND_STEP = {"logout", "second_factor_verify", "second_factor_setup", "second_factor_qr"}
+BEFORE_SECOND_STEP = {
+    "logout",
+    "second_factor_verify",
+    "second_factor_setup",
+    "second_factor_qr",
+    "second_factor_passkey_add",
+    "second_factor_passkey_verify",
+}
 
 
 @pytest.mark.django_db

@@ -23,3 +23,15 @@ class AppCodeForm(forms.Form):
             attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "spellcheck": "false"}
         ),
     )
+
+
+class PasskeyForm(forms.Form):
+    name = forms.CharField(
+        label="Name of the passkey",
+        max_length=64,
+        strip=True,
+        help_text="So you can tell your passkeys apart, e.g. “Work laptop” or “Phone”.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    # Filled by passkeys.js with the browser's answer; a browser without it sends it empty.
+    credential = forms.CharField(required=False, widget=forms.HiddenInput)

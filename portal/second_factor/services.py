@@ -11,6 +11,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from portal.errors import DomainError
 
+from .models import Passkey
+
 SESSION_KEY = "second_factor"
 PASSED = "passed"
 NOT_SET_UP = "not set up"
@@ -109,12 +111,44 @@ def turn_off(user) -> None:
     if required(user):
         raise DomainError("Staff accounts keep the second step: it cannot be turned off.")
     TOTPDevice.objects.filter(user=user).delete()
+    Passkey.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()
+
+
+@transaction.atomic
+def add_first_recovery_codes(user) -> list[str] | None:
+    """Recovery codes for a person whose first way through the step this is, else None (the
+    codes they have stay valid)."""
+    if StaticDevice.objects.filter(user=user).exists():
+        return None
+    return new_recovery_codes(user)
+
+
+@transaction.atomic
+def remove_passkey(user, passkey: Passkey) -> bool:
+    """Removes one of the person's passkeys. Returns True when that was their last way through
+    the step, which is then off (a partner's recovery codes go too); staff keep at least one."""
+    others = Passkey.objects.filter(user=user).exclude(pk=passkey.pk).exists()
+    last = not others and not has_app(user)
+    if last and required(user):
+        raise DomainError(
+            "Staff accounts keep the second step: set up an authenticator app or add another "
+            "passkey before removing this one."
+        )
+    passkey.delete()
+    if last:
+        StaticDevice.objects.filter(user=user).delete()
+    return last
 
 
 def recovery_codes_left(user) -> int:
     return StaticToken.objects.filter(device__user=user).count()
 
 
-def is_set_up(user) -> bool:
+def has_app(user) -> bool:
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
+
+
+def is_set_up(user) -> bool:
+    """An authenticator app or a passkey."""
+    return has_app(user) or Passkey.objects.filter(user=user, confirmed=True).exists()
