@@ -25,6 +25,9 @@ STAGING, RUN, OUTPUT = "staging", "run", "output"
 STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
 ORDER = (STAGING, RUN, OUTPUT)
 REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD"}
+# Ends of an attempt after which Slurm requeues a job submitted with --requeue (a node lost
+# under a gang, a preemption with PreemptMode=REQUEUE): sacct keeps the state, not REQUEUED.
+REQUEUED_AFTER = {"PREEMPTED", "NODE_FAIL"}
 FAILURE = {
     "NODE_FAIL": "node_failure",
     "BOOT_FAIL": "node_failure",
@@ -236,9 +239,10 @@ def derive(
     time_limit=None,
 ):
     """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts, and
-    their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED attempt
-    comes back. staged_inside: the run job copies its inputs first, as a step named
-    e31-stage, while it holds the accelerators: that span is the ledger's staging phase.
+    their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED or
+    NODE_FAIL attempt comes back. staged_inside: the run job copies its inputs first, as a
+    step named e31-stage, while it holds the accelerators: that span is the ledger's staging
+    phase.
     cancel_by: who asked the portal to cancel (partner or staff); a cancellation nobody
     asked the portal for is the cluster's."""
     out = Derived()
@@ -294,7 +298,7 @@ def _single(b, phase, tries, rented, chain, requeueable):
     for attempt, record in enumerate(tries):
         last = attempt == len(tries) - 1
         comes_back = record.state in REQUEUED or (
-            record.state == "PREEMPTED" and (requeueable or not last)
+            record.state in REQUEUED_AFTER and (requeueable or not last)
         )
         if record.start is None or (record.final and not record.nodelist and not record.elapsed):
             if record.final:  # cancelled (or refused) before it ever got a node
@@ -377,7 +381,7 @@ def _array(b, phase, tasks, rented):
     for rs in tasks.values():
         tries = attempts(rs)
         for attempt, (record, again) in enumerate(pairwise(tries)):
-            if record.state in REQUEUED or record.state == "PREEMPTED":
+            if record.state in REQUEUED or record.state in REQUEUED_AFTER:
                 b.event("preempted", record.end or record.start,
                         b.key(record, attempt, "requeued"),
                         f"{_label(phase, record)} {record.state} after {record.elapsed} s: "

@@ -96,6 +96,37 @@ def test_a_preempted_array_task_counts_a_restart():
     assert kinds == ["rented", "running", "preempted", "running", "output", "released"]
 
 
+# Recorded on the four-node cluster: a two-node gang whose second node was lost after 3 s.
+NODE_LOST = (
+    "8|8|e31-k-run|NODE_FAIL|2026-12-07T05:52:47|2026-12-07T05:52:48|2026-12-07T05:52:51|3|0:0|"
+    "e31-n[1-2]|2|billing=2,cpu=2,gres/gpu:h100=4,gres/gpu=4,mem=1000M,node=2|None"
+)
+
+
+def test_a_lost_node_ends_the_run_unless_it_was_submitted_with_requeue():
+    records = parse_sacct(NODE_LOST)
+    lost = derive_mod.derive("c", {"run": "8"}, records)
+    failed = lost.posts[-1].body
+    assert lost.ended and failed["failure_reason"] == "node_failure"
+    assert "NODE_FAIL" in failed["note"] and "e31-n[1-2]" in failed["note"]
+
+    # With --requeue Slurm runs it again: the lost attempt is a restart, not the end.
+    again = derive_mod.derive("c", {"run": "8"}, records, requeueable=True)
+    assert not again.ended
+    assert [p.body["kind"] for p in again.posts if p.what == "event"] == [
+        "rented", "running", "preempted",
+    ]  # fmt: skip
+    [hold] = [p.body for p in again.posts if p.what == "hold"]
+    assert hold["count"] == 4 and hold["ended_at"] == "2026-12-07T05:52:51Z"
+    second = (
+        "8|8|e31-k-run|COMPLETED|2026-12-07T05:52:47|2026-12-07T05:54:53|2026-12-07T05:54:58|5|0:0|"
+        "e31-n[2-3]|2|billing=2,cpu=2,gres/gpu:h100=4,gres/gpu=4,mem=1000M,node=2|None"
+    )
+    done = derive_mod.derive("c", {"run": "8"}, parse_sacct(NODE_LOST + "\n" + second))
+    kinds = [p.body["kind"] for p in done.posts if p.what == "event"]
+    assert done.ended and kinds.count("preempted") == 1 and kinds[-1] == "released"
+
+
 # --- the portal's side ---------------------------------------------------------------------
 
 
