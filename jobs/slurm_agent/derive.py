@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
 
-from .slurm import parse_bytes, parse_limit, tres_value
+from .slurm import host_count, parse_bytes, parse_limit, tres_value
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
 STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
@@ -175,6 +175,21 @@ def _steps_pending(b, record):
     return not batch or (record.signal == SIGKILL and not any(s.max_rss for s in batch))
 
 
+def _nodes_pending(b, record):
+    """slurmdbd may hold a gang's first node alone as its NodeList for a few seconds after
+    the start (and even after the end), while NNodes is already right: wait for the whole
+    list that the notes name, at most STEPS_GRACE seconds after the end."""
+    if not 0 < host_count(record.nodelist) < record.nodes:
+        return False
+    if not record.final:
+        return True
+    return (
+        b.now is not None
+        and record.end is not None
+        and ((b.now - record.end).total_seconds() <= STEPS_GRACE)
+    )
+
+
 def out_of_memory(record, used):
     """OUT_OF_MEMORY (the kernel's OOM killer in a cgroup), or a step killed (signal 9) by
     jobacct_gather's OverMemoryKill: sacct then says FAILED 0:9 with a peak past ReqMem."""
@@ -307,6 +322,8 @@ def _single(b, phase, tries, rented, chain, requeueable):
             return "going"
         if not record.nodes and not record.final:
             return "going"  # sacct has the start but not yet the allocation: next poll
+        if _nodes_pending(b, record):
+            return "going"
         if phase == chain[0] or (phase == RUN and (attempt > 0 or not rented)):
             b.event("rented", record.start, b.key(record, attempt, "rented"),
                     f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
