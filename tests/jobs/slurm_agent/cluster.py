@@ -1,16 +1,18 @@
 """A real Slurm cluster for tests: whether it is up, the agent in its own process, a portal
 that can be taken down, and what sacct, squeue and scontrol say. A pytest plugin (tests/conftest.py
 loads it): the fixtures `cluster`, `low_cluster`, `start_agent`, `flaky_portal`, `lose_node` and
-`cancel_afterwards`, for the Slurm tests beside it and the browser journey that dispatches to the
+`cancel_afterwards` and `whole_cluster`, for the Slurm tests beside it and the browser journey that dispatches to the
 cluster. The nodes are whatever the partition has (four `e31-n*` from .ci/slurm-up, or one named
 after this host where it fell back): tests ask `partition_nodes()`, never a name."""
 
+import fcntl
 import functools
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -269,3 +271,24 @@ def lose_node():
         for name in lost:
             subprocess.run(["scontrol", "update", f"NodeName={name}", "State=RESUME"],
                            capture_output=True, timeout=20)  # fmt: skip
+
+
+@pytest.fixture
+def whole_cluster():
+    """One multi-node test at a time on this machine (xdist workers, other suites): each takes
+    most of the nodes, one takes a node down, one holds two; side by side they wait for each
+    other past their time limits. A lock file every process on the machine sees."""
+    with open(Path(tempfile.gettempdir()) / "e31-slurm-nodes.lock", "a") as handle:
+        deadline = time.monotonic() + 600
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail("another test has held the cluster's nodes for 10 minutes")
+                time.sleep(0.5)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

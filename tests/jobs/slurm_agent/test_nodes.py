@@ -23,7 +23,7 @@ from tests.jobs.slurm_agent.cluster import (
     wait_for,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("whole_cluster")]
 
 # Each node of the allocation writes its own name into the dispatch's folder (shared).
 EACH_NODE = "srun bash -c 'hostname > host-$SLURM_NODEID.txt'; sleep 2"
@@ -71,8 +71,13 @@ def dispatched(run, cluster, staff, agent):
     return run
 
 
-def run_job(run):
-    return wait_for(lambda: (dispatch_of(run).slurm_jobs or {}).get("run"), 60, "the run's job id")
+def run_job(run, cancel_afterwards):
+    """The run's Slurm job id, once the agent has submitted the chain; the whole chain is
+    cancelled when the test ends."""
+    jobs = wait_for(lambda: (dispatch_of(run).slurm_jobs or {}).get("run") and
+                    dispatch_of(run).slurm_jobs, 60, "the run's job id")  # fmt: skip
+    cancel_afterwards.extend(jobs.values())
+    return jobs["run"]
 
 
 @pytest.mark.parametrize("nodes", [2, 4])
@@ -85,7 +90,7 @@ def test_a_gang_runs_on_every_node_and_is_held_per_node(
     run = accepted_run(team_a, a_member, staff, data)
     agent = start_agent(quick)
     dispatched(run, quick, staff, agent)
-    cancel_afterwards.append(run_job(run))
+    run_job(run, cancel_afterwards)
 
     wait_for(lambda: run_state(run) == "released", 120, "released", agent)
     record = dispatch_of(run)
@@ -122,8 +127,7 @@ def test_a_node_lost_under_a_running_gang(
     run = accepted_run(team_a, a_member, staff, data)
     agent = start_agent(quick)
     dispatched(run, quick, staff, agent)
-    job = run_job(run)
-    cancel_afterwards.append(job)
+    job = run_job(run, cancel_afterwards)
     wait_for(lambda: run_state(run) == "running", 60, "running", agent)
     [first] = sacct(job, FIELDS)
     lost = hostnames(first["NodeList"])[-1]  # the gang's last node: others' jobs fill the first
@@ -177,12 +181,11 @@ def test_a_preemptible_run_is_requeued_for_an_urgent_one(
     low_agent = start_agent(low_cluster)
     agent = start_agent(quick)
     dispatched(low, low_cluster, staff, low_agent)
-    low_job = run_job(low)
-    cancel_afterwards.append(low_job)
+    low_job = run_job(low, cancel_afterwards)
     wait_for(lambda: run_state(low) == "running", 60, "the preemptible run running", low_agent)
 
     dispatched(urgent, quick, staff, agent)
-    cancel_afterwards.append(run_job(urgent))
+    run_job(urgent, cancel_afterwards)
     wait_for(lambda: squeue_state(low_job) == "PENDING", 60, "the preemptible run requeued")
     scontrol("update", f"JobId={low_job}", "StartTime=now+2")
     wait_for(lambda: run_state(urgent) == "released", 90, "the urgent run released", agent)
@@ -215,7 +218,7 @@ def test_an_elastic_job_granted_fewer_nodes_says_so_on_its_page(
     blocker = subprocess.run(
         ["sbatch", "--parsable", "-p", "e31", "-N2", f"--nodelist={','.join(nodes[-2:])}",
          "--gres=gpu:h100:8", "--job-name=e31-test-blocker", "--output=/dev/null",
-         "--wrap", "sleep 300"],
+         "--wrap", "sleep 120"],
         capture_output=True, text=True, check=True, timeout=30,
     ).stdout.strip()  # fmt: skip
     cancel_afterwards.append(blocker)
@@ -227,7 +230,7 @@ def test_an_elastic_job_granted_fewer_nodes_says_so_on_its_page(
     dispatched(run, quick, staff, start_agent(quick))
     record = dispatch_of(run)
     assert "#SBATCH --nodes=2-4" in next(s["text"] for s in record.scripts if s["phase"] == "run")
-    cancel_afterwards.append(run_job(run))
+    run_job(run, cancel_afterwards)
     wait_for(lambda: run_state(run) == "released", 120, "released")
 
     [row] = sacct(dispatch_of(run).slurm_jobs["run"], FIELDS)
