@@ -21,7 +21,7 @@ for c in "$$(pyenv root 2>/dev/null)/versions/$$(cat .python-version 2>/dev/null
 done; exit 1
 endef
 
-.PHONY: lock run test lint install browser-check clean slurm agent bench faults pages-db lighthouse screenshots backup restore
+.PHONY: lock run test lint install browser-check clean slurm slurm-stop agent bench faults pages-db lighthouse screenshots backup restore
 
 # Locked with hashes (`make lock`): runtime.txt is what production installs, dev.txt adds the
 # test and lint tools to it.
@@ -86,9 +86,13 @@ AGENT_PYZ ?= var/e31-slurm-agent.pyz
 agent:
 	python3 -m jobs.slurm_agent.build $(AGENT_PYZ)
 
-# A single-node Slurm cluster on this machine (root): munge, slurmdbd, slurmctld, slurmd, fake GPUs.
+# A four-node Slurm cluster on this machine (root): each slurmd in its own network and hostname
+# namespace, one slurmctld, slurmdbd and munge, fake GPUs (README "Slurm cluster").
 slurm:
 	bash .ci/slurm-up
+
+slurm-stop:
+	bash .ci/slurm-up --down
 
 # Rewrites both locks from pyproject.toml, keeping every version already locked (uv in var/).
 lock: install

@@ -87,6 +87,11 @@ class Agent:
     def submit(self, dispatch):
         """Submit the chain, skipping what an earlier run of the agent already submitted."""
         since = datetime.fromisoformat(dispatch["dispatched_at"]).astimezone(UTC)
+        if datetime.now(UTC) < since.replace(microsecond=0) + timedelta(seconds=1):
+            # Slurm's times are whole seconds: a job started in the second it was dispatched
+            # would read as started before the dispatch, and a run dispatched again would get
+            # its new attempt's events before its `redispatched` one (and refuse them).
+            return
         names = {s["phase"]: slurm_name(dispatch, s["phase"]) for s in dispatch["scripts"]}
         found = self.slurm.find(names.values(), since - timedelta(minutes=1))
         folder = self.slurm.folder(dispatch["key"])

@@ -19,12 +19,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
 
-from .slurm import parse_bytes, parse_limit, tres_value
+from .slurm import host_count, parse_bytes, parse_limit, tres_value
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
 STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
 ORDER = (STAGING, RUN, OUTPUT)
 REQUEUED = {"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD"}
+# Ends of an attempt after which Slurm requeues a job submitted with --requeue (a node lost
+# under a gang, a preemption with PreemptMode=REQUEUE): sacct keeps the state, not REQUEUED.
+REQUEUED_AFTER = {"PREEMPTED", "NODE_FAIL"}
 FAILURE = {
     "NODE_FAIL": "node_failure",
     "BOOT_FAIL": "node_failure",
@@ -172,6 +175,21 @@ def _steps_pending(b, record):
     return not batch or (record.signal == SIGKILL and not any(s.max_rss for s in batch))
 
 
+def _nodes_pending(b, record):
+    """slurmdbd may hold a gang's first node alone as its NodeList for a few seconds after
+    the start (and even after the end), while NNodes is already right: wait for the whole
+    list that the notes name, at most STEPS_GRACE seconds after the end."""
+    if not 0 < host_count(record.nodelist) < record.nodes:
+        return False
+    if not record.final:
+        return True
+    return (
+        b.now is not None
+        and record.end is not None
+        and ((b.now - record.end).total_seconds() <= STEPS_GRACE)
+    )
+
+
 def out_of_memory(record, used):
     """OUT_OF_MEMORY (the kernel's OOM killer in a cgroup), or a step killed (signal 9) by
     jobacct_gather's OverMemoryKill: sacct then says FAILED 0:9 with a peak past ReqMem."""
@@ -236,9 +254,10 @@ def derive(
     time_limit=None,
 ):
     """slurm_jobs: {phase: job id}; records: sacct records of those jobs (all attempts, and
-    their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED attempt
-    comes back. staged_inside: the run job copies its inputs first, as a step named
-    e31-stage, while it holds the accelerators: that span is the ledger's staging phase.
+    their steps). requeueable: the run was submitted with --requeue, so a PREEMPTED or
+    NODE_FAIL attempt comes back. staged_inside: the run job copies its inputs first, as a
+    step named e31-stage, while it holds the accelerators: that span is the ledger's staging
+    phase.
     cancel_by: who asked the portal to cancel (partner or staff); a cancellation nobody
     asked the portal for is the cluster's."""
     out = Derived()
@@ -294,7 +313,7 @@ def _single(b, phase, tries, rented, chain, requeueable):
     for attempt, record in enumerate(tries):
         last = attempt == len(tries) - 1
         comes_back = record.state in REQUEUED or (
-            record.state == "PREEMPTED" and (requeueable or not last)
+            record.state in REQUEUED_AFTER and (requeueable or not last)
         )
         if record.start is None or (record.final and not record.nodelist and not record.elapsed):
             if record.final:  # cancelled (or refused) before it ever got a node
@@ -303,6 +322,8 @@ def _single(b, phase, tries, rented, chain, requeueable):
             return "going"
         if not record.nodes and not record.final:
             return "going"  # sacct has the start but not yet the allocation: next poll
+        if _nodes_pending(b, record):
+            return "going"
         if phase == chain[0] or (phase == RUN and (attempt > 0 or not rented)):
             b.event("rented", record.start, b.key(record, attempt, "rented"),
                     f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
@@ -377,7 +398,7 @@ def _array(b, phase, tasks, rented):
     for rs in tasks.values():
         tries = attempts(rs)
         for attempt, (record, again) in enumerate(pairwise(tries)):
-            if record.state in REQUEUED or record.state == "PREEMPTED":
+            if record.state in REQUEUED or record.state in REQUEUED_AFTER:
                 b.event("preempted", record.end or record.start,
                         b.key(record, attempt, "requeued"),
                         f"{_label(phase, record)} {record.state} after {record.elapsed} s: "

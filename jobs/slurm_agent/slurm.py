@@ -109,6 +109,30 @@ def gpus_in(tres):
     return total, typed or ("gpu" if total else "")
 
 
+def host_count(nodelist):
+    """The hosts a Slurm hostlist names: 'e31-n[1-2,4],gpu7' -> 4; 0 when it cannot tell."""
+    items, depth, current = [], 0, ""
+    for char in nodelist or "":
+        if char == "," and depth == 0:
+            items.append(current)
+            current = ""
+            continue
+        depth += (char == "[") - (char == "]")
+        current += char
+    items.append(current)
+    total = 0
+    try:
+        for item in filter(None, items):
+            hosts = 1
+            for group in re.findall(r"\[([^\]]*)\]", item):
+                ranges = (part.partition("-") for part in group.split(","))
+                hosts *= sum(int(b) - int(a) + 1 if b else 1 for a, _, b in ranges)
+            total += hosts
+    except ValueError:
+        return 0
+    return total
+
+
 UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 
 

@@ -12,7 +12,13 @@ from findings.insights import figures as insight_figures
 from jobs.runs import ledger, observed, services
 from jobs.runs.models import Event, Run, RunOutcome
 from jobs.slurm_agent import derive as derive_mod
-from jobs.slurm_agent.slurm import parse_bytes, parse_cpu_time, parse_req_mem, parse_sacct
+from jobs.slurm_agent.slurm import (
+    host_count,
+    parse_bytes,
+    parse_cpu_time,
+    parse_req_mem,
+    parse_sacct,
+)
 from portal.errors import DomainError
 from portal.models import Notice
 
@@ -94,6 +100,56 @@ def test_a_preempted_array_task_counts_a_restart():
     derived = derive_mod.derive("c", {"run": "20"}, parse_sacct("\n".join(lines)))
     kinds = [p.body["kind"] for p in derived.posts if p.what == "event"]
     assert kinds == ["rented", "running", "preempted", "running", "output", "released"]
+
+
+# Recorded on the four-node cluster: a two-node gang whose second node was lost after 3 s.
+NODE_LOST = (
+    "8|8|e31-k-run|NODE_FAIL|2026-12-07T05:52:47|2026-12-07T05:52:48|2026-12-07T05:52:51|3|0:0|"
+    "e31-n[1-2]|2|billing=2,cpu=2,gres/gpu:h100=4,gres/gpu=4,mem=1000M,node=2|None"
+)
+
+
+def test_a_gang_is_named_by_all_its_nodes_once_slurmdbd_has_them():
+    assert [host_count(t) for t in ("e31-n1", "e31-n[1-2]", "n[1-2,4],gpu7", "r[1-2]-n[01-04]")] == [
+        1, 2, 4, 8,
+    ]  # fmt: skip
+    assert host_count("") == 0 and host_count("n[a-b]") == 0
+    # Seen on the four-node cluster: NNodes 2 but the first node alone, for a few seconds.
+    early = NODE_LOST.replace("NODE_FAIL", "RUNNING").replace("|e31-n[1-2]|", "|e31-n1|")
+    assert derive_mod.derive("c", {"run": "8"}, parse_sacct(early)).posts == []
+    running = derive_mod.derive(
+        "c", {"run": "8"}, parse_sacct(early.replace("|e31-n1|", "|e31-n[1-2]|"))
+    )
+    assert "running on e31-n[1-2] (2 nodes" in running.posts[-2].body["note"]
+    # An ended gang waits for its whole list, at most a minute after its end.
+    ended = parse_sacct(NODE_LOST.replace("|e31-n[1-2]|", "|e31-n1|"))
+    end = datetime(2026, 12, 7, 5, 52, 51, tzinfo=UTC)
+    assert derive_mod.derive("c", {"run": "8"}, ended, now=end + timedelta(seconds=5)).posts == []
+    assert derive_mod.derive("c", {"run": "8"}, ended, now=end + timedelta(seconds=61)).ended
+
+
+def test_a_lost_node_ends_the_run_unless_it_was_submitted_with_requeue():
+    records = parse_sacct(NODE_LOST)
+    lost = derive_mod.derive("c", {"run": "8"}, records)
+    failed = lost.posts[-1].body
+    assert lost.ended and failed["failure_reason"] == "node_failure"
+    assert "NODE_FAIL" in failed["note"] and "e31-n[1-2]" in failed["note"]
+
+    # With --requeue Slurm runs it again: the lost attempt is a restart, not the end.
+    again = derive_mod.derive("c", {"run": "8"}, records, requeueable=True)
+    assert not again.ended
+    assert [p.body["kind"] for p in again.posts if p.what == "event"] == [
+        "rented", "running", "preempted",
+    ]  # fmt: skip
+    [hold] = [p.body for p in again.posts if p.what == "hold"]
+    assert hold["count"] == 4 and hold["ended_at"] == "2026-12-07T05:52:51Z"
+    second = (
+        "8|8|e31-k-run|COMPLETED|2026-12-07T05:52:47|2026-12-07T05:54:53|2026-12-07T05:54:58|5|0:0|"
+        "e31-n[2-3]|2|billing=2,cpu=2,gres/gpu:h100=4,gres/gpu=4,mem=1000M,node=2|None"
+    )
+    done = derive_mod.derive("c", {"run": "8"}, parse_sacct(NODE_LOST + "\n" + second))
+    kinds = [p.body["kind"] for p in done.posts if p.what == "event"]
+    assert done.ended and kinds.count("preempted") == 1 and kinds[-1] == "released"
 
 
 # --- the portal's side ---------------------------------------------------------------------

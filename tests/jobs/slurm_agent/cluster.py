@@ -1,14 +1,18 @@
 """A real Slurm cluster for tests: whether it is up, the agent in its own process, a portal
 that can be taken down, and what sacct, squeue and scontrol say. A pytest plugin (tests/conftest.py
-loads it): the fixtures `cluster`, `start_agent` and `flaky_portal`, for the Slurm tests beside it
-and the browser journey that dispatches to the cluster."""
+loads it): the fixtures `cluster`, `low_cluster`, `start_agent`, `flaky_portal`, `lose_node` and
+`cancel_afterwards` and `whole_cluster`, for the Slurm tests beside it and the browser journey that dispatches to the
+cluster. The nodes are whatever the partition has (four `e31-n*` from .ci/slurm-up, or one named
+after this host where it fell back): tests ask `partition_nodes()`, never a name."""
 
+import fcntl
 import functools
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -24,6 +28,7 @@ from jobs.runs.models import Dispatch, Run
 
 ROOT = Path(__file__).resolve().parents[3]
 PARTITION = "e31"
+LOW_PARTITION = "e31-low"  # a lower PriorityTier: its jobs are requeued for an e31 job
 
 
 @functools.cache
@@ -41,12 +46,36 @@ def slurm_problem():
     return ""
 
 
-@pytest.fixture
-def cluster(db):
-    """A registered cluster for the local partition; the stand-in data movers sleep."""
+def partition_nodes(partition=PARTITION):
+    """The partition's node names, in Slurm's order."""
+    out = subprocess.run(["sinfo", "-h", "-N", "-p", partition, "-o", "%N"], capture_output=True,
+                         text=True, timeout=20, check=True)  # fmt: skip
+    return list(dict.fromkeys(out.stdout.split()))
+
+
+def needs_nodes(count):
+    """Skip (or fail under REQUIRE_SLURM=1) a test that needs `count` nodes the cluster lacks."""
+    nodes = partition_nodes()
+    if len(nodes) >= count:
+        return nodes
+    problem = (f"partition {PARTITION} has {len(nodes)} node(s), this test needs {count}: "
+               "`make slurm` starts four where network namespaces can be made")  # fmt: skip
+    if os.environ.get("REQUIRE_SLURM") == "1":
+        pytest.fail(f"REQUIRE_SLURM=1 but {problem}")
+    pytest.skip(f"NOT ENOUGH SLURM NODES: {problem}")
+
+
+def hostnames(nodelist):
+    """'e31-n[1-2]' -> ['e31-n1', 'e31-n2']."""
+    out = subprocess.run(["scontrol", "show", "hostnames", nodelist], capture_output=True,
+                         text=True, timeout=20, check=True)  # fmt: skip
+    return out.stdout.split()
+
+
+def _register(partition):
     cluster, token = dispatch_mod.create_cluster(
         name=f"local-{uuid.uuid4().hex[:8]}",
-        partition=PARTITION,
+        partition=partition,
         accelerator_map={"H100-80GB": "gpu:h100"},
         stage_command="sleep 2 # copy {location} as {name}",
         deliver_command="sleep 2 # deliver {name} to {destination}",
@@ -55,12 +84,25 @@ def cluster(db):
     return cluster
 
 
+@pytest.fixture
+def cluster(db):
+    """A registered cluster for the local partition; the stand-in data movers sleep."""
+    return _register(PARTITION)
+
+
+@pytest.fixture
+def low_cluster(db):
+    """The same machines through the preemptible partition, registered as a cluster of its own."""
+    return _register(LOW_PARTITION)
+
+
 class AgentProcess:
     """`python -m jobs.slurm_agent` in its own process, started and killed by the test."""
 
-    def __init__(self, url, token, workdir, interval=0.5):
+    def __init__(self, url, token, workdir, interval=0.5, partition=""):
         self.args = [sys.executable, "-m", "jobs.slurm_agent", "--url", url,
-                     "--interval", str(interval), "--workdir", str(workdir)]  # fmt: skip
+                     "--interval", str(interval), "--workdir", str(workdir),
+                     *(["--partition", partition] if partition else [])]  # fmt: skip
         self.env = {**os.environ, "E31_AGENT_TOKEN": token}
         self.log = Path(workdir) / f"agent-{uuid.uuid4().hex[:6]}.log"
         self.process = None
@@ -95,7 +137,8 @@ def start_agent(live_server, tmp_path):
     agents = []
 
     def start(cluster, url=None, interval=0.5):
-        agent = AgentProcess(url or live_server.url, cluster.token, tmp_path / "agent", interval)
+        agent = AgentProcess(url or live_server.url, cluster.token, tmp_path / "agent", interval,
+                             cluster.partition)  # fmt: skip
         agents.append(agent)
         return agent.start()
 
@@ -195,3 +238,57 @@ def squeue_state(job_id):
     out = subprocess.run(["squeue", "-h", "-j", str(job_id), "-o", "%T"], capture_output=True,
                          text=True, timeout=20)  # fmt: skip
     return out.stdout.strip()
+
+
+@pytest.fixture
+def cancel_afterwards():
+    """A list of Slurm job ids the test started: cancelled at teardown, pass or fail, so that
+    nothing of it holds the cluster every other test shares."""
+    jobs = []
+    yield jobs
+    if jobs:
+        subprocess.run(["scancel", *jobs], capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def lose_node():
+    """lose_node(name): the node dies (every process of its namespace is killed: slurmd, the
+    jobs' slurmstepd and the jobs) and is marked down, as an operator or the health check does.
+    At teardown, pass or fail, `.ci/slurm-up` starts its slurmd again and the node is resumed."""
+    lost = []
+
+    def lose(name):
+        lost.append(name)
+        pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True,
+                              timeout=20, check=True).stdout.split()  # fmt: skip
+        assert pids, f"no process in the namespace of node {name}"
+        subprocess.run(["kill", "-KILL", *pids], capture_output=True, timeout=20)
+        scontrol("update", f"NodeName={name}", "State=DOWN", "Reason=e31 test: node lost")
+
+    yield lose
+    if lost:
+        subprocess.run(["bash", str(ROOT / ".ci" / "slurm-up")], capture_output=True, timeout=120)
+        for name in lost:
+            subprocess.run(["scontrol", "update", f"NodeName={name}", "State=RESUME"],
+                           capture_output=True, timeout=20)  # fmt: skip
+
+
+@pytest.fixture
+def whole_cluster():
+    """One multi-node test at a time on this machine (xdist workers, other suites): each takes
+    most of the nodes, one takes a node down, one holds two; side by side they wait for each
+    other past their time limits. A lock file every process on the machine sees."""
+    with open(Path(tempfile.gettempdir()) / "e31-slurm-nodes.lock", "a") as handle:
+        deadline = time.monotonic() + 600
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail("another test has held the cluster's nodes for 10 minutes")
+                time.sleep(0.5)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
