@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.core.servers.basehttp import WSGIServer
+from django.db import connections
+from django.test.testcases import LiveServerThread
 from hypothesis import settings as hypothesis_settings
 
 from jobs import jobformat, services
@@ -81,6 +84,23 @@ def shared_corpus():
 @pytest.fixture(scope="session")
 def shared_corpus_files():
     return shared_corpus_listed()
+
+
+class _OneRequestAtATime(WSGIServer):
+    """The live server for an in-memory SQLite database: every request thread of Django's
+    threaded server shares the test's one connection, so two requests at once (an autosave
+    while the form is posted) start a transaction inside the other's. Served one by one, in
+    the server's own thread, which Django's LiveServerThread gives the shared connection."""
+
+    def __init__(self, *args, connections_override=None, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _serial_live_server_on_memory_sqlite():
+    # SQLite test databases are in memory (no TEST NAME is set); the check runs before they exist.
+    if any(c.vendor == "sqlite" for c in connections.all()):
+        LiveServerThread.server_class = _OneRequestAtATime
 
 
 @pytest.fixture(autouse=True)
