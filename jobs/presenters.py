@@ -3,7 +3,6 @@
 import re
 import uuid
 
-from django.db.models import Prefetch
 from django.urls import reverse
 
 from jobs.runs.models import Run
@@ -11,11 +10,11 @@ from portal.validators import is_number
 
 from . import jobformat
 from .forms import CommentForm
-from .models import JobDescription, JobStatus, Review
+from .models import JobDescription, JobStatus
 from .review.presenters import review_groups
 from .runs.ledger import for_description
 from .runs.presenters import page_clock, run_context
-from .selectors import comments_by_anchor, discussion
+from .selectors import comments_by_anchor, discussion, revisions_with_reviews
 from .steps import (
     PART_SPECS,
     PART_TITLES,
@@ -284,7 +283,7 @@ def detail_context(request, job, review_values=None):
         **_record_context(request, job),
     }
     revisions = context["revisions"]
-    context["latest_number"] = revisions[0].number if revisions else None
+    context["latest_number"] = revisions[0]["number"] if revisions else None
     if run is not None:
         context.update(run_context(run, page_clock()))
     return context
@@ -300,17 +299,15 @@ def _run_of(job):
 
 def _record_context(request, job):
     """The revisions with their reviews and the status history, as the page shows them."""
-    revisions = list(
-        job.revisions.select_related("submitted_by").prefetch_related(
-            Prefetch("reviews", queryset=Review.objects.select_related("reviewer"))
-        )
-    )
+    revisions = revisions_with_reviews(job)
+    reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW and revisions
     return {
         "revisions": revisions,
         "changes": list(job.changes.select_related("actor")),
         # A review's note is shown with the review above; the history only names the move.
         "review_outcomes": [JobStatus.ACCEPTED, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED],
-        "review_groups": review_groups(revisions[0]) if revisions and request.user.is_staff else [],
+        # The fields staff may name come from the description under review.
+        "review_groups": review_groups(job.revisions.first()) if reviewing else [],
     }
 
 

@@ -6,10 +6,18 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from jobs.runs.models import Run
-from portal.models import NoticeTopic
+from portal.models import NoticeTopic, name_of
 from portal.selectors import scoped, team_ids_for, unread_notice_count
 
-from .models import Comment, JobDescription, JobStatus, JobStatusCount, ReadMark, Revision
+from .models import (
+    Comment,
+    JobDescription,
+    JobStatus,
+    JobStatusCount,
+    ReadMark,
+    ReviewOutcome,
+    Revision,
+)
 
 
 def jobs_for(user):
@@ -152,6 +160,46 @@ def review_queue():
         )
         .order_by(*REVIEW_ORDER)
     )
+
+
+def revisions_with_reviews(job):
+    """The job's revisions as its page lists them, newest first, each a dict with its
+    reviews (newest first) and the names the page prints: one query, the revisions joined
+    to their reviews, and only the columns shown (not the descriptions)."""
+    rows = job.revisions.order_by("-number", "-reviews__created_at", "-reviews__pk").values(
+        "number",
+        "submitted_at",
+        "reviews__pk",
+        "reviews__outcome",
+        "reviews__note",
+        "reviews__fields",
+        "reviews__created_at",
+        submitter=name_of("submitted_by"),
+        reviewer=name_of("reviews__reviewer"),
+    )
+    revisions = {}
+    for row in rows:
+        revision = revisions.setdefault(
+            row["number"],
+            {
+                "number": row["number"],
+                "submitted_at": row["submitted_at"],
+                "submitted_by": row["submitter"],
+                "reviews": [],
+            },
+        )
+        if row["reviews__pk"] is not None:
+            revision["reviews"].append(
+                {
+                    "outcome": row["reviews__outcome"],
+                    "outcome_label": ReviewOutcome(row["reviews__outcome"]).label,
+                    "note": row["reviews__note"],
+                    "fields": row["reviews__fields"],
+                    "created_at": row["reviews__created_at"],
+                    "reviewer": row["reviewer"],
+                }
+            )
+    return list(revisions.values())
 
 
 def discussion(job):

@@ -234,7 +234,7 @@ def _export_runs(team, archive):
     )
     events = (
         Event.objects.filter(run__job__team=team)
-        .select_related("actor", "client")
+        .with_senders()
         .order_by("run", "occurred_at", "received_at", "pk")
     )
     archive.records(

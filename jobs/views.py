@@ -466,7 +466,10 @@ def comment_create(request, pk):
     if request.htmx:
         return render(request, "jobs/detail.html#discussion", context)
     return render(
-        request, "jobs/detail.html", {**context, "revisions": job.revisions.all()}, status=400
+        request,
+        "jobs/detail.html",
+        {**context, "revisions": selectors.revisions_with_reviews(job)},
+        status=400,
     )
 
 

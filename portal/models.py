@@ -3,7 +3,8 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models import Value
+from django.db.models.functions import Coalesce, Lower, NullIf
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -79,6 +80,16 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.full_name or self.email
+
+
+def name_of(path):
+    """The name a page prints for the user at `path` ("author", "reviews__reviewer"), as
+    str(User) says it (the full name, else the email), for reading with values()."""
+    return Coalesce(
+        NullIf(f"{path}__full_name", Value("")),
+        f"{path}__email",
+        output_field=models.CharField(),
+    )
 
 
 class Team(models.Model):

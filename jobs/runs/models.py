@@ -2,7 +2,8 @@
 to, and its outcome. Registered with the jobs app (jobs/models.py imports this module)."""
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from jobs.models import JobDescription, Revision
@@ -120,6 +121,26 @@ class EventStatus(models.TextChoices):
     REJECTED = "rejected", "Rejected"
 
 
+class EventQuerySet(models.QuerySet):
+    def with_senders(self):
+        """Each event with the names its `actor_label` says, in the events' own query: one
+        index look-up per event that has a sender. Joined instead, PostgreSQL plans for the
+        average run's events and hashes the whole user table for them."""
+        # str(User) in SQL: the full name, else the email.
+        people = (
+            User.objects.filter(pk=OuterRef("actor_id"))
+            .order_by()
+            .values(
+                name=Coalesce(
+                    NullIf("full_name", Value("")), "email", output_field=models.CharField()
+                )
+            )
+        )
+        schedulers = SchedulerClient.objects.filter(pk=OuterRef("client_id")).order_by()
+        schedulers = schedulers.values("name")
+        return self.annotate(actor_name=Subquery(people), client_name=Subquery(schedulers))
+
+
 class Event(models.Model):
     """One lifecycle event as received. The run's state is the replay of its events in
     the order they happened; an event illegal at its place is kept, marked rejected."""
@@ -154,6 +175,8 @@ class Event(models.Model):
     # bytes staged, bytes delivered, nodes granted, exit reason.
     observed = models.JSONField(default=dict, blank=True)
 
+    objects = EventQuerySet.as_manager()
+
     class Meta:
         ordering = ["occurred_at", "received_at", "pk"]
         constraints = [
@@ -169,9 +192,10 @@ class Event(models.Model):
 
     @property
     def actor_label(self):
+        """Who sent it; the event must be read with its senders' names (with_senders())."""
         if self.client_id:
-            return f"scheduler {self.client}" + (" (simulated)" if self.simulated else "")
-        return f"staff {self.actor}" if self.actor else "—"
+            return f"scheduler {self.client_name}" + (" (simulated)" if self.simulated else "")
+        return f"staff {self.actor_name}" if self.actor_id else "—"
 
 
 class Phase(models.TextChoices):

@@ -39,7 +39,7 @@ def _dispatch(run):
 def run_context(run, clock=None):
     """`clock`: the real time to show the run at (one reading for the timeline, the ledger
     and the figures); by default the time now."""
-    events = list(run.events.select_related("actor", "client"))
+    events = list(run.events.with_senders())
     holds = list(run.holds.all())
     clock = clock or timezone.now()
     now = simulated_now(run, events, clock) or clock

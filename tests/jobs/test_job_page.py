@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from jobs import jobformat, selectors, services
-from jobs.models import JobStatus, ReadMark
+from jobs.models import JobStatus, ReadMark, Review
 from jobs.runs import services as run_services
 from jobs.runs import simulator
 from jobs.runs.models import Phase
@@ -63,9 +63,9 @@ def test_a_finished_runs_page_reads_a_fixed_number_of_queries(
     client = client_for(a_member)
     page(client, finished.job)
     # Session, user, memberships, the job with its run and read mark, the comments, the
-    # run's events and holds, the revisions with their reviews and their reviewers, the
-    # history: the same however many of each there are.
-    with django_assert_num_queries(10):
+    # run's events (with their senders) and holds, the revisions joined to their reviews
+    # and reviewers, the history: the same however many of each there are.
+    with django_assert_num_queries(9):
         page(client, finished.job)
     for i in range(3):
         services.add_comment(job=finished.job, author=staff, body=f"comment {i}")
@@ -73,7 +73,7 @@ def test_a_finished_runs_page_reads_a_fixed_number_of_queries(
             run=finished, kind="running", occurred_at=timezone.now(), idempotency_key=f"e{i}"
         )
     page(client, finished.job)  # marks the comments read
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         page(client, finished.job)
 
 
@@ -83,7 +83,8 @@ def test_staff_reviewing_reads_a_fixed_number_of_queries(
     viewer = client_for(staff)
     page(viewer, in_review)
     # Session, user, the job with its run and read mark, memberships, the comments, the
-    # revisions with their reviews and reviewers, the history, the review form's rows.
+    # revisions joined to their reviews and reviewers, the history, the revision under
+    # review (the fields the form may name), the review form's rows.
     with django_assert_num_queries(8):
         page(viewer, in_review)
 
@@ -262,3 +263,34 @@ def test_a_refused_review_shows_what_was_chosen_then_a_blank_form(client_for, in
     assert 'id="outcome-declined" checked' in refused and "Not recorded:" in refused
     blank = page(viewer, in_review)
     assert "checked" not in reviews_section(blank) and "Not recorded:" not in blank
+
+
+def test_the_revisions_list_each_review_under_its_revision_newest_first(
+    in_review, a_member, staff, make_user
+):
+    revision = in_review.revisions.get()
+    first = Review.objects.create(revision=revision, outcome="clarify", reviewer=staff)
+    gone = make_user("gone@e31.example", staff=True)
+    Review.objects.create(
+        revision=revision,
+        outcome="accepted",
+        reviewer=gone,
+        created_at=first.created_at + timedelta(minutes=1),
+        fields=["request.estimate"],
+    )
+    gone.delete()
+    a_member.full_name = ""
+    a_member.save(update_fields=["full_name"])
+
+    (listed,) = selectors.revisions_with_reviews(in_review)
+
+    assert (listed["number"], listed["submitted_by"]) == (1, a_member.email)
+    assert [(r["outcome_label"], r["reviewer"], r["fields"]) for r in listed["reviews"]] == [
+        ("Accepted", None, ["request.estimate"]),
+        ("Clarification requested", str(staff), []),
+    ]
+
+
+def test_a_revision_with_no_review_is_listed_with_none(complete, a_member):
+    services.submit(job=complete, user=a_member)
+    assert selectors.revisions_with_reviews(complete)[0]["reviews"] == []

@@ -78,8 +78,8 @@ def test_an_active_run_shows_the_clock_moved_on(
     first = run_section(page(client, running.job))
     clock["at"] = running.events.get(kind="running").occurred_at + timedelta(minutes=115)
     # Session, user, memberships, the job with its run and read mark, the comments, the
-    # events, the holds, the revisions, reviews and reviewers, the history.
-    with django_assert_num_queries(10):
+    # events with their senders, the holds, the revisions joined to their reviews, the history.
+    with django_assert_num_queries(9):
         later = page(client, running.job)
     assert "Running: 1h 50min</li>" in first and "Running: 1h 55min</li>" in later
 
@@ -145,7 +145,7 @@ def test_staffs_moves_follow_the_run_at_once(
     viewer = client_for(staff)
     assert "Dispatch to the cluster" in page(viewer, run.job)
     # The staff's box below the section lists the clusters to dispatch it to.
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         assert "Dispatch to the cluster" in page(viewer, run.job)
     run_services.record_event(
         run=run, kind="rented", occurred_at=timezone.now(), idempotency_key="r"

@@ -134,11 +134,11 @@ def test_job_page_with_a_run_has_constant_queries(
     )
     client.get(url)
     # Session, user, memberships, the job with its run and read mark, the comments, the
-    # events, the holds, the revisions, reviews and reviewers, the history.
-    with django_assert_num_queries(10):
+    # events with their senders, the holds, the revisions joined to their reviews, the history.
+    with django_assert_num_queries(9):
         client.get(url)
     simulator.play_now(run)  # a dozen more events and holds, and the run is over
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         client.get(url)
 
 
