@@ -14,7 +14,7 @@ No Django: the format runs on a login node with only pydantic and PyYAML."""
 import re
 from dataclasses import dataclass
 
-from .envs import Variables
+from .envs import script_variables
 from .mounts import URI
 from .realtime import ends_serving
 
@@ -39,7 +39,7 @@ class Proposal:
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)="""
+    r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
     r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
 )
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
@@ -197,6 +197,9 @@ NODE_LOCAL = re.compile(
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+# Names of options that write where they point, or keep the program's own files there.
+WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
+OWN_FILES = re.compile(r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd")
 
 
 KNOWN_OPTIONS = (
@@ -394,12 +397,17 @@ class _Reader:
         self.span = ([], 0, 0, 1)
         self.current = ""
         self.quiet = _Quiet()
+        self.assigned = set()  # names whose value was read once
+        self.mounted = []  # (container path, host path) of the line's container mounts
+        self.mounts_used = set()  # container paths the commands read or write through
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
             return
+        if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
+            value = self._host_path(value)
         line, text = self.line, self.raw
         raw, start, end, first = self.span
         word = said.split()[0] if said and said.split() else ""
@@ -414,14 +422,26 @@ class _Reader:
     def expand(self, word):
         return self.variables.expand(word, record=False)
 
+    def _host_path(self, value):
+        """A path the program is given inside its container is the host path mounted there
+        (`--container-mounts=/lustre/data:/data` … `--data /data/train`)."""
+        if not isinstance(value, str) or not self.mounted:
+            return value
+        for target, source in self.mounted:
+            if value == target or value.startswith(target + "/"):
+                self.mounts_used.add(target)
+                return source + value[len(target) :]
+        return value
+
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
         self.current = line
+        self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
-            self._assignment(m.group(1), _unquote(m.group(2)))
+            self._assignment(m.group(1))
             return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
@@ -433,17 +453,20 @@ class _Reader:
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
+        if self.mounted:
+            self._inside_outputs(start)
         self._in_image(words, start)
         self._hub(line, words)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
 
-    def _assignment(self, name, value):
-        value = self.expand(value)
-        # `CMD="$CMD --load …"` with no value known before: the rest, not a loop.
-        value = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
-        self.variables.values[name] = value
+    def _assignment(self, name):
+        # The value the script gives the name (envs.script_variables): none when it gives two.
+        value = self.expand(self.variables.values.get(name))
+        if not value or name in self.assigned:
+            return
+        self.assigned.add(name)
         said = f"{name}={value}"
         if name in DATA_VARIABLES and _is_path(value):
             self.add("data.inputs", value, said)
@@ -464,6 +487,8 @@ class _Reader:
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
             if option not in KNOWN_OPTIONS:
+                if self.mounted and option.startswith("--") and value[:1] == "/":
+                    self._through_mount(option, self.expand(value))
                 continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
@@ -724,6 +749,34 @@ class _Reader:
                 self.add("work.code", source, said)
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
+                if _is_path(source) and target.rstrip("/"):
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+
+    def _inside_outputs(self, start):
+        """A path a program is given inside a place the same command writes to
+        (`--output_dir=/results --json-summary=/results/summary.json`) is part of that output."""
+        outs = [p.value.rstrip("/") for p in self.found[start:] if p.path == "output.artifacts"]
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (
+                p.path == "data.inputs"
+                and isinstance(p.value, str)
+                and any(p.value.startswith(o + "/") for o in outs)
+            )
+        ]
+
+    def _through_mount(self, option, value):
+        """An option of the job's own program naming a path mounted into its container: the
+        program reads it, unless the option's name says it writes there (`--sink`,
+        `--out-dir`, `--save-path`) or keeps its own files there (logs, caches, checkpoints)."""
+        if not any(value == t or value.startswith(t + "/") for t, _ in self.mounted):
+            return
+        name = option.lstrip("-").lower()
+        if OWN_FILES.search(name):
+            return
+        path = "output.artifacts" if WRITES.search(name) else "data.inputs"
+        self.add(path, value, f"{option} {value}")
 
 
 def _inline_scripts(words):
@@ -780,10 +833,8 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
     """Proposals from a job's commands, in text order, each location once.
 
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
-    the script's own simple assignments are added as they come, in order."""
-    if not isinstance(variables, Variables):
-        variables = Variables(variables or {})
-    variables = Variables(dict(variables.values))
+    the script's own assignments are read over them by envs.script_variables."""
+    variables = script_variables(text, given=variables)
     reader = _Reader(variables, section, binds)
     raw = (text or "").splitlines()
     lines = logical_lines(text)
@@ -803,7 +854,13 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
             value == s or value.startswith(s + "/") for s in staged
         )
 
-    found = [p for p in reader.found if not local_copy(p)]
+    used = reader.mounts_used
+
+    def read_through(p):
+        # A mount the program reads or writes through is stated by what it does with it.
+        return p.path == "data.unclassified" and p.value.split(" -> ")[0].rstrip("/") in used
+
+    found = [p for p in reader.found if not local_copy(p) and not read_through(p)]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))

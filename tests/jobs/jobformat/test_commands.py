@@ -331,7 +331,33 @@ def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
         "python /workspace/run.py --vocab_file=/workspace/vocab --output_dir=/results\n"
     )
     assert ("data.inputs", "/workspace/vocab") not in found(text)
-    assert ("output.artifacts", "/results") in found(text)
+    # /results is the container's name for the host folder mounted there.
+    assert ("output.artifacts", "/home/u/out") in found(text)
+
+
+def test_paths_inside_a_container_are_the_host_paths_mounted_there():
+    text = (
+        "readonly mounts=/lustre/wiki:/data/wiki,/lustre/shards:/data/shards,$PWD/out:/results\n"
+        'srun --container-image=bert:21 --container-mounts="$mounts" '
+        "prep --wikipedia /data/wiki --sink /results/parquet --cache-dir /results/cache\n"
+        "apptainer exec -B /scratch/run7:/ckpt img.sif python t.py --resume-from /ckpt/last\n"
+    )
+    assert found(text) == [
+        # a mount the commands do not use says no direction
+        ("data.unclassified", "/data/shards -> /lustre/shards"),
+        # the program reads the mount it is handed; it writes where its option says, and
+        # keeps its own files (a cache) where it likes
+        ("data.inputs", "/lustre/wiki"),
+        ("output.artifacts", "$PWD/out/parquet"),
+        ("data.inputs", "/scratch/run7/last"),
+        ("work.image", "img.sif"),
+    ]
+    # A file the program writes inside its own output folder is part of that output.
+    text = (
+        "srun --container-mounts=/home/u/out:/results train "
+        "--output_dir=/results --json-summary=/results/summary.json\n"
+    )
+    assert found(text) == [("output.artifacts", "/home/u/out")]
 
 
 def test_configuration_overrides_name_data_models_and_checkpoints():
@@ -404,3 +430,22 @@ def test_data_moved_by_dvc_is_a_note():
     (result,) = jobformat.import_text(text.encode(), filename="dvc.sbatch")
     notes = "\n".join(result.notes)
     assert "`dvc pull` (line 3)" in notes and "`dvc exp push` (line 5)" in notes
+
+
+def test_script_variables_are_read_once_as_the_shell_sets_them():
+    text = (
+        'readonly ROOT="/lustre"/"$USER"\n'
+        "declare -r DATA_PATH=${DATA_PATH:-$ROOT/webtext}\n"
+        "HOST=$(scontrol show hostnames | head -n 1)\n"
+        'ARGS="--save $ROOT/ckpt --seq $((4 * 1024))"\n'
+        'ARGS="$ARGS --load $ROOT/ckpt"\n'
+        "if [ -n x ]; then OUT=/a; else OUT=/b; fi\n"
+        "srun python t.py --rdzv $HOST:6000 $ARGS --output_dir $OUT\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lustre/$USER/webtext"),
+        ("request.checkpoint_location", "/lustre/$USER/ckpt"),
+        ("request.preemptible", True),
+        # OUT has two values (which one depends on the run): kept as written
+        ("output.artifacts", "$OUT"),
+    ]
