@@ -110,7 +110,12 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
                 "--merge-file", "--merge_file"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files.)
-DATA_VARIABLES = {"DATA_PATH", "TRAIN_DATA_PATH", "DATASET_PATH", "DATA_DIR"}
+# Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
+# or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
+DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+MODEL_VARIABLE = re.compile(
+    r"^(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH)$|^(?:BASE|PRETRAINED)_MODEL$", re.IGNORECASE
+)
 OUTPUT_OPTIONS = {
     "--output_dir",
     "--output-dir",
@@ -122,10 +127,16 @@ OUTPUT_OPTIONS = {
     "--output-prefix",
     "--output_prefix",
 }
-OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
+OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
 CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
+# Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
+LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
+                "--lora-path", "--lora_path", "--adapter_name_or_path", "--adapter-name-or-path"}  # fmt: skip
+# First folders of relative paths that look like `org/name` but are the job's own folders.
+LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
+                 "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
@@ -205,6 +216,7 @@ OWN_FILES = re.compile(r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|w
 KNOWN_OPTIONS = (
     MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
     | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | LORA_OPTIONS
     | {"--save", "--load"}
 )  # fmt: skip
 
@@ -468,9 +480,11 @@ class _Reader:
             return
         self.assigned.add(name)
         said = f"{name}={value}"
-        if name in DATA_VARIABLES and _is_path(value):
+        if DATA_VARIABLE.match(name) and _is_path(value):
             self.add("data.inputs", value, said)
-        elif name in OUTPUT_VARIABLES and _is_path(value):
+        elif MODEL_VARIABLE.match(name) and (_is_path(value) or HF_ID.fullmatch(value)):
+            self._hub_or_path(value, said, dataset=False)
+        elif OUTPUT_VARIABLE.match(name) and _is_path(value):
             self.add("output.artifacts", value, said)
         elif name in CHECKPOINT_VARIABLES and _is_path(value):
             self.add("request.checkpoint_location", value, said)
@@ -502,8 +516,12 @@ class _Reader:
                 self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
                 self._hub_or_path(value, said, dataset=True)
-            elif option in DATA_OPTIONS and _is_path(value):
-                self.add("data.inputs", value, said)
+            elif option in DATA_OPTIONS:
+                self._data_values(option, value, words[i + 2 :] if not eq else ())
+            elif option in LORA_OPTIONS:
+                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                    # `name=org/adapter` or the adapter alone
+                    self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and _is_path(value):
                 self.add("output.artifacts", value, said)
             elif option in CHECKPOINT_OPTIONS and _is_path(value):
@@ -590,6 +608,16 @@ class _Reader:
             )
         ]
 
+    def _data_values(self, option, value, following):
+        """`--data_path a/b c/d /lustre/e`: a data option takes one or more values, each a path
+        or a Hub dataset (`org/name`, never a folder such as `data/train`)."""
+        for each in [value, *_values_after(following)]:
+            each = self.expand(each)
+            if _is_path(each):
+                self.add("data.inputs", each, f"{option} {each}")
+            elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
+                self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):
             self.add("data.inputs", value, said)
@@ -607,7 +635,9 @@ class _Reader:
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
-        for m in PY_CALL.finditer(line) if "(" in line else ():
+        # A call quoted in a `sed s/…/…/` expression has its slashes escaped (`org\/name`).
+        calls = line.replace("\\/", "/") if "\\/" in line else line
+        for m in PY_CALL.finditer(calls) if "(" in line else ():
             call, repo = m.group(1), self.expand(m.group(2))
             if not HF_ID.fullmatch(repo):
                 continue  # a builder ("json") or a local directory
@@ -777,6 +807,16 @@ class _Reader:
             return
         path = "output.artifacts" if WRITES.search(name) else "data.inputs"
         self.add(path, value, f"{option} {value}")
+
+
+def _values_after(words):
+    """The further values of an option that takes several (up to the next option)."""
+    out = []
+    for word in words[:64]:
+        if word.startswith("-") or word in (";", "&&", "||", "|", "&", "\\"):
+            break
+        out.append(word)
+    return out
 
 
 def _inline_scripts(words):

@@ -449,3 +449,44 @@ def test_script_variables_are_read_once_as_the_shell_sets_them():
         # OUT has two values (which one depends on the run): kept as written
         ("output.artifacts", "$OUT"),
     ]
+
+
+def test_a_data_option_takes_several_values_hub_datasets_among_them():
+    text = (
+        "deepspeed main.py --data_path northwind/clips northwind/captions /lustre/extra "
+        "--data_split 2,4,4 --model_name_or_path northwind/seg-7b\n"
+        "python prep.py --data-path data/train\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/northwind/clips"),
+        ("data.inputs", "hf://datasets/northwind/captions"),
+        ("data.inputs", "/lustre/extra"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        # data/train is a folder of the job's own, not a Hub dataset
+    ]
+
+
+def test_adapters_a_server_loads_and_models_and_data_named_in_variables():
+    text = (
+        "MODEL_PATH=/n/models/seg-70b\n"
+        "base_model=northwind/seg-7b\n"
+        "train_data_path='/ephemeral/shards/train_*.bin'\n"
+        "val_data_path='/ephemeral/shards/val_*.bin'\n"
+        "out_dir=/ephemeral/runs/r1\n"
+        "python -m sglang.launch_server --model-path $MODEL_PATH "
+        "--lora-paths a=northwind/seg-lora b=/n/adapters/b --port 8000\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/n/models/seg-70b"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("data.inputs", "/ephemeral/shards/train_*.bin"),
+        ("data.inputs", "/ephemeral/shards/val_*.bin"),
+        ("output.artifacts", "/ephemeral/runs/r1"),
+        ("data.inputs", "hf://northwind/seg-lora"),
+        ("data.inputs", "/n/adapters/b"),
+    ]
+
+
+def test_a_dataset_named_in_a_sed_expression_has_its_slashes_unescaped():
+    text = 'sed -i \'s/load_dataset("northwind\\/clips")/load_dataset("northwind\\/clips", revision="a1")/\' prep.py\n'
+    assert found(text) == [("data.inputs", "hf://datasets/northwind/clips")]
