@@ -490,3 +490,26 @@ def test_adapters_a_server_loads_and_models_and_data_named_in_variables():
 def test_a_dataset_named_in_a_sed_expression_has_its_slashes_unescaped():
     text = 'sed -i \'s/load_dataset("northwind\\/clips")/load_dataset("northwind\\/clips", revision="a1")/\' prep.py\n'
     assert found(text) == [("data.inputs", "hf://datasets/northwind/clips")]
+
+
+def test_what_keeps_a_server_running_and_what_stops_it():
+    from jobs.jobformat.realtime import ends_serving
+
+    started = "vllm serve northwind/seg-7b --port 8000 &\nSERVER=$!\n"
+    # Waiting on the server, following its log or sleeping for hours keeps it serving.
+    assert ends_serving(started + 'wait "$SERVER"\n')
+    assert ends_serving(started + "tail -f server.log\n")
+    assert ends_serving(started + "sleep 48h\n")
+    assert not ends_serving(started + "sleep 30\n")
+    # A health loop asking with kill -0, a trap that cleans up at the end and a message about
+    # stopping stop nothing; a kill or `… stop` after the client does.
+    loop = "while kill -0 $SERVER; do sleep 60; done\n"
+    assert ends_serving("trap 'kill $SERVER' EXIT\n" + started + loop)
+    assert ends_serving(started + 'echo "stop it with scancel"\nwait\n')
+    assert ends_serving("llama-server -m /models/q4.gguf --stop-token x --port 8080\n")
+    assert not ends_serving(started + "python client.py\nkill $SERVER\n")
+    assert not ends_serving("ray start --head\npython serve_eval.py &\nwait\nray stop\n")
+    # Other servers people keep running: routers, llama.cpp, Jupyter's server.
+    assert ends_serving("python -m sglang_router.launch_router --port 30000\n")
+    assert ends_serving("srun python scripts/e2b_router.py --port 8000\n")
+    assert ends_serving("jupyter server --no-browser --port 8888\n")
