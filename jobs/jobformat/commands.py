@@ -208,6 +208,11 @@ NODE_LOCAL = re.compile(
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+# A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
+WRITTEN = re.compile(
+    r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
+    r"""(?:^|[\s\d&])>>?\s*("[^"]+"|'[^']+'|[^\s;&|<>()&][^\s;&|<>()]*)"""
+)
 # Names of options that write where they point, or keep the program's own files there.
 WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
 OWN_FILES = re.compile(r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd")
@@ -398,8 +403,9 @@ class _Quiet:
 
 
 class _Reader:
-    def __init__(self, variables, section, binds):
+    def __init__(self, variables, section, binds, shared_disk=False):
         self.binds = binds
+        self.shared_disk = shared_disk
         self.variables = variables
         self.section = section
         self.found = []
@@ -410,6 +416,8 @@ class _Reader:
         self.current = ""
         self.quiet = _Quiet()
         self.assigned = set()  # names whose value was read once
+        self.made = set()  # folders the script makes (mkdir)
+        self.inside = None  # the made folder the script has changed into (cd, pushd)
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
 
@@ -472,6 +480,60 @@ class _Reader:
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
+        if (
+            self.inside
+            or "mkdir" in line
+            or "tar" in line
+            or (self.made and ("cd" in line or "pushd" in line))
+        ):
+            self._writes(line, words)
+
+    def _writes(self, line, words):
+        """What the script writes itself. A folder it makes, changes into and writes its results
+        in (`mkdir D; pushd D; … >> result.out`) is an output, on a cluster's shared file
+        system (a cloud VM's disk goes with the VM). A log written into a made folder
+        (`tee -a logs/main.txt`) is not: it is the console kept. A tar archive the script
+        creates (`tar -cf X …`) is an output, one it unpacks (`tar -xf X`) an input."""
+        for command in COMMAND_SPLIT.split(line) if ("&&" in line or ";" in line) else [line]:
+            parts = _words(command)
+            while parts and parts[0] in ("sudo", "time", "command", "then", "do", "else"):
+                parts = parts[1:]
+            head = parts[0].rsplit("/", 1)[-1] if parts else ""
+            if head == "mkdir":
+                for folder in parts[1:]:
+                    folder = self.expand(folder).rstrip("/")
+                    if (
+                        not folder.startswith("-")
+                        and _statable(folder)
+                        and not NODE_LOCAL.match(folder)
+                    ):
+                        self.made.add(folder)
+            elif head in ("cd", "pushd"):
+                target = self.expand(parts[1]).rstrip("/") if len(parts) > 1 else ""
+                self.inside = target if target in self.made else None
+            elif head == "popd":
+                self.inside = None
+            elif head == "tar" and len(parts) > 2:
+                self._tar(parts)
+        if not (self.inside and self.shared_disk):
+            return
+        for m in WRITTEN.finditer(line):
+            target = self.expand(_unquote(m.group(1) or m.group(2))).rstrip("/")
+            if target and "/" not in target and "$" not in target:
+                self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
+                return
+
+    def _tar(self, parts):
+        flags = parts[1].lstrip("-")
+        if "f" not in flags or not re.fullmatch(r"[A-Za-z]+", flags):
+            return
+        archive = self.expand(parts[2]) if flags.endswith("f") else ""
+        if not _is_path(archive) or NODE_LOCAL.match(archive):
+            return
+        if "c" in flags:
+            self.add("output.artifacts", archive, f"tar -{flags} {archive}")
+        elif "x" in flags:
+            self.add("data.inputs", archive, f"tar -{flags} {archive}")
 
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
@@ -869,13 +931,23 @@ def logical_lines(text):
     return out
 
 
-def read(text, variables=None, section="", first_line=1, binds=True, checkpointed=False):
+def read(
+    text,
+    variables=None,
+    section="",
+    first_line=1,
+    binds=True,
+    checkpointed=False,
+    shared_disk=False,
+):
     """Proposals from a job's commands, in text order, each location once.
 
+    shared_disk: the job runs on a cluster's shared file system (Slurm), where what it writes
+    stays after it ends.
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
-    reader = _Reader(variables, section, binds)
+    reader = _Reader(variables, section, binds, shared_disk)
     raw = (text or "").splitlines()
     lines = logical_lines(text)
     for index, (number, line) in enumerate(lines):
@@ -1211,7 +1283,7 @@ SHIFTER_DIRECTIVE = re.compile(r"^#SBATCH\s+--image(?:=|\s+)[\"']?([^\s\"'#]+)")
 def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
-    proposals = read(text, first_line=first_command + 1)
+    proposals = read(text, first_line=first_command + 1, shared_disk=True)
     proposals += code_from_clones([(text, "", first_command + 1)])
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).

@@ -513,3 +513,27 @@ def test_what_keeps_a_server_running_and_what_stops_it():
     assert ends_serving("python -m sglang_router.launch_router --port 30000\n")
     assert ends_serving("srun python scripts/e2b_router.py --port 8000\n")
     assert ends_serving("jupyter server --no-browser --port 8888\n")
+
+
+def test_a_folder_the_job_makes_and_writes_its_results_in_is_an_output_on_a_cluster():
+    text = (
+        "DIR=run-$SLURM_ARRAY_TASK_ID\n"
+        "mkdir -p $DIR\n"
+        "pushd $DIR\n"
+        "python /home/u/sim.py > result.out\n"
+        "popd\n"
+        "mkdir -p logs\n"
+        "srun python t.py 2>&1 | tee -a logs/main.txt\n"
+    )
+    # The results' folder; a log kept in a made folder is the console, not an output.
+    assert found(text, shared_disk=True) == [("output.artifacts", "run-$SLURM_ARRAY_TASK_ID")]
+    # A cloud VM's disk goes with the VM: what stays there is no output.
+    assert found(text) == []
+
+
+def test_an_archive_created_is_an_output_and_one_unpacked_an_input():
+    text = "tar -xf /lustre/in/shards.tar -C /tmp\ntar cvf /store/ckpt-100.tar ckpt-100\n"
+    assert found(text) == [
+        ("data.inputs", "/lustre/in/shards.tar"),
+        ("output.artifacts", "/store/ckpt-100.tar"),
+    ]
