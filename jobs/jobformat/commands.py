@@ -92,6 +92,8 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
+# …of which these name the model's own folder when given a path (`--model-path /models/x`).
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -108,8 +110,12 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--train-data-path", "--train_data_path", "--dataset",
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
-                "--merge-file", "--merge_file"}  # fmt: skip
-# (--data-dir is left out: servers take it for where they keep their own files.)
+                "--merge-file", "--merge_file",
+                # training and evaluation files and folders
+                "--train_file", "--train-file", "--validation_file", "--validation-file",
+                "--dataset_path", "--dataset-path", "--data_dir"}  # fmt: skip
+# (--data-dir is left out: servers take it for where they keep their own files; --input_dir
+# and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
 DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
@@ -126,11 +132,17 @@ OUTPUT_OPTIONS = {
     "--tensorboard_dir",
     "--output-prefix",
     "--output_prefix",
+    "--output_path",
+    "--output-path",
+    "--out_dir",
+    "--out-dir",
+    "--results_dir",
+    "--results-dir",
 }
 OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
-CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
+CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
 # Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
 LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
                 "--lora-path", "--lora_path", "--adapter_name_or_path", "--adapter-name-or-path"}  # fmt: skip
@@ -548,7 +560,7 @@ class _Reader:
             self._hub_or_path(value, said, dataset=False)
         elif OUTPUT_VARIABLE.match(name) and _is_path(value):
             self.add("output.artifacts", value, said)
-        elif name in CHECKPOINT_VARIABLES and _is_path(value):
+        elif CHECKPOINT_VARIABLE.match(name) and _is_path(value):
             self.add("request.checkpoint_location", value, said)
 
     def _options(self, words):
@@ -574,7 +586,10 @@ class _Reader:
             said = f"{option} {value}"
             if option in RESUME_FLAGS and value.lower() in ("", "true", "1", "auto", "yes"):
                 self.add("request.preemptible", True, option)
-            elif option in MODEL_OPTIONS or (option in HUB_ID_OPTIONS and HF_ID.fullmatch(value)):
+            elif option in MODEL_OPTIONS or (
+                option in HUB_ID_OPTIONS
+                and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))
+            ):
                 self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
                 self._hub_or_path(value, said, dataset=True)
@@ -1004,6 +1019,7 @@ JOB_ID = re.compile(r"\$\{?SLURM_JOB_?ID\}?|\$\{?SKYPILOT_TASK_ID\}?")
 def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
+    saves = {p.value.rstrip("/") for p in found if p.path == "_save"}
     out = []
     for p in found:
         if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
@@ -1012,6 +1028,9 @@ def _settle(found, checkpointed=False):
                                 p.said + " (and --load)", p.section))  # fmt: skip
             out.append(Proposal("request.preemptible", True, p.line, p.text,
                                 f"--load {p.value}", p.section))  # fmt: skip
+        elif p.path == "_load" and p.value.rstrip("/") not in saves:
+            # --load without a --save there: a model the job starts from.
+            out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]

@@ -97,7 +97,10 @@ def test_save_and_load_of_the_same_path_is_a_checkpoint_the_job_resumes_from():
 
 
 def test_a_load_alone_or_a_resume_without_a_checkpoint_place_is_not_resumption():
-    assert found("python train.py --load /models/base --resume\n") == []
+    # --load without a --save there is the model the job starts from, read, not resumed.
+    assert found("python train.py --load /models/base --resume\n") == [
+        ("data.inputs", "/models/base")
+    ]
 
 
 def test_checkpoint_options_and_resume():
@@ -536,4 +539,22 @@ def test_an_archive_created_is_an_output_and_one_unpacked_an_input():
     assert found(text) == [
         ("data.inputs", "/lustre/in/shards.tar"),
         ("output.artifacts", "/store/ckpt-100.tar"),
+    ]
+
+
+def test_a_model_folder_training_files_and_more_output_spellings():
+    text = (
+        "python -m sglang.launch_server --model-path /n/models/glm-4 --port 30000 &\n"
+        "python run_clm.py --train_file /lustre/c/train.jsonl --validation_file "
+        "/lustre/c/val.jsonl --dataset_path /lustre/d --data_dir /lustre/e "
+        "--out_dir /lustre/runs/a --results-dir /lustre/runs/b\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/n/models/glm-4"),
+        ("data.inputs", "/lustre/c/train.jsonl"),
+        ("data.inputs", "/lustre/c/val.jsonl"),
+        ("data.inputs", "/lustre/d"),
+        ("data.inputs", "/lustre/e"),
+        ("output.artifacts", "/lustre/runs/a"),
+        ("output.artifacts", "/lustre/runs/b"),
     ]
