@@ -304,6 +304,49 @@ def _script_locations(script, inputs, artifacts, checkpoints):
             known.add(uri)
 
 
+# Envs naming the bucket the program itself reads its model or data from, or writes its results
+# to (the program gets the name from the environment; no mount or command names it).
+BUCKET_ENV = re.compile(
+    r"^(?:(?P<reads>MODELS?|DATA|DATASETS?|INPUTS?|WEIGHTS)|(?P<writes>OUTPUTS?|RESULTS?|"
+    r"ARTIFACTS?))_BUCKET(?:_NAME)?$",
+    re.IGNORECASE,
+)
+BUCKET_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{1,62}")
+# A value left for the user to fill in names no bucket.
+UNFILLED = re.compile(r"fill|todo|your|change|xxx|example|<|\{", re.IGNORECASE)
+# Where an S3-compatible store is, when it is not AWS (Tigris, R2, MinIO).
+ENDPOINT_ENVS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "S3_ENDPOINT_URL")
+
+
+def _env_buckets(envs, variables, inputs, artifacts, notes):
+    """A bucket named only in envs (`MODEL_BUCKET_NAME: weights` with `AWS_ENDPOINT_URL_S3`):
+    read or written as its name says, on the store the envs name; a bucket whose store the
+    file does not name is a note, not a guessed s3://."""
+    known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
+    for name, value in envs.items():
+        match = BUCKET_ENV.match(str(name))
+        value = variables.expand(str(value or ""), record=False).strip()
+        if not match or not value or UNFILLED.search(value) or "$" in value:
+            continue
+        if "://" in value:
+            uri = value
+        elif BUCKET_NAME.fullmatch(value):
+            endpoint = next((str(envs[k]) for k in ENDPOINT_ENVS if envs.get(k)), "")
+            if not endpoint.startswith("https://") or UNFILLED.search(endpoint):
+                notes.append(f"envs {name}: {value}, a bucket on a store the file does not name.")
+                continue
+            uri = f"{endpoint.rstrip('/')}/{value}"
+        else:
+            continue
+        if any(uri in (k or "") for k in known):
+            continue
+        if match.group("reads"):
+            inputs.append({"location": uri})
+        else:
+            artifacts.append({"destination": uri})
+        known.add(uri)
+
+
 def task_to_data(task, auxiliary=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
@@ -340,6 +383,7 @@ def task_to_data(task, auxiliary=False):
     _script_locations(
         variables.expand(script, record=False), inputs, artifacts, found["checkpoints"]
     )
+    _env_buckets(envs, variables, inputs, artifacts, notes)
     if inputs:
         data["inputs"] = inputs
     if found["unclear"]:

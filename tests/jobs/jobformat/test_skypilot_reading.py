@@ -136,3 +136,25 @@ def test_overrides_after_a_command_are_evidence_and_a_shell_assignment_is_not():
     assert classify("/data", "s3://b", script=script).use == Use.READ
     assert classify("/cache", "s3://c", script=script).use == Use.UNCLEAR
     assert classify("/res", "s3://d", script=script).use == Use.WRITTEN
+
+
+def test_a_bucket_named_only_in_envs_is_read_on_the_store_the_envs_name():
+    text = (
+        "resources:\n  accelerators: L4:1\n"
+        "run: python -m cog.server.http\n"
+        "envs:\n"
+        "  AWS_ENDPOINT_URL_S3: https://fly.storage.tigris.dev\n"
+        "  MODEL_BUCKET_NAME: seg-weights\n"
+        "  RESULTS_BUCKET: s3://northwind-results\n"
+        "  PUBLIC_BUCKET_NAME: fill-me-in\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    data, output = result.description.data, result.description.output
+    assert [i.location for i in data.inputs] == ["https://fly.storage.tigris.dev/seg-weights"]
+    assert [a.destination for a in output.artifacts] == ["s3://northwind-results"]
+    # With no store named, the bucket is a note, not a guessed s3://.
+    [result] = jobformat.import_text(
+        b"resources:\n  cpus: 2\nrun: python x.py\nenvs:\n  DATA_BUCKET: clips\n", filename="s.yaml"
+    )
+    assert result.description.data.inputs is None
+    assert any("DATA_BUCKET: clips" in note for note in result.notes)
