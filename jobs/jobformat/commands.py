@@ -220,6 +220,18 @@ NODE_LOCAL = re.compile(
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+DMTCP_INTERVAL = re.compile(
+    r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
+)
+# yacs settings: an upper-case dotted key followed by its value (`MODEL.WEIGHTS /w.pkl`).
+YACS_KEY = re.compile(r"[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)+|OUTPUT_DIR")
+YACS_IN_LINE = re.compile(
+    r"\b[A-Z][A-Z0-9_]*\.(?:[A-Z0-9_]+\.)*(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]"
+)
+# Options that hand a program a key (`--api-key`, `--hf_token`, `--logger.wandb.key`), and the
+# values that name it without giving it: an unset variable or a placeholder to fill.
+SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
+SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
 WRITTEN = re.compile(
     r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
@@ -489,6 +501,10 @@ class _Reader:
             self._inside_outputs(start)
         self._in_image(words, start)
         self._hub(line, words)
+        if "dmtcp" in line or "coordinator" in line:
+            self._dmtcp(line)
+        if YACS_IN_LINE.search(line):
+            self._yacs(words)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
@@ -575,6 +591,11 @@ class _Reader:
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
             if option not in KNOWN_OPTIONS:
+                if SECRET_OPTION.search(option) and (m := SECRET_VALUE.fullmatch(value)):
+                    # A key handed to the program, by the name it is kept under (never a value).
+                    name = next(g for g in m.groups() if g)
+                    self.add("work.credentials", name, f"{option} {value}")
+                    continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
                 continue
@@ -694,6 +715,25 @@ class _Reader:
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _dmtcp(self, line):
+        """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the
+        coordinator)."""
+        if m := DMTCP_INTERVAL.search(line):
+            self.add("request.checkpoint_interval", f"{m.group(1)}s", m.group(0).strip())
+
+    def _yacs(self, words):
+        """Settings as `KEY VALUE` pairs (yacs, detectron2's `--opts MODEL.WEIGHTS …`): the
+        weights a model starts from are read, its OUTPUT_DIR written."""
+        for key, value in zip(words, words[1:], strict=False):
+            if not YACS_KEY.fullmatch(key):
+                continue
+            last, value = key.rsplit(".", 1)[-1], self.expand(value)
+            said = f"{key} {value}"
+            if last in ("WEIGHTS", "PRETRAINED") and (_is_path(value) or "://" in value):
+                self.add("data.inputs", value, said)
+            elif last == "OUTPUT_DIR" and _is_path(value):
+                self.add("output.artifacts", value, said)
 
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):
@@ -1040,7 +1080,12 @@ def _settle(found, checkpointed=False):
     seen, settled = set(), []
     for p in out:
         key = (p.path, p.value.rstrip("/") if isinstance(p.value, str) else p.value)
-        single = p.path in ("request.checkpoint_location", "request.preemptible", "work.image")
+        single = p.path in (
+            "request.checkpoint_location",
+            "request.preemptible",
+            "work.image",
+            "request.checkpoint_interval",
+        )
         if key in seen or (single and any(q.path == p.path for q in settled)):
             continue
         seen.add(key)
@@ -1258,6 +1303,16 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
                 continue
             work.setdefault("code", []).append(p.value)
             placed = f"work.code.{len(work['code']) - 1}"
+        elif p.path == "work.credentials":
+            if p.value in (work.get("credentials") or []):
+                continue
+            work.setdefault("credentials", []).append(p.value)
+            placed = f"work.credentials.{len(work['credentials']) - 1}"
+        elif p.path == "request.checkpoint_interval":
+            if request.get("checkpoint_interval"):
+                continue
+            request["checkpoint_interval"] = p.value
+            placed = "request.checkpoint_interval"
         elif p.path == "work.image":
             if work.get("image"):
                 continue

@@ -558,3 +558,31 @@ def test_a_model_folder_training_files_and_more_output_spellings():
         ("output.artifacts", "/lustre/runs/a"),
         ("output.artifacts", "/lustre/runs/b"),
     ]
+
+
+def test_keys_handed_to_the_program_are_credentials_by_name_never_by_value():
+    text = (
+        "python t.py --logger.wandb.key {wandb_token} --hf_token $HF_TOKEN --api-key <KEY>\n"
+        "python t.py --api-key sk-live-123\n"
+    )
+    assert found(text) == [
+        ("work.credentials", "wandb_token"),
+        ("work.credentials", "HF_TOKEN"),
+        ("work.credentials", "KEY"),
+    ]
+
+
+def test_dmtcp_interval_and_yacs_weights_and_output():
+    assert found("dmtcp_launch --interval 3600 ./sim\n") == [
+        ("request.checkpoint_interval", "3600s")
+    ]
+    assert found("start_coordinator -i 60\n") == [("request.checkpoint_interval", "60s")]
+    text = (
+        "python train_net.py --config-file cfg.yaml --opts "
+        "MODEL.WEIGHTS detectron2://Mask/137849600/model_final.pkl OUTPUT_DIR /lustre/out "
+        "SOLVER.IMS_PER_BATCH 16\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "detectron2://Mask/137849600/model_final.pkl"),
+        ("output.artifacts", "/lustre/out"),
+    ]
