@@ -108,7 +108,9 @@ def ends_serving(command):
 ENDLESS = re.compile(
     r"^\s*while\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\)|kill\s+-0\s+\S+)\s*(?:;\s*do\b|$)"
 )
-LEAVES = re.compile(r"\b(?:break|exit|return)\b")
+# Ways out of a loop; `exit 1` on a failed health check is not one (the job fails, the server
+# was serving until then).
+LEAVES = re.compile(r"\b(?:break|return)\b|\bexit\b(?!\s+[1-9])")
 
 
 def _before_endless_loop(lines):

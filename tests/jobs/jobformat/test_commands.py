@@ -586,3 +586,20 @@ def test_dmtcp_interval_and_yacs_weights_and_output():
         ("data.inputs", "detectron2://Mask/137849600/model_final.pkl"),
         ("output.artifacts", "/lustre/out"),
     ]
+
+
+def test_a_health_loop_that_fails_the_job_when_the_server_dies_keeps_it_serving():
+    from jobs.jobformat.realtime import ends_serving
+
+    text = (
+        "python -m sglang_router.launch_router --port 39876 --host 0.0.0.0 &\n"
+        "while true; do\n"
+        '  if ! curl -s "http://localhost:39876/health"; then\n'
+        "    exit 1\n"
+        "  fi\n"
+        "  sleep 300\n"
+        "done\n"
+    )
+    assert ends_serving(text)
+    # A loop the script leaves when the work is done ends it.
+    assert not ends_serving(text.replace("exit 1", "exit 0"))

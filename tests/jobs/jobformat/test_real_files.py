@@ -57,6 +57,21 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
         "read when the reads-no-data rule stated no_inputs for it: its commands are only "
         "`module load`, the solver run itself left out of the file (issue 28)",
     ),
+    (
+        "huggingface__open-r1__slurm__e2b_router.slurm",
+        "read to learn how servers are kept running from Slurm (a router program in the "
+        "foreground) (issue 28, real-time screen)",
+    ),
+    (
+        "huggingface__open-r1__slurm__serve_router.slurm",
+        "read with the router above: a health loop that exits 1 on failure still keeps the "
+        "server running (issue 28, real-time screen)",
+    ),
+    (
+        "huggingface__open-r1__slurm__piston__launch_single_piston.sh",
+        "read with the routers above: a code-execution server started in a container "
+        "(issue 28, real-time screen)",
+    ),
 ]
 
 
