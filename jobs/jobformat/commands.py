@@ -154,6 +154,9 @@ HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 
 HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+# Options of the Hub's command line that take a value (the repository is the first other word).
+HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
+             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message"}  # fmt: skip
 HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
@@ -197,6 +200,7 @@ SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strate
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
 ENROOT = re.compile(r"\benroot\s+start\s")
+PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -263,7 +267,8 @@ READS_NOTHING = {
     "false", "wait", "exit", "[", "[[", ":", "conda", "module", "ulimit", "cd", "mkdir", "pip",
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
-    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls",
+    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
+    "df", "apptainer", "singularity",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -290,6 +295,8 @@ SETUP_TOOLS = {
         ("module", "load|purge|list|use|unload|restore"),
     )
 }
+# Container runtimes: what they pull sets a place up, what they run decides.
+CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work.
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":"}  # fmt: skip
@@ -396,6 +403,17 @@ class _Quiet:
         if BENCHMARK.search(head[0]):
             self.steps += 1
             return
+        if first in CONTAINER_TOOLS and i + 1 < len(words):
+            verb = words[i + 1]
+            if verb in ("pull", "build", "import"):
+                return  # fetches the container image: no data
+            if verb in ("exec", "run"):
+                # The program the container runs decides (`apptainer exec x.sif python -V`).
+                image = _first_argument(words[i:], (verb,), VALUED)
+                if image:
+                    after = words[i:].index(image, 2) + 1
+                    self._step(words[i + after :])
+                    return
         python = first.startswith("python")
         if not _may_read_nothing(head[0]):
             self.quiet = False
@@ -441,6 +459,7 @@ class _Reader:
         self.quiet = _Quiet()
         self.assigned = set()  # names whose value was read once
         self.made = set()  # folders the script makes (mkdir)
+        self.pulled = {}  # image file -> the image it was pulled from
         self.inside = None  # the made folder the script has changed into (cd, pushd)
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
@@ -743,12 +762,12 @@ class _Reader:
 
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
-            repo = _first_argument(words, ("download",))
+            repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
         if "upload" in line and HF_UPLOAD.search(line):
-            repo = _first_argument(words, ("upload",))
+            repo = self.expand(_first_argument(words, ("upload",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
@@ -837,6 +856,16 @@ class _Reader:
             self.add("output.artifacts", target, said)
 
     def _containers(self, line, words):
+        if m := PULL.search(line) if RUNTIME_WORDS.search(line) else None:
+            # `apptainer pull [x.sif] docker://x:1` makes x.sif (x_1.sif unnamed): a job that
+            # then runs that file runs the image pulled.
+            after = [self.expand(w) for w in _words(line[m.end() :]) if not w.startswith("-")]
+            source = next((w for w in after if "://" in w), "")
+            named = next((w for w in after if w.endswith(".sif")), "")
+            if source:
+                default = source.split("://", 1)[1].rsplit("/", 1)[-1].replace(":", "_") + ".sif"
+                self.pulled[(named or default).rsplit("/", 1)[-1]] = source
+            return
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
             m = pattern.search(line) if RUNTIME_WORDS.search(line) else None
             if not m:
@@ -859,6 +888,7 @@ class _Reader:
 
     def _image(self, image, said, keep_prefix):
         image = self.expand(image)
+        image = self.pulled.get(image.rsplit("/", 1)[-1], image)
         if "$" in image or not _statable(image):
             return
         if not keep_prefix:
@@ -994,15 +1024,19 @@ def read(
     binds=True,
     checkpointed=False,
     shared_disk=False,
+    pulled=None,
 ):
     """Proposals from a job's commands, in text order, each location once.
 
     shared_disk: the job runs on a cluster's shared file system (Slurm), where what it writes
-    stays after it ends.
+    stays after it ends. pulled: image files pulled so far, shared by the sections of a task
+    (SkyPilot's setup pulls, its run runs).
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
     reader = _Reader(variables, section, binds, shared_disk)
+    if pulled is not None:
+        reader.pulled = pulled
     raw = (text or "").splitlines()
     lines = logical_lines(text)
     for index, (number, line) in enumerate(lines):
@@ -1379,13 +1413,15 @@ def fill_sbatch(results, lines, first_command):
 
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals, quiet = [], []
+    proposals, quiet, pulled = [], [], {}
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
             checkpointed = bool(request.get("checkpoint_location"))
-            found = read(task[key], variables, section=key, binds=False, checkpointed=checkpointed)
+            found = read(
+                task[key], variables, key, binds=False, checkpointed=checkpointed, pulled=pulled
+            )
             quiet.append(any(p.path == "data.no_inputs" for p in found))
             proposals += found
     # A pool's commands only ready its workers: the work is sent to them later. Files shipped

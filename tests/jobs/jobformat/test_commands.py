@@ -603,3 +603,25 @@ def test_a_health_loop_that_fails_the_job_when_the_server_dies_keeps_it_serving(
     assert ends_serving(text)
     # A loop the script leaves when the work is done ends it.
     assert not ends_serving(text.replace("exit 1", "exit 0"))
+
+
+def test_an_image_pulled_then_run_and_a_container_that_only_prints_a_version():
+    setup = "export APPTAINER_CACHEDIR=/tmp\napptainer pull docker://python:3.9-slim\ndf -h\n"
+    run = "apptainer exec python_3.9-slim.sif python --version\n"
+    pulled = {}
+    assert found(setup, pulled=pulled) == [("data.no_inputs", True)]
+    assert found(run, pulled=pulled) == [
+        ("work.image", "python:3.9-slim"),
+        ("data.no_inputs", True),
+    ]
+    # A named image file, and a program of the job's own in the container, which reads.
+    text = "singularity pull img.sif docker://nvcr.io/nvidia/pytorch:24.05\nsingularity exec img.sif python t.py\n"
+    assert found(text) == [("work.image", "nvcr.io/nvidia/pytorch:24.05")]
+
+
+def test_hub_downloads_with_options_before_the_repository():
+    text = "huggingface-cli download --local-dir /tmp/gen $GEN\nhf upload --repo-type dataset org/out ./o\n"
+    assert found(text, variables={"GEN": "deepseek-ai/R1-8B"}) == [
+        ("data.inputs", "hf://deepseek-ai/R1-8B"),
+        ("output.artifacts", "hf://datasets/org/out"),
+    ]

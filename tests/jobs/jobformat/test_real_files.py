@@ -44,6 +44,9 @@ FLOOR = {
     "held-out": {"captured": 0.90, "wrong": 18, "false_alarms": 47},  # 877 of 973 (90.1 %)
 }
 
+# A sample of the held-out half read whole to find the readings it still misses: the eight
+# held-out files with the smallest second byte of sha256(flat name), chosen before reading.
+SAMPLE = "read as a sample of the held-out half (the eight smallest sha256(name)[1]) (issue 28)"
 # Held-out files whose misses were read to fix an importer: they count in the tuning half
 # from then on. (flat file name, reason)
 MOVED_TO_TUNING: list[tuple[str, str]] = [
@@ -71,6 +74,38 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
         "huggingface__open-r1__slurm__piston__launch_single_piston.sh",
         "read with the routers above: a code-execution server started in a container "
         "(issue 28, real-time screen)",
+    ),
+    (
+        "yottalabsai__skypilot__examples__tpu__tpuvm_mnist.yaml",
+        SAMPLE,
+    ),
+    (
+        "yottalabsai__skypilot__llm__rag__serve_rag.yaml",
+        SAMPLE,
+    ),
+    (
+        "llm__vllm__serve.yaml",
+        SAMPLE,
+    ),
+    (
+        "llm__axolotl__axolotl-spot.yaml",
+        SAMPLE,
+    ),
+    (
+        "yottalabsai__skypilot__examples__nebius_infiniband__nccl.yaml",
+        SAMPLE,
+    ),
+    (
+        "ComputeCanada__examples-hyperparameter-search__array_job_submit.sh",
+        SAMPLE,
+    ),
+    (
+        "gaia-hazlab__skypilot-hyak__templates__klone-apptainer.yaml",
+        SAMPLE,
+    ),
+    (
+        "fasrc__User_Codes__IQSS-slurm-examples__multiprocess.slurm",
+        SAMPLE,
     ),
 ]
 
