@@ -154,6 +154,8 @@ HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 
 HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+# Servers that take the model as their first argument.
+SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
 # Options of the Hub's command line that take a value (the repository is the first other word).
 HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
              "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message"}  # fmt: skip
@@ -236,6 +238,8 @@ YACS_IN_LINE = re.compile(
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+# A file named for a program's results, not its log.
+RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
 WRITTEN = re.compile(
     r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
@@ -529,6 +533,7 @@ class _Reader:
         self._containers(line, words)
         if (
             self.inside
+            or ">" in line
             or "mkdir" in line
             or "tar" in line
             or (self.made and ("cd" in line or "pushd" in line))
@@ -562,13 +567,18 @@ class _Reader:
                 self.inside = None
             elif head == "tar" and len(parts) > 2:
                 self._tar(parts)
-        if not (self.inside and self.shared_disk):
+        if not self.shared_disk:
             return
-        for m in WRITTEN.finditer(line):
+        for m in WRITTEN.finditer(line) if (self.inside or ">" in line) else ():
             target = self.expand(_unquote(m.group(1) or m.group(2))).rstrip("/")
-            if target and "/" not in target and "$" not in target:
+            if not target or target.startswith("/dev/"):
+                continue
+            if self.inside and "/" not in target and "$" not in target:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
+            if not self.inside and RESULT_FILE.match(target.rsplit("/", 1)[-1]):
+                # A program's printed result kept in a file named for it (`> result_$ID.out`).
+                self.add("output.artifacts", target, m.group(0).strip())
 
     def _tar(self, parts):
         flags = parts[1].lstrip("-")
@@ -784,6 +794,11 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
+        if "serve" in line and (m := SERVE_MODEL.search(line)):
+            # `vllm serve org/model` (or a local folder): the model the server loads.
+            model = self.expand(_unquote(m.group(1)))
+            if HF_ID.fullmatch(model) or _is_path(model):
+                self._hub_or_path(model, said=f"serve {model}", dataset=False)
         if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):

@@ -491,6 +491,21 @@ CHECKPOINT_OPTION = re.compile(
     r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
 )
 CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
+LONE_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
+
+
+def _from_environment(value, body):
+    """A value that is one variable the script takes from its environment by name
+    (`CONTAINER=$CONTAINER`, `: ${CONTAINER:?}`): kept as written, as a location is."""
+    if not (match := LONE_VARIABLE.fullmatch(value)):
+        return False
+    name = re.escape(match.group(1))
+    return bool(
+        re.search(rf"^\s*(?:export\s+)?{name}=[\"']?\$\{{?{name}\}}?[\"']?\s*$", body, re.M)
+        or re.search(rf"\$\{{{name}:?\?", body)
+    )
+
+
 # Directives that name the job's container: pyxis' --container-image, Shifter's --image.
 IMAGE_KEYS = ("container-image", "image")
 
@@ -507,8 +522,8 @@ def _script_facts(body, work, data, request, output, notes, options=None):
         image = match.group(1)
         expanded = variables.expand(image, record=False)
     if image and "image" not in work:
-        if "$" in expanded:
-            # A variable the file does not set: the image is chosen at submission.
+        if "$" in expanded and not _from_environment(expanded, body):
+            # Set outside the script: the image is chosen at submission.
             notes.append(f"Container image {image}: set outside the script, not stated.")
         else:
             work["image"] = expanded

@@ -625,3 +625,13 @@ def test_hub_downloads_with_options_before_the_repository():
         ("data.inputs", "hf://deepseek-ai/R1-8B"),
         ("output.artifacts", "hf://datasets/org/out"),
     ]
+
+
+def test_the_model_a_server_is_started_with_and_a_result_file_on_the_cluster():
+    assert found("vllm serve $MODEL --tensor-parallel-size 8\n", variables={"MODEL": "org/k2"}) == [
+        ("data.inputs", "hf://org/k2")
+    ]
+    text = "spark-submit app.py > result_${SLURM_JOB_ID}.out\nsrun t 2>&1 | tee train.log\n"
+    # Kept on the cluster's shared disk, a result file is an output; a log is the console.
+    assert found(text, shared_disk=True) == [("output.artifacts", "result_${SLURM_JOB_ID}.out")]
+    assert found(text) == []
