@@ -91,7 +91,8 @@ def _is_path(value):
 MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id"}
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
-                  "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
+                  "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
+                  "--tokenizer_path"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
 # …and that name a Hub dataset.
@@ -238,6 +239,10 @@ YACS_IN_LINE = re.compile(
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
+OUTPUT_FILE = re.compile(
+    r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
+)
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
@@ -520,6 +525,8 @@ class _Reader:
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
+        if "-o" in words or "--output" in line:
+            self._program_output(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -744,6 +751,20 @@ class _Reader:
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _program_output(self, words):
+        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
+        profiler (`kernprof -o run.lprof`, `nsys profile -o report`) names what it writes."""
+        for i, word in enumerate(words[:-1]):
+            if word not in ("-o", "--output"):
+                continue
+            before = words[:i]
+            program = any(w.endswith(".py") for w in before) or any(
+                w.rsplit("/", 1)[-1] in PROFILERS for w in before
+            )
+            value = self.expand(words[i + 1])
+            if program and (_is_path(value) or OUTPUT_FILE.search(value)):
+                self.add("output.artifacts", value, f"{word} {value}")
 
     def _dmtcp(self, line):
         """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the

@@ -635,3 +635,19 @@ def test_the_model_a_server_is_started_with_and_a_result_file_on_the_cluster():
     # Kept on the cluster's shared disk, a result file is an output; a log is the console.
     assert found(text, shared_disk=True) == [("output.artifacts", "result_${SLURM_JOB_ID}.out")]
     assert found(text) == []
+
+
+def test_the_output_of_the_jobs_own_program_or_a_profiler_and_a_tokenizer_by_hub_id():
+    text = (
+        "python scripts/convert.py -o /scratch/p1/bench/\n"
+        "kernprof -o ${SLURM_JOBID}.lprof -l mnist.py --epochs=3\n"
+        "wget -o fetch.log https://example.org/x.tar\n"
+        "python -m sglang.launch_server --model-path org/m --tokenizer-path org/tok\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "/scratch/p1/bench/"),
+        ("output.artifacts", "${SLURM_JOBID}.lprof"),
+        ("data.inputs", "https://example.org/x.tar"),
+        ("data.inputs", "hf://org/m"),
+        ("data.inputs", "hf://org/tok"),
+    ]
