@@ -232,12 +232,11 @@ DMTCP_INTERVAL = re.compile(
 )
 # yacs settings: an upper-case dotted key followed by its value (`MODEL.WEIGHTS /w.pkl`).
 YACS_KEY = re.compile(r"[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)+|OUTPUT_DIR")
-YACS_IN_LINE = re.compile(
-    r"\b[A-Z][A-Z0-9_]*\.(?:[A-Z0-9_]+\.)*(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]"
-)
+YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 # Options that hand a program a key (`--api-key`, `--hf_token`, `--logger.wandb.key`), and the
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
+SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 OUTPUT_FILE = re.compile(
@@ -533,14 +532,16 @@ class _Reader:
         self._hub(line, words)
         if "dmtcp" in line or "coordinator" in line:
             self._dmtcp(line)
-        if YACS_IN_LINE.search(line):
+        if ("WEIGHTS" in line or "PRETRAINED" in line or "OUTPUT_DIR" in line) and (
+            YACS_IN_LINE.search(line)
+        ):
             self._yacs(words)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
         if (
             self.inside
-            or ">" in line
+            or (self.shared_disk and ">" in line)
             or "mkdir" in line
             or "tar" in line
             or (self.made and ("cd" in line or "pushd" in line))
@@ -627,7 +628,11 @@ class _Reader:
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
             if option not in KNOWN_OPTIONS:
-                if SECRET_OPTION.search(option) and (m := SECRET_VALUE.fullmatch(value)):
+                if (
+                    SECRET_WORDS.search(option)
+                    and SECRET_OPTION.search(option)
+                    and (m := SECRET_VALUE.fullmatch(value))
+                ):
                     # A key handed to the program, by the name it is kept under (never a value).
                     name = next(g for g in m.groups() if g)
                     self.add("work.credentials", name, f"{option} {value}")
