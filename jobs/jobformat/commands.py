@@ -14,7 +14,7 @@ No Django: the format runs on a login node with only pydantic and PyYAML."""
 import re
 from dataclasses import dataclass
 
-from .envs import script_variables
+from .envs import DEFAULTED, script_variables
 from .mounts import URI
 from .realtime import ends_serving
 
@@ -1107,10 +1107,6 @@ def read(
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     return _settle(found, checkpointed)
-
-
-# ${NAME:-default} (and :=, -, =): the script's value if it set one, else the fallback.
-DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}$`]*)\}")
 
 
 def _defaults(text, variables):
