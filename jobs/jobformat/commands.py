@@ -227,6 +227,7 @@ NODE_LOCAL = re.compile(
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
 )
@@ -251,7 +252,10 @@ WRITTEN = re.compile(
 )
 # Names of options that write where they point, or keep the program's own files there.
 WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
-OWN_FILES = re.compile(r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd")
+OWN_FILES = re.compile(
+    r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd|chdir|cwd|wandb|"
+    r"mlflow|profile|trace|container|mount|bind|env|script|code|src"
+)
 
 
 KNOWN_OPTIONS = (
@@ -942,12 +946,14 @@ class _Reader:
         workdirs = {
             self.expand(b).rstrip("/")
             for a, b in zip(words, words[1:], strict=False)
-            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir")
+            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir", "--chdir", "-D")
         } | {
             self.expand(w.partition("=")[2]).rstrip("/")
             for w in words
-            if w.startswith(("--pwd=", "--workdir=", "--container-workdir="))
+            if w.startswith(("--pwd=", "--workdir=", "--container-workdir=", "--chdir="))
         }
+        # The program the container runs (`python /p/train.py`): the mount holding it is code.
+        programs = [self.expand(w) for w in words if w[:1] in "/$" and SCRIPT_FILE.search(w)]
         joined = " ".join(words)
         workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
         # Ray's runtime environment ships its working_dir as the job's code.
@@ -963,8 +969,12 @@ class _Reader:
                 continue
             if source.rstrip("/") in (".", "") or source == target:
                 continue  # the working directory, or a path seen at the same place
-            if target.rstrip("/") in workdirs:
+            holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
+                if _is_path(source) and target.rstrip("/"):
+                    # Paths the program is given under its code folder are the host's too.
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
                 if _is_path(source) and target.rstrip("/"):

@@ -280,7 +280,8 @@ def test_a_script_in_bash_c_with_grouped_options_and_a_ray_working_dir():
         ("data.unclassified", "/root/.cache -> $HOME/.cache"),
         ("data.inputs", "hf://northwind/seg-7b"),
         ("data.inputs", "hf://datasets/northwind/prompts"),
-        ("output.artifacts", "/app/out/seg"),
+        # /app is $CODE mounted: what the program writes there lands in $CODE on the host
+        ("output.artifacts", "$CODE/out/seg"),
     ]
 
 
@@ -650,4 +651,16 @@ def test_the_output_of_the_jobs_own_program_or_a_profiler_and_a_tokenizer_by_hub
         ("data.inputs", "https://example.org/x.tar"),
         ("data.inputs", "hf://org/m"),
         ("data.inputs", "hf://org/tok"),
+    ]
+
+
+def test_options_of_the_launcher_and_the_programs_own_files_are_not_data():
+    text = (
+        "srun --container-mounts=/lustre/p:/p,/lustre/d:/d --chdir=/p/run "
+        "python /p/train.py --wandb_dir /d/wandb --config /d/c.yaml --shards /d/s\n"
+    )
+    assert found(text) == [
+        # the mount holding the program the container runs is the code
+        ("work.code", "/lustre/p"),
+        ("data.inputs", "/lustre/d/s"),
     ]
