@@ -74,10 +74,12 @@ def unresolved(text):
 # over the text however long a line is. The value is plain text and quoted strings; a command
 # substitution `$(…)` without nesting is kept as text (it names no value we can state, but a
 # command built in a variable, `CMD="$(pwd)/train.py --data $D"`, is still read word by word).
+# Each piece of a value is one character or one quoted string, matched one way only, so a line
+# that is no assignment after all (`X=aaaa…(`) fails in linear time, not by trying every split.
 SCRIPT_ASSIGNMENT = re.compile(
     r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
     r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
-    r"""((?:[^\s"'`;&|()\\$]+|\$(?!\()|\$\([^()"'`]*\)|\\.|"""
+    r"""((?:[^\s"'`;&|()\\$]|\$(?!\()|\$\([^()"'`]*\)|\\.|"""
     r""""(?:[^"`$\\]|\$(?!\()|\$\(\([^()"`]*\)\)|\$\([^()"`]*\)|\\.)*"|'[^']*')*)"""
     r"""[ \t]*(?=$|[;&|#])""",
     re.MULTILINE,
