@@ -253,7 +253,10 @@ def script_locations(script):
                 writes.append(target)
             if re.fullmatch(URI, source):
                 reads.append(source)
-        for match in re.finditer(rf"(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
+        if "://" not in line:
+            continue
+        # An option starts a word: tried once per word, not at every dash of a long run.
+        for match in re.finditer(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
             option, uri = match.group(1), match.group(2)
             (writes if re.fullmatch(WRITE_OPTION, option) else reads).append(uri)
     unique_writes = list(dict.fromkeys(writes))

@@ -88,3 +88,10 @@ def test_a_line_that_looks_like_an_assignment_but_is_not_one_is_read_in_one_pass
     sky = "run: |\n  " + body + "  ./a\n"
     (result,) = jobformat.import_text(sky.encode(), filename="odd.yaml")
     assert result.description.work.command.startswith("X=")
+
+
+def test_a_long_run_of_dashes_is_read_once_per_word():
+    # `(--?[\w.-]+)` tried at every dash of `tee ------…` made reading it quadratic.
+    text = "#!/bin/bash\n#SBATCH -N 1\ntee " + "-" * 20000 + " s3://b/x\n"
+    (result,) = jobformat.import_text(text.encode(), filename="dashes.sbatch")
+    assert result.description.request.nodes == 1
