@@ -592,6 +592,34 @@ def _screen(task, work, realtime, notes, auxiliary):
     elif ends_serving(work.get("command")):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The run command ends by leaving a server running in the foreground.")
+    elif _web_app(task):
+        realtime.update(serves_requests=True, finishes_on_its_own=False)
+        notes.append(
+            "The task installs a web framework, opens a port and ends in its own program: a web "
+            "app (a dashboard) that answers until it is stopped."
+        )
+
+
+WEB_FRAMEWORK = re.compile(r"\b(?:fastapi|uvicorn|flask|gradio|streamlit|dash|panel)\b")
+
+
+def _web_app(task):
+    """A task that installs a web framework, opens a port (`resources.ports`) and ends in a
+    program of its own in the foreground serves that program's pages; a port alone (a Ray
+    dashboard, a rendezvous) does not say so."""
+    resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
+    setup, run = task.get("setup"), task.get("run")
+    if not resources.get("ports") or not isinstance(run, str) or not isinstance(setup, str):
+        return False
+    installs = [line for line in setup.splitlines() if re.search(r"\bpip3?\s+install\b", line)]
+    if not any(WEB_FRAMEWORK.search(line) for line in installs):
+        return False
+    steps = [x.strip() for x in run.splitlines() if x.strip() and not x.lstrip().startswith("#")]
+    return (
+        bool(steps)
+        and bool(re.match(r"^python3?\s+\S+\.py\b", steps[-1]))
+        and (not steps[-1].rstrip().endswith("&"))
+    )
 
 
 def _envs_notes(envs, variables, notes):

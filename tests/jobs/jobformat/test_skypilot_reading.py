@@ -158,3 +158,20 @@ def test_a_bucket_named_only_in_envs_is_read_on_the_store_the_envs_name():
     )
     assert result.description.data.inputs is None
     assert any("DATA_BUCKET: clips" in note for note in result.notes)
+
+
+def test_a_web_app_that_opens_a_port_and_runs_in_the_foreground_serves():
+    app = (
+        "resources:\n  cpus: 2\n  ports: [8000]\n"
+        "setup: pip install fastapi uvicorn pandas\n"
+        "run: python scripts/monitor.py --metrics-dir /output/metrics\n"
+    )
+    [result] = jobformat.import_text(app.encode(), filename="monitor.yaml")
+    assert result.description.realtime.serves_requests is True
+    # A port alone (a Ray dashboard) or a program started in the background says nothing.
+    for text in (
+        app.replace("fastapi uvicorn ", ""),
+        app.replace("--metrics-dir /output/metrics", "&"),
+    ):
+        [result] = jobformat.import_text(text.encode(), filename="batch.yaml")
+        assert result.description.realtime.serves_requests is None
