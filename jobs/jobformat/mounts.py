@@ -176,11 +176,14 @@ OUTPUT_FOLDER = re.compile(
 )
 
 
-def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
+def classify(
+    mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False, serves=False
+):
     """How the job uses one mounted location (mount_path on the node, location its source).
 
     A direction is stated only on evidence: a copy or an upload from the launching machine
-    (it brings something to the job), a new bucket (it holds only what the job writes), or
+    (it brings something to the job), a new bucket (it holds only what the job writes, unless
+    a service uses it: it answers from it), or
     commands that write or read the mount. A name alone (`/outputs`, `/data`) says where the
     team meant things to go, not what the job does: such a mount is UNCLEAR, except that a
     new bucket named for checkpoints is where they go."""
@@ -218,6 +221,10 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
             return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
         if read:
             return Verdict(Use.READ, "a named bucket the commands read")
+        if serves and _named(script, mount_path, aliases):
+            # A service answers from what it is given: a named bucket it uses and does not
+            # write into is one another job filled (`name:` also mounts an existing bucket).
+            return Verdict(Use.READ, "a named bucket a service uses and does not write into")
         return Verdict(Use.WRITTEN, "a new, empty bucket the job writes into")
     if read:
         if named_checkpoint:

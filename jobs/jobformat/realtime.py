@@ -81,7 +81,7 @@ WAITS_FOREVER = re.compile(
 def ends_serving(command):
     """True when the script leaves a server running instead of finishing: its last step is
     a server in the foreground, or a wait that never ends after a server was started."""
-    if not command or _stops_it(command):
+    if not isinstance(command, str) or not command or _stops_it(command):
         return False
     steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
     if not steps:

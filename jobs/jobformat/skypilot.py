@@ -192,7 +192,7 @@ def _location(spec, variables):
     return bucket or source, source or bucket, mode, bool(name and not source)
 
 
-def _mounts(task, variables, script, notes):
+def _mounts(task, variables, script, notes, serves=False):
     """file_mounts, workdir and volumes -> the parts of the description they belong to."""
     found = {"inputs": [], "artifacts": [], "checkpoints": [], "credentials": [], "code": []}
     found["unclear"] = []
@@ -239,6 +239,7 @@ def _mounts(task, variables, script, notes):
             aliases=variables.aliases_of(target),
             new_bucket=new,
             copied=mode == "COPY",
+            serves=serves,
         )
         use = verdict.use
         # One source mounted at several paths is one thing the job reads or writes: it is
@@ -367,7 +368,10 @@ def task_to_data(task, auxiliary=False):
     _read_resources(task, request, work, data, notes)
     _read_nodes(task, request, work, notes)
 
-    found = _mounts(task, variables, script, notes)
+    # A task that answers requests (a service, a server or web app left running).
+    run = task.get("run") if isinstance(task.get("run"), str) else ""
+    serves = bool(task.get("service")) or ends_serving(run) or _web_app(task)
+    found = _mounts(task, variables, script, notes, serves=serves)
     inputs = found["inputs"]
     for uri, size_gb in _mapping(task, "inputs", notes).items():
         item = {"location": variables.expand(str(uri))}

@@ -175,3 +175,19 @@ def test_a_web_app_that_opens_a_port_and_runs_in_the_foreground_serves():
     ):
         [result] = jobformat.import_text(text.encode(), filename="batch.yaml")
         assert result.description.realtime.serves_requests is None
+
+
+def test_a_named_bucket_a_service_uses_is_what_it_answers_from():
+    text = (
+        "resources:\n  cpus: 2\n  ports: [8000]\n"
+        "file_mounts:\n  /output:\n    name: sky-embeddings\n    store: s3\n    mode: MOUNT\n"
+        "setup: pip install fastapi uvicorn\n"
+        "run: python scripts/monitor.py --metrics-dir /output/metrics\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="monitor.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["s3://sky-embeddings"]
+    assert result.description.output.artifacts is None
+    # A batch task given the same new bucket writes into it.
+    batch = text.replace("  ports: [8000]\n", "")
+    [result] = jobformat.import_text(batch.encode(), filename="batch.yaml")
+    assert [a.destination for a in result.description.output.artifacts] == ["s3://sky-embeddings"]
