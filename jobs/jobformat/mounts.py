@@ -209,6 +209,10 @@ def classify(
     named_checkpoint = CHECKPOINT.search(mount_path) or (
         CHECKPOINT.search(location) and not OUTPUT_NAME.search(mount_path)
     )
+    if written and serves and new_bucket and _store_of(script, mount_path, aliases):
+        # A service's database or index (`--persist-dir /vectordb/chroma`) in a named bucket:
+        # it answers from what another job built there.
+        return Verdict(Use.READ, "a named bucket holding the store a service answers from")
     if written:
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
@@ -231,6 +235,14 @@ def classify(
             return Verdict(Use.READ, "a checkpoint the job loads")
         return Verdict(Use.READ, "the commands read it")
     return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
+
+
+def _store_of(script, path, aliases):
+    """Whether a program keeps its database or index under path (`--persist-dir`, `--db-path`,
+    `--index-dir`)."""
+    ref = _refs(path, aliases)
+    option = r"--?[\w.-]*(?:persist|db|database|index|vector|chroma)[\w.-]*"
+    return bool(ref) and bool(re.search(rf"{option}(?:=|\s+)[\"']?{ref}", script or ""))
 
 
 def _is_local(location):

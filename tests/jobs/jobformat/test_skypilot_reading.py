@@ -191,3 +191,19 @@ def test_a_named_bucket_a_service_uses_is_what_it_answers_from():
     batch = text.replace("  ports: [8000]\n", "")
     [result] = jobformat.import_text(batch.encode(), filename="batch.yaml")
     assert [a.destination for a in result.description.output.artifacts] == ["s3://sky-embeddings"]
+
+
+def test_a_services_store_in_a_named_bucket_is_what_it_answers_from():
+    text = (
+        "service:\n  replicas: 1\n  readiness_probe: /health\n"
+        "resources:\n  accelerators: L4:1\n"
+        "file_mounts:\n  /vectordb:\n    name: rag-db\n    mode: MOUNT\n"
+        "run: python serve_rag.py --persist-dir /vectordb/chroma --port 8000\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="rag.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["bucket://rag-db"]
+    # A batch job building the store writes it.
+    batch = text.replace("service:\n  replicas: 1\n  readiness_probe: /health\n", "")
+    batch = batch.replace("serve_rag.py", "build_db.py").replace(" --port 8000", "")
+    [result] = jobformat.import_text(batch.encode(), filename="build.yaml")
+    assert [a.destination for a in result.description.output.artifacts] == ["bucket://rag-db"]
