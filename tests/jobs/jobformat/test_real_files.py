@@ -41,7 +41,7 @@ TARGET_FALSE_ALARMS = 0
 # the floor each half must not fall below. Raise them as the importers improve; never lower
 # them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.97, "wrong": 7, "false_alarms": 12},  # 1197 of 1226 (97.6 %)
+    "tuning": {"captured": 0.98, "wrong": 1, "false_alarms": 8},  # 1208 of 1222 (98.9 %)
     "held-out": {"captured": 0.92, "wrong": 11, "false_alarms": 24},  # 616 of 668 (92.2 %)
 }
 
