@@ -88,7 +88,10 @@ def _is_path(value):
 # --- the patterns ---------------------------------------------------------------------------
 
 # Options that hand a Hugging Face model (or a local copy of one) to the program.
-MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id"}
+MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id",
+                 # diffusers' and fine-tuning scripts' spellings
+                 "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
+                 "--base_model", "--base-model"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
@@ -114,7 +117,9 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--merge-file", "--merge_file",
                 # training and evaluation files and folders
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
-                "--dataset_path", "--dataset-path", "--data_dir"}  # fmt: skip
+                "--dataset_path", "--dataset-path", "--data_dir",
+                "--train_data_dir", "--instance_data_dir", "--dataset_dir", "--dataset-dir",
+                "--input_path", "--input-path", "--train_dir", "--train-dir"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)

@@ -664,3 +664,18 @@ def test_options_of_the_launcher_and_the_programs_own_files_are_not_data():
         ("work.code", "/lustre/p"),
         ("data.inputs", "/lustre/d/s"),
     ]
+
+
+def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
+    text = (
+        "accelerate launch train_dreambooth.py "
+        "--pretrained_model_name_or_path=org/sdxl --instance_data_dir=/lustre/dog "
+        "--train_data_dir /lustre/pics --base_model org/llama --input_path /lustre/in.jsonl\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://org/sdxl"),
+        ("data.inputs", "/lustre/dog"),
+        ("data.inputs", "/lustre/pics"),
+        ("data.inputs", "hf://org/llama"),
+        ("data.inputs", "/lustre/in.jsonl"),
+    ]
