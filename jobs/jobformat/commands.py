@@ -125,8 +125,11 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
 DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# (Not a model the job makes: `OUTPUT_MODEL_DIR`, `SAVE_MODEL_PATH`, `MERGED_MODEL_PATH`.)
 MODEL_VARIABLE = re.compile(
-    r"^(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH)$|^(?:BASE|PRETRAINED)_MODEL$", re.IGNORECASE
+    r"^(?!(?:OUTPUT|OUT|SAVE|SAVED|FINAL|EXPORT|EXPORTED|MERGED|TRAINED|NEW|TARGET|DEST)_)"
+    r"(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH)$|^(?:BASE|PRETRAINED)_MODEL$",
+    re.IGNORECASE,
 )
 OUTPUT_OPTIONS = {
     "--output_dir",

@@ -679,3 +679,8 @@ def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
         ("data.inputs", "hf://org/llama"),
         ("data.inputs", "/lustre/in.jsonl"),
     ]
+
+
+def test_a_model_the_job_makes_is_not_a_model_it_reads():
+    text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
+    assert found(text) == [("data.inputs", "/lustre/rm")]
