@@ -14,7 +14,7 @@ No Django: the format runs on a login node with only pydantic and PyYAML."""
 import re
 from dataclasses import dataclass
 
-from .envs import Variables
+from .envs import DEFAULTED, script_variables
 from .mounts import URI
 from .realtime import ends_serving
 
@@ -39,7 +39,7 @@ class Proposal:
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)="""
+    r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
     r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
 )
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
@@ -88,10 +88,16 @@ def _is_path(value):
 # --- the patterns ---------------------------------------------------------------------------
 
 # Options that hand a Hugging Face model (or a local copy of one) to the program.
-MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id"}
+MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id",
+                 # diffusers' and fine-tuning scripts' spellings
+                 "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
+                 "--base_model", "--base-model"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
-                  "--tokenizer_name", "--tokenizer-name", "--tokenizer"}  # fmt: skip
+                  "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
+                  "--tokenizer_path"}  # fmt: skip
+# …of which these name the model's own folder when given a path (`--model-path /models/x`).
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -108,9 +114,23 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--train-data-path", "--train_data_path", "--dataset",
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
-                "--merge-file", "--merge_file"}  # fmt: skip
-# (--data-dir is left out: servers take it for where they keep their own files.)
-DATA_VARIABLES = {"DATA_PATH", "TRAIN_DATA_PATH", "DATASET_PATH", "DATA_DIR"}
+                "--merge-file", "--merge_file",
+                # training and evaluation files and folders
+                "--train_file", "--train-file", "--validation_file", "--validation-file",
+                "--dataset_path", "--dataset-path", "--data_dir",
+                "--train_data_dir", "--instance_data_dir", "--dataset_dir", "--dataset-dir",
+                "--input_path", "--input-path", "--train_dir", "--train-dir"}  # fmt: skip
+# (--data-dir is left out: servers take it for where they keep their own files; --input_dir
+# and --data_root as often name where a step writes for the next.)
+# Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
+# or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
+DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# (Not a model the job makes: `OUTPUT_MODEL_DIR`, `SAVE_MODEL_PATH`, `MERGED_MODEL_PATH`.)
+MODEL_VARIABLE = re.compile(
+    r"^(?!(?:OUTPUT|OUT|SAVE|SAVED|FINAL|EXPORT|EXPORTED|MERGED|TRAINED|NEW|TARGET|DEST)_)"
+    r"(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH)$|^(?:BASE|PRETRAINED)_MODEL$",
+    re.IGNORECASE,
+)
 OUTPUT_OPTIONS = {
     "--output_dir",
     "--output-dir",
@@ -121,16 +141,33 @@ OUTPUT_OPTIONS = {
     "--tensorboard_dir",
     "--output-prefix",
     "--output_prefix",
+    "--output_path",
+    "--output-path",
+    "--out_dir",
+    "--out-dir",
+    "--results_dir",
+    "--results-dir",
 }
-OUTPUT_VARIABLES = {"LOGDIR", "OUTPUT_DIR"}
+OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
 # (--save-dir is left out: as often the final model as the checkpoints.)
 CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
-CHECKPOINT_VARIABLES = {"CHECKPOINT_DIR", "CKPT_DIR"}
+CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
+# Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
+LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
+                "--lora-path", "--lora_path", "--adapter_name_or_path", "--adapter-name-or-path"}  # fmt: skip
+# First folders of relative paths that look like `org/name` but are the job's own folders.
+LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
+                 "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 
 HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+# Servers that take the model as their first argument.
+SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
+# Options of the Hub's command line that take a value (the repository is the first other word).
+HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
+             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message"}  # fmt: skip
 HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
@@ -174,6 +211,7 @@ SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strate
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
 ENROOT = re.compile(r"\benroot\s+start\s")
+PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -197,11 +235,41 @@ NODE_LOCAL = re.compile(
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
+SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
+DMTCP_INTERVAL = re.compile(
+    r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
+)
+# yacs settings: an upper-case dotted key followed by its value (`MODEL.WEIGHTS /w.pkl`).
+YACS_KEY = re.compile(r"[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)+|OUTPUT_DIR")
+YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
+# Options that hand a program a key (`--api-key`, `--hf_token`, `--logger.wandb.key`), and the
+# values that name it without giving it: an unset variable or a placeholder to fill.
+SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
+SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
+SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
+OUTPUT_FILE = re.compile(
+    r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
+)
+# A file named for a program's results, not its log.
+RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
+# A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
+WRITTEN = re.compile(
+    r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
+    r"""(?:^|[\s\d&])>>?\s*("[^"]+"|'[^']+'|[^\s;&|<>()&][^\s;&|<>()]*)"""
+)
+# Names of options that write where they point, or keep the program's own files there.
+WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
+OWN_FILES = re.compile(
+    r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd|chdir|cwd|wandb|"
+    r"mlflow|profile|trace|container|mount|bind|env|script|code|src"
+)
 
 
 KNOWN_OPTIONS = (
     MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
     | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | LORA_OPTIONS
     | {"--save", "--load"}
 )  # fmt: skip
 
@@ -219,7 +287,8 @@ READS_NOTHING = {
     "false", "wait", "exit", "[", "[[", ":", "conda", "module", "ulimit", "cd", "mkdir", "pip",
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
-    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls",
+    "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
+    "df", "apptainer", "singularity",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -246,6 +315,8 @@ SETUP_TOOLS = {
         ("module", "load|purge|list|use|unload|restore"),
     )
 }
+# Container runtimes: what they pull sets a place up, what they run decides.
+CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work.
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":"}  # fmt: skip
@@ -352,6 +423,17 @@ class _Quiet:
         if BENCHMARK.search(head[0]):
             self.steps += 1
             return
+        if first in CONTAINER_TOOLS and i + 1 < len(words):
+            verb = words[i + 1]
+            if verb in ("pull", "build", "import"):
+                return  # fetches the container image: no data
+            if verb in ("exec", "run"):
+                # The program the container runs decides (`apptainer exec x.sif python -V`).
+                image = _first_argument(words[i:], (verb,), VALUED)
+                if image:
+                    after = words[i:].index(image, 2) + 1
+                    self._step(words[i + after :])
+                    return
         python = first.startswith("python")
         if not _may_read_nothing(head[0]):
             self.quiet = False
@@ -383,8 +465,9 @@ class _Quiet:
 
 
 class _Reader:
-    def __init__(self, variables, section, binds):
+    def __init__(self, variables, section, binds, shared_disk=False):
         self.binds = binds
+        self.shared_disk = shared_disk
         self.variables = variables
         self.section = section
         self.found = []
@@ -394,12 +477,20 @@ class _Reader:
         self.span = ([], 0, 0, 1)
         self.current = ""
         self.quiet = _Quiet()
+        self.assigned = set()  # names whose value was read once
+        self.made = set()  # folders the script makes (mkdir)
+        self.pulled = {}  # image file -> the image it was pulled from
+        self.inside = None  # the made folder the script has changed into (cd, pushd)
+        self.mounted = []  # (container path, host path) of the line's container mounts
+        self.mounts_used = set()  # container paths the commands read or write through
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
             return
+        if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
+            value = self._host_path(value)
         line, text = self.line, self.raw
         raw, start, end, first = self.span
         word = said.split()[0] if said and said.split() else ""
@@ -414,14 +505,26 @@ class _Reader:
     def expand(self, word):
         return self.variables.expand(word, record=False)
 
+    def _host_path(self, value):
+        """A path the program is given inside its container is the host path mounted there
+        (`--container-mounts=/lustre/data:/data` … `--data /data/train`)."""
+        if not isinstance(value, str) or not self.mounted:
+            return value
+        for target, source in self.mounted:
+            if value == target or value.startswith(target + "/"):
+                self.mounts_used.add(target)
+                return source + value[len(target) :]
+        return value
+
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
         self.current = line
+        self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
-            self._assignment(m.group(1), _unquote(m.group(2)))
+            self._assignment(m.group(1))
             return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
@@ -433,23 +536,96 @@ class _Reader:
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
+        if "-o" in words or "--output" in line:
+            self._program_output(words)
+        if self.mounted:
+            self._inside_outputs(start)
         self._in_image(words, start)
         self._hub(line, words)
+        if "dmtcp" in line or "coordinator" in line:
+            self._dmtcp(line)
+        if ("WEIGHTS" in line or "PRETRAINED" in line or "OUTPUT_DIR" in line) and (
+            YACS_IN_LINE.search(line)
+        ):
+            self._yacs(words)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
+        if (
+            self.inside
+            or (self.shared_disk and ">" in line)
+            or "mkdir" in line
+            or "tar" in line
+            or (self.made and ("cd" in line or "pushd" in line))
+        ):
+            self._writes(line, words)
 
-    def _assignment(self, name, value):
-        value = self.expand(value)
-        # `CMD="$CMD --load …"` with no value known before: the rest, not a loop.
-        value = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
-        self.variables.values[name] = value
+    def _writes(self, line, words):
+        """What the script writes itself. A folder it makes, changes into and writes its results
+        in (`mkdir D; pushd D; … >> result.out`) is an output, on a cluster's shared file
+        system (a cloud VM's disk goes with the VM). A log written into a made folder
+        (`tee -a logs/main.txt`) is not: it is the console kept. A tar archive the script
+        creates (`tar -cf X …`) is an output, one it unpacks (`tar -xf X`) an input."""
+        for command in COMMAND_SPLIT.split(line) if ("&&" in line or ";" in line) else [line]:
+            parts = _words(command)
+            while parts and parts[0] in ("sudo", "time", "command", "then", "do", "else"):
+                parts = parts[1:]
+            head = parts[0].rsplit("/", 1)[-1] if parts else ""
+            if head == "mkdir":
+                for folder in parts[1:]:
+                    folder = self.expand(folder).rstrip("/")
+                    if (
+                        not folder.startswith("-")
+                        and _statable(folder)
+                        and not NODE_LOCAL.match(folder)
+                    ):
+                        self.made.add(folder)
+            elif head in ("cd", "pushd"):
+                target = self.expand(parts[1]).rstrip("/") if len(parts) > 1 else ""
+                self.inside = target if target in self.made else None
+            elif head == "popd":
+                self.inside = None
+            elif head == "tar" and len(parts) > 2:
+                self._tar(parts)
+        if not self.shared_disk:
+            return
+        for m in WRITTEN.finditer(line) if (self.inside or ">" in line) else ():
+            target = self.expand(_unquote(m.group(1) or m.group(2))).rstrip("/")
+            if not target or target.startswith("/dev/"):
+                continue
+            if self.inside and "/" not in target and "$" not in target:
+                self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
+                return
+            if not self.inside and RESULT_FILE.match(target.rsplit("/", 1)[-1]):
+                # A program's printed result kept in a file named for it (`> result_$ID.out`).
+                self.add("output.artifacts", target, m.group(0).strip())
+
+    def _tar(self, parts):
+        flags = parts[1].lstrip("-")
+        if "f" not in flags or not re.fullmatch(r"[A-Za-z]+", flags):
+            return
+        archive = self.expand(parts[2]) if flags.endswith("f") else ""
+        if not _is_path(archive) or NODE_LOCAL.match(archive):
+            return
+        if "c" in flags:
+            self.add("output.artifacts", archive, f"tar -{flags} {archive}")
+        elif "x" in flags:
+            self.add("data.inputs", archive, f"tar -{flags} {archive}")
+
+    def _assignment(self, name):
+        # The value the script gives the name (envs.script_variables): none when it gives two.
+        value = self.expand(self.variables.values.get(name))
+        if not value or name in self.assigned:
+            return
+        self.assigned.add(name)
         said = f"{name}={value}"
-        if name in DATA_VARIABLES and _is_path(value):
+        if DATA_VARIABLE.match(name) and _is_path(value):
             self.add("data.inputs", value, said)
-        elif name in OUTPUT_VARIABLES and _is_path(value):
+        elif MODEL_VARIABLE.match(name) and (_is_path(value) or HF_ID.fullmatch(value)):
+            self._hub_or_path(value, said, dataset=False)
+        elif OUTPUT_VARIABLE.match(name) and _is_path(value):
             self.add("output.artifacts", value, said)
-        elif name in CHECKPOINT_VARIABLES and _is_path(value):
+        elif CHECKPOINT_VARIABLE.match(name) and _is_path(value):
             self.add("request.checkpoint_location", value, said)
 
     def _options(self, words):
@@ -464,6 +640,17 @@ class _Reader:
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
             if option not in KNOWN_OPTIONS:
+                if (
+                    SECRET_WORDS.search(option)
+                    and SECRET_OPTION.search(option)
+                    and (m := SECRET_VALUE.fullmatch(value))
+                ):
+                    # A key handed to the program, by the name it is kept under (never a value).
+                    name = next(g for g in m.groups() if g)
+                    self.add("work.credentials", name, f"{option} {value}")
+                    continue
+                if self.mounted and option.startswith("--") and value[:1] == "/":
+                    self._through_mount(option, self.expand(value))
                 continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS:
@@ -473,12 +660,19 @@ class _Reader:
             said = f"{option} {value}"
             if option in RESUME_FLAGS and value.lower() in ("", "true", "1", "auto", "yes"):
                 self.add("request.preemptible", True, option)
-            elif option in MODEL_OPTIONS or (option in HUB_ID_OPTIONS and HF_ID.fullmatch(value)):
+            elif option in MODEL_OPTIONS or (
+                option in HUB_ID_OPTIONS
+                and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))
+            ):
                 self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
                 self._hub_or_path(value, said, dataset=True)
-            elif option in DATA_OPTIONS and _is_path(value):
-                self.add("data.inputs", value, said)
+            elif option in DATA_OPTIONS:
+                self._data_values(option, value, words[i + 2 :] if not eq else ())
+            elif option in LORA_OPTIONS:
+                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                    # `name=org/adapter` or the adapter alone
+                    self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and _is_path(value):
                 self.add("output.artifacts", value, said)
             elif option in CHECKPOINT_OPTIONS and _is_path(value):
@@ -565,6 +759,49 @@ class _Reader:
             )
         ]
 
+    def _data_values(self, option, value, following):
+        """`--data_path a/b c/d /lustre/e`: a data option takes one or more values, each a path
+        or a Hub dataset (`org/name`, never a folder such as `data/train`)."""
+        for each in [value, *_values_after(following)]:
+            each = self.expand(each)
+            if _is_path(each):
+                self.add("data.inputs", each, f"{option} {each}")
+            elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
+                self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _program_output(self, words):
+        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
+        profiler (`kernprof -o run.lprof`, `nsys profile -o report`) names what it writes."""
+        for i, word in enumerate(words[:-1]):
+            if word not in ("-o", "--output"):
+                continue
+            before = words[:i]
+            program = any(w.endswith(".py") for w in before) or any(
+                w.rsplit("/", 1)[-1] in PROFILERS for w in before
+            )
+            value = self.expand(words[i + 1])
+            if program and (_is_path(value) or OUTPUT_FILE.search(value)):
+                self.add("output.artifacts", value, f"{word} {value}")
+
+    def _dmtcp(self, line):
+        """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the
+        coordinator)."""
+        if m := DMTCP_INTERVAL.search(line):
+            self.add("request.checkpoint_interval", f"{m.group(1)}s", m.group(0).strip())
+
+    def _yacs(self, words):
+        """Settings as `KEY VALUE` pairs (yacs, detectron2's `--opts MODEL.WEIGHTS …`): the
+        weights a model starts from are read, its OUTPUT_DIR written."""
+        for key, value in zip(words, words[1:], strict=False):
+            if not YACS_KEY.fullmatch(key):
+                continue
+            last, value = key.rsplit(".", 1)[-1], self.expand(value)
+            said = f"{key} {value}"
+            if last in ("WEIGHTS", "PRETRAINED") and (_is_path(value) or "://" in value):
+                self.add("data.inputs", value, said)
+            elif last == "OUTPUT_DIR" and _is_path(value):
+                self.add("output.artifacts", value, said)
+
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):
             self.add("data.inputs", value, said)
@@ -573,16 +810,18 @@ class _Reader:
 
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
-            repo = _first_argument(words, ("download",))
+            repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
         if "upload" in line and HF_UPLOAD.search(line):
-            repo = _first_argument(words, ("upload",))
+            repo = self.expand(_first_argument(words, ("upload",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
-        for m in PY_CALL.finditer(line) if "(" in line else ():
+        # A call quoted in a `sed s/…/…/` expression has its slashes escaped (`org\/name`).
+        calls = line.replace("\\/", "/") if "\\/" in line else line
+        for m in PY_CALL.finditer(calls) if "(" in line else ():
             call, repo = m.group(1), self.expand(m.group(2))
             if not HF_ID.fullmatch(repo):
                 continue  # a builder ("json") or a local directory
@@ -593,6 +832,11 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
+        if "serve" in line and (m := SERVE_MODEL.search(line)):
+            # `vllm serve org/model` (or a local folder): the model the server loads.
+            model = self.expand(_unquote(m.group(1)))
+            if HF_ID.fullmatch(model) or _is_path(model):
+                self._hub_or_path(model, said=f"serve {model}", dataset=False)
         if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
@@ -665,6 +909,16 @@ class _Reader:
             self.add("output.artifacts", target, said)
 
     def _containers(self, line, words):
+        if m := PULL.search(line) if RUNTIME_WORDS.search(line) else None:
+            # `apptainer pull [x.sif] docker://x:1` makes x.sif (x_1.sif unnamed): a job that
+            # then runs that file runs the image pulled.
+            after = [self.expand(w) for w in _words(line[m.end() :]) if not w.startswith("-")]
+            source = next((w for w in after if "://" in w), "")
+            named = next((w for w in after if w.endswith(".sif")), "")
+            if source:
+                default = source.split("://", 1)[1].rsplit("/", 1)[-1].replace(":", "_") + ".sif"
+                self.pulled[(named or default).rsplit("/", 1)[-1]] = source
+            return
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
             m = pattern.search(line) if RUNTIME_WORDS.search(line) else None
             if not m:
@@ -687,6 +941,7 @@ class _Reader:
 
     def _image(self, image, said, keep_prefix):
         image = self.expand(image)
+        image = self.pulled.get(image.rsplit("/", 1)[-1], image)
         if "$" in image or not _statable(image):
             return
         if not keep_prefix:
@@ -699,12 +954,14 @@ class _Reader:
         workdirs = {
             self.expand(b).rstrip("/")
             for a, b in zip(words, words[1:], strict=False)
-            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir")
+            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir", "--chdir", "-D")
         } | {
             self.expand(w.partition("=")[2]).rstrip("/")
             for w in words
-            if w.startswith(("--pwd=", "--workdir=", "--container-workdir="))
+            if w.startswith(("--pwd=", "--workdir=", "--container-workdir=", "--chdir="))
         }
+        # The program the container runs (`python /p/train.py`): the mount holding it is code.
+        programs = [self.expand(w) for w in words if w[:1] in "/$" and SCRIPT_FILE.search(w)]
         joined = " ".join(words)
         workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
         # Ray's runtime environment ships its working_dir as the job's code.
@@ -720,10 +977,52 @@ class _Reader:
                 continue
             if source.rstrip("/") in (".", "") or source == target:
                 continue  # the working directory, or a path seen at the same place
-            if target.rstrip("/") in workdirs:
+            holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
+                if _is_path(source) and target.rstrip("/"):
+                    # Paths the program is given under its code folder are the host's too.
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
+                if _is_path(source) and target.rstrip("/"):
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+
+    def _inside_outputs(self, start):
+        """A path a program is given inside a place the same command writes to
+        (`--output_dir=/results --json-summary=/results/summary.json`) is part of that output."""
+        outs = [p.value.rstrip("/") for p in self.found[start:] if p.path == "output.artifacts"]
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (
+                p.path == "data.inputs"
+                and isinstance(p.value, str)
+                and any(p.value.startswith(o + "/") for o in outs)
+            )
+        ]
+
+    def _through_mount(self, option, value):
+        """An option of the job's own program naming a path mounted into its container: the
+        program reads it, unless the option's name says it writes there (`--sink`,
+        `--out-dir`, `--save-path`) or keeps its own files there (logs, caches, checkpoints)."""
+        if not any(value == t or value.startswith(t + "/") for t, _ in self.mounted):
+            return
+        name = option.lstrip("-").lower()
+        if OWN_FILES.search(name):
+            return
+        path = "output.artifacts" if WRITES.search(name) else "data.inputs"
+        self.add(path, value, f"{option} {value}")
+
+
+def _values_after(words):
+    """The further values of an option that takes several (up to the next option)."""
+    out = []
+    for word in words[:64]:
+        if word.startswith("-") or word in (";", "&&", "||", "|", "&", "\\"):
+            break
+        out.append(word)
+    return out
 
 
 def _inline_scripts(words):
@@ -776,15 +1075,27 @@ def logical_lines(text):
     return out
 
 
-def read(text, variables=None, section="", first_line=1, binds=True, checkpointed=False):
+def read(
+    text,
+    variables=None,
+    section="",
+    first_line=1,
+    binds=True,
+    checkpointed=False,
+    shared_disk=False,
+    pulled=None,
+):
     """Proposals from a job's commands, in text order, each location once.
 
+    shared_disk: the job runs on a cluster's shared file system (Slurm), where what it writes
+    stays after it ends. pulled: image files pulled so far, shared by the sections of a task
+    (SkyPilot's setup pulls, its run runs).
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
-    the script's own simple assignments are added as they come, in order."""
-    if not isinstance(variables, Variables):
-        variables = Variables(variables or {})
-    variables = Variables(dict(variables.values))
-    reader = _Reader(variables, section, binds)
+    the script's own assignments are read over them by envs.script_variables."""
+    variables = script_variables(text, given=variables)
+    reader = _Reader(variables, section, binds, shared_disk)
+    if pulled is not None:
+        reader.pulled = pulled
     raw = (text or "").splitlines()
     lines = logical_lines(text)
     for index, (number, line) in enumerate(lines):
@@ -803,15 +1114,17 @@ def read(text, variables=None, section="", first_line=1, binds=True, checkpointe
             value == s or value.startswith(s + "/") for s in staged
         )
 
-    found = [p for p in reader.found if not local_copy(p)]
+    used = reader.mounts_used
+
+    def read_through(p):
+        # A mount the program reads or writes through is stated by what it does with it.
+        return p.path == "data.unclassified" and p.value.split(" -> ")[0].rstrip("/") in used
+
+    found = [p for p in reader.found if not local_copy(p) and not read_through(p)]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     return _settle(found, checkpointed)
-
-
-# ${NAME:-default} (and :=, -, =): the script's value if it set one, else the fallback.
-DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}$`]*)\}")
 
 
 def _defaults(text, variables):
@@ -835,6 +1148,7 @@ JOB_ID = re.compile(r"\$\{?SLURM_JOB_?ID\}?|\$\{?SKYPILOT_TASK_ID\}?")
 def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
+    saves = {p.value.rstrip("/") for p in found if p.path == "_save"}
     out = []
     for p in found:
         if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
@@ -843,6 +1157,9 @@ def _settle(found, checkpointed=False):
                                 p.said + " (and --load)", p.section))  # fmt: skip
             out.append(Proposal("request.preemptible", True, p.line, p.text,
                                 f"--load {p.value}", p.section))  # fmt: skip
+        elif p.path == "_load" and p.value.rstrip("/") not in saves:
+            # --load without a --save there: a model the job starts from.
+            out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
@@ -852,7 +1169,12 @@ def _settle(found, checkpointed=False):
     seen, settled = set(), []
     for p in out:
         key = (p.path, p.value.rstrip("/") if isinstance(p.value, str) else p.value)
-        single = p.path in ("request.checkpoint_location", "request.preemptible", "work.image")
+        single = p.path in (
+            "request.checkpoint_location",
+            "request.preemptible",
+            "work.image",
+            "request.checkpoint_interval",
+        )
         if key in seen or (single and any(q.path == p.path for q in settled)):
             continue
         seen.add(key)
@@ -1070,6 +1392,16 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
                 continue
             work.setdefault("code", []).append(p.value)
             placed = f"work.code.{len(work['code']) - 1}"
+        elif p.path == "work.credentials":
+            if p.value in (work.get("credentials") or []):
+                continue
+            work.setdefault("credentials", []).append(p.value)
+            placed = f"work.credentials.{len(work['credentials']) - 1}"
+        elif p.path == "request.checkpoint_interval":
+            if request.get("checkpoint_interval"):
+                continue
+            request["checkpoint_interval"] = p.value
+            placed = "request.checkpoint_interval"
         elif p.path == "work.image":
             if work.get("image"):
                 continue
@@ -1114,7 +1446,7 @@ SHIFTER_DIRECTIVE = re.compile(r"^#SBATCH\s+--image(?:=|\s+)[\"']?([^\s\"'#]+)")
 def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
-    proposals = read(text, first_line=first_command + 1)
+    proposals = read(text, first_line=first_command + 1, shared_disk=True)
     proposals += code_from_clones([(text, "", first_command + 1)])
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
@@ -1136,13 +1468,15 @@ def fill_sbatch(results, lines, first_command):
 
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals, quiet = [], []
+    proposals, quiet, pulled = [], [], {}
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
             checkpointed = bool(request.get("checkpoint_location"))
-            found = read(task[key], variables, section=key, binds=False, checkpointed=checkpointed)
+            found = read(
+                task[key], variables, key, binds=False, checkpointed=checkpointed, pulled=pulled
+            )
             quiet.append(any(p.path == "data.no_inputs" for p in found))
             proposals += found
     # A pool's commands only ready its workers: the work is sent to them later. Files shipped

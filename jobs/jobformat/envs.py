@@ -4,6 +4,7 @@ SkyPilot substitutes `envs` into file_mounts and the commands; a variable the fi
 leaves without a value is set at launch (`--env`, `--secret`), so it is kept as
 written and named as missing, never guessed."""
 
+import functools
 import re
 
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -12,6 +13,8 @@ RUNTIME = re.compile(r"^(?:SKYPILOT_|SLURM_|HOME$|USER$|PWD$|HOSTNAME$)")
 
 
 class Variables:
+    ambiguous = frozenset()  # names a script sets to two different values (script_variables)
+
     def __init__(self, values):
         self.values = {}
         self.unset = set()
@@ -62,3 +65,88 @@ def unresolved(text):
         if not RUNTIME.match(name) and name not in names:
             names.append(name)
     return names
+
+
+# --- a shell script's own variables -----------------------------------------------------------
+
+# `NAME=value`, `export`/`readonly`/`declare -r`/`local NAME=value`, at the start of a line or
+# of a command in it (`if …; then X=b; fi`, `[ … ] && X=b`): lookbehinds keep the scan one pass
+# over the text however long a line is. The value is plain text and quoted strings; a command
+# substitution `$(…)` without nesting is kept as text (it names no value we can state, but a
+# command built in a variable, `CMD="$(pwd)/train.py --data $D"`, is still read word by word).
+# Each piece of a value is one character or one quoted string, matched one way only, so a line
+# that is no assignment after all (`X=aaaa…(`) fails in linear time, not by trying every split.
+SCRIPT_ASSIGNMENT = re.compile(
+    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
+    r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
+    r"""((?:[^\s"'`;&|()\\$]|\$(?!\()|\$\([^()"'`]*\)|\\.|"""
+    r""""(?:[^"`$\\]|\$(?!\()|\$\(\([^()"`]*\)\)|\$\([^()"`]*\)|\\.)*"|'[^']*')*)"""
+    r"""[ \t]*(?=$|[;&|#])""",
+    re.MULTILINE,
+)
+SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
+# ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
+DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
+CONTINUED = re.compile(r"\\\n")
+WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
+
+
+def script_variables(text, given=None):
+    """The variables a script sets, as the shell sets them on the way to its commands, over
+    the values the file gives outside it (`given`: SkyPilot's envs). One reader for both
+    importers and for the commands' reader.
+
+    - quoted pieces are joined (`OUT="/scratch"/"$USER"`), `${X:-default}` takes X when it
+      is set before, else the default;
+    - `X=$X/more` extends X (`CMD="$CMD --load …"` too); with no X before, X is left unset
+      when the rest is a path (the environment's X), and is the rest when it is a command;
+    - a name given two different values (`X=a`, later `X=b` in an if) is left unset and
+      listed in `.ambiguous`: which one the job uses depends on the run, and a location is
+      kept as written rather than guessed."""
+    base = given.values if isinstance(given, Variables) else (given or {})
+    values, twice = _assigned(text or "", tuple(Variables(base).values.items()))
+    variables = Variables(values)
+    variables.ambiguous = twice
+    return variables
+
+
+@functools.lru_cache(maxsize=8)
+def _assigned(text, given):
+    """(values, names set twice); cached because an sbatch script's commands and directives
+    are read from the same body more than once (a hetjob's components share one)."""
+    values = dict(given)
+    own, twice = {}, set()
+    for name, raw in SCRIPT_ASSIGNMENT.findall(_joined(text or "")):
+        value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
+        if WHOLE_SUBSTITUTION.fullmatch(value):
+            continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
+        if "$" in value:
+            value = DEFAULTED.sub(lambda m: values.get(m.group(1)) or _bare(m.group(2)), value)
+            if any((m.group(1) or m.group(2)) == name for m in VARIABLE.finditer(value)):
+                rest = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
+                if values.get(name):
+                    value = Variables({name: values[name]}).expand(value, record=False)
+                elif rest.lstrip()[:1] == "-":
+                    value = rest.strip()  # options added to a command built in the variable
+                else:
+                    continue
+                own[name] = values[name] = value
+                continue
+        if name in own and own[name] != value:
+            twice.add(name)
+        own[name] = values[name] = value
+    return {k: v for k, v in values.items() if k not in twice}, frozenset(twice)
+
+
+def _joined(text):
+    # A value continued over lines (`ARGS="\` … `"`) is one value.
+    return CONTINUED.sub(" ", text) if "\\\n" in text else text
+
+
+def _unquoted(match):
+    # An escaped `\$` stays escaped: it is expanded where the value is used (`srun bash -c`).
+    return match.group(1) if match.group(1) is not None else match.group(2)
+
+
+def _bare(default):
+    return SCRIPT_QUOTED.sub(_unquoted, default) if ('"' in default or "'" in default) else default

@@ -176,11 +176,14 @@ OUTPUT_FOLDER = re.compile(
 )
 
 
-def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False):
+def classify(
+    mount_path, location, *, script="", aliases=(), new_bucket=False, copied=False, serves=False
+):
     """How the job uses one mounted location (mount_path on the node, location its source).
 
     A direction is stated only on evidence: a copy or an upload from the launching machine
-    (it brings something to the job), a new bucket (it holds only what the job writes), or
+    (it brings something to the job), a new bucket (it holds only what the job writes, unless
+    a service uses it: it answers from it), or
     commands that write or read the mount. A name alone (`/outputs`, `/data`) says where the
     team meant things to go, not what the job does: such a mount is UNCLEAR, except that a
     new bucket named for checkpoints is where they go."""
@@ -206,6 +209,10 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
     named_checkpoint = CHECKPOINT.search(mount_path) or (
         CHECKPOINT.search(location) and not OUTPUT_NAME.search(mount_path)
     )
+    if written and serves and new_bucket and _store_of(script, mount_path, aliases):
+        # A service's database or index (`--persist-dir /vectordb/chroma`) in a named bucket:
+        # it answers from what another job built there.
+        return Verdict(Use.READ, "a named bucket holding the store a service answers from")
     if written:
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
@@ -218,12 +225,24 @@ def classify(mount_path, location, *, script="", aliases=(), new_bucket=False, c
             return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
         if read:
             return Verdict(Use.READ, "a named bucket the commands read")
+        if serves and _named(script, mount_path, aliases):
+            # A service answers from what it is given: a named bucket it uses and does not
+            # write into is one another job filled (`name:` also mounts an existing bucket).
+            return Verdict(Use.READ, "a named bucket a service uses and does not write into")
         return Verdict(Use.WRITTEN, "a new, empty bucket the job writes into")
     if read:
         if named_checkpoint:
             return Verdict(Use.READ, "a checkpoint the job loads")
         return Verdict(Use.READ, "the commands read it")
     return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
+
+
+def _store_of(script, path, aliases):
+    """Whether a program keeps its database or index under path (`--persist-dir`, `--db-path`,
+    `--index-dir`)."""
+    ref = _refs(path, aliases)
+    option = r"--?[\w.-]*(?:persist|db|database|index|vector|chroma)[\w.-]*"
+    return bool(ref) and bool(re.search(rf"{option}(?:=|\s+)[\"']?{ref}", script or ""))
 
 
 def _is_local(location):
@@ -253,7 +272,10 @@ def script_locations(script):
                 writes.append(target)
             if re.fullmatch(URI, source):
                 reads.append(source)
-        for match in re.finditer(rf"(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
+        if "://" not in line:
+            continue
+        # An option starts a word: tried once per word, not at every dash of a long run.
+        for match in re.finditer(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
             option, uri = match.group(1), match.group(2)
             (writes if re.fullmatch(WRITE_OPTION, option) else reads).append(uri)
     unique_writes = list(dict.fromkeys(writes))

@@ -18,6 +18,15 @@ SERVING_PATTERNS = [
     (r"\bsglang\.launch_server\b|\bollama\s+serve\b", "starts a model server"),
     (r"\bhttp\.server\b|\bjupyter(?:-|\s+)(?:lab|notebook)\b", "starts a web server"),
     (r"\bray\s+serve\b|\bserve\s+run\b|\bbentoml\s+serve\b", "starts a model server"),
+    (
+        r"\bllama-server\b|\bllama_cpp\.server\b|\blmdeploy\s+serve\b|\btrtllm-serve\b|"
+        r"\bmlc_llm\s+serve\b|\btext-generation-server\b|\binfinity_emb\b|\blaunch_router\b",
+        "starts a model server",
+    ),
+    (
+        r"\bjupyter(?:-|\s+)server\b|\bvoila\b|\brserver\b|\bmlflow\s+(?:server|ui)\b",
+        "starts a web server",
+    ),
     # A database or a remote editor kept in the foreground answers others until it is stopped.
     (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
     (r"\bcode(?:-insiders)?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
@@ -29,9 +38,17 @@ FOREGROUND_PATTERNS = [
         r"(?:^|\s)--host[= ]['\"]?(?:0\.0\.0\.0|::)(?:\s|$)",
         "listens for connections on every interface",
     ),
-    (r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve)\.(?:sh|py)\b", "starts a server"),
+    (
+        r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
+        "starts a server",
+    ),
 ]
-STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b|\bstop\b", re.IGNORECASE)
+# A kill (not `kill -0`, which only asks whether a process is alive) or a `… stop` command
+# (`ray stop`, `docker stop`; not an option such as `--stop-token`).
+STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b(?!\s+-0\b)|(?<![-\w])stop\b(?!-)", re.IGNORECASE)
+# A line that only says something (a comment, a message: `echo "stop it with scancel"`), or
+# a trap, which cleans up when the script ends and so ends no serving.
+SAYS_ONLY = re.compile(r"^\s*(?:#|echo\b|printf\b|trap\b)")
 NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|$)")
 
 ADVICE = (
@@ -53,8 +70,10 @@ def serving_signals(*texts):
 
 # A last step that never returns: the script keeps whatever it started running.
 WAITS_FOREVER = re.compile(
-    r"^\s*(?:sleep\s+inf(?:inity)?|tail\s+-f\s+/dev/null|wait)\s*;?\s*$|"
-    r"^\s*while\s+(?:true|:)\s*;\s*do\s+sleep\b",
+    r"^\s*(?:sleep\s+inf(?:inity)?|tail\s+-f\s+\S+|wait(?:\s+-n|(?:\s+\"?\$\{?\w+\}?\"?)+)?)\s*;?\s*$|"
+    # A sleep of hours or days keeps what was started running until the time limit.
+    r"^\s*sleep\s+(?:\d+[hd]|\d{4,}s?)\s*;?\s*$|"
+    r"^\s*while\s+(?:true|:|kill\s+-0\s+\S+)\s*;\s*do\s+sleep\b",
     re.IGNORECASE,
 )
 
@@ -62,7 +81,7 @@ WAITS_FOREVER = re.compile(
 def ends_serving(command):
     """True when the script leaves a server running instead of finishing: its last step is
     a server in the foreground, or a wait that never ends after a server was started."""
-    if not command or STOPS_IT.search(command):
+    if not isinstance(command, str) or not command or _stops_it(command):
         return False
     steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
     if not steps:
@@ -85,8 +104,13 @@ def ends_serving(command):
     return False
 
 
-ENDLESS = re.compile(r"^\s*while\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*(?:;\s*do\b|$)")
-LEAVES = re.compile(r"\b(?:break|exit|return)\b")
+# `while true`, or a loop for as long as a process lives (`while kill -0 $PID`).
+ENDLESS = re.compile(
+    r"^\s*while\s+(?:true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\)|kill\s+-0\s+\S+)\s*(?:;\s*do\b|$)"
+)
+# Ways out of a loop; `exit 1` on a failed health check is not one (the job fails, the server
+# was serving until then).
+LEAVES = re.compile(r"\b(?:break|return)\b|\bexit\b(?!\s+[1-9])")
 
 
 def _before_endless_loop(lines):
@@ -102,6 +126,16 @@ def _before_endless_loop(lines):
     if not rest or not re.match(r"^\s*done\b", rest[-1]) or any(LEAVES.search(x) for x in rest):
         return None
     return [line for line in lines[:start] + rest if not NOT_A_STEP.match(line)]
+
+
+def _stops_it(command):
+    """True when a command of the script stops what it started (a kill or a stop command;
+    a comment or a message that mentions stopping stops nothing)."""
+    if not STOPS_IT.search(command):
+        return False
+    return any(
+        STOPS_IT.search(line) and not SAYS_ONLY.match(line) for line in _logical_lines(command)
+    )
 
 
 BRANCH = re.compile(r"^\s*(?:else|elif)\b")

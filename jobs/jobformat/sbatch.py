@@ -1,10 +1,9 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
-import functools
 import re
 
 from . import commands, mounts
-from .envs import VARIABLE, Variables
+from .envs import script_variables
 from .quantities import Size
 from .realtime import ends_serving
 from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
@@ -444,7 +443,7 @@ def _gpus_per_whole_node(options, body):
     --exclusive the node's GPUs are not the job's; a count of GPUs in all is not per node."""
     if "exclusive" not in options:
         return None
-    for name, value in _assigned(body or "")[0].items():
+    for name, value in script_variables(body).values.items():
         if not re.search(r"GPU", name, re.IGNORECASE) or not value.isdigit() or value == "0":
             continue
         per_node = re.search(r"PER_NODE", name, re.IGNORECASE) or re.search(
@@ -488,70 +487,29 @@ def _exported_parts(body):
     return command, setup
 
 
-# `NAME=value`, `export`/`readonly`/`declare -r`/`local NAME=value`: a value of plain text and
-# quoted strings, with no command substitution (`$(…)` or backticks give no value to expand).
-ASSIGNMENT = re.compile(
-    # At the start of a line or of a command in it (`if …; then X=b; fi`, `[ … ] && X=b`):
-    # lookbehinds keep the scan one pass over the text, however long a line is.
-    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
-    r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
-    r"""((?:[^\s"'`;&|()<>]+|"[^"`\n]*"|'[^'\n]*')*)[ \t]*(?=$|[;&|#])""",
-    re.MULTILINE,
-)
-QUOTED = re.compile(r""""([^"]*)"|'([^']*)'""")
-# ${NAME:-default} (and :=, -, =): the value the script falls back to.
-DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}]*)\}")
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads).
 CHECKPOINT_OPTION = re.compile(
     r"--(save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
     r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
 )
 CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
+LONE_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
+
+
+def _from_environment(value, body):
+    """A value that is one variable the script takes from its environment by name
+    (`CONTAINER=$CONTAINER`, `: ${CONTAINER:?}`): kept as written, as a location is."""
+    if not (match := LONE_VARIABLE.fullmatch(value)):
+        return False
+    name = re.escape(match.group(1))
+    return bool(
+        re.search(rf"^\s*(?:export\s+)?{name}=[\"']?\$\{{?{name}\}}?[\"']?\s*$", body, re.M)
+        or re.search(rf"\$\{{{name}:?\?", body)
+    )
+
+
 # Directives that name the job's container: pyxis' --container-image, Shifter's --image.
 IMAGE_KEYS = ("container-image", "image")
-
-
-def script_variables(body):
-    """The script's own variables, as the shell would set them on the way to the commands.
-    A name given two different values (`X=a`, later `X=b` in an if) is left unset: which
-    one the job uses depends on the run, and a location is kept as written rather than
-    guessed. `X=$X/more` extends X and is not a second value."""
-    values, twice = _assigned(body or "")
-    variables = Variables(values)
-    variables.ambiguous = twice
-    return variables
-
-
-@functools.lru_cache(maxsize=4)
-def _assigned(body):
-    """(values, names set twice) of a script body; cached because a component reads them
-    more than once, and a hetjob's components share one body."""
-    values, twice = {}, set()
-    for name, raw in ASSIGNMENT.findall(body):
-        if "$(" in raw:
-            continue
-        value = (
-            QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw)
-            if "'" in raw or '"' in raw
-            else raw
-        )
-        if "$" in value:
-
-            def default(match, name=name):
-                # The file's fallback, unless the script sets the variable itself elsewhere.
-                own = match.group(1)
-                return match.group(0) if own != name and own in values else match.group(2)
-
-            value = DEFAULTED.sub(default, value)
-            if any(m.group(1) == name or m.group(2) == name for m in VARIABLE.finditer(value)):
-                # X=$X/more: the same variable, extended (from the environment's when unset).
-                if values.get(name):
-                    values[name] = Variables({name: values[name]}).expand(value)
-                continue
-        if name in values and values[name] != value:
-            twice.add(name)
-        values[name] = value
-    return {k: v for k, v in values.items() if k not in twice and v}, frozenset(twice)
 
 
 def _script_facts(body, work, data, request, output, notes, options=None):
@@ -566,13 +524,15 @@ def _script_facts(body, work, data, request, output, notes, options=None):
         image = match.group(1)
         expanded = variables.expand(image, record=False)
     if image and "image" not in work:
-        if "$" in expanded:
-            # A variable the file does not set: the image is chosen at submission.
+        if "$" in expanded and not _from_environment(expanded, body):
+            # Set outside the script: the image is chosen at submission.
             notes.append(f"Container image {image}: set outside the script, not stated.")
         else:
             work["image"] = expanded
     if match := CHECKPOINT_OPTION.search(body or ""):
         location = variables.expand(match.group(2))
+        if "$(" in location:
+            location = match.group(2)  # a value from a command: kept as written
         if _is_location(match.group(1), location):
             request["checkpoint_location"] = location
             for name in variables.missing:

@@ -192,7 +192,7 @@ def _location(spec, variables):
     return bucket or source, source or bucket, mode, bool(name and not source)
 
 
-def _mounts(task, variables, script, notes):
+def _mounts(task, variables, script, notes, serves=False):
     """file_mounts, workdir and volumes -> the parts of the description they belong to."""
     found = {"inputs": [], "artifacts": [], "checkpoints": [], "credentials": [], "code": []}
     found["unclear"] = []
@@ -239,6 +239,7 @@ def _mounts(task, variables, script, notes):
             aliases=variables.aliases_of(target),
             new_bucket=new,
             copied=mode == "COPY",
+            serves=serves,
         )
         use = verdict.use
         # One source mounted at several paths is one thing the job reads or writes: it is
@@ -304,6 +305,49 @@ def _script_locations(script, inputs, artifacts, checkpoints):
             known.add(uri)
 
 
+# Envs naming the bucket the program itself reads its model or data from, or writes its results
+# to (the program gets the name from the environment; no mount or command names it).
+BUCKET_ENV = re.compile(
+    r"^(?:(?P<reads>MODELS?|DATA|DATASETS?|INPUTS?|WEIGHTS)|(?P<writes>OUTPUTS?|RESULTS?|"
+    r"ARTIFACTS?))_BUCKET(?:_NAME)?$",
+    re.IGNORECASE,
+)
+BUCKET_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{1,62}")
+# A value left for the user to fill in names no bucket.
+UNFILLED = re.compile(r"fill|todo|your|change|xxx|example|<|\{", re.IGNORECASE)
+# Where an S3-compatible store is, when it is not AWS (Tigris, R2, MinIO).
+ENDPOINT_ENVS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "S3_ENDPOINT_URL")
+
+
+def _env_buckets(envs, variables, inputs, artifacts, notes):
+    """A bucket named only in envs (`MODEL_BUCKET_NAME: weights` with `AWS_ENDPOINT_URL_S3`):
+    read or written as its name says, on the store the envs name; a bucket whose store the
+    file does not name is a note, not a guessed s3://."""
+    known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
+    for name, value in envs.items():
+        match = BUCKET_ENV.match(str(name))
+        value = variables.expand(str(value or ""), record=False).strip()
+        if not match or not value or UNFILLED.search(value) or "$" in value:
+            continue
+        if "://" in value:
+            uri = value
+        elif BUCKET_NAME.fullmatch(value):
+            endpoint = next((str(envs[k]) for k in ENDPOINT_ENVS if envs.get(k)), "")
+            if not endpoint.startswith("https://") or UNFILLED.search(endpoint):
+                notes.append(f"envs {name}: {value}, a bucket on a store the file does not name.")
+                continue
+            uri = f"{endpoint.rstrip('/')}/{value}"
+        else:
+            continue
+        if any(uri in (k or "") for k in known):
+            continue
+        if match.group("reads"):
+            inputs.append({"location": uri})
+        else:
+            artifacts.append({"destination": uri})
+        known.add(uri)
+
+
 def task_to_data(task, auxiliary=False):
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
@@ -324,7 +368,10 @@ def task_to_data(task, auxiliary=False):
     _read_resources(task, request, work, data, notes)
     _read_nodes(task, request, work, notes)
 
-    found = _mounts(task, variables, script, notes)
+    # A task that answers requests (a service, a server or web app left running).
+    run = task.get("run") if isinstance(task.get("run"), str) else ""
+    serves = bool(task.get("service")) or ends_serving(run) or _web_app(task)
+    found = _mounts(task, variables, script, notes, serves=serves)
     inputs = found["inputs"]
     for uri, size_gb in _mapping(task, "inputs", notes).items():
         item = {"location": variables.expand(str(uri))}
@@ -340,6 +387,7 @@ def task_to_data(task, auxiliary=False):
     _script_locations(
         variables.expand(script, record=False), inputs, artifacts, found["checkpoints"]
     )
+    _env_buckets(envs, variables, inputs, artifacts, notes)
     if inputs:
         data["inputs"] = inputs
     if found["unclear"]:
@@ -548,6 +596,34 @@ def _screen(task, work, realtime, notes, auxiliary):
     elif ends_serving(work.get("command")):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The run command ends by leaving a server running in the foreground.")
+    elif _web_app(task):
+        realtime.update(serves_requests=True, finishes_on_its_own=False)
+        notes.append(
+            "The task installs a web framework, opens a port and ends in its own program: a web "
+            "app (a dashboard) that answers until it is stopped."
+        )
+
+
+WEB_FRAMEWORK = re.compile(r"\b(?:fastapi|uvicorn|flask|gradio|streamlit|dash|panel)\b")
+
+
+def _web_app(task):
+    """A task that installs a web framework, opens a port (`resources.ports`) and ends in a
+    program of its own in the foreground serves that program's pages; a port alone (a Ray
+    dashboard, a rendezvous) does not say so."""
+    resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
+    setup, run = task.get("setup"), task.get("run")
+    if not resources.get("ports") or not isinstance(run, str) or not isinstance(setup, str):
+        return False
+    installs = [line for line in setup.splitlines() if re.search(r"\bpip3?\s+install\b", line)]
+    if not any(WEB_FRAMEWORK.search(line) for line in installs):
+        return False
+    steps = [x.strip() for x in run.splitlines() if x.strip() and not x.lstrip().startswith("#")]
+    return (
+        bool(steps)
+        and bool(re.match(r"^python3?\s+\S+\.py\b", steps[-1]))
+        and (not steps[-1].rstrip().endswith("&"))
+    )
 
 
 def _envs_notes(envs, variables, notes):

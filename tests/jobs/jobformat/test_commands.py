@@ -97,7 +97,10 @@ def test_save_and_load_of_the_same_path_is_a_checkpoint_the_job_resumes_from():
 
 
 def test_a_load_alone_or_a_resume_without_a_checkpoint_place_is_not_resumption():
-    assert found("python train.py --load /models/base --resume\n") == []
+    # --load without a --save there is the model the job starts from, read, not resumed.
+    assert found("python train.py --load /models/base --resume\n") == [
+        ("data.inputs", "/models/base")
+    ]
 
 
 def test_checkpoint_options_and_resume():
@@ -277,7 +280,8 @@ def test_a_script_in_bash_c_with_grouped_options_and_a_ray_working_dir():
         ("data.unclassified", "/root/.cache -> $HOME/.cache"),
         ("data.inputs", "hf://northwind/seg-7b"),
         ("data.inputs", "hf://datasets/northwind/prompts"),
-        ("output.artifacts", "/app/out/seg"),
+        # /app is $CODE mounted: what the program writes there lands in $CODE on the host
+        ("output.artifacts", "$CODE/out/seg"),
     ]
 
 
@@ -331,7 +335,33 @@ def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
         "python /workspace/run.py --vocab_file=/workspace/vocab --output_dir=/results\n"
     )
     assert ("data.inputs", "/workspace/vocab") not in found(text)
-    assert ("output.artifacts", "/results") in found(text)
+    # /results is the container's name for the host folder mounted there.
+    assert ("output.artifacts", "/home/u/out") in found(text)
+
+
+def test_paths_inside_a_container_are_the_host_paths_mounted_there():
+    text = (
+        "readonly mounts=/lustre/wiki:/data/wiki,/lustre/shards:/data/shards,$PWD/out:/results\n"
+        'srun --container-image=bert:21 --container-mounts="$mounts" '
+        "prep --wikipedia /data/wiki --sink /results/parquet --cache-dir /results/cache\n"
+        "apptainer exec -B /scratch/run7:/ckpt img.sif python t.py --resume-from /ckpt/last\n"
+    )
+    assert found(text) == [
+        # a mount the commands do not use says no direction
+        ("data.unclassified", "/data/shards -> /lustre/shards"),
+        # the program reads the mount it is handed; it writes where its option says, and
+        # keeps its own files (a cache) where it likes
+        ("data.inputs", "/lustre/wiki"),
+        ("output.artifacts", "$PWD/out/parquet"),
+        ("data.inputs", "/scratch/run7/last"),
+        ("work.image", "img.sif"),
+    ]
+    # A file the program writes inside its own output folder is part of that output.
+    text = (
+        "srun --container-mounts=/home/u/out:/results train "
+        "--output_dir=/results --json-summary=/results/summary.json\n"
+    )
+    assert found(text) == [("output.artifacts", "/home/u/out")]
 
 
 def test_configuration_overrides_name_data_models_and_checkpoints():
@@ -404,3 +434,253 @@ def test_data_moved_by_dvc_is_a_note():
     (result,) = jobformat.import_text(text.encode(), filename="dvc.sbatch")
     notes = "\n".join(result.notes)
     assert "`dvc pull` (line 3)" in notes and "`dvc exp push` (line 5)" in notes
+
+
+def test_script_variables_are_read_once_as_the_shell_sets_them():
+    text = (
+        'readonly ROOT="/lustre"/"$USER"\n'
+        "declare -r DATA_PATH=${DATA_PATH:-$ROOT/webtext}\n"
+        "HOST=$(scontrol show hostnames | head -n 1)\n"
+        'ARGS="--save $ROOT/ckpt --seq $((4 * 1024))"\n'
+        'ARGS="$ARGS --load $ROOT/ckpt"\n'
+        "if [ -n x ]; then OUT=/a; else OUT=/b; fi\n"
+        "srun python t.py --rdzv $HOST:6000 $ARGS --output_dir $OUT\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lustre/$USER/webtext"),
+        ("request.checkpoint_location", "/lustre/$USER/ckpt"),
+        ("request.preemptible", True),
+        # OUT has two values (which one depends on the run): kept as written
+        ("output.artifacts", "$OUT"),
+    ]
+
+
+def test_a_data_option_takes_several_values_hub_datasets_among_them():
+    text = (
+        "deepspeed main.py --data_path northwind/clips northwind/captions /lustre/extra "
+        "--data_split 2,4,4 --model_name_or_path northwind/seg-7b\n"
+        "python prep.py --data-path data/train\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/northwind/clips"),
+        ("data.inputs", "hf://datasets/northwind/captions"),
+        ("data.inputs", "/lustre/extra"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        # data/train is a folder of the job's own, not a Hub dataset
+    ]
+
+
+def test_adapters_a_server_loads_and_models_and_data_named_in_variables():
+    text = (
+        "MODEL_PATH=/n/models/seg-70b\n"
+        "base_model=northwind/seg-7b\n"
+        "train_data_path='/ephemeral/shards/train_*.bin'\n"
+        "val_data_path='/ephemeral/shards/val_*.bin'\n"
+        "out_dir=/ephemeral/runs/r1\n"
+        "python -m sglang.launch_server --model-path $MODEL_PATH "
+        "--lora-paths a=northwind/seg-lora b=/n/adapters/b --port 8000\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/n/models/seg-70b"),
+        ("data.inputs", "hf://northwind/seg-7b"),
+        ("data.inputs", "/ephemeral/shards/train_*.bin"),
+        ("data.inputs", "/ephemeral/shards/val_*.bin"),
+        ("output.artifacts", "/ephemeral/runs/r1"),
+        ("data.inputs", "hf://northwind/seg-lora"),
+        ("data.inputs", "/n/adapters/b"),
+    ]
+
+
+def test_a_dataset_named_in_a_sed_expression_has_its_slashes_unescaped():
+    text = 'sed -i \'s/load_dataset("northwind\\/clips")/load_dataset("northwind\\/clips", revision="a1")/\' prep.py\n'
+    assert found(text) == [("data.inputs", "hf://datasets/northwind/clips")]
+
+
+def test_what_keeps_a_server_running_and_what_stops_it():
+    from jobs.jobformat.realtime import ends_serving
+
+    started = "vllm serve northwind/seg-7b --port 8000 &\nSERVER=$!\n"
+    # Waiting on the server, following its log or sleeping for hours keeps it serving.
+    assert ends_serving(started + 'wait "$SERVER"\n')
+    assert ends_serving(started + "tail -f server.log\n")
+    assert ends_serving(started + "sleep 48h\n")
+    assert not ends_serving(started + "sleep 30\n")
+    # A health loop asking with kill -0, a trap that cleans up at the end and a message about
+    # stopping stop nothing; a kill or `… stop` after the client does.
+    loop = "while kill -0 $SERVER; do sleep 60; done\n"
+    assert ends_serving("trap 'kill $SERVER' EXIT\n" + started + loop)
+    assert ends_serving(started + 'echo "stop it with scancel"\nwait\n')
+    assert ends_serving("llama-server -m /models/q4.gguf --stop-token x --port 8080\n")
+    assert not ends_serving(started + "python client.py\nkill $SERVER\n")
+    assert not ends_serving("ray start --head\npython serve_eval.py &\nwait\nray stop\n")
+    # Other servers people keep running: routers, llama.cpp, Jupyter's server.
+    assert ends_serving("python -m sglang_router.launch_router --port 30000\n")
+    assert ends_serving("srun python scripts/e2b_router.py --port 8000\n")
+    assert ends_serving("jupyter server --no-browser --port 8888\n")
+
+
+def test_a_folder_the_job_makes_and_writes_its_results_in_is_an_output_on_a_cluster():
+    text = (
+        "DIR=run-$SLURM_ARRAY_TASK_ID\n"
+        "mkdir -p $DIR\n"
+        "pushd $DIR\n"
+        "python /home/u/sim.py > result.out\n"
+        "popd\n"
+        "mkdir -p logs\n"
+        "srun python t.py 2>&1 | tee -a logs/main.txt\n"
+    )
+    # The results' folder; a log kept in a made folder is the console, not an output.
+    assert found(text, shared_disk=True) == [("output.artifacts", "run-$SLURM_ARRAY_TASK_ID")]
+    # A cloud VM's disk goes with the VM: what stays there is no output.
+    assert found(text) == []
+
+
+def test_an_archive_created_is_an_output_and_one_unpacked_an_input():
+    text = "tar -xf /lustre/in/shards.tar -C /tmp\ntar cvf /store/ckpt-100.tar ckpt-100\n"
+    assert found(text) == [
+        ("data.inputs", "/lustre/in/shards.tar"),
+        ("output.artifacts", "/store/ckpt-100.tar"),
+    ]
+
+
+def test_a_model_folder_training_files_and_more_output_spellings():
+    text = (
+        "python -m sglang.launch_server --model-path /n/models/glm-4 --port 30000 &\n"
+        "python run_clm.py --train_file /lustre/c/train.jsonl --validation_file "
+        "/lustre/c/val.jsonl --dataset_path /lustre/d --data_dir /lustre/e "
+        "--out_dir /lustre/runs/a --results-dir /lustre/runs/b\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/n/models/glm-4"),
+        ("data.inputs", "/lustre/c/train.jsonl"),
+        ("data.inputs", "/lustre/c/val.jsonl"),
+        ("data.inputs", "/lustre/d"),
+        ("data.inputs", "/lustre/e"),
+        ("output.artifacts", "/lustre/runs/a"),
+        ("output.artifacts", "/lustre/runs/b"),
+    ]
+
+
+def test_keys_handed_to_the_program_are_credentials_by_name_never_by_value():
+    text = (
+        "python t.py --logger.wandb.key {wandb_token} --hf_token $HF_TOKEN --api-key <KEY>\n"
+        "python t.py --api-key sk-live-123\n"
+    )
+    assert found(text) == [
+        ("work.credentials", "wandb_token"),
+        ("work.credentials", "HF_TOKEN"),
+        ("work.credentials", "KEY"),
+    ]
+
+
+def test_dmtcp_interval_and_yacs_weights_and_output():
+    assert found("dmtcp_launch --interval 3600 ./sim\n") == [
+        ("request.checkpoint_interval", "3600s")
+    ]
+    assert found("start_coordinator -i 60\n") == [("request.checkpoint_interval", "60s")]
+    text = (
+        "python train_net.py --config-file cfg.yaml --opts "
+        "MODEL.WEIGHTS detectron2://Mask/137849600/model_final.pkl OUTPUT_DIR /lustre/out "
+        "SOLVER.IMS_PER_BATCH 16\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "detectron2://Mask/137849600/model_final.pkl"),
+        ("output.artifacts", "/lustre/out"),
+    ]
+
+
+def test_a_health_loop_that_fails_the_job_when_the_server_dies_keeps_it_serving():
+    from jobs.jobformat.realtime import ends_serving
+
+    text = (
+        "python -m sglang_router.launch_router --port 39876 --host 0.0.0.0 &\n"
+        "while true; do\n"
+        '  if ! curl -s "http://localhost:39876/health"; then\n'
+        "    exit 1\n"
+        "  fi\n"
+        "  sleep 300\n"
+        "done\n"
+    )
+    assert ends_serving(text)
+    # A loop the script leaves when the work is done ends it.
+    assert not ends_serving(text.replace("exit 1", "exit 0"))
+
+
+def test_an_image_pulled_then_run_and_a_container_that_only_prints_a_version():
+    setup = "export APPTAINER_CACHEDIR=/tmp\napptainer pull docker://python:3.9-slim\ndf -h\n"
+    run = "apptainer exec python_3.9-slim.sif python --version\n"
+    pulled = {}
+    assert found(setup, pulled=pulled) == [("data.no_inputs", True)]
+    assert found(run, pulled=pulled) == [
+        ("work.image", "python:3.9-slim"),
+        ("data.no_inputs", True),
+    ]
+    # A named image file, and a program of the job's own in the container, which reads.
+    text = "singularity pull img.sif docker://nvcr.io/nvidia/pytorch:24.05\nsingularity exec img.sif python t.py\n"
+    assert found(text) == [("work.image", "nvcr.io/nvidia/pytorch:24.05")]
+
+
+def test_hub_downloads_with_options_before_the_repository():
+    text = "huggingface-cli download --local-dir /tmp/gen $GEN\nhf upload --repo-type dataset org/out ./o\n"
+    assert found(text, variables={"GEN": "deepseek-ai/R1-8B"}) == [
+        ("data.inputs", "hf://deepseek-ai/R1-8B"),
+        ("output.artifacts", "hf://datasets/org/out"),
+    ]
+
+
+def test_the_model_a_server_is_started_with_and_a_result_file_on_the_cluster():
+    assert found("vllm serve $MODEL --tensor-parallel-size 8\n", variables={"MODEL": "org/k2"}) == [
+        ("data.inputs", "hf://org/k2")
+    ]
+    text = "spark-submit app.py > result_${SLURM_JOB_ID}.out\nsrun t 2>&1 | tee train.log\n"
+    # Kept on the cluster's shared disk, a result file is an output; a log is the console.
+    assert found(text, shared_disk=True) == [("output.artifacts", "result_${SLURM_JOB_ID}.out")]
+    assert found(text) == []
+
+
+def test_the_output_of_the_jobs_own_program_or_a_profiler_and_a_tokenizer_by_hub_id():
+    text = (
+        "python scripts/convert.py -o /scratch/p1/bench/\n"
+        "kernprof -o ${SLURM_JOBID}.lprof -l mnist.py --epochs=3\n"
+        "wget -o fetch.log https://example.org/x.tar\n"
+        "python -m sglang.launch_server --model-path org/m --tokenizer-path org/tok\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "/scratch/p1/bench/"),
+        ("output.artifacts", "${SLURM_JOBID}.lprof"),
+        ("data.inputs", "https://example.org/x.tar"),
+        ("data.inputs", "hf://org/m"),
+        ("data.inputs", "hf://org/tok"),
+    ]
+
+
+def test_options_of_the_launcher_and_the_programs_own_files_are_not_data():
+    text = (
+        "srun --container-mounts=/lustre/p:/p,/lustre/d:/d --chdir=/p/run "
+        "python /p/train.py --wandb_dir /d/wandb --config /d/c.yaml --shards /d/s\n"
+    )
+    assert found(text) == [
+        # the mount holding the program the container runs is the code
+        ("work.code", "/lustre/p"),
+        ("data.inputs", "/lustre/d/s"),
+    ]
+
+
+def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
+    text = (
+        "accelerate launch train_dreambooth.py "
+        "--pretrained_model_name_or_path=org/sdxl --instance_data_dir=/lustre/dog "
+        "--train_data_dir /lustre/pics --base_model org/llama --input_path /lustre/in.jsonl\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://org/sdxl"),
+        ("data.inputs", "/lustre/dog"),
+        ("data.inputs", "/lustre/pics"),
+        ("data.inputs", "hf://org/llama"),
+        ("data.inputs", "/lustre/in.jsonl"),
+    ]
+
+
+def test_a_model_the_job_makes_is_not_a_model_it_reads():
+    text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
+    assert found(text) == [("data.inputs", "/lustre/rm")]

@@ -76,3 +76,22 @@ def test_a_native_file_of_the_wrong_shape_is_read_with_issues():
     [result] = jobformat.import_text("work: 5\nrequest: {nodes: -3}\n", "native")
     codes = {(i.field, i.code) for i in result.issues}
     assert ("work", "invalid") in codes and ("request.nodes", "invalid") in codes
+
+
+def test_a_line_that_looks_like_an_assignment_but_is_not_one_is_read_in_one_pass():
+    # `X=aaaa…(` is no assignment (the value ends at no separator); a pattern that tried every
+    # split of the value's characters would not return on it.
+    body = "X=" + "a" * 5000 + "(\n"
+    sbatch = f"#!/bin/bash\n#SBATCH -N 1\n{body}srun ./a\n"
+    (result,) = jobformat.import_text(sbatch.encode(), filename="odd.sbatch")
+    assert result.description.request.nodes == 1
+    sky = "run: |\n  " + body + "  ./a\n"
+    (result,) = jobformat.import_text(sky.encode(), filename="odd.yaml")
+    assert result.description.work.command.startswith("X=")
+
+
+def test_a_long_run_of_dashes_is_read_once_per_word():
+    # `(--?[\w.-]+)` tried at every dash of `tee ------…` made reading it quadratic.
+    text = "#!/bin/bash\n#SBATCH -N 1\ntee " + "-" * 20000 + " s3://b/x\n"
+    (result,) = jobformat.import_text(text.encode(), filename="dashes.sbatch")
+    assert result.description.request.nodes == 1

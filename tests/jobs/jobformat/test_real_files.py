@@ -36,14 +36,20 @@ TARGET_CAPTURED = 0.95
 TARGET_WRONG = 0
 TARGET_FALSE_ALARMS = 0
 
-# The figures after the first importer work of issue 28 (7 Dec 2026, facts of both corpora
-# under one set of conventions): the floor each half must not fall below. Raise them as the
-# importers improve; never lower them to let a change through.
+# The figures after the second importer work of issue 28 (7 Dec 2026), with the 27 held-out
+# files read since in the tuning half (which is why tuning counts wrongs it did not before):
+# the floor each half must not fall below. Raise them as the importers improve; never lower
+# them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.97, "wrong": 1, "false_alarms": 12},  # 895 of 922 (97.1 %)
-    "held-out": {"captured": 0.90, "wrong": 18, "false_alarms": 47},  # 877 of 973 (90.1 %)
+    "tuning": {"captured": 0.98, "wrong": 1, "false_alarms": 8},  # 1208 of 1222 (98.9 %)
+    "held-out": {"captured": 0.92, "wrong": 11, "false_alarms": 24},  # 616 of 668 (92.2 %)
 }
 
+# A sample of the held-out half read whole to find the readings it still misses: the eight
+# held-out files with the smallest second byte of sha256(flat name), chosen before reading.
+SAMPLE = "read as a sample of the held-out half (the eight smallest sha256(name)[1]) (issue 28)"
+SAMPLE_2 = "read as a second sample, the next eight by the same rule, after the first (issue 28)"
+SAMPLE_3 = "read as a third sample, the next eight by the same rule (issue 28)"
 # Held-out files whose misses were read to fix an importer: they count in the tuning half
 # from then on. (flat file name, reason)
 MOVED_TO_TUNING: list[tuple[str, str]] = [
@@ -56,6 +62,117 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
         "ucr-hpcc__hpcc_slurm_examples__ansys__run_fluent_gpu.sh",
         "read when the reads-no-data rule stated no_inputs for it: its commands are only "
         "`module load`, the solver run itself left out of the file (issue 28)",
+    ),
+    (
+        "huggingface__open-r1__slurm__e2b_router.slurm",
+        "read to learn how servers are kept running from Slurm (a router program in the "
+        "foreground) (issue 28, real-time screen)",
+    ),
+    (
+        "huggingface__open-r1__slurm__serve_router.slurm",
+        "read with the router above: a health loop that exits 1 on failure still keeps the "
+        "server running (issue 28, real-time screen)",
+    ),
+    (
+        "huggingface__open-r1__slurm__piston__launch_single_piston.sh",
+        "read with the routers above: a code-execution server started in a container "
+        "(issue 28, real-time screen)",
+    ),
+    (
+        "yottalabsai__skypilot__examples__tpu__tpuvm_mnist.yaml",
+        SAMPLE,
+    ),
+    (
+        "yottalabsai__skypilot__llm__rag__serve_rag.yaml",
+        SAMPLE,
+    ),
+    (
+        "llm__vllm__serve.yaml",
+        SAMPLE,
+    ),
+    (
+        "llm__axolotl__axolotl-spot.yaml",
+        SAMPLE,
+    ),
+    (
+        "yottalabsai__skypilot__examples__nebius_infiniband__nccl.yaml",
+        SAMPLE,
+    ),
+    (
+        "ComputeCanada__examples-hyperparameter-search__array_job_submit.sh",
+        SAMPLE,
+    ),
+    (
+        "gaia-hazlab__skypilot-hyak__templates__klone-apptainer.yaml",
+        SAMPLE,
+    ),
+    (
+        "fasrc__User_Codes__IQSS-slurm-examples__multiprocess.slurm",
+        SAMPLE,
+    ),
+    (
+        "yottalabsai__skypilot__llm__kimi-k2__kimi-k2.sky.yaml",
+        SAMPLE_2,
+    ),
+    (
+        "PrincetonUniversity__hpc_beginning_workshop__spark_big_data__job.slurm",
+        SAMPLE_2,
+    ),
+    (
+        "examples__oci__dataset-upload-and-mount.yaml",
+        SAMPLE_2,
+    ),
+    (
+        "NVIDIA-NeMo__RL__ray.sub",
+        SAMPLE_2,
+    ),
+    (
+        "dstdev__base-cluster-docs__docs__jobs__examples__variable-time-jobs__cori-haswell__variable-time-jobs.sh",
+        SAMPLE_2,
+    ),
+    (
+        "yottalabsai__skypilot__llm__batch_inference__monitor_progress.yaml",
+        SAMPLE_2,
+    ),
+    (
+        "fasrc__User_Codes__Parallel_Computing__MPI__run_intelmpi.sbatch",
+        SAMPLE_2,
+    ),
+    (
+        "ULHPC__tutorials__bigdata__scripts__launcher.Spark.sh",
+        SAMPLE_2,
+    ),
+    (
+        "eth-cscs__alps-gh200-reproducers__tcp-bandwidth-variability__tcp-bw-var.sh",
+        SAMPLE_3,
+    ),
+    (
+        "Lumi-supercomputer__LUMI-AI-Guide__03-file-formats__convert_zip.sh",
+        SAMPLE_3,
+    ),
+    (
+        "yottalabsai__skypilot__examples__huggingface_glue_imdb_app.yaml",
+        SAMPLE_3,
+    ),
+    (
+        "yottalabsai__skypilot__llm__sglang__llava.yaml",
+        SAMPLE_3,
+    ),
+    (
+        "examples__pools_batch_inference__pool.yaml",
+        SAMPLE_3,
+    ),
+    (
+        "ULHPC__tutorials__containers__singularity__scripts__launcher_jupyter_parallel_cuda.sh",
+        SAMPLE_3,
+    ),
+    (
+        "PrincetonUniversity__multi_gpu_training__01_single_gpu__job.slurm",
+        SAMPLE_3,
+    ),
+    (
+        "NERSC__Migrate-to-Perlmutter__GPU__Ex-5__batch_close.sh",
+        SAMPLE_3,
     ),
 ]
 

@@ -238,3 +238,13 @@ def test_jobs_the_script_submits_are_notes_not_a_chain():
         "when it runs (each a job of its own; a job resubmitting itself is a new job, not a "
         "restart that carries over)."
     ]
+
+
+def test_an_image_from_the_environment_alone_is_kept_as_written():
+    text = "#!/bin/bash\n#SBATCH -N 2\nCONTAINER=$CONTAINER\nsrun --container-image=$CONTAINER t\n"
+    (result,) = jobformat.import_text(text.encode(), filename="ray.sub")
+    assert result.description.work.image == "$CONTAINER"
+    text = "#!/bin/bash\n#SBATCH -N 2\nsrun --container-image=nvcr.io/$TAG t\n"
+    (result,) = jobformat.import_text(text.encode(), filename="t.sub")
+    assert result.description.work.image is None
+    assert any("set outside the script" in note for note in result.notes)

@@ -137,3 +137,74 @@ def test_overrides_after_a_command_are_evidence_and_a_shell_assignment_is_not():
     assert classify("/data", "s3://b", script=script).use == Use.READ
     assert classify("/cache", "s3://c", script=script).use == Use.UNCLEAR
     assert classify("/res", "s3://d", script=script).use == Use.WRITTEN
+
+
+def test_a_bucket_named_only_in_envs_is_read_on_the_store_the_envs_name():
+    text = (
+        "resources:\n  accelerators: L4:1\n"
+        "run: python -m cog.server.http\n"
+        "envs:\n"
+        "  AWS_ENDPOINT_URL_S3: https://fly.storage.tigris.dev\n"
+        "  MODEL_BUCKET_NAME: seg-weights\n"
+        "  RESULTS_BUCKET: s3://northwind-results\n"
+        "  PUBLIC_BUCKET_NAME: fill-me-in\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    data, output = result.description.data, result.description.output
+    assert [i.location for i in data.inputs] == ["https://fly.storage.tigris.dev/seg-weights"]
+    assert [a.destination for a in output.artifacts] == ["s3://northwind-results"]
+    # With no store named, the bucket is a note, not a guessed s3://.
+    [result] = jobformat.import_text(
+        b"resources:\n  cpus: 2\nrun: python x.py\nenvs:\n  DATA_BUCKET: clips\n", filename="s.yaml"
+    )
+    assert result.description.data.inputs is None
+    assert any("DATA_BUCKET: clips" in note for note in result.notes)
+
+
+def test_a_web_app_that_opens_a_port_and_runs_in_the_foreground_serves():
+    app = (
+        "resources:\n  cpus: 2\n  ports: [8000]\n"
+        "setup: pip install fastapi uvicorn pandas\n"
+        "run: python scripts/monitor.py --metrics-dir /output/metrics\n"
+    )
+    [result] = jobformat.import_text(app.encode(), filename="monitor.yaml")
+    assert result.description.realtime.serves_requests is True
+    # A port alone (a Ray dashboard) or a program started in the background says nothing.
+    for text in (
+        app.replace("fastapi uvicorn ", ""),
+        app.replace("--metrics-dir /output/metrics", "&"),
+    ):
+        [result] = jobformat.import_text(text.encode(), filename="batch.yaml")
+        assert result.description.realtime.serves_requests is None
+
+
+def test_a_named_bucket_a_service_uses_is_what_it_answers_from():
+    text = (
+        "resources:\n  cpus: 2\n  ports: [8000]\n"
+        "file_mounts:\n  /output:\n    name: sky-embeddings\n    store: s3\n    mode: MOUNT\n"
+        "setup: pip install fastapi uvicorn\n"
+        "run: python scripts/monitor.py --metrics-dir /output/metrics\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="monitor.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["s3://sky-embeddings"]
+    assert result.description.output.artifacts is None
+    # A batch task given the same new bucket writes into it.
+    batch = text.replace("  ports: [8000]\n", "")
+    [result] = jobformat.import_text(batch.encode(), filename="batch.yaml")
+    assert [a.destination for a in result.description.output.artifacts] == ["s3://sky-embeddings"]
+
+
+def test_a_services_store_in_a_named_bucket_is_what_it_answers_from():
+    text = (
+        "service:\n  replicas: 1\n  readiness_probe: /health\n"
+        "resources:\n  accelerators: L4:1\n"
+        "file_mounts:\n  /vectordb:\n    name: rag-db\n    mode: MOUNT\n"
+        "run: python serve_rag.py --persist-dir /vectordb/chroma --port 8000\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="rag.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["bucket://rag-db"]
+    # A batch job building the store writes it.
+    batch = text.replace("service:\n  replicas: 1\n  readiness_probe: /health\n", "")
+    batch = batch.replace("serve_rag.py", "build_db.py").replace(" --port 8000", "")
+    [result] = jobformat.import_text(batch.encode(), filename="build.yaml")
+    assert [a.destination for a in result.description.output.artifacts] == ["bucket://rag-db"]
