@@ -57,7 +57,9 @@ def test_frozen_evidence_and_details_are_indented(client_for, staff, team_a, a_m
         .get(reverse("admin:findings_finding_change", args=[finding.pk]))
         .content.decode()
     )
-    assert page.count('<pre class="admin-json" tabindex="0">') >= 3  # details, the ledger, the timeline
+    assert (
+        page.count('<pre class="admin-json" tabindex="0">') >= 3
+    )  # details, the ledger, the timeline
     assert "{&#x27;" not in page  # no Python dict written in one line
 
 
