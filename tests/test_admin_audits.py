@@ -38,7 +38,7 @@ def test_history_is_read_only_and_json_is_indented(client_for, staff, job):
         assert 'name="_save"' not in page, model  # viewed, not changed
         assert reverse(f"admin:{app}_{model}_add") not in page
     page = client.get(reverse("admin:jobs_revision_change", args=[revision.pk])).content.decode()
-    assert '<pre class="admin-json">{\n  &quot;' in page
+    assert '<pre class="admin-json" tabindex="0">{\n  &quot;' in page
     assert client.get(reverse("admin:jobs_review_changelist")).status_code == 200
     assert client.get(reverse("admin:jobs_comment_changelist")).status_code == 200
     assert (
@@ -57,7 +57,9 @@ def test_frozen_evidence_and_details_are_indented(client_for, staff, team_a, a_m
         .get(reverse("admin:findings_finding_change", args=[finding.pk]))
         .content.decode()
     )
-    assert page.count('<pre class="admin-json">') >= 3  # details, the ledger, the timeline
+    assert (
+        page.count('<pre class="admin-json" tabindex="0">') >= 3
+    )  # details, the ledger, the timeline
     assert "{&#x27;" not in page  # no Python dict written in one line
 
 

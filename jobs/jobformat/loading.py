@@ -21,7 +21,7 @@ GROUPED = re.compile(
 )
 # A count with what it counts, as people write it: "52,000 files", "8 nodes", "64 GPUs".
 COUNTED = re.compile(
-    r"(?P<number>[+-]?[0-9][0-9,_ \u00a0\u202f.]*?)\s*(?P<what>[A-Za-z][A-Za-z-]+)"
+    r"(?P<number>[+-]?[0-9][0-9,_ \u00a0\u202f.]*?)\s*(?P<what>[A-Za-z][A-Za-z-]*)"
 )
 APPROXIMATE = re.compile(
     r"\b(?:about|around|approx(?:imately|\.)?|roughly|circa|ca\.|some|nearly|almost|"
@@ -70,7 +70,8 @@ def _as_people_type_it(data, detail):
         return False
     text = given.strip()
     counted = COUNTED.fullmatch(text)
-    if counted and not APPROXIMATE.search(text) and _counts_things(counted["what"]):
+    field = str(detail["loc"][-1]) if detail["loc"] else ""
+    if counted and not APPROXIMATE.search(text) and _counts_things(counted["what"], field):
         text = counted["number"]
     if not GROUPED.fullmatch(text):
         return False
@@ -96,10 +97,16 @@ def _as_people_type_it(data, detail):
     return True
 
 
-def _counts_things(word):
-    """A word naming what is counted ("files"), not a unit that changes the number ("TB", "h")."""
+HOURS = {"h", "hr", "hrs", "hour", "hours"}
+
+
+def _counts_things(word, field):
+    """A word naming what is counted ("files"), not a unit that changes the number ("TB", "h",
+    "2k"); in a field of hours, "768 h" or "768 GPU-hours" is that many hours."""
     word = word.lower()
-    return word not in units.SIZE_UNITS and word not in units.DURATION_UNITS
+    if field.endswith("_hours") and (word in HOURS or word.endswith("-hours")):
+        return True
+    return len(word) > 1 and word not in units.SIZE_UNITS and word not in units.DURATION_UNITS
 
 
 def _number_issue(field, given):

@@ -128,7 +128,17 @@ def not_exact(text, example):
     return None
 
 
+# A comma in a number separates thousands, in threes: "1,5 TB" is a decimal comma, which
+# would otherwise be read as 15 TB without a word.
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
 def _number(text):
+    if "," in text and not _GROUPED.fullmatch(text):
+        raise UnitError(
+            f"{quoted(text)} has a comma that does not separate thousands: write a decimal "
+            "with a point, e.g. 1.5, and thousands in threes, e.g. 52,000."
+        )
     try:
         value = Decimal(text.replace(",", "").replace("_", ""))
     except InvalidOperation:

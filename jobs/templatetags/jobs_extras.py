@@ -1,8 +1,11 @@
+import re
 from functools import lru_cache
 
 from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from jobs.runs.ledger import say_hours
 from jobs.runs.models import RunState
@@ -65,6 +68,30 @@ def field_label(path):
 def field_labels(paths):
     """A list of dotted paths as people's labels, comma-separated (e-mails, review notes)."""
     return ", ".join(label(p) for p in paths or [])
+
+
+# An importer's note starts with the field it concerns ("output.artifacts: /scratch/out (read
+# from `--output_dir /scratch/out` on line 8).") and quotes the file in backticks.
+_NOTE_FIELD = re.compile(r"^([a-z_]+(?:\.[a-z0-9_]+)+): ")
+_BACKTICKED = re.compile(r"`([^`\n]*)`")
+
+
+@register.filter
+def note_words(note):
+    """An import note as the import page shows it: the field by its label, what the file
+    said as code, never the file's key or its backticks."""
+    text = str(note or "")
+    head = ""
+    field = _NOTE_FIELD.match(text)
+    if field:
+        head = format_html("{}: ", label(field[1]))
+        text = text[field.end() :]
+    pieces = _BACKTICKED.split(text)  # every second piece is what the file said
+    body = [
+        format_html("<code>{}</code>", piece) if i % 2 else format_html("{}", form_words(piece))
+        for i, piece in enumerate(pieces)
+    ]
+    return mark_safe(head + "".join(body))  # noqa: S308 - each piece escaped by format_html
 
 
 @register.filter(name="form_words")

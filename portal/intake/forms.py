@@ -1,7 +1,8 @@
 from django import forms
 from django.utils import timezone
 
-from jobs.jobformat.units import UnitError, parse_duration, parse_size, parse_when
+from jobs.jobformat.precision.inconsistent import count_in_type
+from jobs.jobformat.units import UnitError, parse_duration, parse_size, parse_when, quoted
 from portal.intake.models import ApplicationStatus, StagedDecision
 from portal.submissions import SubmissionTokenField
 from portal.validators import one_line
@@ -207,6 +208,13 @@ class ApplicationForm(forms.Form):
             self.add_error(
                 "accelerator_type",
                 "A CPU-only job names no accelerator: empty this, or untick CPU only.",
+            )
+        elif counted := count_in_type(kind):
+            model = counted[1]
+            self.add_error(
+                "accelerator_type",
+                f"{quoted(kind)} has a count in it: write {quoted(model)} here and the number "
+                "of accelerators in Accelerators the job needs.",
             )
         elif not cleaned.get("cpu_only") and not kind and "accelerator_type" not in self.errors:
             self.add_error(

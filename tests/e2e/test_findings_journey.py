@@ -65,6 +65,17 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     assert held > 0
     assert f"{held:,.1f}" in page.locator(".evidence").inner_text()
     assert page.get_by_text("Will be frozen").is_visible()
+    # The phase prefilled is where held and expected differ most, as the evidence reads:
+    # the run against what was expected, any other phase by all it held.
+    evidence = page.locator(".evidence").inner_text()
+    number = lambda text: float(text.replace(",", ""))  # noqa: E731
+    expected = number(re.search(r"Expected\t([\d,.]+)", evidence)[1])
+    gaps = {
+        phase: abs(number(hours) - expected) if phase == "running" else number(hours)
+        for phase, hours in re.findall(r"Held: ([a-z ]+)\t([\d,.]+)", evidence)
+    }
+    phase = page.get_by_label("The phase where they differ")
+    assert phase.locator("option:checked").inner_text().lower() == max(gaps, key=gaps.get)
     page.locator("#id_impact_1").check()
     page.locator("#id_summary").fill("We expected fewer hours held while staging.")
     page.get_by_role("button", name="File the finding").click()

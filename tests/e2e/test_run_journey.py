@@ -55,12 +55,22 @@ def test_watch_a_simulated_run_and_read_the_ledger(new_page, team_a, a_member, s
         page.get_by_role("heading", name=re.compile(f"On the network: {state}")).wait_for(
             timeout=30_000
         )
+        if state == "running":
+            # Half way: what was held so far, never a gap against the whole run.
+            so_far = page.get_by_role("row", name=re.compile("^Held so far"))
+            assert re.search(r"held so far of the 1,200\.0 h expected", so_far.inner_text())
+            assert not re.search(
+                r"-[\d,.]+ h|\d×", page.locator("#run-live table").first.inner_text()
+            )
         seen[state].set()
     page.get_by_role("heading", name=re.compile("On the network: released")).wait_for(
         timeout=30_000
     )
     thread.join(timeout=30)
     assert failures == []
+    # The simulated run starts at its acceptance or later, never before (issue 31, item 2).
+    first = run.events.order_by("occurred_at").first()
+    assert first.occurred_at >= run.created_at  # the run is created at acceptance
 
     section = page.locator("#run-live")
     assert section.get_attribute("hx-trigger") is None  # polling stopped: the run is final

@@ -48,6 +48,20 @@ def test_a_number_field_never_shows_the_parsers_message(typed, words):
     assert "parse" not in issue.message
 
 
+@pytest.mark.parametrize("typed", ["768 h", "768 hours", "768 GPU-hours", "768"])
+def test_hours_typed_with_their_unit_in_a_field_of_hours_are_those_hours(typed):
+    description, issues = load({"request": {"expected_accelerator_hours": typed}})
+    assert issues == [] and description.request.expected_accelerator_hours == 768
+
+
+@pytest.mark.parametrize("typed", ["2k", "8x", "12 h", "3 TB"])
+def test_a_unit_that_changes_the_number_is_no_count(typed):
+    # "2k" is not 2 files, nor "12 h" 12 of them: the person is asked for the number.
+    _, issues = load({"data": {"inputs": [{"objects": typed}]}})
+    (issue,) = issues
+    assert "is not a number" in issue.message
+
+
 def test_a_draft_keeps_the_number_as_typed_and_the_check_accepts_it(team_a, a_member):
     job = services.create_draft(team=team_a, user=a_member)
     job.data = {"request": {"expected_accelerator_hours": "2,304"}}

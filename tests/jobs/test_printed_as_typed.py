@@ -123,3 +123,26 @@ def test_the_shape_field_speaks_the_forms_words(client_for, team_a, a_member):
     assert not re.search(r"(?:>|;)\s*(?:gang|shards|chain):", shape_help)
     assert '<option value="shards">Independent shards</option>' in html
     assert '<option value="gang">All nodes together (a gang)</option>' in html
+
+
+def test_an_import_note_names_its_field_by_label_and_shows_the_file_as_code(
+    client_for, team_a, a_member
+):
+    script = SBATCH.replace("python train.py", "python train.py --output_dir /scratch/out")
+    _, page = imported_page(client_for(a_member), team_a, script)
+    notes = page[page.index("<h3>Notes</h3>") :]
+    notes = notes[: notes.index("</ul>")]
+    assert (
+        "<li>Output › Artifacts: /scratch/out (read from "
+        "<code>--output_dir /scratch/out</code> on line 5).</li>"
+    ) in notes
+    assert "output.artifacts" not in notes and "`" not in notes
+
+
+def test_an_import_note_escapes_what_the_file_said():
+    from jobs.templatetags.jobs_extras import note_words
+
+    html = note_words("data.inputs: <b>x</b> (read from `--in <i>` on line 2).")
+    assert html == (
+        "Data › Inputs: &lt;b&gt;x&lt;/b&gt; (read from <code>--in &lt;i&gt;</code> on line 2)."
+    )

@@ -128,3 +128,8 @@ def test_runs_moved_by_the_scheduler_are_counted_again(client_for, staff, accept
     outcomes = run_services.record_events(items=items)
     assert all(not o.error for o in outcomes), [o.error for o in outcomes]
     assert '<span class="number">0</span> <span class="what">runs active' in glance(client)
+
+
+def test_the_staff_home_links_to_the_clusters_page(client_for, staff):
+    page = client_for(staff).get(reverse("home")).content.decode()
+    assert f'<a href="{reverse("clusters")}">Clusters</a>' in page

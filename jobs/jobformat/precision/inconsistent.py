@@ -16,6 +16,15 @@ COUNT_IN_TYPE = re.compile(
 )
 
 
+def count_in_type(name):
+    """(count, model) for "8x H100" typed as an accelerator type, else None. The intake form
+    asks the same of its own type box."""
+    counted = COUNT_IN_TYPE.match(name)
+    if not counted:
+        return None
+    return counted["lead"] or counted["tail"], (counted["rest"] or counted["head"]).strip()
+
+
 def _accelerator_types(r):
     out = []
     for i, accelerator in enumerate(r.accelerators or []):
@@ -23,10 +32,9 @@ def _accelerator_types(r):
         if not name:
             continue
         field = f"request.accelerators.{i}.type"
-        counted = COUNT_IN_TYPE.match(name)
+        counted = count_in_type(name)
         if counted:
-            count = counted["lead"] or counted["tail"]
-            model = (counted["rest"] or counted["head"]).strip()
+            count, model = counted
             out.append(
                 Issue(
                     field,

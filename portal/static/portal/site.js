@@ -11,6 +11,7 @@
  *    per tab and holds only the fields typed in that tab, so two tabs that could not
  *    save (one session expiry, the network down) keep both texts: neither overwrites
  *    the other's copy, nor its fields with what it merely showed.
+ * 4. Buttons marked data-copy="<id>" copy that element's text (shown only with this script).
  */
 (function () {
   "use strict";
@@ -382,9 +383,40 @@
     if (retryTarget) retry();
   });
 
+  // A copy button puts its source's text on the clipboard; where the browser refuses
+  // (no permission, not a secure origin) the text is selected for Ctrl+C instead.
+  function copyFrom(button) {
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    var status = button.parentNode.querySelector("[data-copy-status]");
+    if (!source) return;
+    function say(words) {
+      if (status) status.textContent = words;
+    }
+    function selectIt() {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      say("Selected: press Ctrl+C (⌘C on a Mac) to copy.");
+    }
+    if (!navigator.clipboard || !window.isSecureContext) {
+      selectIt();
+      return;
+    }
+    navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+      say("Copied.");
+    }, selectIt);
+  }
+
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("[data-print]")) {
       window.print();
+      return;
+    }
+    var copy = event.target.closest && event.target.closest("[data-copy]");
+    if (copy) {
+      copyFrom(copy);
       return;
     }
     var button = event.target.closest && event.target.closest("[data-problem-action]");
@@ -399,6 +431,9 @@
     // the body, and then the copies must be put back on the way back, so they lose
     // their "submitted" mark; any other page means the post was saved.
     var failedPage = document.body.hasAttribute("data-request-failed");
+    document.querySelectorAll("[data-copy-row]").forEach(function (row) {
+      row.hidden = false;
+    });
     try {
       Object.keys(window.localStorage).forEach(function (key) {
         if (key.indexOf(KEEP_PREFIX) !== 0) return;

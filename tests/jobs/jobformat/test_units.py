@@ -169,3 +169,20 @@ def test_parsers_answer_a_value_that_round_trips_or_a_sentence(value):
             assert holds(result), (parse.__name__, value, result)
         else:
             assert len(message) > 10 and message.endswith("."), message
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        (units.parse_size, "1,5 TB"),
+        (units.parse_size, "1,50 TB"),
+        (units.parse_size, "1,5000 GB"),
+        (units.parse_duration, "1,5h"),
+        (units.parse_amount, "2,5 video-hours"),
+    ],
+)
+def test_a_decimal_comma_is_refused_in_words_not_read_as_thousands(parse, text):
+    # Read as thousands, "1,5 TB" would be 15 TB without a word to the person.
+    with pytest.raises(UnitError, match="has a comma that does not separate thousands"):
+        parse(text)
+    assert units.parse_size("1,500 TB") == 1500 * 10**12

@@ -36,7 +36,7 @@ def test_registering_shows_the_command_to_paste_once(client_for, staff):
         f"python3 e31-slurm-agent.pyz --url https://partners.example --token {token}"
         " --workdir ~/e31-agent"
     )
-    assert f'<pre class="agent-command" tabindex="0">{command}</pre>' in html
+    assert f'<pre class="agent-command" tabindex="0" id="agent-run">{command}</pre>' in html
     assert (
         "*/5 * * * * python3 $HOME/e31-slurm-agent.pyz --url https://partners.example"
         f" --token {token} --workdir ~/e31-agent --once</pre>"

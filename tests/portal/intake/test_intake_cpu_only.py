@@ -41,6 +41,13 @@ def test_a_cpu_only_application_is_stored_with_node_counts(client):
     [
         ({"accelerator_type": ""}, "or tick CPU only if the job uses none"),
         ({"cpu_only": "on"}, "A CPU-only job names no accelerator"),
+        # The job editor's rule, in the intake's words: the count goes in its own box.
+        (
+            {"accelerator_type": "8x H100"},
+            "“8x H100” has a count in it: write “H100” here and the number of accelerators in "
+            "Accelerators the job needs.",
+        ),
+        ({"accelerator_type": "H100 × 8"}, "write “H100” here"),
     ],
 )
 def test_type_and_cpu_only_must_agree(client, overrides, message):
