@@ -5,6 +5,7 @@ import subprocess
 from datetime import datetime
 
 import pytest
+from django.urls import reverse
 
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import ledger
@@ -75,6 +76,44 @@ def test_a_dispatched_job_runs_to_released_with_a_measured_ledger(
     assert events["running"].occurred_at == datetime.fromisoformat(row["Start"] + "+00:00")
     assert events["released"].occurred_at == datetime.fromisoformat(output["End"] + "+00:00")
     assert f"Slurm job {record.slurm_jobs['run']} (run) running on" in events["running"].note
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["accounting-none", "sacct-refuses"])
+def test_a_cluster_without_accounting_runs_a_job_to_the_end(
+    told, team_a, a_member, staff, cluster, start_agent, accepted_run, small_job, client_for
+):
+    # Told (`--accounting none`) the agent never asks sacct; untold, sacct refuses as it does
+    # without slurmdbd and the agent turns to squeue and scontrol on its own.
+    run = accepted_run(team_a, a_member, staff, small_job("slurm-no-dbd", "sleep 3"))
+    agent = start_agent(cluster, accounting="none" if told else "auto", no_slurmdbd=not told)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "released", 90, "released", agent)
+    wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
+    assert applied_kinds(run) == ["rented", "running", "output", "released"]
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+
+    # The held figures are the controller's start and end, marked estimated: accounting
+    # (which this cluster does keep, to check against) says the same within a second.
+    record = dispatch_of(run)
+    [row] = sacct(record.slurm_jobs["run"])
+    [hold] = Hold.objects.filter(run=run)
+    assert hold.source == "estimated" and hold.count == 2
+    held_seconds = (hold.ended_at - hold.started_at).total_seconds()
+    assert abs(held_seconds - int(row["ElapsedRaw"])) <= 1
+    assert ledger.compute(Run.objects.get(pk=run.pk)).source == "estimated"
+    output = Event.objects.get(run=run, kind="output").observed
+    assert output["estimated"] is True and abs(output["elapsed_seconds"] - held_seconds) <= 1
+    assert "peak_memory_bytes" not in output and "cpu_seconds" not in output
+
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Held figures are estimated" in page and "(estimated)" in page
+    assert "Peak memory: not measured on this cluster." in page
+    assert "CPU time: not measured on this cluster." in page
+    assert ("keeps no accounting" in agent.output()) is not told
 
 
 def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
