@@ -255,6 +255,13 @@ def _gres_per_node(text):
     return total, typed if total else ""
 
 
+def _started(state, start):
+    """A waiting job's start time is the scheduler's forecast (squeue %S, scontrol StartTime),
+    not a start: only a job past waiting has started, at that time."""
+    waiting = state == "PENDING" or state.startswith("REQUEUE")
+    return start if start is not None and not waiting else None
+
+
 def parse_squeue(text):
     """squeue -h -o SQUEUE_FORMAT -> Records (estimated: no exit code, no usage yet)."""
     records = []
@@ -266,8 +273,8 @@ def parse_squeue(text):
         job_id, task = _job_and_task(ident)
         if not job_id.isdigit():
             continue
-        start_at, end_at = parse_time(start), parse_time(end)
         state = (state.split() or ["UNKNOWN"])[0]
+        start_at, end_at = _started(state, parse_time(start)), parse_time(end)
         per_node, typed = _gres_per_node(gres)
         node_count = _int(nodes)
         final = state in FINAL
@@ -312,13 +319,16 @@ def parse_scontrol_jobs(text):
         job_id = array if array.isdigit() and task else job["JobId"]
         raw = f"{job_id}_{task}" if array.isdigit() and task else job["JobId"]
         state = job.get("JobState", "UNKNOWN")
-        start, end = parse_time(job.get("StartTime")), parse_time(job.get("EndTime"))
+        start, end = (
+            _started(state, parse_time(job.get("StartTime"))),
+            parse_time(job.get("EndTime")),
+        )
         final = state in FINAL
         code, _, signal = job.get("ExitCode", "").partition(":")
         tres = job.get("TRES", "")
         gpus, gres = gpus_in(tres)
         nodes = job.get("NumNodes", "").split("-")[0]
-        started = start is not None and (final or state in ("RUNNING", "COMPLETING"))
+        started = start is not None
         records.append(
             Record(
                 job_id=job_id,
@@ -327,8 +337,7 @@ def parse_scontrol_jobs(text):
                 name=job.get("JobName", ""),
                 state=state,
                 submit=parse_time(job.get("SubmitTime")),
-                # A pending job's StartTime is the scheduler's guess, not a start.
-                start=start if started else None,
+                start=start,
                 end=end if final and started else None,
                 elapsed=int((end - start).total_seconds()) if final and started and end else 0,
                 exit_code=_int(code),
@@ -374,6 +383,8 @@ class Slurm:
         # "auto": sacct, until it says the cluster keeps no accounting; "none": never sacct.
         self.accounting = accounting or "auto"
         self.last_seen = {}  # raw id -> (Record, when): a vanished job's last known state
+        # raw id -> attempts this agent saw requeued (the controller keeps only the latest)
+        self.earlier = {}
         self.env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": "standard"}
         self.calls = 0  # commands run, for the benchmark
 
@@ -491,10 +502,16 @@ class Slurm:
                 record = next((r for r in ended if r.raw_id == record.raw_id), record)
             records.append(record)
         for record in records:
+            prior = self.last_seen.get(record.raw_id)
+            if prior and prior[0].start and record.start != prior[0].start:
+                # Requeued since the last poll (pending again, or started anew): that attempt
+                # held its allocation at least until it was last seen going.
+                self.earlier.setdefault(record.raw_id, []).append(requeued(*prior))
             if record.final:
                 self.last_seen.pop(record.raw_id, None)
             else:
                 self.last_seen[record.raw_id] = (record, now)
+        records += [r for rs in self.earlier.values() for r in rs if r.job_id in set(ids)]
         seen = {r.job_id for r in records}
         for job_id in ids:
             if job_id in seen:
@@ -546,6 +563,17 @@ class Slurm:
             if line.endswith("*"):
                 return line[:-1]
         raise SlurmError("no default partition: give --partition")
+
+
+def requeued(last, last_seen_at):
+    """An attempt the controller replaced by a new one (requeued after a preemption or a lost
+    node): ended, as far as is known, when it was last seen going."""
+    return replace(
+        last,
+        state="REQUEUED",
+        end=last_seen_at,
+        elapsed=int((last_seen_at - last.start).total_seconds()),
+    )
 
 
 def vanished(job_id, last=None, last_seen_at=None):

@@ -61,6 +61,21 @@ def test_squeue_says_state_start_nodes_and_gpus_but_no_end_while_running():
     assert all(r.estimated for r in (pending, running, task))
 
 
+def test_a_waiting_jobs_forecast_start_is_no_start():
+    # --begin=now+600: squeue prints when the scheduler expects to start it; then scancel.
+    waiting, cancelled = parse_squeue(
+        "687|nodbd-hold|PENDING|2026-12-07T06:35:00|2026-12-07T06:45:00|2026-12-07T06:46:00||1|1|"
+        "BeginTime|1:00|N/A\n"
+        "687|nodbd-hold|CANCELLED|2026-12-07T06:35:00|2026-12-07T06:35:01|2026-12-07T06:35:01||1|"
+        "1|BeginTime|1:00|N/A\n"
+    )
+    assert waiting.start is None and waiting.gpus == 0 and not waiting.final
+    assert cancelled.final and cancelled.nodelist == "" and cancelled.elapsed == 0
+    # Cancelled before it had a node: the run ends cancelled, nothing held.
+    derived = derive_mod.derive("c", {"run": "687"}, [cancelled], now=AT)
+    assert kinds(derived) == [("event", "cancelled")]
+
+
 def test_scontrol_gives_an_ended_jobs_exit_code_signal_and_allocation():
     [done] = parse_scontrol_jobs(SCONTROL_DONE)
     assert (done.state, done.exit_code, done.elapsed, done.gpus, done.nodes) == (
@@ -187,6 +202,40 @@ def test_a_job_gone_before_the_agent_saw_it_end_ends_the_run_unknown(tmp_path, m
     derived = derive_mod.derive("c", {"run": "535"}, [unseen], now=later)
     [failed] = [p.body for p in derived.posts]
     assert failed["occurred_at"] == "2026-12-07T06:35:00Z" and "unknown" in failed["note"]
+
+
+# squeue of a job submitted with --requeue: running, just after `scontrol requeue` (held back
+# by BeginTime), and running again once let go.
+REQUEUE = (
+    "688|nodbd-rq|RUNNING|2026-12-07T06:35:31|2026-12-07T06:35:32|2026-12-07T06:37:32|e31-n1|1|1|"
+    "None|2:00|gres:gpu:h100:1\n",
+    "688|nodbd-rq|PENDING|2026-12-07T06:35:34|2026-12-07T06:37:35|2026-12-07T06:39:35||1|1|"
+    "BeginTime|2:00|gres:gpu:h100:1\n",
+    "688|nodbd-rq|RUNNING|2026-12-07T06:35:34|2026-12-07T06:35:35|2026-12-07T06:37:35|e31-n1|1|1|"
+    "None|2:00|gres:gpu:h100:1\n",
+)
+
+
+def test_a_requeue_the_agent_saw_counts_a_restart_and_closes_the_first_hold(tmp_path, monkeypatch):
+    fake_commands(tmp_path, monkeypatch, squeue=REQUEUE[0])
+    slurm = Slurm(workdir=str(tmp_path), accounting="none")
+    seen_at = datetime(2026, 12, 7, 6, 35, 33, tzinfo=UTC)
+    slurm.records(["688"], now=seen_at)
+    for text, second in zip(REQUEUE[1:], (34, 36), strict=True):
+        (tmp_path / "bin" / "squeue.txt").write_text(text)
+        records = slurm.records(["688"], now=seen_at.replace(second=second))
+    derived = derive_mod.derive("c", {"run": "688"}, records, requeueable=True, now=AT)
+    assert kinds(derived) == [
+        ("event", "rented"), ("event", "running"), ("hold", "running"), ("event", "preempted"),
+        ("event", "rented"), ("event", "running"), ("hold", "running"),
+    ]  # fmt: skip
+    first, second = [p.body for p in derived.posts if p.what == "hold"]
+    assert (first["started_at"], first["ended_at"]) == (
+        "2026-12-07T06:35:32Z",
+        "2026-12-07T06:35:33Z",
+    )
+    assert second["started_at"] == "2026-12-07T06:35:35Z" and "ended_at" not in second
+    assert first["idempotency_key"] != second["idempotency_key"]
 
 
 def test_a_forgotten_single_job_is_vanished_not_an_error(tmp_path, monkeypatch):

@@ -249,6 +249,42 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
         assert abs(held - slurm_seconds(attempt)) <= 1
 
 
+def test_without_accounting_a_requeue_the_agent_sees_counts_a_restart(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-requeue-no-dbd", "sleep 5", staging=False)
+    )
+    agent = start_agent(cluster, accounting="none")
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+    job_id = dispatch_of(run).slurm_jobs["run"]
+    scontrol("requeue", job_id)
+    wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
+    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
+    wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
+
+    run.refresh_from_db()
+    assert run.restarts == 1
+    assert applied_kinds(run) == [
+        "rented", "running", "preempted", "rented", "running", "output", "released",
+    ]  # fmt: skip
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+    # The controller has only the second attempt: the first is held until the agent last saw
+    # it going, never past Slurm's own end of it (which accounting, kept here, says).
+    first, second = list(Hold.objects.filter(run=run).order_by("started_at"))
+    assert first.source == second.source == "estimated" and first.ended_at and second.ended_at
+    requeued, completed = sacct(job_id)
+    held = (first.ended_at - first.started_at).total_seconds()
+    assert 0 <= slurm_seconds(requeued) - held <= 5, (held, requeued)
+    assert (
+        abs((second.ended_at - second.started_at).total_seconds() - slurm_seconds(completed)) <= 1
+    )
+
+
 def test_shards_run_as_an_array_held_per_task(
     team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
