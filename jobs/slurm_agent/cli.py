@@ -46,8 +46,10 @@ def parser():
                    help="Where the jobs' output files go (~/e31-agent).")  # fmt: skip
     p.add_argument(
         "--accounting",
-        choices=("auto", "none", ""),
-        default=os.environ.get("E31_AGENT_ACCOUNTING", "auto"),
+        choices=("auto", "none"),
+        # Empty (a settings file from before the option) is auto.
+        type=lambda value: value or "auto",
+        default=os.environ.get("E31_AGENT_ACCOUNTING") or "auto",
         help="auto: read sacct, or squeue and scontrol if the cluster keeps no accounting; "
         "none: a cluster without slurmdbd (figures are then estimated). Or E31_AGENT_ACCOUNTING.",
     )
