@@ -243,8 +243,11 @@ class Hold(models.Model):
 
     @property
     def source(self):
-        """measured (the engine's accounting), simulated, or reported (by a scheduler)."""
-        return "measured" if self.measured else "simulated" if self.simulated else "reported"
+        """measured (the engine's accounting), estimated (a cluster's agent without accounting:
+        the controller's start and end times), simulated, or reported (by a scheduler)."""
+        if self.measured:
+            return "estimated" if self.observed.get("estimated") else "measured"
+        return "simulated" if self.simulated else "reported"
 
 
 # --- Real clusters: staff dispatch an accepted job; the cluster's agent runs it ------------

@@ -26,7 +26,11 @@ OBSERVED_KEYS = (
     "elapsed_seconds", "time_limit_seconds", "memory_requested_bytes", "peak_memory_bytes",
     "cpus_allocated", "cpu_seconds", "cpu_held_seconds", "exit_code", "signal",
     "tres_allocated", "gpu_memory_bytes", "gpu_utilization_percent", "cancelled_by",
+    # Read from the engine's live records, not its accounting (Slurm without slurmdbd).
+    "estimated",
 )  # fmt: skip
+# Figures read from times and holds: estimated when the engine kept no accounting.
+TIMED = ("duration", "hours", "hours_running", "time_limit")
 # Whole numbers, with their bounds; per attempt of the run (the last attempt's stand, except
 # the peaks, the largest of any attempt, and CPU time, summed over attempts).
 WHOLE = {
@@ -97,6 +101,11 @@ def clean_observed(values):
             if not 0 <= value <= high:
                 raise DomainError(f"{key} is a number from 0 to {high:g}.")
             clean[key] = float(value)
+    if "estimated" in values:
+        if not isinstance(values["estimated"], bool):
+            raise DomainError("estimated is true or false.")
+        if values["estimated"]:
+            clean["estimated"] = True
     if "cancelled_by" in values:
         if values["cancelled_by"] not in CANCELLED_BY:
             raise DomainError(f"cancelled_by is one of {', '.join(CANCELLED_BY)}.")
@@ -123,6 +132,7 @@ class Reports:
     gpu_memory_bytes: int | None = None
     gpu_utilization_percent: float | None = None
     cancelled_by: str = ""
+    estimated: bool = False
 
 
 def reports(events, holds):
@@ -138,6 +148,7 @@ def reports(events, holds):
             out.nodes_granted = values["nodes_granted"]
         if values.get("exit_reason"):
             out.exit_reason = values["exit_reason"]
+        out.estimated = out.estimated or bool(values.get("estimated"))
         for key in PEAKS:
             if values.get(key) is not None:
                 setattr(out, key, max(getattr(out, key) or 0, values[key]))
@@ -227,6 +238,7 @@ class Observed:
     figures: list = field(default_factory=list)
     exit_reason: str = ""
     live: bool = False
+    estimated: bool = False  # times and holds from the engine's live records, no accounting
     finished_at: object = None
     numbers: dict = field(default_factory=dict)
 
@@ -277,11 +289,16 @@ def compute(run, *, events, holds, ledger=None, segments=None, now=None, descrip
         *usage_figures(r),
     ]
     figures = [f for f in figures if f is not None]
+    if r.got.estimated:
+        for f in figures:
+            if f.key in TIMED and f.observed is not None:
+                f.observed_text += " (estimated)"
     if not r.final:
         for f in figures:
             f.so_far = f.so_far or f.key in GROWING
     return Observed(
         figures=figures,
+        estimated=r.got.estimated,
         exit_reason=r.got.exit_reason,
         live=not r.final,
         finished_at=r.finished_at,

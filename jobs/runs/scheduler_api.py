@@ -96,6 +96,11 @@ class ObservedIn(Schema):
     cancelled_by: Literal["partner", "staff", "cluster"] | None = Field(
         default=None, description="Who cancelled the run: the partner, staff, or the cluster."
     )
+    estimated: bool | None = Field(
+        default=None,
+        description="The times come from the engine's live records, not its accounting "
+        "(Slurm without slurmdbd): the held figures and elapsed time are estimated.",
+    )
 
     def observed(self):
         return {

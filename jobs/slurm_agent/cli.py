@@ -44,6 +44,15 @@ def parser():
     p.add_argument("--interval", type=float, default=5.0, help="Seconds between polls (5).")
     p.add_argument("--workdir", default=os.path.expanduser("~/e31-agent"),
                    help="Where the jobs' output files go (~/e31-agent).")  # fmt: skip
+    p.add_argument(
+        "--accounting",
+        choices=("auto", "none"),
+        # Empty (a settings file from before the option) is auto.
+        type=lambda value: value or "auto",
+        default=os.environ.get("E31_AGENT_ACCOUNTING") or "auto",
+        help="auto: read sacct, or squeue and scontrol if the cluster keeps no accounting; "
+        "none: a cluster without slurmdbd (figures are then estimated). Or E31_AGENT_ACCOUNTING.",
+    )
     p.add_argument("--once", action="store_true", help="Poll once and exit (cron, tests).")
     p.add_argument("--debug", action="store_true", help="Log every request.")
     p.add_argument("--version", action="version", version=f"e31-slurm-agent {VERSION}")
@@ -71,7 +80,11 @@ def run(options):
     Path(options.workdir).mkdir(parents=True, exist_ok=True)
     agent = Agent(
         Portal(options.url, token),
-        Slurm(partition=options.partition, workdir=options.workdir),
+        Slurm(
+            partition=options.partition,
+            workdir=options.workdir,
+            accounting=options.accounting,
+        ),
         interval=options.interval,
     )
 

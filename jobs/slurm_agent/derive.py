@@ -13,13 +13,16 @@ or an array of shards) and output delivery; each starts after the one before suc
   failed / cancelled   the first job of the chain that did not complete
 Held accelerators are the run's allocated GPUs × its elapsed time, per attempt, from sacct.
 What the run used (peak memory, CPU time against CPUs held, elapsed against the time limit)
-rides as observed values on the event that ends each attempt of the run job (`usage`)."""
+rides as observed values on the event that ends each attempt of the run job (`usage`).
+Records read from the controller on a cluster without accounting are `estimated`: so are
+the holds and the figures derived from them, and what only accounting measures (peak
+memory, CPU time) is left out, never zero."""
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
 
-from .slurm import host_count, parse_bytes, parse_limit, tres_value
+from .slurm import VANISHED, host_count, parse_bytes, parse_limit, tres_value
 
 STAGING, RUN, OUTPUT = "staging", "run", "output"
 STAGE_STEP = "e31-stage"  # the in-allocation staging step, as slurm_export.py names it
@@ -95,6 +98,8 @@ class _Builder:
         )
         if end is not None or ended:
             body["ended_at"] = _iso(max(end or record.end, start))
+        if record.estimated:
+            body["estimated"] = True
         self.out.posts.append(Post("hold", body))
 
 
@@ -145,6 +150,10 @@ def usage(b, record):
         "signal": record.signal,
         "tres_allocated": record.alloc_tres[:200] or None,
     }
+    if record.estimated:
+        # The controller knows the allocation, not what ran in it: no peak, no CPU time.
+        values["estimated"] = True
+        return {k: v for k, v in values.items() if v is not None}
     cpu = record.total_cpu if record.total_cpu else sum(s.total_cpu or 0 for s in steps)
     if record.cpus and record.elapsed:
         values["cpu_seconds"] = round(cpu, 3)
@@ -165,8 +174,8 @@ def _steps_pending(b, record):
     """slurmdbd records an allocation's end before its batch step's (whose MaxRSS says how
     much memory it used, and whether it was killed past it): derive the end once the step is
     in (with its peak, for a step killed by signal 9), or STEPS_GRACE seconds after. `now` None: whatever is there (tests)."""
-    if b.now is None or record.end is None or not record.nodelist:
-        return False
+    if b.now is None or record.end is None or not record.nodelist or record.estimated:
+        return False  # without accounting there are no step records to wait for
     if (b.now - record.end).total_seconds() > STEPS_GRACE:
         return False
     batch = [s for s in b.steps if s.step == "batch" and s.final and s.job_id == record.job_id
@@ -201,8 +210,11 @@ def out_of_memory(record, used):
 
 def _end(b, phase, record, attempt, where=None):
     """The first job of the chain that did not complete ends the run."""
-    at = record.end or record.start or record.submit
+    at = record.end or record.start or record.submit or b.now
     label = _label(phase, record)
+    if record.state == VANISHED:
+        _vanished(b, record, attempt, at, label)
+        return
     used = usage(b, record) if phase == RUN else {}
     if record.state == "CANCELLED":
         reason = f", {record.reason}" if record.reason else ""
@@ -234,6 +246,22 @@ def _end(b, phase, record, attempt, where=None):
         failure_reason=reason,
         exit_reason=f"{record.state} ({detail})",
         **used,
+    )
+
+
+def _vanished(b, record, attempt, at, label):
+    """The controller forgot the job before this agent saw it end (the agent was away longer
+    than MinJobAge) and no accounting keeps it: the run ended, how is unknown, and it says so."""
+    seen = f", last seen going at {_iso(record.end)}" if record.end else ""
+    b.event(
+        "failed",
+        at,
+        b.key(record, attempt, "vanished"),
+        f"{label} ended while the agent was not watching{seen}; how it ended is unknown: "
+        "Slurm no longer holds the job and this cluster keeps no accounting.",
+        failure_reason="other",
+        exit_reason="unknown: ended unseen, no accounting on this cluster",
+        estimated=True,
     )
 
 
@@ -329,7 +357,7 @@ def _single(b, phase, tries, rented, chain, requeueable):
                     f"{_label(phase, record)} started on {_where(record)}.")  # fmt: skip
         if phase == RUN:
             started = record.start
-            if b.staged_inside:
+            if b.staged_inside and not record.estimated:  # no step records without accounting
                 started = _staged(b, record, attempt)
                 if started is None:  # still staging (or the step is not in sacct yet)
                     if record.final and not comes_back:

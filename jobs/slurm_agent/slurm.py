@@ -1,16 +1,25 @@
 """Slurm's command-line tools, with machine-readable output: sbatch --parsable, squeue and
-sacct with `|`-separated fields, scontrol -o. Every time is read and written in UTC."""
+sacct with `|`-separated fields, scontrol -o. Every time is read and written in UTC.
 
+A cluster without accounting (no slurmdbd: sacct answers "Slurm accounting storage is
+disabled", or the operator says `--accounting none`) is read from the controller instead:
+`squeue` lists the watched jobs in every state it still holds, and `scontrol show job -o`
+gives an ended job's exit code and allocation. slurmctld forgets an ended job after
+MinJobAge seconds (300 by default); a watched job that is gone is VANISHED, its end unknown."""
+
+import logging
 import os
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+
+log = logging.getLogger("e31.slurm_agent")
 
 # A requeued attempt (REQUEUED…) is over, but the job is not: another attempt follows.
 FINAL = {
     "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
-    "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT",
+    "BOOT_FAIL", "DEADLINE", "REVOKED", "SPECIAL_EXIT", "VANISHED",
 }  # fmt: skip
 SACCT_FIELDS = (
     "JobID", "JobIDRaw", "JobName", "State", "Submit", "Start", "End", "ElapsedRaw", "ExitCode",
@@ -20,6 +29,14 @@ SACCT_FIELDS = (
     "MaxRSS", "TotalCPU", "ReqMem", "Timelimit", "AllocCPUS", "TRESUsageInMax",
 )  # fmt: skip
 BASE_FIELDS = 13  # up to Reason
+# squeue -o: job (123 or 123_4), name, state, submit, start, end, nodes, node count, CPUs,
+# reason, time limit, GRES per node. Without accounting this is all that is known while
+# a job waits or runs.
+SQUEUE_FORMAT = "%i|%j|%T|%V|%S|%e|%N|%D|%C|%r|%l|%b"
+# A watched job the controller no longer holds (ended more than MinJobAge ago, unseen):
+# how it ended is unknown, and no accounting can tell.
+VANISHED = "VANISHED"
+NO_ACCOUNTING = "accounting storage is disabled"
 
 
 class SlurmError(RuntimeError):
@@ -65,6 +82,9 @@ class Record:
     gpu_util: float | None = None  # percent, peak, only where the cluster measures it
     cancelled_by: str = ""  # the uid in "CANCELLED by 1000"
     alloc_tres: str = ""
+    # Read from the controller (squeue, scontrol), not from accounting: times are the
+    # controller's, usage is not measured, and an ended job is known only for MinJobAge.
+    estimated: bool = False
 
     @property
     def final(self):
@@ -216,6 +236,127 @@ def parse_sacct(text):
     return records
 
 
+def _job_and_task(text):
+    """'123_4' -> ('123', '4'); '123_[5-9]' -> ('123', '[5-9]'); '123' -> ('123', '')."""
+    job, _, task = (text or "").strip().partition("_")
+    return job, task
+
+
+def _gres_per_node(text):
+    """squeue's %b, 'gres:gpu:h100:2' or 'gres/gpu:2' (newer), -> (2, 'gpu:h100')."""
+    total, typed = 0, ""
+    for item in (text or "").split(","):
+        parts = re.split(r"[:/=]", item.strip())
+        if parts and parts[0] == "gres":
+            parts = parts[1:]
+        if len(parts) >= 2 and parts[0] == "gpu" and parts[-1].isdigit():
+            total += int(parts[-1])
+            typed = typed or ":".join(parts[:-1])
+    return total, typed if total else ""
+
+
+def _started(state, start):
+    """A waiting job's start time is the scheduler's forecast (squeue %S, scontrol StartTime),
+    not a start: only a job past waiting has started, at that time."""
+    waiting = state == "PENDING" or state.startswith("REQUEUE")
+    return start if start is not None and not waiting else None
+
+
+def parse_squeue(text):
+    """squeue -h -o SQUEUE_FORMAT -> Records (estimated: no exit code, no usage yet)."""
+    records = []
+    for line in text.splitlines():
+        parts = line.split("|")
+        if len(parts) != 12:
+            continue
+        ident, name, state, submit, start, end, nodelist, nodes, cpus, reason, limit, gres = parts
+        job_id, task = _job_and_task(ident)
+        if not job_id.isdigit():
+            continue
+        state = (state.split() or ["UNKNOWN"])[0]
+        start_at, end_at = _started(state, parse_time(start)), parse_time(end)
+        per_node, typed = _gres_per_node(gres)
+        node_count = _int(nodes)
+        final = state in FINAL
+        records.append(
+            Record(
+                job_id=job_id,
+                task=task,
+                raw_id=ident,
+                name=name,
+                state=state,
+                submit=parse_time(submit),
+                start=start_at,
+                # A running job's "end" is when its time limit would end it: not an end.
+                end=end_at if final else None,
+                elapsed=int((end_at - start_at).total_seconds())
+                if final and start_at and end_at
+                else 0,
+                exit_code=0,
+                signal=0,
+                nodelist=nodelist if start_at else "",
+                nodes=node_count,
+                gpus=per_node * max(node_count, 1),
+                gres=typed,
+                reason=reason if reason != "None" else "",
+                time_limit=parse_limit(limit),
+                cpus=_int(cpus),
+                estimated=True,
+            )
+        )
+    return records
+
+
+def parse_scontrol_jobs(text):
+    """scontrol -o show job ID: one line per job (per array task) -> Records, estimated.
+    An ended job's exit code and allocation (TRES) are only here."""
+    records = []
+    for line in text.splitlines():
+        job = _kv(line)
+        if not job.get("JobId", "").isdigit():
+            continue
+        array, task = job.get("ArrayJobId", ""), job.get("ArrayTaskId", "")
+        job_id = array if array.isdigit() and task else job["JobId"]
+        raw = f"{job_id}_{task}" if array.isdigit() and task else job["JobId"]
+        state = job.get("JobState", "UNKNOWN")
+        start, end = (
+            _started(state, parse_time(job.get("StartTime"))),
+            parse_time(job.get("EndTime")),
+        )
+        final = state in FINAL
+        code, _, signal = job.get("ExitCode", "").partition(":")
+        tres = job.get("TRES", "")
+        gpus, gres = gpus_in(tres)
+        nodes = job.get("NumNodes", "").split("-")[0]
+        started = start is not None
+        records.append(
+            Record(
+                job_id=job_id,
+                task=task if array.isdigit() else "",
+                raw_id=raw,
+                name=job.get("JobName", ""),
+                state=state,
+                submit=parse_time(job.get("SubmitTime")),
+                start=start,
+                end=end if final and started else None,
+                elapsed=int((end - start).total_seconds()) if final and started and end else 0,
+                exit_code=_int(code),
+                signal=_int(signal),
+                nodelist=job.get("NodeList", "") if started else "",
+                nodes=_int(nodes),
+                gpus=gpus,
+                gres=gres,
+                reason=job.get("Reason", "") if job.get("Reason") != "None" else "",
+                req_mem=parse_bytes(job.get("MinMemoryNode", "")) or None,
+                time_limit=parse_limit(job.get("TimeLimit", "")),
+                cpus=_int(job.get("NumCPUs", "")),
+                alloc_tres=tres,
+                estimated=True,
+            )
+        )
+    return records
+
+
 def _int(text):
     return int(text) if (text or "").isdigit() else 0
 
@@ -235,10 +376,15 @@ def _cancelled_by(state):
 class Slurm:
     """The commands, run with TZ=UTC so sacct prints and sbatch reads UTC."""
 
-    def __init__(self, *, partition="", workdir=".", timeout=30):
+    def __init__(self, *, partition="", workdir=".", timeout=30, accounting="auto"):
         self.partition = partition
         self.workdir = workdir
         self.timeout = timeout
+        # "auto": sacct, until it says the cluster keeps no accounting; "none": never sacct.
+        self.accounting = accounting or "auto"
+        self.last_seen = {}  # raw id -> (Record, when): a vanished job's last known state
+        # raw id -> attempts this agent saw requeued (the controller keeps only the latest)
+        self.earlier = {}
         self.env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": "standard"}
         self.calls = 0  # commands run, for the benchmark
 
@@ -293,25 +439,95 @@ class Slurm:
         squeue knows queued, running and just-ended jobs; sacct the older ones."""
         names = list(names)
         found = {}
-        out = self.run(["sacct", "-X", "-n", "-P", "--format=JobID,JobName",
-                        f"--name={','.join(names)}", "-S", since.strftime("%Y-%m-%dT%H:%M:%S")])  # fmt: skip
-        for line in out.splitlines():
-            job, _, name = line.partition("|")
-            found.setdefault(name, job.split("_")[0])
+        if self.accounting != "none":
+            try:
+                self._find_in_accounting(names, since, found)
+            except SlurmError as error:
+                self._without_accounting(error)
         out = self.run(["squeue", "-h", "-t", "all", f"--name={','.join(names)}", "-o", "%i|%j"])
         for line in out.splitlines():
             job, _, name = line.partition("|")
             found.setdefault(name, job.split("_")[0])
         return found
 
-    def records(self, job_ids):
+    def _find_in_accounting(self, names, since, found):
+        out = self.run(["sacct", "-X", "-n", "-P", "--format=JobID,JobName",
+                        f"--name={','.join(names)}", "-S", since.strftime("%Y-%m-%dT%H:%M:%S")])  # fmt: skip
+        for line in out.splitlines():
+            job, _, name = line.partition("|")
+            found.setdefault(name, job.split("_")[0])
+
+    def _without_accounting(self, error):
+        """sacct failed: on a cluster that keeps no accounting, read the controller from now
+        on; any other failure (slurmdbd down for a while) is the caller's to retry."""
+        if NO_ACCOUNTING not in str(error):
+            raise error
+        log.warning("this cluster keeps no accounting (%s): reading squeue and scontrol, "
+                    "figures are estimated", error)  # fmt: skip
+        self.accounting = "none"
+
+    def records(self, job_ids, now=None):
         """Every attempt (-D: requeued ones too) of these jobs and their array tasks, with
-        their steps (an in-allocation staging step is its own phase of the ledger)."""
+        their steps (an in-allocation staging step is its own phase of the ledger). Without
+        accounting: what the controller still holds of them (live_records)."""
         if not job_ids:
             return []
-        out = self.run(["sacct", "-D", "-n", "-P", f"--format={','.join(SACCT_FIELDS)}",
-                        "-j", ",".join(sorted(set(job_ids)))])  # fmt: skip
-        return parse_sacct(out)
+        if self.accounting != "none":
+            try:
+                out = self.run(["sacct", "-D", "-n", "-P", f"--format={','.join(SACCT_FIELDS)}",
+                                "-j", ",".join(sorted(set(job_ids)))])  # fmt: skip
+                return parse_sacct(out)
+            except SlurmError as error:
+                self._without_accounting(error)
+        return self.live_records(job_ids, now)
+
+    def live_records(self, job_ids, now=None):
+        """The jobs as the controller holds them: squeue for every state, scontrol for an
+        ended job's exit code and allocation. A job it no longer holds is VANISHED, with
+        what was last seen of it (its start, nodes and GPUs, and when it was last seen
+        going, which becomes its end) when this agent saw it, nothing otherwise."""
+        now = now or datetime.now(UTC)
+        ids = sorted(set(job_ids))
+        try:
+            out = self.run(["squeue", "-h", "-t", "all", "-j", ",".join(ids),
+                            "-o", SQUEUE_FORMAT])  # fmt: skip
+        except SlurmError as error:
+            if "Invalid job id" not in str(error):  # a single id the controller has forgotten
+                raise
+            out = ""
+        records = []
+        for record in parse_squeue(out):
+            if record.final:
+                ended = self._scontrol_job(record.raw_id)
+                record = next((r for r in ended if r.raw_id == record.raw_id), record)
+            records.append(record)
+        for record in records:
+            prior = self.last_seen.get(record.raw_id)
+            if prior and prior[0].start and record.start != prior[0].start:
+                # Requeued since the last poll (pending again, or started anew): that attempt
+                # held its allocation at least until it was last seen going.
+                self.earlier.setdefault(record.raw_id, []).append(requeued(*prior))
+            if record.final:
+                self.last_seen.pop(record.raw_id, None)
+            else:
+                self.last_seen[record.raw_id] = (record, now)
+        records += [r for rs in self.earlier.values() for r in rs if r.job_id in set(ids)]
+        seen = {r.job_id for r in records}
+        for job_id in ids:
+            if job_id in seen:
+                continue
+            known = [(r, at) for r, at in self.last_seen.values() if r.job_id == job_id]
+            for record, at in known or [(None, now)]:
+                records.append(vanished(job_id, record, at))
+        return records
+
+    def _scontrol_job(self, raw_id):
+        try:
+            return parse_scontrol_jobs(self.run(["scontrol", "-o", "show", "job", raw_id]))
+        except SlurmError as error:
+            if "Invalid job id" in str(error):  # forgotten since squeue listed it
+                return []
+            raise
 
     def scancel(self, job_ids):
         if job_ids:
@@ -347,6 +563,35 @@ class Slurm:
             if line.endswith("*"):
                 return line[:-1]
         raise SlurmError("no default partition: give --partition")
+
+
+def requeued(last, last_seen_at):
+    """An attempt the controller replaced by a new one (requeued after a preemption or a lost
+    node): ended, as far as is known, when it was last seen going."""
+    return replace(
+        last,
+        state="REQUEUED",
+        end=last_seen_at,
+        elapsed=int((last_seen_at - last.start).total_seconds()),
+    )
+
+
+def vanished(job_id, last=None, last_seen_at=None):
+    """A watched job the controller no longer holds. Its start, nodes and GPUs are what this
+    agent last saw (nothing after a restart); its end is when it was last seen going, the
+    latest moment it is known to have held its allocation: a lower bound, never a guess."""
+    if last is None:
+        return Record(job_id=job_id, task="", raw_id=job_id, name="", state=VANISHED,
+                      submit=None, start=None, end=None, elapsed=0, exit_code=0, signal=0,
+                      nodelist="", nodes=0, gpus=0, gres="", reason="", estimated=True)  # fmt: skip
+    end = last_seen_at if last.start else None
+    return replace(
+        last,
+        state=VANISHED,
+        end=end,
+        elapsed=int((end - last.start).total_seconds()) if end else 0,
+        reason="",
+    )
 
 
 def _kv(line):

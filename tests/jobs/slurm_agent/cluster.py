@@ -99,11 +99,23 @@ def low_cluster(db):
 class AgentProcess:
     """`python -m jobs.slurm_agent` in its own process, started and killed by the test."""
 
-    def __init__(self, url, token, workdir, interval=0.5, partition=""):
+    def __init__(self, url, token, workdir, interval=0.5, partition="", accounting="auto",
+                 no_slurmdbd=False):  # fmt: skip
         self.args = [sys.executable, "-m", "jobs.slurm_agent", "--url", url,
                      "--interval", str(interval), "--workdir", str(workdir),
+                     "--accounting", accounting,
                      *(["--partition", partition] if partition else [])]  # fmt: skip
         self.env = {**os.environ, "E31_AGENT_TOKEN": token}
+        if no_slurmdbd:
+            # The agent's sacct answers as Slurm's does on a cluster built without slurmdbd
+            # (AccountingStorageType=accounting_storage/none); the rest is the real cluster.
+            shadow = Path(workdir) / "no-slurmdbd"
+            shadow.mkdir(parents=True, exist_ok=True)
+            script = shadow / "sacct"
+            script.write_text("#!/bin/sh\necho 'sacct: error: Slurm accounting storage is "
+                              "disabled' >&2\nexit 1\n")  # fmt: skip
+            script.chmod(0o755)
+            self.env["PATH"] = f"{shadow}:{self.env.get('PATH', '')}"
         self.log = Path(workdir) / f"agent-{uuid.uuid4().hex[:6]}.log"
         self.process = None
 
@@ -136,9 +148,9 @@ class AgentProcess:
 def start_agent(live_server, tmp_path):
     agents = []
 
-    def start(cluster, url=None, interval=0.5):
+    def start(cluster, url=None, interval=0.5, accounting="auto", no_slurmdbd=False):
         agent = AgentProcess(url or live_server.url, cluster.token, tmp_path / "agent", interval,
-                             cluster.partition)  # fmt: skip
+                             cluster.partition, accounting, no_slurmdbd)  # fmt: skip
         agents.append(agent)
         return agent.start()
 

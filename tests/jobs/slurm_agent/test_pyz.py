@@ -38,15 +38,15 @@ def test_the_pyz_once_reports_then_submits_a_dispatched_job(
 
     run = accepted_run(team_a, a_member, staff, small_job("pyz-once", "sleep 1", staging=False))
     dispatch_mod.dispatch(run=run, cluster=Cluster.objects.get(pk=cluster.pk), actor=staff)
-    # The agent leaves a dispatch made within the current second for its next call (Slurm's
-    # times are whole seconds), as cron's next minute would pick it up.
+    # The agent submits a dispatch from the second after it was made (Slurm's times are whole
+    # seconds): a poll within that second submits nothing, so poll again, as cron would.
     for _ in range(3):
         second = once(copied, login_node, live_server.url, cluster.token)
         assert second.returncode == 0, second.stderr
-        slurm_jobs = dispatch_of(run).slurm_jobs
-        if slurm_jobs:
+        if dispatch_of(run).slurm_jobs:
             break
         time.sleep(1)
+    slurm_jobs = dispatch_of(run).slurm_jobs
     try:
         assert "run" in slurm_jobs and all(j.isdigit() for j in slurm_jobs.values())
         assert (login_node / "work").is_dir()

@@ -5,6 +5,7 @@ import subprocess
 from datetime import datetime
 
 import pytest
+from django.urls import reverse
 
 from jobs.runs import dispatch as dispatch_mod
 from jobs.runs import ledger
@@ -75,6 +76,44 @@ def test_a_dispatched_job_runs_to_released_with_a_measured_ledger(
     assert events["running"].occurred_at == datetime.fromisoformat(row["Start"] + "+00:00")
     assert events["released"].occurred_at == datetime.fromisoformat(output["End"] + "+00:00")
     assert f"Slurm job {record.slurm_jobs['run']} (run) running on" in events["running"].note
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["accounting-none", "sacct-refuses"])
+def test_a_cluster_without_accounting_runs_a_job_to_the_end(
+    told, team_a, a_member, staff, cluster, start_agent, accepted_run, small_job, client_for
+):
+    # Told (`--accounting none`) the agent never asks sacct; untold, sacct refuses as it does
+    # without slurmdbd and the agent turns to squeue and scontrol on its own.
+    run = accepted_run(team_a, a_member, staff, small_job("slurm-no-dbd", "sleep 3"))
+    agent = start_agent(cluster, accounting="none" if told else "auto", no_slurmdbd=not told)
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+
+    wait_for(lambda: run_state(run) == "released", 90, "released", agent)
+    wait_for(lambda: dispatch_of(run).state == "finished", 30, "the dispatch to finish", agent)
+    assert applied_kinds(run) == ["rented", "running", "output", "released"]
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+
+    # The held figures are the controller's start and end, marked estimated: accounting
+    # (which this cluster does keep, to check against) says the same within a second.
+    record = dispatch_of(run)
+    [row] = sacct(record.slurm_jobs["run"])
+    [hold] = Hold.objects.filter(run=run)
+    assert hold.source == "estimated" and hold.count == 2
+    held_seconds = (hold.ended_at - hold.started_at).total_seconds()
+    assert abs(held_seconds - int(row["ElapsedRaw"])) <= 1
+    assert ledger.compute(Run.objects.get(pk=run.pk)).source == "estimated"
+    output = Event.objects.get(run=run, kind="output").observed
+    assert output["estimated"] is True and abs(output["elapsed_seconds"] - held_seconds) <= 1
+    assert "peak_memory_bytes" not in output and "cpu_seconds" not in output
+
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Held figures are estimated" in page and "(estimated)" in page
+    assert "Peak memory: not measured on this cluster." in page
+    assert "CPU time: not measured on this cluster." in page
+    assert ("keeps no accounting" in agent.output()) is not told
 
 
 def test_a_non_zero_exit_fails_the_run_and_nothing_is_delivered(
@@ -208,6 +247,42 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
     for pair, attempt in zip((holds[:2], holds[2:]), attempts, strict=True):
         held = sum((h.ended_at - h.started_at).total_seconds() for h in pair)
         assert abs(held - slurm_seconds(attempt)) <= 1
+
+
+def test_without_accounting_a_requeue_the_agent_sees_counts_a_restart(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-requeue-no-dbd", "sleep 5", staging=False)
+    )
+    agent = start_agent(cluster, accounting="none")
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
+    job_id = dispatch_of(run).slurm_jobs["run"]
+    scontrol("requeue", job_id)
+    wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
+    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
+    wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
+
+    run.refresh_from_db()
+    assert run.restarts == 1
+    assert applied_kinds(run) == [
+        "rented", "running", "preempted", "rented", "running", "output", "released",
+    ]  # fmt: skip
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+    # The controller has only the second attempt: the first is held until the agent last saw
+    # it going, never past Slurm's own end of it (which accounting, kept here, says).
+    first, second = list(Hold.objects.filter(run=run).order_by("started_at"))
+    assert first.source == second.source == "estimated" and first.ended_at and second.ended_at
+    requeued, completed = sacct(job_id)
+    held = (first.ended_at - first.started_at).total_seconds()
+    assert 0 <= slurm_seconds(requeued) - held <= 5, (held, requeued)
+    assert (
+        abs((second.ended_at - second.started_at).total_seconds() - slurm_seconds(completed)) <= 1
+    )
 
 
 def test_shards_run_as_an_array_held_per_task(
