@@ -134,7 +134,7 @@ def test_staff_connect_a_cluster_from_its_page_and_the_partner_reads_why_it_fail
     page.goto("/staff/clusters/")
     page.get_by_label("Name", exact=True).fill(name)
     page.get_by_label("Slurm partition").fill("e31")
-    page.get_by_label("Accelerators, as partners name them").fill("H100-80GB -> gpu:h100")
+    page.get_by_label("Accelerator types → the cluster's GRES").fill("H100-80GB -> gpu:h100")
     page.get_by_label("Staging command (optional)").fill("true")
     page.get_by_label("Delivery command (optional)").fill("true")
     page.get_by_role("button", name="Register the cluster and create its agent's token").click()
