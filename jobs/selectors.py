@@ -202,6 +202,23 @@ def revisions_with_reviews(job):
     return list(revisions.values())
 
 
+def status_history(job):
+    """The job's moves of status, oldest first, as dicts of what the page prints (a move
+    is only shown): the labels of both statuses and the actor's name read with the row."""
+    labels = dict(JobStatus.choices)
+    rows = job.changes.values(
+        "from_status", "to_status", "note", "created_at", actor_name=name_of("actor")
+    )
+    return [
+        {
+            **row,
+            "from_label": labels.get(row["from_status"], row["from_status"]),
+            "to_label": labels.get(row["to_status"], row["to_status"]),
+        }
+        for row in rows
+    ]
+
+
 def discussion(job):
     """Top-level comments with their replies, authors loaded in the same queries."""
     comments = list(job.comments.select_related("author").order_by("created_at"))
