@@ -14,7 +14,7 @@ from .models import JobDescription, JobStatus
 from .review.presenters import review_groups
 from .runs.ledger import for_description
 from .runs.presenters import page_clock, run_context
-from .selectors import comments_by_anchor, discussion, revisions_with_reviews
+from .selectors import comments_by_anchor, discussion, revisions_with_reviews, status_history
 from .steps import (
     PART_SPECS,
     PART_TITLES,
@@ -303,7 +303,7 @@ def _record_context(request, job):
     reviewing = request.user.is_staff and job.status == JobStatus.IN_REVIEW and revisions
     return {
         "revisions": revisions,
-        "changes": list(job.changes.select_related("actor")),
+        "changes": status_history(job),
         # A review's note is shown with the review above; the history only names the move.
         "review_outcomes": [JobStatus.ACCEPTED, JobStatus.NEEDS_CLARIFICATION, JobStatus.DECLINED],
         # The fields staff may name come from the description under review.

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 
 from jobs.runs.models import Run
 from portal.models import NoticeTopic, name_of
-from portal.selectors import scoped, team_ids_for, unread_notice_count
+from portal.selectors import own_memberships, scoped, team_ids_for, unread_notice_count
 
 from .models import (
     Comment,
@@ -44,15 +44,64 @@ def get_run_for_user(user, pk):
 READ_UP_TO_DATE = {"unread": 0, "read_at__isnull": False}
 
 
+# What the job page reads: of the job and its editor the columns it prints; the run and its
+# revision whole; of the dispatch what the run section says (not its scripts, kilobytes of
+# JSON a dispatch), with its cluster.
+JOB_PAGE_FIELDS = (
+    "team",
+    "name",
+    "number",
+    "data",
+    "status",
+    "last_activity_at",
+    "updated_by__full_name",
+    "updated_by__email",
+    *(
+        f"run__{name}"
+        for name in (
+            "job",
+            "revision",
+            "state",
+            "state_since",
+            "restarts",
+            "failure_reason",
+            "cancelled_by",
+            "dispatch_refusal",
+            "simulated",
+            "created_at",
+        )
+    ),
+    *(
+        f"run__dispatch__{name}"
+        for name in (
+            "run",
+            "cluster",
+            "state",
+            "slurm_jobs",
+            "dispatched_at",
+            "cancel_requested_at",
+            "cancel_requested_by",
+            "earlier",
+        )
+    ),
+)
+
+
 def get_job_for_page(user, pk):
-    """The job as its page shows it: with its team, editor and run (dispatch, cluster,
-    revision) and whether the user's read mark is up to date, in the one query that checks
-    the user may see it."""
+    """The job as its page shows it: with its editor and run (dispatch, cluster, revision)
+    and whether the user's read mark is up to date, in the one query that checks the user
+    may see it. A partner's team comes from the memberships the request has read already
+    (portal.selectors.own_memberships, which scoped the query); staff read it with the job."""
     marks = ReadMark.objects.filter(job=OuterRef("pk"), user=user, **READ_UP_TO_DATE)
-    queryset = jobs_for(user).select_related(
-        "team", "updated_by", "run__revision", "run__dispatch__cluster"
-    )
-    return get_object_or_404(queryset.annotate(read_up_to_date=Exists(marks)), pk=pk)
+    teams = {m.team_id: m.team for m in own_memberships(user)}
+    related = ["updated_by", "run__revision", "run__dispatch__cluster"]
+    if user.is_staff:
+        related.append("team")
+    queryset = jobs_for(user).select_related(*related).only(*JOB_PAGE_FIELDS)
+    job = get_object_or_404(queryset.annotate(read_up_to_date=Exists(marks)), pk=pk)
+    if not user.is_staff:
+        job.team = teams[job.team_id]
+    return job
 
 
 def get_revision_for_user(user, pk, number):
@@ -200,6 +249,23 @@ def revisions_with_reviews(job):
                 }
             )
     return list(revisions.values())
+
+
+def status_history(job):
+    """The job's moves of status, oldest first, as dicts of what the page prints (a move
+    is only shown): the labels of both statuses and the actor's name read with the row."""
+    labels = dict(JobStatus.choices)
+    rows = job.changes.values(
+        "from_status", "to_status", "note", "created_at", actor_name=name_of("actor")
+    )
+    return [
+        {
+            **row,
+            "from_label": labels.get(row["from_status"], row["from_status"]),
+            "to_label": labels.get(row["to_status"], row["to_status"]),
+        }
+        for row in rows
+    ]
 
 
 def discussion(job):

@@ -5,6 +5,7 @@ A job that states no_accelerators is counted in node-hours: the scheduler holds 
 it (a hold's count is then nodes), and its request and expectation are in node-hours."""
 
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 
 from django.utils import timezone
@@ -232,8 +233,18 @@ def for_description(description):
     )
 
 
+TENTH = Decimal("0.1")
+
+
+def _tenths(value):
+    """An SVG coordinate to one decimal, halves rounded up (what the `floatformat:1` filter
+    wrote): the template prints it as it is, the browser reads it."""
+    return str(Decimal(str(value)).quantize(TENTH, ROUND_HALF_UP))
+
+
 def chart(ledger, width=640, bar=26):
-    """Geometry for the SVG bars: requested, expected and held (stacked by phase)."""
+    """Geometry for the SVG bars: requested, expected and held (stacked by phase), each
+    coordinate worked out here and written as the template prints it."""
     values = [v for v in (ledger.requested, ledger.expected, ledger.held) if v]
     top = max(values) if values else 1
     # Room on the left for the labels and on the right for the value, at the larger type
@@ -242,9 +253,7 @@ def chart(ledger, width=640, bar=26):
     rows = []
     y = 10
     for label, value in (("Requested", ledger.requested), ("Expected", ledger.expected)):
-        rows.append(
-            {"label": label, "y": y, "segments": [], "value": value, "width": (value or 0) * scale}
-        )
+        rows.append(_chart_row(label, y, value, (value or 0) * scale))
         y += bar + 12
     x = 0.0
     segments = []
@@ -254,11 +263,23 @@ def chart(ledger, width=640, bar=26):
             {
                 "phase": line.phase.value,
                 "label": line.phase.label,
-                "x": x,
-                "width": w,
+                "x": _tenths(x),
+                "width": _tenths(w),
                 "hours": line.hours,
             }
         )
         x += w
-    rows.append({"label": "Held", "y": y, "segments": segments, "value": ledger.held, "width": x})
+    rows.append(_chart_row("Held", y, ledger.held, x, segments))
     return {"rows": rows, "height": y + bar + 10, "width": width, "bar": bar, "x0": 110}
+
+
+def _chart_row(label, y, value, width, segments=()):
+    return {
+        "label": label,
+        "css": f"bar-{label.lower()}",
+        "y": y,
+        "text_y": y + 18,  # the label's and the value's baseline, inside the bar
+        "segments": list(segments),
+        "value": value,
+        "width": _tenths(width),
+    }

@@ -1,6 +1,8 @@
 """The run of an accepted job: its lifecycle, events, holds, the clusters it is dispatched
 to, and its outcome. Registered with the jobs app (jobs/models.py imports this module)."""
 
+from functools import cache
+
 from django.db import models
 from django.db.models import OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce, NullIf
@@ -126,19 +128,24 @@ class EventQuerySet(models.QuerySet):
         """Each event with the names its `actor_label` says, in the events' own query: one
         index look-up per event that has a sender. Joined instead, PostgreSQL plans for the
         average run's events and hashes the whole user table for them."""
-        # str(User) in SQL: the full name, else the email.
-        people = (
-            User.objects.filter(pk=OuterRef("actor_id"))
-            .order_by()
-            .values(
-                name=Coalesce(
-                    NullIf("full_name", Value("")), "email", output_field=models.CharField()
-                )
-            )
+        people, schedulers = _sender_names()
+        return self.annotate(actor_name=people, client_name=schedulers)
+
+
+@cache
+def _sender_names():
+    """The two subqueries of with_senders(), built once (a query that uses an expression
+    works on its own copy): building them was a fifth of the events' read on the job page."""
+    # str(User) in SQL: the full name, else the email.
+    people = (
+        User.objects.filter(pk=OuterRef("actor_id"))
+        .order_by()
+        .values(
+            name=Coalesce(NullIf("full_name", Value("")), "email", output_field=models.CharField())
         )
-        schedulers = SchedulerClient.objects.filter(pk=OuterRef("client_id")).order_by()
-        schedulers = schedulers.values("name")
-        return self.annotate(actor_name=Subquery(people), client_name=Subquery(schedulers))
+    )
+    schedulers = SchedulerClient.objects.filter(pk=OuterRef("client_id")).order_by()
+    return Subquery(people), Subquery(schedulers.values("name"))
 
 
 class Event(models.Model):

@@ -887,6 +887,7 @@ def chart(observed, width=640, bar=18):
             {
                 "label": f.label,
                 "y": 10 + i * (bar + 10),
+                "text_y": 10 + i * (bar + 10) + 13,  # the label's and the ratio's baseline
                 "width": round(max(shown * scale, 2), 1),
                 "ratio": f.ratio,
                 "text": f"{f.ratio:.2f}×" + (" (beyond the scale)" if f.ratio > top else ""),
@@ -903,6 +904,7 @@ def chart(observed, width=640, bar=18):
         "one": x0 + scale,  # where observed equals declared
         "ticks": [{"x": round(x0 + t * scale, 1), "label": f"{t:g}×"} for t in (0, 1, 2, 3)],
         "axis_y": height - 12,
+        "tick_y": height - 1,
     }
 
 

@@ -85,3 +85,19 @@ def test_every_visit_has_fresh_tokens_that_work(job, a_member, staff):
     assert response.status_code == 302
     assert Comment.objects.get(body="An answer.").parent_id == parent
     assert "An answer." in page(client, job)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_every_form_of_the_discussion_posts_to_the_jobs_comments(client_for, job, staff, htmx):
+    services.add_comment(job=job, author=staff, body="A question.")
+    client = client_for(staff)
+    url = reverse("comment_create", args=[job.pk])
+    if htmx:  # a comment posted through htmx answers the discussion alone
+        html = client.post(url, {"body": "Another."}, headers={"HX-Request": "true"})
+        html = html.content.decode()
+        assert "<html" not in html and "Another." in html
+    else:
+        html = page(client, job)
+    # A reply under each comment (two once the fragment's is posted) and the new comment.
+    forms = 3 if htmx else 2
+    assert html.count(f'action="{url}" hx-post="{url}"') == forms

@@ -354,3 +354,20 @@ def test_a_failed_run_is_dispatched_again_only_by_staff_once_its_agent_is_done(
     assert record.earlier[0]["failure_reason"] == "exit_code" and record.slurm_jobs == {}
     page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
     assert "Earlier attempts" in page and "failed, ended with an error" in page
+
+
+def test_the_job_page_of_a_dispatched_run_reads_it_with_the_job(
+    client_for, team_a, a_member, staff, cluster, accepted_run, small_job, django_assert_num_queries
+):
+    run = accepted_run(team_a, a_member, staff, small_job("on-the-cluster"))
+    dispatch_mod.dispatch(run=run, cluster=cluster, actor=staff)
+    url = f"/jobs/{run.job_id}/"
+    for viewer, queries in ((client_for(a_member), 9), (client_for(staff), 9)):
+        viewer.get(url)  # marks it read
+        # Session, user, memberships, the job with its run, dispatch and cluster (and, for
+        # staff, its team), the comments, events, holds, revisions with reviews, history.
+        with django_assert_num_queries(queries):
+            page = viewer.get(url).content.decode()
+        assert "Dispatched to <strong>local</strong> (Slurm partition <code>e31</code>)" in page
+        assert "waiting for its agent to submit it" in page and ">real: local</span>" in page
+        assert f"{team_a.name}</p>" in page  # the breadcrumb names the team
