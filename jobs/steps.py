@@ -75,11 +75,22 @@ HELP = {
     "shape": "All nodes together: the nodes start and stop as one. Independent shards: pieces "
     "that can run apart, each on its own nodes. A chain of runs: the same nodes run several "
     "times in a row, each run resuming from the last checkpoint.",
+    # Every way of writing a time shown here is one units.parse_when reads (test_steps_views).
+    "earliest_start": "The first moment the job may start: a day, as 31 March 2027 or "
+    "2027-03-31 (from 00:00 that day), or a day and time, as 2027-03-31 09:00.",
+    "deadline": "When the output must be back: a day, as 31 March 2027 or 2027-03-31 "
+    "(00:00 that day, so the day before if you mean its evening), or a day and time, as "
+    "2027-03-31 18:00.",
+}
+# The file's examples are ISO 8601; the form shows one as people write it.
+EXAMPLES = {
+    "earliest_start": "1 March 2027",
+    "deadline": "2027-03-04 09:00 UTC",
 }
 UNITS = {
     Size: "B, KB, MB, GB, TB, PB (powers of 1000) or KiB…PiB (1024)",
     Duration: "s, min, h, d, w, or HH:MM:SS",
-    When: "ISO 8601 date or date-time, UTC unless an offset is given",
+    When: "UTC, unless you add an offset, as in 2027-03-31 09:00+02:00",
     Amount: "your own, after the number",
 }
 LONG_TEXT = {"summary", "setup", "command", "downstream"}
@@ -97,6 +108,11 @@ class FieldSpec:
     children: list = field(default_factory=list)  # for groups: FieldSpecs of one item
     item_label: str = ""
     only_with_shape: str = ""  # the work's shape this field applies to ("" for every shape)
+
+    @property
+    def unit_label(self):
+        """What the unit line names: a time's "unit" is its time zone."""
+        return "Time zone" if self.unit == UNITS[When] else "Unit"
 
     @property
     def choice_values(self):
@@ -157,7 +173,7 @@ def specs_for(model_cls):
             "name": name,
             "label": label,
             "help": HELP.get(name) or info.description or "",
-            "example": _example(info),
+            "example": EXAMPLES.get(name) or _example(info),
             "only_with_shape": _only_with_shape(name, info.description or ""),
         }
         origin = typing.get_origin(annotation)

@@ -10,9 +10,11 @@ from django.db.models import (
     Case,
     Count,
     DurationField,
+    Exists,
     ExpressionWrapper,
     F,
     Max,
+    OuterRef,
     Q,
     Sum,
     When,
@@ -23,7 +25,7 @@ from django.utils import timezone
 from jobs.field_signals import SCREEN_CODES
 from jobs.jobformat.model import WorkKind
 from jobs.models import FieldSignal, JobStatus, JobStatusChange, Revision
-from jobs.runs.models import RunOutcome
+from jobs.runs.models import Event, EventStatus, Hold, RunOutcome
 from jobs.steps import field_label
 from portal.aggregates import Median, MedianSeconds
 
@@ -49,6 +51,10 @@ METRICS = [
     ("time_limit_ratio", "Time limit", "elapsed ÷ time limit"),
 ]
 KIND_LABELS = {k.value: k.value.replace("_", " ") for k in WorkKind}
+# On a cluster without accounting (no slurmdbd) the agent reads elapsed time from the
+# controller's start and end, and marks it estimated: those runs are counted apart, never
+# mixed into a distribution of Slurm's own Elapsed against the time limit.
+MEASURED_ONLY = {"time_limit_ratio"}
 
 
 def _band(metric, low, high):
@@ -147,7 +153,16 @@ def acceptance():
 # --- How wrong declarations turn out -------------------------------------------------------
 
 
+def _estimated():
+    """The outcome's run has figures its cluster's agent marked estimated."""
+    marked = {"run": OuterRef("run_id"), "observed__estimated": True}
+    return Q(Exists(Event.objects.filter(status=EventStatus.APPLIED, **marked))) | Q(
+        Exists(Hold.objects.filter(**marked))
+    )
+
+
 def _outcome_annotations():
+    estimated = _estimated()
     # Aliases start with n_: an aggregate may not take the name of a field.
     annotations = {
         "n_runs": Count("pk"),
@@ -158,10 +173,17 @@ def _outcome_annotations():
         "n_simulated": Count("pk", filter=Q(simulated=True)),
     }
     for metric, _, _ in METRICS:
-        annotations[f"{metric}__median"] = Median(metric)
-        annotations[f"{metric}__n"] = Count(metric)
+        counted, value = Q(), F(metric)
+        if metric in MEASURED_ONLY:
+            counted = ~estimated
+            value = Case(When(counted, then=F(metric)))  # NULL for an estimated run
+            annotations[f"{metric}__estimated"] = Count(
+                "pk", filter=estimated & Q(**{f"{metric}__isnull": False})
+            )
+        annotations[f"{metric}__median"] = Median(value)
+        annotations[f"{metric}__n"] = Count(value)
         for key, _, low, high in BANDS:
-            annotations[f"{metric}__{key}"] = Count("pk", filter=_band(metric, low, high))
+            annotations[f"{metric}__{key}"] = Count("pk", filter=_band(metric, low, high) & counted)
     return annotations
 
 
@@ -175,6 +197,7 @@ def _shape_outcomes(row):
                 "label": label,
                 "meaning": meaning,
                 "n": row[f"{metric}__n"],
+                "estimated_apart": row.get(f"{metric}__estimated", 0),
                 "median": None if median is None else round(median, 2),
                 "bands": [
                     {"key": key, "label": band, "runs": row[f"{metric}__{key}"]}

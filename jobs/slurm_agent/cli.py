@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+import urllib.parse
 from pathlib import Path
 
 from . import VERSION
@@ -29,19 +30,51 @@ def deploy_file(command):
     return (importlib.resources.files(package) / "deploy" / DEPLOY_FILES[command]).read_text()
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # One line, as the agent's other errors: cron mails it, an operator greps the journal.
+        self.exit(2, f"error: {message} (see --help)\n")
+
+
+def portal_url(text):
+    """The portal's address, checked before anything is sent to it."""
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    if not (parts and port_ok and parts.scheme in ("http", "https") and parts.hostname):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web address: give the portal's, e.g. https://partners.example"
+        )
+    return text.strip()
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0, e.g. 5")
+    return value
+
+
 def parser():
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="slurm_agent",
         description="Submit the jobs dispatched to this cluster and report them to the portal.",
         epilog="`example-config` or `systemd-unit` as the only argument prints that file "
         "(for /etc or ~/.config and systemd); --once suits cron.",
     )
-    p.add_argument("--url", required=True, help="The portal, e.g. https://partners.example")
+    p.add_argument(
+        "--url", required=True, type=portal_url, help="The portal, e.g. https://partners.example"
+    )
     p.add_argument("--token", default=os.environ.get("E31_AGENT_TOKEN", ""),
                    help="The cluster's token (or E31_AGENT_TOKEN, or --token-file).")  # fmt: skip
     p.add_argument("--token-file", help="A file holding the token (keeps it out of `ps`).")
     p.add_argument("--partition", default="", help="Slurm partition (default: the cluster's).")
-    p.add_argument("--interval", type=float, default=5.0, help="Seconds between polls (5).")
+    p.add_argument("--interval", type=seconds, default=5.0, help="Seconds between polls (5).")
     p.add_argument("--workdir", default=os.path.expanduser("~/e31-agent"),
                    help="Where the jobs' output files go (~/e31-agent).")  # fmt: skip
     p.add_argument(
@@ -73,11 +106,20 @@ def run(options):
     )
     token = options.token
     if options.token_file:
-        token = Path(options.token_file).read_text().strip()
+        try:
+            token = Path(options.token_file).read_text().strip()
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"error: cannot read --token-file {options.token_file}: {_why(error)}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
     if not token:
         print("error: give --token, --token-file or E31_AGENT_TOKEN", file=sys.stderr)
         return 2
-    Path(options.workdir).mkdir(parents=True, exist_ok=True)
+    try:
+        Path(options.workdir).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: cannot create --workdir {options.workdir}: {_why(error)}", file=sys.stderr)
+        return 2
     agent = Agent(
         Portal(options.url, token),
         Slurm(
@@ -114,6 +156,11 @@ def run(options):
         )
         agent.run_forever()
     return 1 if agent.refused_token else 0
+
+
+def _why(error):
+    """An OS error's own words without its errno prefix: "No such file or directory"."""
+    return getattr(error, "strerror", None) or str(error)
 
 
 def main(argv=None):

@@ -28,19 +28,19 @@ class Portal:
 
     def call(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(  # noqa: S310 - the operator's portal URL
-            self.base + path,
-            data=data,
-            method=method,
-            headers={
-                "Authorization": f"Bearer {self.token}",
-                "Content-Type": "application/json",
-                "Accept": "application/json",
-                "User-Agent": f"e31-slurm-agent/{VERSION}",
-            },
-        )
         self.requests += 1
         try:
+            request = urllib.request.Request(  # noqa: S310 - the operator's portal URL
+                self.base + path,
+                data=data,
+                method=method,
+                headers={
+                    "Authorization": f"Bearer {self.token}",
+                    "Content-Type": "application/json",
+                    "Accept": "application/json",
+                    "User-Agent": f"e31-slurm-agent/{VERSION}",
+                },
+            )
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
                 return json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as error:
@@ -53,7 +53,11 @@ class Portal:
                 detail = text
             raise PortalRefused(error.code, detail) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
-            raise PortalDown(f"the portal did not answer: {error}") from None
+            # URLError wraps the socket's error; its own words read "Connection refused".
+            reason = getattr(error, "reason", error)
+            raise PortalDown(
+                f"the portal did not answer: {getattr(reason, 'strerror', None) or reason}"
+            ) from None
 
     def dispatches(self):
         return self.call("GET", "/cluster/dispatches")

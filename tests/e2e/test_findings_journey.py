@@ -68,12 +68,16 @@ def test_file_from_a_job_then_triage_to_a_problem(new_page, team_a, a_member, st
     # The phase prefilled is where held and expected differ most, as the evidence reads:
     # the run against what was expected, any other phase by all it held.
     evidence = page.locator(".evidence").inner_text()
-    number = lambda text: float(text.replace(",", ""))  # noqa: E731
-    expected = number(re.search(r"Expected\t([\d,.]+)", evidence)[1])
+    # Held time reads as the job page writes it: "1,376.8 h", "21 min", "40 s".
+    per_hour = {"h": 1, "min": 60, "s": 3600}
+    hours = lambda value, unit: float(value.replace(",", "")) / per_hour[unit]  # noqa: E731
+    figure = r"([\d,.]+) (h|min|s)\b"
+    expected = hours(*re.search(rf"Expected\t{figure}", evidence).groups())
     gaps = {
-        phase: abs(number(hours) - expected) if phase == "running" else number(hours)
-        for phase, hours in re.findall(r"Held: ([a-z ]+)\t([\d,.]+)", evidence)
+        phase: abs(hours(value, unit) - expected) if phase == "running" else hours(value, unit)
+        for phase, value, unit in re.findall(rf"Held: ([a-z ]+)\t{figure}", evidence)
     }
+    assert gaps, evidence
     phase = page.get_by_label("The phase where they differ")
     assert phase.locator("option:checked").inner_text().lower() == max(gaps, key=gaps.get)
     page.locator("#id_impact_1").check()

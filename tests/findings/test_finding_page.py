@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from findings import services
-from findings.models import FindingStatus, NoteVisibility, UnsolvedProblem
+from findings.models import EvidenceSnapshot, FindingStatus, NoteVisibility, UnsolvedProblem
 from tests.findings.helpers import file
 
 pytestmark = pytest.mark.django_db
@@ -192,3 +192,26 @@ def test_form_fields_are_blank_and_a_refused_form_as_sent(client_for, finding, s
     response = client.post(f"/staff/findings/{finding.pk}/merge/", {"version": finding.version})
     assert response.status_code == 400 and 'id="id_target_error"' in response.content.decode()
     assert " checked" not in staff_page(client, finding)
+
+
+def test_the_evidence_prints_held_time_as_the_job_page_does(client_for, finding, a_member):
+    # 0.35 h is 21 minutes: the job page says "21 min", and so must the evidence it froze.
+    EvidenceSnapshot.objects.create(
+        finding=finding,
+        job_name="train-llama",
+        run_state="finished",
+        ledger={
+            "unit": "accelerator-hours",
+            "requested_hours": 256.0,
+            "expected_hours": 128.0,
+            "held_hours": 131.2,
+            "gap_hours": 3.2,
+            "phases": {"running": 130.85, "idle_tail": 0.35},
+        },
+    )
+    page = partner_page(client_for(a_member), finding)
+    assert "Held: idle tail</th><td>21 min</td>" in page
+    assert "Held: running</th><td>130.8 h</td>" in page
+    assert "<strong>131.2 h</strong> (+3.2 h against expected)" in page
+    assert "256.0 h" in page and "128.0 h" in page
+    assert "0.3</td>" not in page

@@ -1,11 +1,13 @@
 """The guided steps: saving, precision as you go, repeated groups, conflicts, expiry."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
 
 from jobs import jobformat, services
+from jobs.jobformat.units import parse_when
 from jobs.models import JobDescription, JobStatus
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +30,32 @@ def test_every_step_renders_with_help_examples_and_units(client_for, draft, a_me
     page = client.get(step_url(draft, "request")).content.decode()
     assert "Unit: s, min, h, d, w, or HH:MM:SS" in page and "Example: <code>36h</code>" in page
     assert 'aria-current="step"' in page
+
+
+def test_the_time_fields_help_shows_only_times_the_editor_reads(client_for, draft, a_member):
+    page = client_for(a_member).get(step_url(draft, "request")).content.decode()
+    assert "ISO 8601" not in page
+    written = re.compile(
+        r"\d{1,2} [A-Z][a-z]+ \d{4}|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?:[+-]\d{2}:\d{2}| UTC)?)?"
+    )
+    for field in ("request-earliest-start", "request-deadline"):
+        help_text = re.search(rf'id="f-{field}-help">(.*?)</div>', page, re.S)[1]
+        assert "Time zone: UTC" in help_text and "Example: <code>" in help_text
+        shown = written.findall(re.sub(r"<[^>]+>", "", help_text))
+        assert len(shown) >= 5, shown
+        for text in shown:
+            parse_when(text)  # raises UnitError for a time the editor would refuse
+    assert parse_when("2027-03-31 09:00+02:00") == datetime(2027, 3, 31, 7, tzinfo=UTC)
+    assert parse_when("2027-03-04 09:00 UTC") == datetime(2027, 3, 4, 9, tzinfo=UTC)
+
+    response = client_for(a_member).post(
+        step_url(draft, "request"),
+        {"version": draft.version, "request.deadline": "31 March 2027", "action": "save"},
+    )
+    page = client_for(a_member).get(step_url(draft, "request")).content.decode()
+    assert response.status_code == 302 and "is not a date" not in page
+    draft.refresh_from_db()
+    assert parse_when(draft.data["request"]["deadline"]) == datetime(2027, 3, 31, tzinfo=UTC)
 
 
 def test_next_saves_and_moves_on_and_bad_values_stay_with_their_message(

@@ -24,7 +24,7 @@ from findings.insights.services import recompute
 from findings.models import FindingKind, FindingStatus, ProgramFigures, UnsolvedProblem
 from jobs import jobformat, services
 from jobs.models import FieldSignal, JobDescription, Revision
-from jobs.runs.models import Run, RunOutcome
+from jobs.runs.models import Hold, Run, RunOutcome
 from portal.aggregates import _SqliteMedian
 from portal.errors import DomainError
 from portal.models import Team
@@ -154,6 +154,47 @@ def test_outcome_aggregates_on_constructed_runs(db):
     assert kinds["training"]["runs"] == 3 and kinds["batch_inference"]["runs"] == 1
     training = {m["metric"]: m["median"] for m in kinds["training"]["metrics"]}
     assert training["duration_ratio"] == 1.0 and training["staging_ratio"] == 2.0
+
+
+def test_estimated_time_limit_ratios_are_counted_apart(client_for, staff):
+    team = _team(1)
+    outcome(team, time_limit_ratio=0.5, duration_ratio=1.0)
+    outcome(team, time_limit_ratio=0.7)
+    by_hold = outcome(team, time_limit_ratio=1.2, duration_ratio=3.0)
+    Hold.objects.create(
+        run=by_hold.run, accelerator_type="CPU node", count=1, phase="running",
+        started_at=timezone.now(), measured=True, observed={"estimated": True},
+        idempotency_key="estimated-hold",
+    )  # fmt: skip
+    by_event = outcome(team, time_limit_ratio=1.9)
+    for status, key in (("applied", "estimated"), ("rejected", "not-counted")):
+        by_event.run.events.create(
+            kind="running", occurred_at=timezone.now(), idempotency_key=key, status=status,
+            observed={"estimated": True},
+        )  # fmt: skip
+    rejected_only = outcome(team, time_limit_ratio=0.9)
+    rejected_only.run.events.create(
+        kind="running", occurred_at=timezone.now(), idempotency_key="rejected", status="rejected",
+        observed={"estimated": True},
+    )  # fmt: skip
+
+    everything = figures.outcomes()["all"]
+    metric = {m["metric"]: m for m in everything["metrics"]}
+    limit = metric["time_limit_ratio"]
+    assert (limit["n"], limit["median"], limit["estimated_apart"]) == (3, 0.7, 2)
+    assert {b["key"]: b["runs"] for b in limit["bands"]}["over"] == 0  # the 1.2× estimated
+    assert sum(b["runs"] for b in limit["bands"]) == 3
+    # Their other figures still count (a time held is a time held).
+    assert metric["duration_ratio"]["n"] == 2 and metric["duration_ratio"]["median"] == 2.0
+    [kind] = figures.outcomes()["kinds"]
+    assert {m["metric"]: m["median"] for m in kind["metrics"]}["time_limit_ratio"] == 0.7
+
+    recompute()
+    page = client_for(staff).get("/staff/insights/").content.decode()
+    assert (
+        "over 3 runs measured by Slurm's accounting. Not counted: 2 runs on a cluster "
+        "without accounting, whose elapsed time is estimated from start and end." in page
+    )
 
 
 def test_findings_per_problem_with_median_times(staff):

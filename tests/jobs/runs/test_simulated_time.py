@@ -3,7 +3,7 @@ forward; while it runs, its ledger says what was held so far, never a gap agains
 (issue 31: events dated days before the job was drafted, "Running: 1s", "-1,523.2 h" and "0.01×")."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from django.core.management import call_command
@@ -147,6 +147,39 @@ def test_staff_choose_when_the_simulation_starts(
     run.refresh_from_db()
     _, times = _times(run)
     assert run.state == "released" and min(times) >= start.replace(tzinfo=run.created_at.tzinfo)
+
+
+def test_a_start_before_acceptance_is_said_moved_where_staff_look(
+    client_for, run, staff, django_capture_on_commit_callbacks
+):
+    url = reverse("run_simulate", args=[run.job_id])
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client_for(staff).post(url, {"start": "2020-01-01T00:00"}, follow=True)
+    accepted = run.created_at.astimezone(UTC)
+    message = (
+        f"It starts at {accepted:%-d %b %Y %H:%M} UTC, not at the start you gave "
+        "(1 Jan 2020 00:00 UTC): that is before the job&#x27;s acceptance."
+    )
+    assert message in page.content.decode()
+    run.refresh_from_db()
+    _, times = _times(run)
+    assert run.state == "released" and min(times) >= run.created_at
+
+
+def test_a_start_the_simulator_keeps_is_not_said_moved(
+    client_for, run, staff, django_capture_on_commit_callbacks
+):
+    start = (run.created_at + timedelta(hours=1)).astimezone(UTC).replace(second=0, microsecond=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client_for(staff).post(
+            reverse("run_simulate", args=[run.job_id]),
+            {"start": start.strftime("%Y-%m-%dT%H:%M")},
+            follow=True,
+        )
+    assert "The simulator is playing this run" in page.content.decode()
+    assert "not at the start you gave" not in page.content.decode()
+    _, times = _times(run)
+    assert min(times) >= start
 
 
 def test_the_command_starts_no_earlier_than_acceptance(run):
