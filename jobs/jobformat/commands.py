@@ -149,8 +149,13 @@ OUTPUT_OPTIONS = {
     "--results-dir",
 }
 OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
-# (--save-dir is left out: as often the final model as the checkpoints.)
-CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
+# Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
+# the one reader of them for both importers. A plain --save is paired with --load (_settle).
+CHECKPOINT_OPTION = re.compile(
+    r"--(?:save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"save[-_]checkpoints?[\w-]*)"
+)
+# (--output_checkpoint_dir is left out: conversion scripts name the model they write with it.)
 CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
 # Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
 LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
@@ -160,7 +165,23 @@ LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "ou
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
+# Of those, the one that as often names where the final model goes, unless the line also says
+# how often to save.
+SAVE_PLACE = re.compile(r"--save[-_]path")
+SAVE_INTERVAL = re.compile(
+    r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
+)
+RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
+CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
+# A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
+# place it also saves to. Another path is a checkpoint it starts from, which says no more.
+RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint"}
+# Flags that make a program train or run on data it makes up itself (PyTorch's and timm's
+# --dummy/--synthetic, Megatron's --mock-data, DeepSpeed's --dummy-data).
+SYNTHETIC = re.compile(
+    r"--(?:use[-_])?(?:synthetic|dummy|mock|fake)(?:[-_]data(?:set)?)?(?:=(?:1|true|yes|True))?"
+)
 
 HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
 # Servers that take the model as their first argument.
@@ -268,8 +289,8 @@ OWN_FILES = re.compile(
 
 KNOWN_OPTIONS = (
     MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
-    | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
-    | LORA_OPTIONS
+    | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | LORA_OPTIONS | RESUME_FROM
     | {"--save", "--load"}
 )  # fmt: skip
 
@@ -297,7 +318,10 @@ LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "
 BENCHMARK = re.compile(
     r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
     r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
-    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$"
+    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$|"
+    # load and interconnect tests: stress, HPL and HPCG, the OSU and perftest benchmarks, gpu-burn
+    r"(?:^|/)(?:stress|stress-ng|xhpl|xhpcg|gpu_burn|gpu-burn|ib_(?:write|read|send)_(?:bw|lat)|"
+    r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
@@ -353,6 +377,16 @@ def _substituted(words):
             yield f"{m.group(1)}0"
         else:
             yield from (m.group(1), ";", m.group(3))
+
+
+def _is_location(value):
+    """A plain `--save` also names runs (`--save $SAVE_NAME`, SAVE_NAME=run-42): only a path
+    or a URI is where checkpoints go."""
+    if not value or value.startswith("$("):
+        return False
+    if re.fullmatch(r"\$\{?\w*(?:NAME|ID|TAG)\}?", value, re.IGNORECASE):
+        return False  # a variable named for a run, with no value here: a name, not a path
+    return bool(re.match(r"[~./]|\$\{?\w|[a-z][\w+.-]*://", value)) or "/" in value
 
 
 def _prefix(word):
@@ -435,6 +469,8 @@ class _Quiet:
                     self._step(words[i + after :])
                     return
         python = first.startswith("python")
+        # A program told to make up its own data (`train.py --synthetic`) reads none.
+        made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
         if not _may_read_nothing(head[0]):
             self.quiet = False
             return
@@ -445,7 +481,7 @@ class _Quiet:
         for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
             rest.append(word)
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
-                if not BENCHMARK.search(word.rstrip(";)\"'")):
+                if not made_up and not BENCHMARK.search(word.rstrip(";)\"'")):
                     self.quiet = False  # a program of the job's own
                     return
                 benchmark = True
@@ -639,7 +675,9 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
-            if option not in KNOWN_OPTIONS:
+            if option not in KNOWN_OPTIONS and not (
+                option[:6] in CHECKPOINT_STARTS and CHECKPOINT_OPTION.fullmatch(option)
+            ):
                 if (
                     SECRET_WORDS.search(option)
                     and SECRET_OPTION.search(option)
@@ -675,20 +713,45 @@ class _Reader:
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and _is_path(value):
                 self.add("output.artifacts", value, said)
-            elif option in CHECKPOINT_OPTIONS and _is_path(value):
-                self.add("request.checkpoint_location", value, said)
+            elif option in RESUME_FROM and value:
+                self.add("_resume", value, said)  # resumption if it is where the job saves
+            elif CHECKPOINT_OPTION.fullmatch(option):
+                self._checkpoint(option, value, said)
             elif option in HUB_OPTIONS and HF_ID.fullmatch(value):
                 self.add("output.artifacts", f"hf://{value}", said)
             elif option in HUB_DATASET_OPTIONS and HF_ID.fullmatch(value):
                 self.add("output.artifacts", f"hf://datasets/{value}", said)
-            elif option in ("--save", "--load") and _is_path(value):
-                self.add(f"_{option[2:]}", value, said)  # paired up in read()
+            elif option in ("--save", "--load"):
+                self._checkpoint(option, value, said)
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
         self._saves_in_output(words)
+
+    def _checkpoint(self, option, value, said):
+        """Where a checkpoint option puts them (or, for --load, what it loads): a path or a
+        URI. A value a command computes (`CKPT=$(pwd)/ckpt`) is kept as the script writes it
+        (`$CKPT`). A plain --save of a run's name is a name, not a place."""
+        if "$(" in value or "`" in value:
+            raw, start, end, _ = self.span
+            text = " ".join(raw[start:end]) if end > start else self.raw
+            word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
+            if not (m := re.search(word, text)):
+                return
+            value, said = m.group(1), f"{option} {m.group(1)}"
+        if option in ("--save", "--load"):
+            if option == "--save" and not _is_location(value):
+                self.add("remark", f"{said}: a name for the run, not a place.", said)
+            elif _is_path(value) or CLOUD_URI.fullmatch(value):
+                self.add(f"_{option[2:]}", value, said)  # paired up in _settle
+        elif NODE_LOCAL.match(value):
+            return  # the node's own disk: nothing there outlives the job to resume from
+        elif (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)) and (
+            not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current)
+        ):
+            self.add("request.checkpoint_location", value, said)
 
     def _override(self, key, value, said):
         """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
@@ -1149,6 +1212,7 @@ def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
     saves = {p.value.rstrip("/") for p in found if p.path == "_save"}
+    places = saves | {p.value.rstrip("/") for p in found if p.path == "request.checkpoint_location"}
     out = []
     for p in found:
         if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
@@ -1157,9 +1221,20 @@ def _settle(found, checkpointed=False):
                                 p.said + " (and --load)", p.section))  # fmt: skip
             out.append(Proposal("request.preemptible", True, p.line, p.text,
                                 f"--load {p.value}", p.section))  # fmt: skip
+        elif p.path == "_save":
+            # --save alone (Megatron, fairseq), or a pair under the job's id (a new place each
+            # run): where the job writes its checkpoints, nothing resumed.
+            out.append(Proposal("request.checkpoint_location", p.value, p.line, p.text,
+                                p.said, p.section))  # fmt: skip
         elif p.path == "_load" and p.value.rstrip("/") not in saves:
             # --load without a --save there: a model the job starts from.
             out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
+        elif p.path == "_resume" and (
+            p.value.lower() in ("true", "1", "yes", "auto", "last")
+            or (p.value.rstrip("/") in places and not JOB_ID.search(p.value))
+        ):
+            # Resuming from where it saves (or its latest checkpoint): it picks up after a stop.
+            out.append(Proposal("request.preemptible", True, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
@@ -1377,9 +1452,18 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             in_blank = any(
                 value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
             )
-            if request.get("checkpoint_location") or (inside(value) and not in_blank):
+            if request.get("checkpoint_location"):
                 continue
-            request["checkpoint_location"] = p.value
+            location = p.value
+            if inside(value) and not in_blank:
+                # Under a mount the job writes into (`--output_dir /artifacts/run --save_steps
+                # 500`, /artifacts a bucket): that bucket holds the checkpoints.
+                location = _written_mount(value, output)
+                if not location:
+                    continue
+                said = f"{p.said}, under the mount of {location}"
+                p = Proposal(p.path, location, p.line, p.text, said, p.section)
+            request["checkpoint_location"] = location
             known.add(value)
             placed = "request.checkpoint_location"
         elif p.path == "request.preemptible":
@@ -1414,6 +1498,10 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             if line not in notes:
                 notes.append(line)
             continue
+        elif p.path == "remark":
+            if p.value not in notes:
+                notes.append(p.value)
+            continue
         elif p.path == "data.no_inputs":
             if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
                 continue
@@ -1435,6 +1523,20 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
         if not part[key]:
             del part[key]
     return used
+
+
+def _written_mount(path, output):
+    """The destination of the written mount (an output named by its mount point) that path
+    is under, if any."""
+    for artifact in output.get("artifacts") or []:
+        point = str(artifact.get("name") or "").rstrip("/")
+        if (
+            point.startswith("/")
+            and artifact.get("destination")
+            and (path == point or path.startswith(point + "/"))
+        ):
+            return artifact["destination"]
+    return None
 
 
 # --- the importers' hooks -------------------------------------------------------------------

@@ -326,7 +326,8 @@ def test_megatron_style_files_outputs_and_a_save_and_load_under_the_job_id():
         ("data.inputs", "$MERGES"),
         ("data.inputs", "$DATA"),
         ("output.artifacts", "$ROOT/run/$SLURM_JOB_ID/tb"),
-    ]  # a place named after the job id is new each run: nothing is resumed from it
+        ("request.checkpoint_location", "$ROOT/run/$SLURM_JOB_ID/ckpt"),
+    ]  # a place named after the job id is new each run: checkpoints go there, nothing resumes
 
 
 def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
@@ -684,3 +685,62 @@ def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
 def test_a_model_the_job_makes_is_not_a_model_it_reads():
     text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
     assert found(text) == [("data.inputs", "/lustre/rm")]
+
+
+def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
+    # the names Megatron, fairseq and most trainers give the place they save to
+    assert found("python t.py --save /ckpt/gpt --save-interval 1000\n") == [
+        ("request.checkpoint_location", "/ckpt/gpt")
+    ]
+    assert found("python t.py --checkpoint-folder=s3://b/ckpt\n") == [
+        ("request.checkpoint_location", "s3://b/ckpt")
+    ]
+    assert found("fairseq-train d --save-dir checkpoints/run1\n") == [
+        ("request.checkpoint_location", "checkpoints/run1")
+    ]
+    # a value a command computes is kept as the script writes it
+    assert found("CKPT=$(pwd)/ckpt\npython t.py --ckpt_dir $CKPT\n") == [
+        ("request.checkpoint_location", "$CKPT")
+    ]
+    # a run's name, the node's own disk and a converted model are no checkpoint place
+    assert found("python t.py --save run-42\n") == [
+        ("remark", "--save run-42: a name for the run, not a place.")
+    ]
+    assert found("python t.py --checkpoint-dir /tmp/ckpt\n") == []
+    assert found("python convert.py --output_checkpoint_dir /lustre/m\n") == []
+    # --save_path names the final model as often, unless the line says how often it saves
+    assert found("python t.py --save_path /lustre/m.pt\n") == []
+    assert found("python t.py --save_path /lustre/c --save_every 500\n") == [
+        ("request.checkpoint_location", "/lustre/c")
+    ]
+
+
+def test_the_same_checkpoint_option_reads_alike_in_sbatch_and_skypilot():
+    script = "python t.py --save-dir /lustre/ckpt/run1 --data-path /lustre/d\n"
+    [sbatch] = jobformat.import_text(f"#!/bin/bash\n#SBATCH -N 1\n{script}")
+    [sky] = jobformat.import_text(f"resources:\n  accelerators: A100:1\nrun: |\n  {script}")
+    assert sbatch.description.request.checkpoint_location == "/lustre/ckpt/run1"
+    assert sky.description.request.checkpoint_location == "/lustre/ckpt/run1"
+
+
+def test_resuming_from_where_the_job_saves_is_resumption_another_path_says_nothing():
+    text = "python t.py --output_dir /l/out --save_steps 500 --resume_from_checkpoint /l/out\n"
+    assert ("request.preemptible", True) in found(text)
+    text = "python t.py --checkpoint_dir /l/c --resume_from_checkpoint true\n"
+    assert ("request.preemptible", True) in found(text)
+    text = "python t.py --output_dir /l/out --save_steps 500 --resume_from_checkpoint /l/base\n"
+    assert ("request.preemptible", True) not in found(text)
+
+
+def test_a_program_making_up_its_data_and_load_tests_read_nothing():
+    for text in (
+        "srun torchrun --nproc_per_node 8 train.py --synthetic --steps 100\n",
+        "python main.py -a resnet50 --dummy --epochs 1\n",
+        "srun python pretrain_gpt.py --mock-data --train-iters 10\n",
+        "srun stress-ng --cpu 8 --timeout 60\n",
+        "mpirun -np 2 osu_allreduce\n",
+    ):
+        assert found(text) == [("data.no_inputs", True)], text
+    # without the flag the program's own data is unknown; with a model it reads the model
+    assert found("python main.py -a resnet50 --epochs 1\n") == []
+    assert found("python bench.py --model org/m --mock-data\n") == [("data.inputs", "hf://org/m")]

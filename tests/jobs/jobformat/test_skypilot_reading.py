@@ -208,3 +208,17 @@ def test_a_services_store_in_a_named_bucket_is_what_it_answers_from():
     batch = batch.replace("serve_rag.py", "build_db.py").replace(" --port 8000", "")
     [result] = jobformat.import_text(batch.encode(), filename="build.yaml")
     assert [a.destination for a in result.description.output.artifacts] == ["bucket://rag-db"]
+
+
+def test_checkpoints_saved_under_a_written_bucket_mount_are_in_that_bucket():
+    text = (
+        "resources:\n  accelerators: A100:8\nfile_mounts:\n  /artifacts:\n"
+        "    name: team-artifacts\n    mode: MOUNT\nrun: |\n"
+        "  torchrun train.py --output_dir /artifacts/run7 --save_steps 1200\n"
+    )
+    [result] = jobformat.import_text(text)
+    assert result.description.request.checkpoint_location == "bucket://team-artifacts"
+    assert [a.destination for a in result.description.output.artifacts] == [
+        "bucket://team-artifacts"
+    ]
+    assert any("under the mount of bucket://team-artifacts" in n for n in result.notes)
