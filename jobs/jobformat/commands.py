@@ -183,12 +183,28 @@ SYNTHETIC = re.compile(
     r"--(?:use[-_])?(?:synthetic|dummy|mock|fake)(?:[-_]data(?:set)?)?(?:=(?:1|true|yes|True))?"
 )
 
-HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+# The Hub's downloader, and torchtune's and LitGPT's, which take the same repository id.
+HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf|tune|litgpt)\s+download\s")
+# Where a downloader puts what it fetched: a local copy of an input, not an output.
+DOWNLOAD_TO = {
+    "--local-dir",
+    "--output-dir",
+    "--output_dir",
+    "--checkpoint_dir",
+    "--checkpoint-dir",
+}
+# A Hub repository cloned with git (`git lfs clone https://huggingface.co/datasets/org/x`).
+HF_CLONE = re.compile(
+    r"\bgit\s+(?:lfs\s+)?clone\s[^;&|]*?https?://huggingface\.co/(datasets/)?"
+    r"([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?/?(?=[\s;&|]|$)"
+)
 # Servers that take the model as their first argument.
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
 # Options of the Hub's command line that take a value (the repository is the first other word).
 HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
-             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message"}  # fmt: skip
+             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message",
+             "--output-dir", "--hf-token", "--ignore-patterns", "--access_token",
+             "--checkpoint_dir"}  # fmt: skip
 HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
@@ -761,7 +777,8 @@ class _Reader:
         last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
         placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
         if last in OVERRIDE_CHECKPOINT and placed:
-            self.add("request.checkpoint_location", value, said)
+            if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
+                self.add("request.checkpoint_location", value, said)
         elif last in OVERRIDE_DATA and placed:
             self.add("data.inputs", value, said)
         elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
@@ -877,6 +894,13 @@ class _Reader:
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
+            for i, word in enumerate(words[:-1]):
+                option, eq, value = word.partition("=")
+                if option in DOWNLOAD_TO:
+                    self.staged.add(self.expand(value if eq else words[i + 1]))
+        if "huggingface.co" in line and (m := HF_CLONE.search(line)):
+            kind, repo = m.group(1) or "", m.group(2)
+            self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
         if "upload" in line and HF_UPLOAD.search(line):
             repo = self.expand(_first_argument(words, ("upload",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
@@ -1173,9 +1197,9 @@ def read(
 
     def local_copy(p):
         value = str(p.value).rstrip("/")
-        return p.path in ("data.inputs", "output.artifacts") and any(
-            value == s or value.startswith(s + "/") for s in staged
-        )
+        # (a checkpoint option naming a downloaded model's folder names what the job reads)
+        paths = ("data.inputs", "output.artifacts", "request.checkpoint_location")
+        return p.path in paths and any(value == s or value.startswith(s + "/") for s in staged)
 
     used = reader.mounts_used
 
@@ -1304,8 +1328,8 @@ def _clone_of(words):
             skip = True
         elif not word.startswith("-"):
             args.append(word)
-    if not args or not GIT_URL.match(args[0]):
-        return None
+    if not args or not GIT_URL.match(args[0]) or "huggingface.co/" in args[0]:
+        return None  # (a Hub repository cloned is a model or data, read as such)
     url = args[0]
     directory = args[1] if len(args) > 1 else url.rstrip("/").rsplit("/", 1)[-1].split("@")[0]
     directory = directory.removesuffix(".git").rstrip("/")

@@ -744,3 +744,22 @@ def test_a_program_making_up_its_data_and_load_tests_read_nothing():
     # without the flag the program's own data is unknown; with a model it reads the model
     assert found("python main.py -a resnet50 --epochs 1\n") == []
     assert found("python bench.py --model org/m --mock-data\n") == [("data.inputs", "hf://org/m")]
+
+
+def test_hub_repositories_fetched_by_torchtune_litgpt_or_git_are_inputs_not_outputs():
+    text = (
+        "tune download meta-llama/Llama-3.1-8B --output-dir /lustre/m --hf-token $HF_TOKEN\n"
+        "litgpt download mistralai/Mistral-7B-v0.1\n"
+        "git lfs clone https://huggingface.co/datasets/tatsu-lab/alpaca\n"
+        "git clone https://huggingface.co/org/model.git weights && python run.py --w weights/x\n"
+        "tune run lora_finetune --config c.yaml checkpointer.checkpoint_dir=/lustre/m\n"
+    )
+    assert found(text) == [
+        ("work.credentials", "HF_TOKEN"),
+        ("data.inputs", "hf://meta-llama/Llama-3.1-8B"),
+        ("data.inputs", "hf://mistralai/Mistral-7B-v0.1"),
+        ("data.inputs", "hf://datasets/tatsu-lab/alpaca"),
+        ("data.inputs", "hf://org/model"),
+    ]  # the download's folder is a copy of the model it reads: no output, no checkpoint
+    assert commands.code_from_clones([(text, "", 1)]) == []
+    assert found("python t.py trainer.checkpoint_dir=/tmp/c\n") == []  # the node's own disk
