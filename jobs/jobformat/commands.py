@@ -147,8 +147,23 @@ OUTPUT_OPTIONS = {
     "--out-dir",
     "--results_dir",
     "--results-dir",
+    # a program's result files and folders, and Lightning's root for its logs and checkpoints
+    "--output_file",
+    "--output-file",
+    "--outfile",
+    "--out_file",
+    "--out-file",
+    "--outdir",
+    "--output_folder",
+    "--output-folder",
+    "--result_dir",
+    "--result-dir",
+    "--default_root_dir",
+    "--default-root-dir",
 }
-OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
+OUTPUT_VARIABLE = re.compile(
+    r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
+)
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
 # the one reader of them for both importers. A plain --save is paired with --load (_settle).
 CHECKPOINT_OPTION = re.compile(
@@ -744,6 +759,12 @@ class _Reader:
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
+        if "_dir=" in self.current:
+            # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`).
+            for word in words[1:]:
+                key, _, value = word.partition("=")
+                if key in ("output_dir", "out_dir") and _is_path(self.expand(value)):
+                    self.add("output.artifacts", self.expand(value), word)
         self._saves_in_output(words)
 
     def _checkpoint(self, option, value, said):
@@ -764,10 +785,12 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in _settle
         elif NODE_LOCAL.match(value):
             return  # the node's own disk: nothing there outlives the job to resume from
-        elif (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)) and (
-            not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current)
-        ):
+        elif not (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)):
+            return
+        elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
+        elif _is_path(value) or CLOUD_URI.fullmatch(value):
+            self.add("output.artifacts", value, said)  # the model it saves at the end
 
     def _override(self, key, value, said):
         """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,

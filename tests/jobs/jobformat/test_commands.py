@@ -709,7 +709,7 @@ def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
     assert found("python t.py --checkpoint-dir /tmp/ckpt\n") == []
     assert found("python convert.py --output_checkpoint_dir /lustre/m\n") == []
     # --save_path names the final model as often, unless the line says how often it saves
-    assert found("python t.py --save_path /lustre/m.pt\n") == []
+    assert found("python t.py --save_path /lustre/m.pt\n") == [("output.artifacts", "/lustre/m.pt")]
     assert found("python t.py --save_path /lustre/c --save_every 500\n") == [
         ("request.checkpoint_location", "/lustre/c")
     ]
@@ -763,3 +763,21 @@ def test_hub_repositories_fetched_by_torchtune_litgpt_or_git_are_inputs_not_outp
     ]  # the download's folder is a copy of the model it reads: no output, no checkpoint
     assert commands.code_from_clones([(text, "", 1)]) == []
     assert found("python t.py trainer.checkpoint_dir=/tmp/c\n") == []  # the node's own disk
+
+
+def test_result_files_and_folders_a_program_is_given_are_outputs():
+    text = (
+        "RESULTS_DIR=/project/run7\n"
+        "python eval.py --output_file /project/preds.jsonl --outdir /project/plots\n"
+        "python fit.py --default_root_dir /project/lightning\n"
+        "tune run full_finetune --config c.yaml output_dir=/project/tuned\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "/project/run7"),
+        ("output.artifacts", "/project/preds.jsonl"),
+        ("output.artifacts", "/project/plots"),
+        ("output.artifacts", "/project/lightning"),
+        ("output.artifacts", "/project/tuned"),
+    ]
+    # OUTDIR is left out: scripts as often keep a scratch copy there that is moved on after
+    assert found("OUTDIR=/scratch/x\n") == []
