@@ -95,7 +95,9 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
-                  "--tokenizer_path"}  # fmt: skip
+                  "--tokenizer_path", "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                  "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
+                  "--base-model-name"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
 # …and that name a Hub dataset.
@@ -108,6 +110,12 @@ DATASET_OPTIONS = {
     "--prompt-dataset",
     "--prompt_data",
     "--prompt-data",
+    "--dataset_id",
+    "--dataset-id",
+    "--train_dataset",
+    "--train-dataset",
+    "--dataset_name_or_path",
+    "--dataset-name-or-path",
 }
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
@@ -119,7 +127,13 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
                 "--dataset_path", "--dataset-path", "--data_dir",
                 "--train_data_dir", "--instance_data_dir", "--dataset_dir", "--dataset-dir",
-                "--input_path", "--input-path", "--train_dir", "--train-dir"}  # fmt: skip
+                "--input_path", "--input-path", "--train_dir", "--train-dir",
+                "--data_files", "--data-files", "--eval_data", "--eval-data", "--val_data",
+                "--val-data", "--test_file", "--test-file", "--eval_file", "--eval-file",
+                "--test_data", "--test-data", "--train_path", "--train-path",
+                # weights a program starts from
+                "--init_checkpoint", "--init-checkpoint", "--pretrained_weights",
+                "--pretrained-weights", "--weights"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)

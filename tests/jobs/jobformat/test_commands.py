@@ -781,3 +781,20 @@ def test_result_files_and_folders_a_program_is_given_are_outputs():
     ]
     # OUTDIR is left out: scripts as often keep a scratch copy there that is moved on after
     assert found("OUTDIR=/scratch/x\n") == []
+
+
+def test_more_spellings_of_the_model_and_data_a_program_is_given():
+    text = (
+        "python t.py --dataset_id org/ds --hf_model org/m --tokenizer_name_or_path org/tok\n"
+        "python t.py --val_data /l/val --test_file /l/test.jsonl --init_checkpoint /l/bert\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/org/ds"),
+        ("data.inputs", "hf://org/m"),
+        ("data.inputs", "hf://org/tok"),
+        ("data.inputs", "/l/val"),
+        ("data.inputs", "/l/test.jsonl"),
+        ("data.inputs", "/l/bert"),
+    ]
+    # a Hub-only option given a file name says nothing (yolov5's --weights yolov5s.pt)
+    assert found("python t.py --pretrained resnet50 --weights yolov5s.pt\n") == []
