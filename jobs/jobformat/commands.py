@@ -270,9 +270,13 @@ OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_fi
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
-SAVES_IN_LINE = re.compile(r"--save[-_]s")
+SAVES_IN_LINE = re.compile(r"--save[-_]s|_per_checkpoint|checkpoint[-_](?:every|interval)")
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
-SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
+SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
+               # NVIDIA's examples, and trainers that say it the other way round
+               "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
+               "--checkpoint_every", "--checkpoint-every", "--checkpoint_interval",
+               "--checkpoint-interval"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")

@@ -798,3 +798,10 @@ def test_more_spellings_of_the_model_and_data_a_program_is_given():
     ]
     # a Hub-only option given a file name says nothing (yolov5's --weights yolov5s.pt)
     assert found("python t.py --pretrained resnet50 --weights yolov5s.pt\n") == []
+
+
+def test_an_output_folder_saved_into_every_n_steps_holds_the_checkpoints():
+    text = "python run.py --output_dir=/l/results --num_steps_per_checkpoint=2500\n"
+    assert found(text) == [("request.checkpoint_location", "/l/results")]
+    text = "python run.py --output_dir /l/results --checkpoint_every 0\n"
+    assert found(text) == [("output.artifacts", "/l/results")]  # saving turned off
