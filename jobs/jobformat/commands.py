@@ -205,7 +205,9 @@ CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
 # A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
 # place it also saves to. Another path is a checkpoint it starts from, which says no more.
-RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint"}
+RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
+               # Lightning's: `last` is the latest checkpoint it saved
+               "--ckpt_path", "--ckpt-path"}  # fmt: skip
 # Flags that make a program train or run on data it makes up itself (PyTorch's and timm's
 # --dummy/--synthetic, Megatron's --mock-data, DeepSpeed's --dummy-data).
 SYNTHETIC = re.compile(
@@ -740,13 +742,17 @@ class _Reader:
                     self._through_mount(option, self.expand(value))
                 continue
             if not option.startswith("-") or value.startswith("-"):
-                if option in RESUME_FLAGS:
+                if option in RESUME_FLAGS or option in RESUME_FROM:  # a flag alone
                     self.add("request.preemptible", True, option)
                 continue
             value = self.expand(value)
             said = f"{option} {value}"
-            if option in RESUME_FLAGS and value.lower() in ("", "true", "1", "auto", "yes"):
+            if (option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes")) or (
+                option in RESUME_FLAGS | RESUME_FROM and not value  # a flag at the line's end
+            ):
                 self.add("request.preemptible", True, option)
+            elif option in RESUME_FLAGS and _is_path(value):
+                self.add("_resume", value, said)  # resumption if it is where the job saves
             elif option in MODEL_OPTIONS or (
                 option in HUB_ID_OPTIONS
                 and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))

@@ -730,6 +730,11 @@ def test_resuming_from_where_the_job_saves_is_resumption_another_path_says_nothi
     assert ("request.preemptible", True) in found(text)
     text = "python t.py --output_dir /l/out --save_steps 500 --resume_from_checkpoint /l/base\n"
     assert ("request.preemptible", True) not in found(text)
+    text = "python t.py --checkpoint-dir /l/c --resume_from_checkpoint --lr 1e-4\n"
+    assert ("request.preemptible", True) in found(text)  # a flag alone
+    assert ("request.preemptible", True) in found("fit.py --save-dir /l/c --ckpt_path last\n")
+    assert ("request.preemptible", True) in found("t.py --save-dir /l/c --resume /l/c\n")
+    assert ("request.preemptible", True) not in found("t.py --save-dir /l/c --resume /l/old\n")
 
 
 def test_a_program_making_up_its_data_and_load_tests_read_nothing():
