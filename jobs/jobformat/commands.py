@@ -325,6 +325,8 @@ OUTPUT_FILE = re.compile(
 )
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
+# A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
+STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
 WRITTEN = re.compile(
     r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
@@ -635,6 +637,8 @@ class _Reader:
             YACS_IN_LINE.search(line)
         ):
             self._yacs(words)
+        if "<" in line:
+            self._stdin(line)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
@@ -686,6 +690,19 @@ class _Reader:
             if not self.inside and RESULT_FILE.match(target.rsplit("/", 1)[-1]):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`).
                 self.add("output.artifacts", target, m.group(0).strip())
+
+    def _stdin(self, line):
+        """A file given to a program as its input (`g16 < water.com`, `pw.x < scf.in`) is read;
+        not a here-document (`<<`), a process (`< <(find …)`) or /dev/null."""
+        if re.search(r"\bdone\s*<|\b(?:read|readarray|mapfile)\b", line):
+            return  # a list the script reads line by line: its own parameters
+        for m in STDIN.finditer(line):
+            value = self.expand(_unquote(m.group(1)))
+            if value.startswith("/dev/") or not (
+                _is_path(value) or RELATIVE.fullmatch(value) and "." in value
+            ):
+                continue
+            self.add("data.inputs", value, f"< {value}")
 
     def _tar(self, parts):
         flags = parts[1].lstrip("-")

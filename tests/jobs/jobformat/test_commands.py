@@ -810,3 +810,18 @@ def test_an_output_folder_saved_into_every_n_steps_holds_the_checkpoints():
     assert found(text) == [("request.checkpoint_location", "/l/results")]
     text = "python run.py --output_dir /l/results --checkpoint_every 0\n"
     assert found(text) == [("output.artifacts", "/l/results")]  # saving turned off
+
+
+def test_a_file_a_program_reads_on_its_input_is_read():
+    text = "srun g16 < water.com > water.log\npython a.py < /lustre/in.txt\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "water.com"),
+        ("data.inputs", "/lustre/in.txt"),
+    ]
+    for text in (
+        "readarray X < <(find .)\n",
+        "cat <<EOF\nx\nEOF\n",
+        "while read l; do echo $l; done < tasks.txt\n",
+        "python - < /dev/null\n",
+    ):
+        assert not [p for p in found(text) if p[0] == "data.inputs"], text
