@@ -69,6 +69,16 @@ RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\
 QUOTED = re.compile(r"""(["'])(.*?)\1""")
 
 
+def _shown(line):
+    """A line as the import page shows it: stripped, its first 200 characters. Cut before it is
+    stripped, so a long line is not copied once per value read from it."""
+    start = LEADING_SPACE.match(line).end()
+    return line[start : start + 200].rstrip()
+
+
+LEADING_SPACE = re.compile(r"\s*")
+
+
 def _unquote(word):
     return QUOTED.sub(r"\2", word) if ('"' in word or "'" in word) else word
 
@@ -589,7 +599,7 @@ class _Reader:
                 if word in raw[i] and not raw[i].lstrip().startswith("#"):
                     line, text = i + first, raw[i]
                     break
-        self.found.append(Proposal(path, value, line, text.strip()[:200], said, self.section))
+        self.found.append(Proposal(path, value, line, _shown(text), said, self.section))
 
     def expand(self, word):
         return self.variables.expand(word, record=False)
@@ -806,6 +816,7 @@ class _Reader:
                 key, _, value = word.partition("=")
                 if key in ("output_dir", "out_dir") and _is_path(self.expand(value)):
                     self.add("output.artifacts", self.expand(value), word)
+                    break
         self._saves_in_output(words)
 
     def _checkpoint(self, option, value, said):
