@@ -35,6 +35,10 @@ class Proposal:
 
 # --- words and values -----------------------------------------------------------------------
 
+# A bash array set on one line: `ARGS=(…)`, `ARGS+=(…)`, `declare -a ARGS=(…)`.
+ARRAY = re.compile(
+    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
+)
 # A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
@@ -624,6 +628,11 @@ class _Reader:
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
+            return
+        if "=(" in line and (m := ARRAY.match(line)):
+            # Options a script keeps in an array for its program (`ARGS=(--save /ckpt)`, then
+            # "${ARGS[@]}") are read where they are set: the array is not expanded.
+            self._options(_words(m.group(1)))
             return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing

@@ -825,3 +825,16 @@ def test_a_file_a_program_reads_on_its_input_is_read():
         "python - < /dev/null\n",
     ):
         assert not [p for p in found(text) if p[0] == "data.inputs"], text
+
+
+def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
+    text = 'ARGS=(--save /lustre/ck --data-path /lustre/d)\nsrun python t.py "${ARGS[@]}"\n'
+    assert found(text) == [
+        ("request.checkpoint_location", "/lustre/ck"),
+        ("data.inputs", "/lustre/d"),
+    ]
+    assert found("declare -a A=(--ckpt-dir /l/c)\nARGS+=(--input /l/i)\n") == [
+        ("request.checkpoint_location", "/l/c"),
+        ("data.inputs", "/l/i"),
+    ]
+    assert found("NODES=( $(scontrol show hostnames) )\n") == []  # a command's output
