@@ -35,6 +35,8 @@ class Proposal:
 
 # --- words and values -----------------------------------------------------------------------
 
+# A double-quoted value the assignment reader cannot take (it runs a command: `` `pwd` ``, `$(…)`).
+COMMAND_STRING = re.compile(r'^\s*(?:export\s+)?[A-Za-z_]\w*="([^"]*)"\s*$')
 # A bash array set on one line: `ARGS=(…)`, `ARGS+=(…)`, `declare -a ARGS=(…)`.
 ARRAY = re.compile(
     r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
@@ -586,6 +588,7 @@ class _Reader:
         self.inside = None  # the made folder the script has changed into (cd, pushd)
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
+        self.produced = set()  # files a step of the job writes for a later one
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -628,6 +631,12 @@ class _Reader:
         self.quiet.line(self.raw, line, words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
+            return
+        if '="' in line and (m := COMMAND_STRING.match(line)):
+            # A command line kept in a variable whose value the script computes (`` CMD="
+            # `pwd`/train.py --save $CKPT" ``, then `bash -c "$LAUNCHER $CMD"`): the variable
+            # has no value to expand, so its options are read where they are written.
+            self._options(_words(m.group(1)))
             return
         if "=(" in line and (m := ARRAY.match(line)):
             # Options a script keeps in an array for its program (`ARGS=(--save /ckpt)`, then
@@ -776,6 +785,10 @@ class _Reader:
                     continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
+                if "output" in option and value and value[0] in "/$~.":
+                    # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
+                    # is not one it reads, whatever the variable naming it is called.
+                    self.produced.add(self.expand(value).rstrip("/"))
                 continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS or option in RESUME_FROM:  # a flag alone
@@ -842,7 +855,13 @@ class _Reader:
         if option in ("--save", "--load"):
             if option == "--save" and not _is_location(value):
                 self.add("remark", f"{said}: a name for the run, not a place.", said)
-            elif _is_path(value) or CLOUD_URI.fullmatch(value):
+            elif (
+                _is_path(value)
+                or CLOUD_URI.fullmatch(value)
+                or (
+                    option == "--save" and _is_location(value)  # (`--load org/x` may be the Hub's)
+                )
+            ):
                 self.add(f"_{option[2:]}", value, said)  # paired up in _settle
         elif NODE_LOCAL.match(value):
             return  # the node's own disk: nothing there outlives the job to resume from
@@ -1291,7 +1310,12 @@ def read(
         # A mount the program reads or writes through is stated by what it does with it.
         return p.path == "data.unclassified" and p.value.split(" -> ")[0].rstrip("/") in used
 
-    found = [p for p in reader.found if not local_copy(p) and not read_through(p)]
+    def produced(p):
+        return p.path == "data.inputs" and str(p.value).rstrip("/") in reader.produced
+
+    found = [
+        p for p in reader.found if not local_copy(p) and not read_through(p) and not produced(p)
+    ]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))

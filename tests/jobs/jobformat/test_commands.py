@@ -790,7 +790,7 @@ def test_result_files_and_folders_a_program_is_given_are_outputs():
 
 def test_more_spellings_of_the_model_and_data_a_program_is_given():
     text = (
-        "python t.py --dataset_id org/ds --hf_model org/m --tokenizer_name_or_path org/tok\n"
+        "python t.py --dataset_id org/ds --hf_model org/m --tokenizer-name-or-path org/tok\n"
         "python t.py --val_data /l/val --test_file /l/test.jsonl --init_checkpoint /l/bert\n"
     )
     assert found(text) == [
@@ -838,3 +838,25 @@ def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
         ("data.inputs", "/l/i"),
     ]
     assert found("NODES=( $(scontrol show hostnames) )\n") == []  # a command's output
+
+
+def test_a_command_line_kept_in_a_variable_the_script_cannot_expand_is_read_where_written():
+    text = (
+        "CHECKPOINT_PATH=checkpoints/gpt2\n"
+        'export CMD=" \\\n    `pwd`/pretrain_gpt.py \\\n    --save $CHECKPOINT_PATH \\\n'
+        '    --load $CHECKPOINT_PATH \\\n    --data-path /lustre/d \\\n    "\n'
+        'srun bash -c "$LAUNCHER --node_rank \\$SLURM_PROCID $CMD" 2>&1 | tee -a log.txt\n'
+    )
+    assert found(text) == [
+        ("request.checkpoint_location", "checkpoints/gpt2"),
+        ("data.inputs", "/lustre/d"),
+    ]  # (a relative --load may be a Hub id: no pair, so no resumption stated)
+
+
+def test_a_file_a_step_of_the_job_writes_is_not_an_input_of_a_later_one():
+    text = (
+        "TRAIN_DATA_PATH=$REPO/data/train-splits.txt\n"
+        "python load_ratios.py --split train --output-meg-ds-ratio-file $TRAIN_DATA_PATH\n"
+        "python pretrain.py --train-weighted-split-paths-path $TRAIN_DATA_PATH --data-path /l/d\n"
+    )
+    assert found(text) == [("data.inputs", "/l/d")]
