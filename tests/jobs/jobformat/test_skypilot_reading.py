@@ -222,3 +222,21 @@ def test_checkpoints_saved_under_a_written_bucket_mount_are_in_that_bucket():
         "bucket://team-artifacts"
     ]
     assert any("under the mount of bucket://team-artifacts" in n for n in result.notes)
+
+
+def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
+    def inputs(envs, run="python serve.py"):
+        text = f"resources:\n  accelerators: A100:1\nenvs:\n{envs}run: |\n  {run}\n"
+        [result] = jobformat.import_text(text)
+        data = result.description.data
+        return [i.location for i in data.inputs] if data and data.inputs else []
+
+    assert inputs("  MODEL_NAME: org/model-7b\n  DATASET: org/clips\n") == [
+        "hf://org/model-7b",
+        "hf://datasets/org/clips",
+    ]
+    # stated once when the commands use it too
+    assert inputs("  MODEL_ID: org/m\n", run="vllm serve $MODEL_ID") == ["hf://org/m"]
+    # a model the job makes, or a path inside a model bucket the envs name, is no Hub input
+    assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
+    assert inputs("  MODEL_PATH: org/m\n  MODEL_BUCKET_NAME: weights\n") == []
