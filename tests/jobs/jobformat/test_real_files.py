@@ -41,7 +41,7 @@ TARGET_FALSE_ALARMS = 0
 # never lower them to let a change through.
 FLOOR = {
     "tuning": {"captured": 0.98, "wrong": 1, "false_alarms": 8},  # 1226 of 1240 (98.9 %)
-    "held-out": {"captured": 0.93, "wrong": 9, "false_alarms": 21},  # 604 of 649 (93.1 %)
+    "held-out": {"captured": 0.93, "wrong": 9, "false_alarms": 21},  # 605 of 649 (93.2 %)
 }
 
 # A sample of the held-out half read whole to find the readings it still misses: the eight
