@@ -860,3 +860,9 @@ def test_a_file_a_step_of_the_job_writes_is_not_an_input_of_a_later_one():
         "python pretrain.py --train-weighted-split-paths-path $TRAIN_DATA_PATH --data-path /l/d\n"
     )
     assert found(text) == [("data.inputs", "/l/d")]
+
+
+def test_a_variable_naming_the_model_by_hub_id_is_read_one_the_job_makes_or_serves_as_is_not():
+    text = "MODEL_NAME=org/m\nEMBED_MODEL_ID=org/e\nHF_UPLOAD_MODEL_NAME=org/x\n"
+    text += "SERVED_MODEL_NAME=org/y\nMODEL_NAME_SHORT=gpt2\n"
+    assert found(text) == [("data.inputs", "hf://org/m"), ("data.inputs", "hf://org/e")]
