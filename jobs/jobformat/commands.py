@@ -284,7 +284,12 @@ REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[
 CLOUD_URI = re.compile(URI)
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
-OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir"}
+OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
+                       # Composer's and llm-foundry's, NeMo's experiment folder
+                       "save_folder", "exp_dir"}  # fmt: skip
+# …and a place under a section named for checkpoints (`checkpoint.dir=`, `checkpointing.save=`).
+CHECKPOINT_SECTIONS = {"checkpoint", "checkpointing", "ckpt", "checkpoints"}
+CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "save_path"}
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
@@ -833,14 +838,28 @@ class _Reader:
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
-        if "_dir=" in self.current:
-            # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`).
-            for word in words[1:]:
-                key, _, value = word.partition("=")
-                if key in ("output_dir", "out_dir") and _is_path(self.expand(value)):
-                    self.add("output.artifacts", self.expand(value), word)
-                    break
+        if "_dir=" in self.current or "_folder=" in self.current:
+            # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`,
+            # llm-foundry's `save_folder=s3://…`).
+            self._top_level(words)
         self._saves_in_output(words)
+
+    def _top_level(self, words):
+        done = set()
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            value = self.expand(_unquote(value))
+            if key in ("output_dir", "out_dir") and _is_path(value):
+                path = "output.artifacts"
+            elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
+                _is_path(value) or CLOUD_URI.fullmatch(value)
+            ):
+                path = "request.checkpoint_location"
+            else:
+                continue
+            if path not in done and not NODE_LOCAL.match(value):
+                self.add(path, value, word)
+                done.add(path)
 
     def _checkpoint(self, option, value, said):
         """Where a checkpoint option puts them (or, for --load, what it loads): a path or a
@@ -880,7 +899,10 @@ class _Reader:
         parts = key.lower().split(".")
         last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
         placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
-        if last in OVERRIDE_CHECKPOINT and placed:
+        if placed and (
+            last in OVERRIDE_CHECKPOINT
+            or (parent in CHECKPOINT_SECTIONS and last in CHECKPOINT_PLACES)
+        ):
             if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
                 self.add("request.checkpoint_location", value, said)
         elif last in OVERRIDE_DATA and placed:

@@ -866,3 +866,13 @@ def test_a_variable_naming_the_model_by_hub_id_is_read_one_the_job_makes_or_serv
     text = "MODEL_NAME=org/m\nEMBED_MODEL_ID=org/e\nHF_UPLOAD_MODEL_NAME=org/x\n"
     text += "SERVED_MODEL_NAME=org/y\nMODEL_NAME_SHORT=gpt2\n"
     assert found(text) == [("data.inputs", "hf://org/m"), ("data.inputs", "hf://org/e")]
+
+
+def test_checkpoint_places_in_configuration_overrides():
+    for text, place in (
+        ("composer train.py yamls/mpt.yaml save_folder=s3://team-ckpt/mpt", "s3://team-ckpt/mpt"),
+        ("python t.py checkpoint.dir=/l/c", "/l/c"),
+        ("python t.py exp_manager.exp_dir=/l/e", "/l/e"),
+    ):
+        assert found(text + "\n") == [("request.checkpoint_location", place)]
+    assert found("tune run x checkpoint_dir=/tmp/x\n") == []  # the node's own disk
