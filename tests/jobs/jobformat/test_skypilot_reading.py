@@ -239,4 +239,5 @@ def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
     assert inputs("  MODEL_ID: org/m\n", run="vllm serve $MODEL_ID") == ["hf://org/m"]
     # a model the job makes, or a path inside a model bucket the envs name, is no Hub input
     assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
+    assert inputs("  MODEL_NAME: your-org/your-model\n") == []  # a placeholder
     assert inputs("  MODEL_PATH: org/m\n  MODEL_BUCKET_NAME: weights\n") == []
