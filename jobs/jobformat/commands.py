@@ -35,6 +35,12 @@ class Proposal:
 
 # --- words and values -----------------------------------------------------------------------
 
+# A double-quoted value the assignment reader cannot take (it runs a command: `` `pwd` ``, `$(…)`).
+COMMAND_STRING = re.compile(r'^\s*(?:export\s+)?[A-Za-z_]\w*="([^"]*)"\s*$')
+# A bash array set on one line: `ARGS=(…)`, `ARGS+=(…)`, `declare -a ARGS=(…)`.
+ARRAY = re.compile(
+    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
+)
 # A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
 WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
@@ -69,6 +75,16 @@ RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\
 QUOTED = re.compile(r"""(["'])(.*?)\1""")
 
 
+def _shown(line):
+    """A line as the import page shows it: stripped, its first 200 characters. Cut before it is
+    stripped, so a long line is not copied once per value read from it."""
+    start = LEADING_SPACE.match(line).end()
+    return line[start : start + 200].rstrip()
+
+
+LEADING_SPACE = re.compile(r"\s*")
+
+
 def _unquote(word):
     return QUOTED.sub(r"\2", word) if ('"' in word or "'" in word) else word
 
@@ -95,7 +111,9 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
-                  "--tokenizer_path"}  # fmt: skip
+                  "--tokenizer_path", "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                  "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
+                  "--base-model-name"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
 # …and that name a Hub dataset.
@@ -108,6 +126,12 @@ DATASET_OPTIONS = {
     "--prompt-dataset",
     "--prompt_data",
     "--prompt-data",
+    "--dataset_id",
+    "--dataset-id",
+    "--train_dataset",
+    "--train-dataset",
+    "--dataset_name_or_path",
+    "--dataset-name-or-path",
 }
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
@@ -119,7 +143,13 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
                 "--dataset_path", "--dataset-path", "--data_dir",
                 "--train_data_dir", "--instance_data_dir", "--dataset_dir", "--dataset-dir",
-                "--input_path", "--input-path", "--train_dir", "--train-dir"}  # fmt: skip
+                "--input_path", "--input-path", "--train_dir", "--train-dir",
+                "--data_files", "--data-files", "--eval_data", "--eval-data", "--val_data",
+                "--val-data", "--test_file", "--test-file", "--eval_file", "--eval-file",
+                "--test_data", "--test-data", "--train_path", "--train-path",
+                # weights a program starts from
+                "--init_checkpoint", "--init-checkpoint", "--pretrained_weights",
+                "--pretrained-weights", "--weights"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
@@ -127,8 +157,9 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
 # (Not a model the job makes: `OUTPUT_MODEL_DIR`, `SAVE_MODEL_PATH`, `MERGED_MODEL_PATH`.)
 MODEL_VARIABLE = re.compile(
-    r"^(?!(?:OUTPUT|OUT|SAVE|SAVED|FINAL|EXPORT|EXPORTED|MERGED|TRAINED|NEW|TARGET|DEST)_)"
-    r"(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH)$|^(?:BASE|PRETRAINED)_MODEL$",
+    r"^(?!(?:\w+_)?(?:OUTPUT|OUT|SAVE|SAVED|FINAL|EXPORT|EXPORTED|MERGED|TRAINED|NEW|TARGET|DEST|"
+    r"UPLOAD|PUSH|HUB|SERVED)_)"
+    r"(?:\w+_)?MODEL_(?:PATH|DIR|NAME_OR_PATH|NAME|ID|REPO)$|^(?:BASE|PRETRAINED)_MODEL$",
     re.IGNORECASE,
 )
 OUTPUT_OPTIONS = {
@@ -147,10 +178,30 @@ OUTPUT_OPTIONS = {
     "--out-dir",
     "--results_dir",
     "--results-dir",
+    # a program's result files and folders, and Lightning's root for its logs and checkpoints
+    "--output_file",
+    "--output-file",
+    "--outfile",
+    "--out_file",
+    "--out-file",
+    "--outdir",
+    "--output_folder",
+    "--output-folder",
+    "--result_dir",
+    "--result-dir",
+    "--default_root_dir",
+    "--default-root-dir",
 }
-OUTPUT_VARIABLE = re.compile(r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH)$", re.IGNORECASE)
-# (--save-dir is left out: as often the final model as the checkpoints.)
-CHECKPOINT_OPTIONS = {"--ckpt-dir", "--ckpt_dir", "--checkpoint-dir", "--checkpoint_dir"}
+OUTPUT_VARIABLE = re.compile(
+    r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
+)
+# Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
+# the one reader of them for both importers. A plain --save is paired with --load (_settle).
+CHECKPOINT_OPTION = re.compile(
+    r"--(?:save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"save[-_]checkpoints?[\w-]*)"
+)
+# (--output_checkpoint_dir is left out: conversion scripts name the model they write with it.)
 CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
 # Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
 LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
@@ -160,14 +211,48 @@ LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "ou
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
+# Of those, the one that as often names where the final model goes, unless the line also says
+# how often to save.
+SAVE_PLACE = re.compile(r"--save[-_]path")
+SAVE_INTERVAL = re.compile(
+    r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
+)
+RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
+CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
+# A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
+# place it also saves to. Another path is a checkpoint it starts from, which says no more.
+RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
+               # Lightning's: `last` is the latest checkpoint it saved
+               "--ckpt_path", "--ckpt-path"}  # fmt: skip
+# Flags that make a program train or run on data it makes up itself (PyTorch's and timm's
+# --dummy/--synthetic, Megatron's --mock-data, DeepSpeed's --dummy-data).
+SYNTHETIC = re.compile(
+    r"--(?:use[-_])?(?:synthetic|dummy|mock|fake)(?:[-_]data(?:set)?)?(?:=(?:1|true|yes|True))?"
+)
 
-HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+download\s")
+# The Hub's downloader, and torchtune's and LitGPT's, which take the same repository id.
+HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf|tune|litgpt)\s+download\s")
+# Where a downloader puts what it fetched: a local copy of an input, not an output.
+DOWNLOAD_TO = {
+    "--local-dir",
+    "--output-dir",
+    "--output_dir",
+    "--checkpoint_dir",
+    "--checkpoint-dir",
+}
+# A Hub repository cloned with git (`git lfs clone https://huggingface.co/datasets/org/x`).
+HF_CLONE = re.compile(
+    r"\bgit\s+(?:lfs\s+)?clone\s[^;&|]*?https?://huggingface\.co/(datasets/)?"
+    r"([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?/?(?=[\s;&|]|$)"
+)
 # Servers that take the model as their first argument.
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
 # Options of the Hub's command line that take a value (the repository is the first other word).
 HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
-             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message"}  # fmt: skip
+             "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message",
+             "--output-dir", "--hf-token", "--ignore-patterns", "--access_token",
+             "--checkpoint_dir"}  # fmt: skip
 HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
@@ -199,14 +284,23 @@ REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[
 CLOUD_URI = re.compile(URI)
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
-OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir"}
+OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
+                       # Composer's and llm-foundry's, NeMo's experiment folder
+                       "save_folder", "exp_dir"}  # fmt: skip
+# …and a place under a section named for checkpoints (`checkpoint.dir=`, `checkpointing.save=`).
+CHECKPOINT_SECTIONS = {"checkpoint", "checkpointing", "ckpt", "checkpoints"}
+CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "save_path"}
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
-SAVES_IN_LINE = re.compile(r"--save[-_]s")
+SAVES_IN_LINE = re.compile(r"--save[-_]s|_per_checkpoint|checkpoint[-_](?:every|interval)")
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
-SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy"}
+SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
+               # NVIDIA's examples, and trainers that say it the other way round
+               "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
+               "--checkpoint_every", "--checkpoint-every", "--checkpoint_interval",
+               "--checkpoint-interval"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
@@ -253,6 +347,8 @@ OUTPUT_FILE = re.compile(
 )
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
+# A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
+STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
 WRITTEN = re.compile(
     r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
@@ -268,8 +364,8 @@ OWN_FILES = re.compile(
 
 KNOWN_OPTIONS = (
     MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
-    | CHECKPOINT_OPTIONS | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
-    | LORA_OPTIONS
+    | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
+    | LORA_OPTIONS | RESUME_FROM
     | {"--save", "--load"}
 )  # fmt: skip
 
@@ -297,7 +393,10 @@ LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "
 BENCHMARK = re.compile(
     r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
     r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
-    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$"
+    r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$|"
+    # load and interconnect tests: stress, HPL and HPCG, the OSU and perftest benchmarks, gpu-burn
+    r"(?:^|/)(?:stress|stress-ng|xhpl|xhpcg|gpu_burn|gpu-burn|ib_(?:write|read|send)_(?:bw|lat)|"
+    r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
@@ -353,6 +452,16 @@ def _substituted(words):
             yield f"{m.group(1)}0"
         else:
             yield from (m.group(1), ";", m.group(3))
+
+
+def _is_location(value):
+    """A plain `--save` also names runs (`--save $SAVE_NAME`, SAVE_NAME=run-42): only a path
+    or a URI is where checkpoints go."""
+    if not value or value.startswith("$("):
+        return False
+    if re.fullmatch(r"\$\{?\w*(?:NAME|ID|TAG)\}?", value, re.IGNORECASE):
+        return False  # a variable named for a run, with no value here: a name, not a path
+    return bool(re.match(r"[~./]|\$\{?\w|[a-z][\w+.-]*://", value)) or "/" in value
 
 
 def _prefix(word):
@@ -435,6 +544,8 @@ class _Quiet:
                     self._step(words[i + after :])
                     return
         python = first.startswith("python")
+        # A program told to make up its own data (`train.py --synthetic`) reads none.
+        made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
         if not _may_read_nothing(head[0]):
             self.quiet = False
             return
@@ -445,7 +556,7 @@ class _Quiet:
         for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
             rest.append(word)
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
-                if not BENCHMARK.search(word.rstrip(";)\"'")):
+                if not made_up and not BENCHMARK.search(word.rstrip(";)\"'")):
                     self.quiet = False  # a program of the job's own
                     return
                 benchmark = True
@@ -483,6 +594,7 @@ class _Reader:
         self.inside = None  # the made folder the script has changed into (cd, pushd)
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
+        self.produced = set()  # files a step of the job writes for a later one
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -500,7 +612,7 @@ class _Reader:
                 if word in raw[i] and not raw[i].lstrip().startswith("#"):
                     line, text = i + first, raw[i]
                     break
-        self.found.append(Proposal(path, value, line, text.strip()[:200], said, self.section))
+        self.found.append(Proposal(path, value, line, _shown(text), said, self.section))
 
     def expand(self, word):
         return self.variables.expand(word, record=False)
@@ -526,6 +638,17 @@ class _Reader:
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
+        if '="' in line and (m := COMMAND_STRING.match(line)):
+            # A command line kept in a variable whose value the script computes (`` CMD="
+            # `pwd`/train.py --save $CKPT" ``, then `bash -c "$LAUNCHER $CMD"`): the variable
+            # has no value to expand, so its options are read where they are written.
+            self._options(_words(m.group(1)))
+            return
+        if "=(" in line and (m := ARRAY.match(line)):
+            # Options a script keeps in an array for its program (`ARGS=(--save /ckpt)`, then
+            # "${ARGS[@]}") are read where they are set: the array is not expanded.
+            self._options(_words(m.group(1)))
+            return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if "-c" in words:
@@ -548,6 +671,8 @@ class _Reader:
             YACS_IN_LINE.search(line)
         ):
             self._yacs(words)
+        if "<" in line:
+            self._stdin(line)
         self._fetch(line, words)
         self._copies(line, words)
         self._containers(line, words)
@@ -600,6 +725,19 @@ class _Reader:
                 # A program's printed result kept in a file named for it (`> result_$ID.out`).
                 self.add("output.artifacts", target, m.group(0).strip())
 
+    def _stdin(self, line):
+        """A file given to a program as its input (`g16 < water.com`, `pw.x < scf.in`) is read;
+        not a here-document (`<<`), a process (`< <(find …)`) or /dev/null."""
+        if re.search(r"\bdone\s*<|\b(?:read|readarray|mapfile)\b", line):
+            return  # a list the script reads line by line: its own parameters
+        for m in STDIN.finditer(line):
+            value = self.expand(_unquote(m.group(1)))
+            if value.startswith("/dev/") or not (
+                _is_path(value) or RELATIVE.fullmatch(value) and "." in value
+            ):
+                continue
+            self.add("data.inputs", value, f"< {value}")
+
     def _tar(self, parts):
         flags = parts[1].lstrip("-")
         if "f" not in flags or not re.fullmatch(r"[A-Za-z]+", flags):
@@ -639,7 +777,9 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
-            if option not in KNOWN_OPTIONS:
+            if option not in KNOWN_OPTIONS and not (
+                option[:6] in CHECKPOINT_STARTS and CHECKPOINT_OPTION.fullmatch(option)
+            ):
                 if (
                     SECRET_WORDS.search(option)
                     and SECRET_OPTION.search(option)
@@ -651,15 +791,23 @@ class _Reader:
                     continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
+                if "output" in option and value and value[0] in "/$~.":
+                    # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
+                    # is not one it reads, whatever the variable naming it is called.
+                    self.produced.add(self.expand(value).rstrip("/"))
                 continue
             if not option.startswith("-") or value.startswith("-"):
-                if option in RESUME_FLAGS:
+                if option in RESUME_FLAGS or option in RESUME_FROM:  # a flag alone
                     self.add("request.preemptible", True, option)
                 continue
             value = self.expand(value)
             said = f"{option} {value}"
-            if option in RESUME_FLAGS and value.lower() in ("", "true", "1", "auto", "yes"):
+            if (option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes")) or (
+                option in RESUME_FLAGS | RESUME_FROM and not value  # a flag at the line's end
+            ):
                 self.add("request.preemptible", True, option)
+            elif option in RESUME_FLAGS and _is_path(value):
+                self.add("_resume", value, said)  # resumption if it is where the job saves
             elif option in MODEL_OPTIONS or (
                 option in HUB_ID_OPTIONS
                 and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))
@@ -675,20 +823,74 @@ class _Reader:
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and _is_path(value):
                 self.add("output.artifacts", value, said)
-            elif option in CHECKPOINT_OPTIONS and _is_path(value):
-                self.add("request.checkpoint_location", value, said)
+            elif option in RESUME_FROM and value:
+                self.add("_resume", value, said)  # resumption if it is where the job saves
+            elif CHECKPOINT_OPTION.fullmatch(option):
+                self._checkpoint(option, value, said)
             elif option in HUB_OPTIONS and HF_ID.fullmatch(value):
                 self.add("output.artifacts", f"hf://{value}", said)
             elif option in HUB_DATASET_OPTIONS and HF_ID.fullmatch(value):
                 self.add("output.artifacts", f"hf://datasets/{value}", said)
-            elif option in ("--save", "--load") and _is_path(value):
-                self.add(f"_{option[2:]}", value, said)  # paired up in read()
+            elif option in ("--save", "--load"):
+                self._checkpoint(option, value, said)
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
+        if "_dir=" in self.current or "_folder=" in self.current:
+            # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`,
+            # llm-foundry's `save_folder=s3://…`).
+            self._top_level(words)
         self._saves_in_output(words)
+
+    def _top_level(self, words):
+        done = set()
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            value = self.expand(_unquote(value))
+            if key in ("output_dir", "out_dir") and _is_path(value):
+                path = "output.artifacts"
+            elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
+                _is_path(value) or CLOUD_URI.fullmatch(value)
+            ):
+                path = "request.checkpoint_location"
+            else:
+                continue
+            if path not in done and not NODE_LOCAL.match(value):
+                self.add(path, value, word)
+                done.add(path)
+
+    def _checkpoint(self, option, value, said):
+        """Where a checkpoint option puts them (or, for --load, what it loads): a path or a
+        URI. A value a command computes (`CKPT=$(pwd)/ckpt`) is kept as the script writes it
+        (`$CKPT`). A plain --save of a run's name is a name, not a place."""
+        if "$(" in value or "`" in value:
+            raw, start, end, _ = self.span
+            text = " ".join(raw[start:end]) if end > start else self.raw
+            word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
+            if not (m := re.search(word, text)):
+                return
+            value, said = m.group(1), f"{option} {m.group(1)}"
+        if option in ("--save", "--load"):
+            if option == "--save" and not _is_location(value):
+                self.add("remark", f"{said}: a name for the run, not a place.", said)
+            elif (
+                _is_path(value)
+                or CLOUD_URI.fullmatch(value)
+                or (
+                    option == "--save" and _is_location(value)  # (`--load org/x` may be the Hub's)
+                )
+            ):
+                self.add(f"_{option[2:]}", value, said)  # paired up in _settle
+        elif NODE_LOCAL.match(value):
+            return  # the node's own disk: nothing there outlives the job to resume from
+        elif not (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)):
+            return
+        elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
+            self.add("request.checkpoint_location", value, said)
+        elif _is_path(value) or CLOUD_URI.fullmatch(value):
+            self.add("output.artifacts", value, said)  # the model it saves at the end
 
     def _override(self, key, value, said):
         """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
@@ -697,8 +899,12 @@ class _Reader:
         parts = key.lower().split(".")
         last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
         placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
-        if last in OVERRIDE_CHECKPOINT and placed:
-            self.add("request.checkpoint_location", value, said)
+        if placed and (
+            last in OVERRIDE_CHECKPOINT
+            or (parent in CHECKPOINT_SECTIONS and last in CHECKPOINT_PLACES)
+        ):
+            if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
+                self.add("request.checkpoint_location", value, said)
         elif last in OVERRIDE_DATA and placed:
             self.add("data.inputs", value, said)
         elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
@@ -814,6 +1020,13 @@ class _Reader:
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
                 self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
+            for i, word in enumerate(words[:-1]):
+                option, eq, value = word.partition("=")
+                if option in DOWNLOAD_TO:
+                    self.staged.add(self.expand(value if eq else words[i + 1]))
+        if "huggingface.co" in line and (m := HF_CLONE.search(line)):
+            kind, repo = m.group(1) or "", m.group(2)
+            self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
         if "upload" in line and HF_UPLOAD.search(line):
             repo = self.expand(_first_argument(words, ("upload",), HF_VALUED) or "")
             if repo and HF_ID.fullmatch(repo):
@@ -1110,9 +1323,9 @@ def read(
 
     def local_copy(p):
         value = str(p.value).rstrip("/")
-        return p.path in ("data.inputs", "output.artifacts") and any(
-            value == s or value.startswith(s + "/") for s in staged
-        )
+        # (a checkpoint option naming a downloaded model's folder names what the job reads)
+        paths = ("data.inputs", "output.artifacts", "request.checkpoint_location")
+        return p.path in paths and any(value == s or value.startswith(s + "/") for s in staged)
 
     used = reader.mounts_used
 
@@ -1120,7 +1333,12 @@ def read(
         # A mount the program reads or writes through is stated by what it does with it.
         return p.path == "data.unclassified" and p.value.split(" -> ")[0].rstrip("/") in used
 
-    found = [p for p in reader.found if not local_copy(p) and not read_through(p)]
+    def produced(p):
+        return p.path == "data.inputs" and str(p.value).rstrip("/") in reader.produced
+
+    found = [
+        p for p in reader.found if not local_copy(p) and not read_through(p) and not produced(p)
+    ]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
@@ -1149,6 +1367,7 @@ def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
     saves = {p.value.rstrip("/") for p in found if p.path == "_save"}
+    places = saves | {p.value.rstrip("/") for p in found if p.path == "request.checkpoint_location"}
     out = []
     for p in found:
         if p.path == "_save" and p.value.rstrip("/") in loads and not JOB_ID.search(p.value):
@@ -1157,9 +1376,20 @@ def _settle(found, checkpointed=False):
                                 p.said + " (and --load)", p.section))  # fmt: skip
             out.append(Proposal("request.preemptible", True, p.line, p.text,
                                 f"--load {p.value}", p.section))  # fmt: skip
+        elif p.path == "_save":
+            # --save alone (Megatron, fairseq), or a pair under the job's id (a new place each
+            # run): where the job writes its checkpoints, nothing resumed.
+            out.append(Proposal("request.checkpoint_location", p.value, p.line, p.text,
+                                p.said, p.section))  # fmt: skip
         elif p.path == "_load" and p.value.rstrip("/") not in saves:
             # --load without a --save there: a model the job starts from.
             out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
+        elif p.path == "_resume" and (
+            p.value.lower() in ("true", "1", "yes", "auto", "last")
+            or (p.value.rstrip("/") in places and not JOB_ID.search(p.value))
+        ):
+            # Resuming from where it saves (or its latest checkpoint): it picks up after a stop.
+            out.append(Proposal("request.preemptible", True, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]
@@ -1229,8 +1459,8 @@ def _clone_of(words):
             skip = True
         elif not word.startswith("-"):
             args.append(word)
-    if not args or not GIT_URL.match(args[0]):
-        return None
+    if not args or not GIT_URL.match(args[0]) or "huggingface.co/" in args[0]:
+        return None  # (a Hub repository cloned is a model or data, read as such)
     url = args[0]
     directory = args[1] if len(args) > 1 else url.rstrip("/").rsplit("/", 1)[-1].split("@")[0]
     directory = directory.removesuffix(".git").rstrip("/")
@@ -1377,9 +1607,18 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             in_blank = any(
                 value == b.rstrip("/") or value.startswith(b.rstrip("/") + "/") for b in blank
             )
-            if request.get("checkpoint_location") or (inside(value) and not in_blank):
+            if request.get("checkpoint_location"):
                 continue
-            request["checkpoint_location"] = p.value
+            location = p.value
+            if inside(value) and not in_blank:
+                # Under a mount the job writes into (`--output_dir /artifacts/run --save_steps
+                # 500`, /artifacts a bucket): that bucket holds the checkpoints.
+                location = _written_mount(value, output)
+                if not location:
+                    continue
+                said = f"{p.said}, under the mount of {location}"
+                p = Proposal(p.path, location, p.line, p.text, said, p.section)
+            request["checkpoint_location"] = location
             known.add(value)
             placed = "request.checkpoint_location"
         elif p.path == "request.preemptible":
@@ -1414,6 +1653,10 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             if line not in notes:
                 notes.append(line)
             continue
+        elif p.path == "remark":
+            if p.value not in notes:
+                notes.append(p.value)
+            continue
         elif p.path == "data.no_inputs":
             if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
                 continue
@@ -1435,6 +1678,20 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
         if not part[key]:
             del part[key]
     return used
+
+
+def _written_mount(path, output):
+    """The destination of the written mount (an output named by its mount point) that path
+    is under, if any."""
+    for artifact in output.get("artifacts") or []:
+        point = str(artifact.get("name") or "").rstrip("/")
+        if (
+            point.startswith("/")
+            and artifact.get("destination")
+            and (path == point or path.startswith(point + "/"))
+        ):
+            return artifact["destination"]
+    return None
 
 
 # --- the importers' hooks -------------------------------------------------------------------

@@ -487,11 +487,6 @@ def _exported_parts(body):
     return command, setup
 
 
-# Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads).
-CHECKPOINT_OPTION = re.compile(
-    r"--(save|save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
-    r"save[-_]checkpoints?[\w-]*|output[-_]checkpoints?[\w-]*)(?:=|\s+)[\"']?([^\s\"';|&]+)"
-)
 CONTAINER = re.compile(r"--container-image(?:=|\s+)[\"']?([^\s\"']+)")
 LONE_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
@@ -513,8 +508,8 @@ IMAGE_KEYS = ("container-image", "image")
 
 
 def _script_facts(body, work, data, request, output, notes, options=None):
-    """What the commands say outright: the container image, where checkpoints go, the
-    buckets read and written."""
+    """What the commands say outright: the container image and the buckets read and
+    written (where checkpoints go is read with the other options, in commands.py)."""
     variables = script_variables(body)
     image = next(((options or {}).get(k) for k in IMAGE_KEYS if (options or {}).get(k)), None)
     # A directive is read at submission, before the script sets anything: only an image in
@@ -529,21 +524,6 @@ def _script_facts(body, work, data, request, output, notes, options=None):
             notes.append(f"Container image {image}: set outside the script, not stated.")
         else:
             work["image"] = expanded
-    if match := CHECKPOINT_OPTION.search(body or ""):
-        location = variables.expand(match.group(2))
-        if "$(" in location:
-            location = match.group(2)  # a value from a command: kept as written
-        if _is_location(match.group(1), location):
-            request["checkpoint_location"] = location
-            for name in variables.missing:
-                why = (
-                    "is set to different values in the script (which one depends on the run)"
-                    if name in variables.ambiguous
-                    else "has no value in the script (it comes from the cluster's environment)"
-                )
-                notes.append(f"${name} {why}: {location} is kept as written.")
-        elif location:
-            notes.append(f"--{match.group(1)} {location}: a name for the run, not a place.")
     reads, writes = mounts.script_locations(variables.expand(body or "", record=False))
     if reads:
         data["inputs"] = [{"location": uri} for uri in reads]
@@ -581,18 +561,6 @@ def _submits(body):
     if len(lines) > 3:
         notes.append(f"{len(lines) - 3} more sbatch submissions in the commands.")
     return notes
-
-
-def _is_location(option, location):
-    """A plain `--save` also names runs (`--save $SAVE_NAME`, SAVE_NAME=run-42): only a
-    path or a URI is where checkpoints go. Options named for a directory are one."""
-    if not location or location.startswith("$("):
-        return False
-    if option != "save":
-        return True
-    if re.fullmatch(r"\$\{?\w*(?:NAME|ID|TAG)\}?", location, re.IGNORECASE):
-        return False  # a variable named for a run, with no value here: a name, not a path
-    return bool(re.match(r"[~./]|\$\{?\w|[a-z][\w+.-]*://", location)) or "/" in location
 
 
 def _shape(options, body, request, work, notes):

@@ -319,6 +319,45 @@ UNFILLED = re.compile(r"fill|todo|your|change|xxx|example|<|\{", re.IGNORECASE)
 ENDPOINT_ENVS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "S3_ENDPOINT_URL")
 
 
+# An env naming the model or dataset the task's program loads (`MODEL_NAME`, `MODEL_ID`,
+# `EMBEDDING_MODEL_NAME`, `DATASET`); not one it makes (`HF_UPLOAD_MODEL_NAME`, `OUTPUT_MODEL`).
+MODEL_ENV = re.compile(
+    r"^(?!.*(?:UPLOAD|OUTPUT|SAVE|PUSH|HUB|EXPORT|TARGET|DEST|MERGED|FINAL|TRAINED|NEW|SERVED))"
+    r"(?:\w+_)?(?P<kind>MODEL|DATASET)(?:_NAME|_ID|_PATH|_NAME_OR_PATH|_REPO)?$",
+    re.IGNORECASE,
+)
+
+
+def _env_models(envs, variables, data, output, notes):
+    """A Hub model or dataset named in envs is what the program loads, used in the commands or
+    read from its environment; not when envs also name a bucket holding the model (the name is
+    then its path in that bucket)."""
+    if any(BUCKET_ENV.match(str(k)) for k in envs):
+        return
+    stated = {i.get("location") for i in data.get("inputs") or []}
+    stated |= {a.get("destination") for a in output.get("artifacts") or []}
+    for name, value in envs.items():
+        match = MODEL_ENV.match(str(name))
+        value = variables.expand(str(value or ""), record=False).strip()
+        if (
+            not match
+            or not commands.HF_ID.fullmatch(value)
+            or value.split("/")[0] in commands.LOCAL_FOLDERS
+            or UNFILLED.search(value)  # a placeholder (`your-org/your-model`)
+        ):
+            continue
+        kind = "datasets/" if match.group("kind").upper() == "DATASET" else ""
+        location = f"hf://{kind}{value}"
+        if location in stated:
+            continue
+        data.setdefault("inputs", []).append({"location": location})
+        stated.add(location)
+        if data.pop("no_inputs", None):
+            # The commands looked as if they read nothing; the program loads this model.
+            notes[:] = [n for n in notes if not n.startswith("Reads no data")]
+        notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
+
+
 def _env_buckets(envs, variables, inputs, artifacts, notes):
     """A bucket named only in envs (`MODEL_BUCKET_NAME: weights` with `AWS_ENDPOINT_URL_S3`):
     read or written as its name says, on the store the envs name; a bucket whose store the
@@ -410,6 +449,7 @@ def task_to_data(task, auxiliary=False):
 
     # Data the commands move, the container they start (commands.py, issue 28).
     commands.fill_skypilot(task, variables, work, data, request, output, notes)
+    _env_models(envs, variables, data, output, notes)
     _config(task, request, notes)
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)

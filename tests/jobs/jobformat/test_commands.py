@@ -326,7 +326,8 @@ def test_megatron_style_files_outputs_and_a_save_and_load_under_the_job_id():
         ("data.inputs", "$MERGES"),
         ("data.inputs", "$DATA"),
         ("output.artifacts", "$ROOT/run/$SLURM_JOB_ID/tb"),
-    ]  # a place named after the job id is new each run: nothing is resumed from it
+        ("request.checkpoint_location", "$ROOT/run/$SLURM_JOB_ID/ckpt"),
+    ]  # a place named after the job id is new each run: checkpoints go there, nothing resumes
 
 
 def test_a_path_in_the_images_own_folders_is_not_data_unless_mounted():
@@ -684,3 +685,194 @@ def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
 def test_a_model_the_job_makes_is_not_a_model_it_reads():
     text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
     assert found(text) == [("data.inputs", "/lustre/rm")]
+
+
+def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
+    # the names Megatron, fairseq and most trainers give the place they save to
+    assert found("python t.py --save /ckpt/gpt --save-interval 1000\n") == [
+        ("request.checkpoint_location", "/ckpt/gpt")
+    ]
+    assert found("python t.py --checkpoint-folder=s3://b/ckpt\n") == [
+        ("request.checkpoint_location", "s3://b/ckpt")
+    ]
+    assert found("fairseq-train d --save-dir checkpoints/run1\n") == [
+        ("request.checkpoint_location", "checkpoints/run1")
+    ]
+    # a value a command computes is kept as the script writes it
+    assert found("CKPT=$(pwd)/ckpt\npython t.py --ckpt_dir $CKPT\n") == [
+        ("request.checkpoint_location", "$CKPT")
+    ]
+    # a run's name, the node's own disk and a converted model are no checkpoint place
+    assert found("python t.py --save run-42\n") == [
+        ("remark", "--save run-42: a name for the run, not a place.")
+    ]
+    assert found("python t.py --checkpoint-dir /tmp/ckpt\n") == []
+    assert found("python convert.py --output_checkpoint_dir /lustre/m\n") == []
+    # --save_path names the final model as often, unless the line says how often it saves
+    assert found("python t.py --save_path /lustre/m.pt\n") == [("output.artifacts", "/lustre/m.pt")]
+    assert found("python t.py --save_path /lustre/c --save_every 500\n") == [
+        ("request.checkpoint_location", "/lustre/c")
+    ]
+
+
+def test_the_same_checkpoint_option_reads_alike_in_sbatch_and_skypilot():
+    script = "python t.py --save-dir /lustre/ckpt/run1 --data-path /lustre/d\n"
+    [sbatch] = jobformat.import_text(f"#!/bin/bash\n#SBATCH -N 1\n{script}")
+    [sky] = jobformat.import_text(f"resources:\n  accelerators: A100:1\nrun: |\n  {script}")
+    assert sbatch.description.request.checkpoint_location == "/lustre/ckpt/run1"
+    assert sky.description.request.checkpoint_location == "/lustre/ckpt/run1"
+
+
+def test_resuming_from_where_the_job_saves_is_resumption_another_path_says_nothing():
+    text = "python t.py --output_dir /l/out --save_steps 500 --resume_from_checkpoint /l/out\n"
+    assert ("request.preemptible", True) in found(text)
+    text = "python t.py --checkpoint_dir /l/c --resume_from_checkpoint true\n"
+    assert ("request.preemptible", True) in found(text)
+    text = "python t.py --output_dir /l/out --save_steps 500 --resume_from_checkpoint /l/base\n"
+    assert ("request.preemptible", True) not in found(text)
+    text = "python t.py --checkpoint-dir /l/c --resume_from_checkpoint --lr 1e-4\n"
+    assert ("request.preemptible", True) in found(text)  # a flag alone
+    assert ("request.preemptible", True) in found("fit.py --save-dir /l/c --ckpt_path last\n")
+    assert ("request.preemptible", True) in found("t.py --save-dir /l/c --resume /l/c\n")
+    assert ("request.preemptible", True) not in found("t.py --save-dir /l/c --resume /l/old\n")
+
+
+def test_a_program_making_up_its_data_and_load_tests_read_nothing():
+    for text in (
+        "srun torchrun --nproc_per_node 8 train.py --synthetic --steps 100\n",
+        "python main.py -a resnet50 --dummy --epochs 1\n",
+        "srun python pretrain_gpt.py --mock-data --train-iters 10\n",
+        "srun stress-ng --cpu 8 --timeout 60\n",
+        "mpirun -np 2 osu_allreduce\n",
+    ):
+        assert found(text) == [("data.no_inputs", True)], text
+    # without the flag the program's own data is unknown; with a model it reads the model
+    assert found("python main.py -a resnet50 --epochs 1\n") == []
+    assert found("python bench.py --model org/m --mock-data\n") == [("data.inputs", "hf://org/m")]
+
+
+def test_hub_repositories_fetched_by_torchtune_litgpt_or_git_are_inputs_not_outputs():
+    text = (
+        "tune download meta-llama/Llama-3.1-8B --output-dir /lustre/m --hf-token $HF_TOKEN\n"
+        "litgpt download mistralai/Mistral-7B-v0.1\n"
+        "git lfs clone https://huggingface.co/datasets/tatsu-lab/alpaca\n"
+        "git clone https://huggingface.co/org/model.git weights && python run.py --w weights/x\n"
+        "tune run lora_finetune --config c.yaml checkpointer.checkpoint_dir=/lustre/m\n"
+    )
+    assert found(text) == [
+        ("work.credentials", "HF_TOKEN"),
+        ("data.inputs", "hf://meta-llama/Llama-3.1-8B"),
+        ("data.inputs", "hf://mistralai/Mistral-7B-v0.1"),
+        ("data.inputs", "hf://datasets/tatsu-lab/alpaca"),
+        ("data.inputs", "hf://org/model"),
+    ]  # the download's folder is a copy of the model it reads: no output, no checkpoint
+    assert commands.code_from_clones([(text, "", 1)]) == []
+    assert found("python t.py trainer.checkpoint_dir=/tmp/c\n") == []  # the node's own disk
+
+
+def test_result_files_and_folders_a_program_is_given_are_outputs():
+    text = (
+        "RESULTS_DIR=/project/run7\n"
+        "python eval.py --output_file /project/preds.jsonl --outdir /project/plots\n"
+        "python fit.py --default_root_dir /project/lightning\n"
+        "tune run full_finetune --config c.yaml output_dir=/project/tuned\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "/project/run7"),
+        ("output.artifacts", "/project/preds.jsonl"),
+        ("output.artifacts", "/project/plots"),
+        ("output.artifacts", "/project/lightning"),
+        ("output.artifacts", "/project/tuned"),
+    ]
+    # OUTDIR is left out: scripts as often keep a scratch copy there that is moved on after
+    assert found("OUTDIR=/scratch/x\n") == []
+
+
+def test_more_spellings_of_the_model_and_data_a_program_is_given():
+    text = (
+        "python t.py --dataset_id org/ds --hf_model org/m --tokenizer-name-or-path org/tok\n"
+        "python t.py --val_data /l/val --test_file /l/test.jsonl --init_checkpoint /l/bert\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/org/ds"),
+        ("data.inputs", "hf://org/m"),
+        ("data.inputs", "hf://org/tok"),
+        ("data.inputs", "/l/val"),
+        ("data.inputs", "/l/test.jsonl"),
+        ("data.inputs", "/l/bert"),
+    ]
+    # a Hub-only option given a file name says nothing (yolov5's --weights yolov5s.pt)
+    assert found("python t.py --pretrained resnet50 --weights yolov5s.pt\n") == []
+
+
+def test_an_output_folder_saved_into_every_n_steps_holds_the_checkpoints():
+    text = "python run.py --output_dir=/l/results --num_steps_per_checkpoint=2500\n"
+    assert found(text) == [("request.checkpoint_location", "/l/results")]
+    text = "python run.py --output_dir /l/results --checkpoint_every 0\n"
+    assert found(text) == [("output.artifacts", "/l/results")]  # saving turned off
+
+
+def test_a_file_a_program_reads_on_its_input_is_read():
+    text = "srun g16 < water.com > water.log\npython a.py < /lustre/in.txt\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "water.com"),
+        ("data.inputs", "/lustre/in.txt"),
+    ]
+    for text in (
+        "readarray X < <(find .)\n",
+        "cat <<EOF\nx\nEOF\n",
+        "while read l; do echo $l; done < tasks.txt\n",
+        "python - < /dev/null\n",
+    ):
+        assert not [p for p in found(text) if p[0] == "data.inputs"], text
+
+
+def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
+    text = 'ARGS=(--save /lustre/ck --data-path /lustre/d)\nsrun python t.py "${ARGS[@]}"\n'
+    assert found(text) == [
+        ("request.checkpoint_location", "/lustre/ck"),
+        ("data.inputs", "/lustre/d"),
+    ]
+    assert found("declare -a A=(--ckpt-dir /l/c)\nARGS+=(--input /l/i)\n") == [
+        ("request.checkpoint_location", "/l/c"),
+        ("data.inputs", "/l/i"),
+    ]
+    assert found("NODES=( $(scontrol show hostnames) )\n") == []  # a command's output
+
+
+def test_a_command_line_kept_in_a_variable_the_script_cannot_expand_is_read_where_written():
+    text = (
+        "CHECKPOINT_PATH=checkpoints/gpt2\n"
+        'export CMD=" \\\n    `pwd`/pretrain_gpt.py \\\n    --save $CHECKPOINT_PATH \\\n'
+        '    --load $CHECKPOINT_PATH \\\n    --data-path /lustre/d \\\n    "\n'
+        'srun bash -c "$LAUNCHER --node_rank \\$SLURM_PROCID $CMD" 2>&1 | tee -a log.txt\n'
+    )
+    assert found(text) == [
+        ("request.checkpoint_location", "checkpoints/gpt2"),
+        ("data.inputs", "/lustre/d"),
+    ]  # (a relative --load may be a Hub id: no pair, so no resumption stated)
+
+
+def test_a_file_a_step_of_the_job_writes_is_not_an_input_of_a_later_one():
+    text = (
+        "TRAIN_DATA_PATH=$REPO/data/train-splits.txt\n"
+        "python load_ratios.py --split train --output-meg-ds-ratio-file $TRAIN_DATA_PATH\n"
+        "python pretrain.py --train-weighted-split-paths-path $TRAIN_DATA_PATH --data-path /l/d\n"
+    )
+    assert found(text) == [("data.inputs", "/l/d")]
+
+
+def test_a_variable_naming_the_model_by_hub_id_is_read_one_the_job_makes_or_serves_as_is_not():
+    text = "MODEL_NAME=org/m\nEMBED_MODEL_ID=org/e\nHF_UPLOAD_MODEL_NAME=org/x\n"
+    text += "SERVED_MODEL_NAME=org/y\nMODEL_NAME_SHORT=gpt2\n"
+    assert found(text) == [("data.inputs", "hf://org/m"), ("data.inputs", "hf://org/e")]
+
+
+def test_checkpoint_places_in_configuration_overrides():
+    for text, place in (
+        ("composer train.py yamls/mpt.yaml save_folder=s3://team-ckpt/mpt", "s3://team-ckpt/mpt"),
+        ("python t.py checkpoint.dir=/l/c", "/l/c"),
+        ("python t.py exp_manager.exp_dir=/l/e", "/l/e"),
+    ):
+        assert found(text + "\n") == [("request.checkpoint_location", place)]
+    assert found("tune run x checkpoint_dir=/tmp/x\n") == []  # the node's own disk

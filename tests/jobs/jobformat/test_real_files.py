@@ -36,13 +36,12 @@ TARGET_CAPTURED = 0.95
 TARGET_WRONG = 0
 TARGET_FALSE_ALARMS = 0
 
-# The figures after the second importer work of issue 28 (7 Dec 2026), with the 27 held-out
-# files read since in the tuning half (which is why tuning counts wrongs it did not before):
-# the floor each half must not fall below. Raise them as the importers improve; never lower
-# them to let a change through.
+# The figures after the third importer work of issue 28 (7 Dec 2026; one held-out file moved to
+# tuning in it): the floor each half must not fall below. Raise them as the importers improve;
+# never lower them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.98, "wrong": 1, "false_alarms": 8},  # 1208 of 1222 (98.9 %)
-    "held-out": {"captured": 0.92, "wrong": 11, "false_alarms": 24},  # 616 of 668 (92.2 %)
+    "tuning": {"captured": 0.98, "wrong": 1, "false_alarms": 8},  # 1226 of 1240 (98.9 %)
+    "held-out": {"captured": 0.93, "wrong": 9, "false_alarms": 21},  # 605 of 649 (93.2 %)
 }
 
 # A sample of the held-out half read whole to find the readings it still misses: the eight
@@ -173,6 +172,12 @@ MOVED_TO_TUNING: list[tuple[str, str]] = [
     (
         "NERSC__Migrate-to-Perlmutter__GPU__Ex-5__batch_close.sh",
         SAMPLE_3,
+    ),
+    (
+        "bigscience-workshop__bigscience__train__tr11-176B-ml__tr11-176B-ml.slurm",
+        "a few of its lines were read, letters masked, to find why the one checkpoint reader "
+        "missed the --save the old sbatch pattern found (a command line in a variable whose "
+        "value runs `pwd`) (issue 28)",
     ),
 ]
 

@@ -208,3 +208,36 @@ def test_a_services_store_in_a_named_bucket_is_what_it_answers_from():
     batch = batch.replace("serve_rag.py", "build_db.py").replace(" --port 8000", "")
     [result] = jobformat.import_text(batch.encode(), filename="build.yaml")
     assert [a.destination for a in result.description.output.artifacts] == ["bucket://rag-db"]
+
+
+def test_checkpoints_saved_under_a_written_bucket_mount_are_in_that_bucket():
+    text = (
+        "resources:\n  accelerators: A100:8\nfile_mounts:\n  /artifacts:\n"
+        "    name: team-artifacts\n    mode: MOUNT\nrun: |\n"
+        "  torchrun train.py --output_dir /artifacts/run7 --save_steps 1200\n"
+    )
+    [result] = jobformat.import_text(text)
+    assert result.description.request.checkpoint_location == "bucket://team-artifacts"
+    assert [a.destination for a in result.description.output.artifacts] == [
+        "bucket://team-artifacts"
+    ]
+    assert any("under the mount of bucket://team-artifacts" in n for n in result.notes)
+
+
+def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
+    def inputs(envs, run="python serve.py"):
+        text = f"resources:\n  accelerators: A100:1\nenvs:\n{envs}run: |\n  {run}\n"
+        [result] = jobformat.import_text(text)
+        data = result.description.data
+        return [i.location for i in data.inputs] if data and data.inputs else []
+
+    assert inputs("  MODEL_NAME: org/model-7b\n  DATASET: org/clips\n") == [
+        "hf://org/model-7b",
+        "hf://datasets/org/clips",
+    ]
+    # stated once when the commands use it too
+    assert inputs("  MODEL_ID: org/m\n", run="vllm serve $MODEL_ID") == ["hf://org/m"]
+    # a model the job makes, or a path inside a model bucket the envs name, is no Hub input
+    assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
+    assert inputs("  MODEL_NAME: your-org/your-model\n") == []  # a placeholder
+    assert inputs("  MODEL_PATH: org/m\n  MODEL_BUCKET_NAME: weights\n") == []
