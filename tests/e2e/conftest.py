@@ -151,7 +151,22 @@ def log_in(password, second_step):
 
 
 @pytest.fixture
-def log_in_by_email(password, second_step):
+def password_step(password):
+    """password_step(page, email, password=the suite's): the login form filled by its labels
+    and sent; what comes next (a second step, or home) is the test's to read."""
+    default = password
+
+    def fill_and_send(page, email, password=default):
+        page.goto("/accounts/login/")
+        page.get_by_label("E-mail address").fill(email)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+
+    return fill_and_send
+
+
+@pytest.fixture
+def log_in_by_email(password, password_step, second_step):
     """log_in_by_email(watcher, email, password=the suite's): the form filled by its labels,
     the login page checked with axe first."""
     default = password
@@ -160,9 +175,7 @@ def log_in_by_email(password, second_step):
         page = watcher.page
         page.goto("/accounts/login/")
         watcher.check_accessibility()
-        page.get_by_label("E-mail address").fill(email)
-        page.get_by_label("Password").fill(password)
-        page.get_by_role("button", name="Log in").click()
+        password_step(page, email, password)
         second_step(page, email)
         page.wait_for_url(HOME)
 

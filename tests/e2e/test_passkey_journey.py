@@ -27,7 +27,9 @@ def virtual_authenticator(page):
     return cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
 
 
-def test_staff_add_a_passkey_and_log_in_with_it(new_page, live_server, staff, password, settings):
+def test_staff_add_a_passkey_and_log_in_with_it(
+    new_page, live_server, staff, password_step, settings
+):
     settings.WEBAUTHN_RP_ID = "localhost"
     settings.WEBAUTHN_ORIGINS = [live_server.url]
     assert live_server.url.startswith("http://localhost:")
@@ -35,13 +37,7 @@ def test_staff_add_a_passkey_and_log_in_with_it(new_page, live_server, staff, pa
     page = watcher.page
     virtual_authenticator(page)
 
-    def password_step():
-        page.goto("/accounts/login/")
-        page.get_by_label("E-mail address").fill(staff.email)
-        page.get_by_label("Password").fill(password)
-        page.get_by_role("button", name="Log in").click()
-
-    password_step()
+    password_step(page, staff.email)
     page.get_by_role("heading", name="Set up the second step").wait_for()
     page.get_by_role("link", name="Add a passkey instead").click()
     page.get_by_role("heading", name="Add a passkey").wait_for()
@@ -64,7 +60,7 @@ def test_staff_add_a_passkey_and_log_in_with_it(new_page, live_server, staff, pa
     watcher.check_accessibility()
     page.get_by_role("button", name=re.compile("^Log out")).click()
 
-    password_step()
+    password_step(page, staff.email)
     page.get_by_role("heading", name="Second step").wait_for()
     watcher.check_accessibility()
     page.get_by_role("button", name="Use a passkey").click()
@@ -76,7 +72,7 @@ def test_staff_add_a_passkey_and_log_in_with_it(new_page, live_server, staff, pa
 
 
 def test_without_webauthn_the_page_says_so_and_a_code_still_works(
-    new_page, live_server, a_member, password, settings
+    new_page, live_server, a_member, password_step, settings
 ):
     settings.WEBAUTHN_RP_ID = "localhost"
     settings.WEBAUTHN_ORIGINS = [live_server.url]
@@ -86,10 +82,7 @@ def test_without_webauthn_the_page_says_so_and_a_code_still_works(
     watcher = new_page(width=360)
     page = watcher.page
     page.add_init_script("delete window.PublicKeyCredential;")  # an older browser
-    page.goto("/accounts/login/")
-    page.get_by_label("E-mail address").fill(a_member.email)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
+    password_step(page, a_member.email)
     page.get_by_role("heading", name="Second step").wait_for()
     page.get_by_text("This browser cannot use passkeys: type a code below.").wait_for()
     assert not page.get_by_role("button", name="Use a passkey").is_visible()

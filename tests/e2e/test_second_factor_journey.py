@@ -10,19 +10,15 @@ from tests.e2e.conftest import HOME, app_code
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_staff_set_up_the_second_step_then_log_in_with_a_code(new_page, staff, password, settings):
+def test_staff_set_up_the_second_step_then_log_in_with_a_code(
+    new_page, staff, password_step, settings
+):
     # django-otp makes a device wait a second after a wrong code; this browser types faster.
     settings.OTP_TOTP_THROTTLE_FACTOR = settings.OTP_STATIC_THROTTLE_FACTOR = 0
     watcher = new_page(width=360)
     page = watcher.page
 
-    def password_step():
-        page.goto("/accounts/login/")
-        page.get_by_label("E-mail address").fill(staff.email)
-        page.get_by_label("Password").fill(password)
-        page.get_by_role("button", name="Log in").click()
-
-    password_step()
+    password_step(page, staff.email)
     page.get_by_role("heading", name="Set up the second step").wait_for()
     watcher.check_accessibility()
     assert page.get_by_role("img", name=re.compile("QR code")).is_visible()
@@ -43,7 +39,7 @@ def test_staff_set_up_the_second_step_then_log_in_with_a_code(new_page, staff, p
     page.wait_for_url(HOME)
     page.get_by_role("button", name=re.compile("^Log out")).click()
 
-    password_step()
+    password_step(page, staff.email)
     page.get_by_role("heading", name="Second step").wait_for()
     watcher.check_accessibility()
     page.goto("/staff/teams/")  # refused without the code: back to the step
@@ -53,7 +49,7 @@ def test_staff_set_up_the_second_step_then_log_in_with_a_code(new_page, staff, p
     page.wait_for_url("**/staff/teams/")
     page.get_by_role("button", name=re.compile("^Log out")).click()
 
-    password_step()
+    password_step(page, staff.email)
     page.get_by_label("Code").fill(codes[0])  # a recovery code works once
     page.get_by_role("button", name="Continue").click()
     page.get_by_text("That code is not right").first.wait_for()

@@ -206,26 +206,31 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     ).exists()
 
 
-def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
-    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
-):
-    run = accepted_run(
-        team_a, a_member, staff, small_job("slurm-requeue", "sleep 5", staging=False)
-    )
-    agent = start_agent(cluster)
+def run_requeued_once(run, cluster, staff, agent):
+    """Dispatches the run, requeues its Slurm job once it runs (what a preemption with
+    PreemptMode=REQUEUE does) and waits for the run's release; the Slurm job's id."""
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
         run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
     )
     wait_for(lambda: run_state(run) == "running", 60, "running", agent)
     job_id = dispatch_of(run).slurm_jobs["run"]
-
-    # What a preemption with PreemptMode=REQUEUE does. Slurm then holds the job back for two
-    # minutes before it may start again; a few seconds are enough for the node to tidy up.
     scontrol("requeue", job_id)
     wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
+    # Slurm holds a requeued job back for two minutes before it may start again; a few
+    # seconds are enough for the node to tidy up.
     scontrol("update", f"JobId={job_id}", "StartTime=now+4")
     wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
+    return job_id
+
+
+def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-requeue", "sleep 5", staging=False)
+    )
+    job_id = run_requeued_once(run, cluster, staff, start_agent(cluster))
 
     run.refresh_from_db()
     assert run.restarts == 1
@@ -255,17 +260,7 @@ def test_without_accounting_a_requeue_the_agent_sees_counts_a_restart(
     run = accepted_run(
         team_a, a_member, staff, small_job("slurm-requeue-no-dbd", "sleep 5", staging=False)
     )
-    agent = start_agent(cluster, accounting="none")
-    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
-    dispatch_mod.dispatch(
-        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
-    )
-    wait_for(lambda: run_state(run) == "running", 60, "running", agent)
-    job_id = dispatch_of(run).slurm_jobs["run"]
-    scontrol("requeue", job_id)
-    wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
-    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
-    wait_for(lambda: run_state(run) == "released", 90, "released after the requeue", agent)
+    job_id = run_requeued_once(run, cluster, staff, start_agent(cluster, accounting="none"))
 
     run.refresh_from_db()
     assert run.restarts == 1
