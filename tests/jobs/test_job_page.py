@@ -294,3 +294,12 @@ def test_the_revisions_list_each_review_under_its_revision_newest_first(
 def test_a_revision_with_no_review_is_listed_with_none(complete, a_member):
     services.submit(job=complete, user=a_member)
     assert selectors.revisions_with_reviews(complete)[0]["reviews"] == []
+
+
+def test_a_review_by_a_deleted_account_names_nobody(client_for, in_review, a_member, make_user):
+    gone = make_user("gone@e31.example", staff=True)
+    Review.objects.create(revision=in_review.revisions.get(), outcome="clarify", reviewer=gone)
+    gone.delete()
+    html = page(client_for(a_member), in_review)
+    assert "<strong>Clarification requested</strong> by — on" in html
+    assert "None" not in html
