@@ -10,9 +10,9 @@ job's acceptance, and runs forward: every event and hold is dated at or after ac
 
 import random
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta
 
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from jobs.runs.models import EventKind, Phase, Run, SchedulerClient
 
@@ -159,6 +159,27 @@ def base_time(steps, now=None, run=None, start=None):
         if latest is not None:
             floor.append(latest)
     return max(floor)
+
+
+def moved_start(run, start):
+    """What the simulator does with a start it cannot use, as a sentence to put after a
+    confirmation (the page's message or the command's line); "" when it keeps the start."""
+    if start is None:
+        return ""
+    base = base_time(plan(run), run=run, start=start)
+    if base == start:
+        return ""
+    if base < start:
+        why = "this run was already simulated from an earlier start, which it keeps"
+    elif base == run.created_at:
+        why = "that is before the job's acceptance"
+    else:
+        why = "that is before what this run has already recorded"
+    return f" It starts at {_utc(base)}, not at the start you gave ({_utc(start)}): {why}."
+
+
+def _utc(value):
+    return dateformat.format(value.astimezone(UTC), "j M Y H:i") + " UTC"
 
 
 def apply_step(run, steps, index, base, client=None):

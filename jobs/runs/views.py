@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import dateformat, timezone
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs import selectors
@@ -62,30 +62,9 @@ def run_simulate(request, pk):
             messages.success(
                 request,
                 "The simulator is playing this run (one hour of job time per second)."
-                + _moved_start(run, start),
+                + simulator.moved_start(run, start),
             )
     return redirect(reverse("job_detail", args=[job.pk]) + "#run")
-
-
-def _moved_start(run, start):
-    """What the simulator does with a start it cannot use, said after the confirmation: the
-    start typed is gone from the form once the page reloads, so the message names it."""
-    if start is None:
-        return ""
-    base = simulator.base_time(simulator.plan(run), run=run, start=start)
-    if base == start:
-        return ""
-    if base < start:
-        why = "this run was already simulated from an earlier start, which it keeps"
-    elif base == run.created_at:
-        why = "that is before the job's acceptance"
-    else:
-        why = "that is before what this run has already recorded"
-    return f" It starts at {_utc(base)}, not at the start you gave ({_utc(start)}): {why}."
-
-
-def _utc(value):
-    return dateformat.format(value.astimezone(UTC), "j M Y H:i") + " UTC"
 
 
 def _simulation_start(text):

@@ -43,17 +43,18 @@ class Command(BaseCommand):
         if not runs:
             raise CommandError("No accepted job is waiting to run.")
         for run in runs:
+            moved = simulator.moved_start(run, start)
             if live:
                 if not enqueue(simulate_run, run.pk, live, start.isoformat() if start else None):
                     raise CommandError("The task queue is down: start the broker and retry.")
-                self.stdout.write(f"{run.job}: scheduled in Celery at {live:g}× speed.")
+                self.stdout.write(f"{run.job}: scheduled in Celery at {live:g}× speed.{moved}")
                 continue
             run = simulator.play_now(
                 run, start=start, bandwidth=bandwidth_gbps * 1.25e8, preemption=preemption
             )
             self.stdout.write(
                 f"{run.job}: {run.get_state_display().lower()}, {run.restarts} restart(s), "
-                f"{run.events.count()} events, {run.holds.count()} holds (simulated)."
+                f"{run.events.count()} events, {run.holds.count()} holds (simulated).{moved}"
             )
 
 

@@ -4,6 +4,7 @@ forward; while it runs, its ledger says what was held so far, never a gap agains
 
 import re
 from datetime import UTC, timedelta
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
@@ -182,8 +183,13 @@ def test_a_start_the_simulator_keeps_is_not_said_moved(
     assert min(times) >= start
 
 
-def test_the_command_starts_no_earlier_than_acceptance(run):
-    call_command("simulate_network", "--start", "2020-01-01T00:00")
+def test_the_command_starts_no_earlier_than_acceptance_and_says_so(run):
+    out = StringIO()
+    call_command("simulate_network", "--start", "2020-01-01T00:00", stdout=out)
+    assert (
+        "not at the start you gave (1 Jan 2020 00:00 UTC): that is before the job's acceptance"
+        in (out.getvalue())
+    )
     run.refresh_from_db()
     _, times = _times(run)
     assert run.state == "released" and min(times) >= run.created_at
