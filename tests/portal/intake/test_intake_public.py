@@ -11,7 +11,7 @@ from portal.intake import rules as intake
 from portal.intake import services as intake_services
 from portal.intake.models import ApplicationStatus, IntakeApplication
 from portal.models import OutboundEmail
-from tests import test_authorization_matrix as matrix
+from tests import url_matrix as matrix
 
 from .intake_helpers import form_data, make_window, submit
 
