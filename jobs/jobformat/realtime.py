@@ -49,7 +49,15 @@ STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b(?!\s+-0\b)|(?<![-\w])stop\b(?
 # A line that only says something (a comment, a message: `echo "stop it with scancel"`), or
 # a trap, which cleans up when the script ends and so ends no serving.
 SAYS_ONLY = re.compile(r"^\s*(?:#|echo\b|printf\b|trap\b)")
-NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|$)")
+# (A line holding only a quote closes a multi-line `bash -c "…"` string.)
+NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|[\"']\s*$|$)")
+# The author's own note just above a step that it starts a server (`# Start server`),
+ANNOUNCES_SERVER = re.compile(
+    r"^\s*#\s*(?:start|launch|run)s?\s+(?:the\s+|a\s+|our\s+)?(?:[\w-]+\s+)?server"
+    # ending there or with where it runs (`in background`, `on port 8000`), not `server later`.
+    r"(?:\s+(?:in|on|at)\s[^\n]*|[.:]?)\s*$",
+    re.IGNORECASE,
+)
 
 ADVICE = (
     "Keep this part on your own systems: the network runs batch work that finishes on its own, "
@@ -83,22 +91,28 @@ def ends_serving(command):
     a server in the foreground, or a wait that never ends after a server was started."""
     if not isinstance(command, str) or not command or _stops_it(command):
         return False
-    steps = [line for line in _logical_lines(command) if not NOT_A_STEP.match(line)]
+    lines = _logical_lines(command)
+    steps = [line for line in lines if not NOT_A_STEP.match(line)]
     if not steps:
         return False
-    if (before := _before_endless_loop(_logical_lines(command))) is not None:
+    if (before := _before_endless_loop(lines)) is not None:
         # The script ends in a loop that never ends (a health check, a keep-alive): it keeps
         # whatever it started running.
         return any(serving_signals(step) for step in before)
-    for index in _final_steps(_logical_lines(command)):
+    announced = _announced_steps(lines)
+    for index in _final_steps(lines):
         last = steps[index]
         if WAITS_FOREVER.search(last):
             if any(serving_signals(step) for step in steps[:index]):
                 return True
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
             continue  # started in the background; the script then ends
-        elif serving_signals(last) or any(
-            re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
+        elif (
+            index in announced
+            or serving_signals(last)
+            or any(
+                re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
+            )
         ):
             return True
     return False
@@ -176,6 +190,20 @@ def _final_steps(lines):
         if depth <= 0:
             break
     return finals
+
+
+def _announced_steps(lines):
+    """Indexes (among the steps) of steps right below a comment saying they start a server."""
+    announced, count, previous = set(), 0, ""
+    for line in lines:
+        if not line.strip():
+            continue
+        if not NOT_A_STEP.match(line):
+            if ANNOUNCES_SERVER.match(previous):
+                announced.add(count)
+            count += 1
+        previous = line
+    return announced
 
 
 def _logical_lines(command):

@@ -267,6 +267,20 @@ def test_a_script_that_ends_serving_on_its_head_node_or_in_a_program_named_a_ser
     assert not ends_serving("if [ -f done ]; then\n  python eval.py\nelse\n  python train.py\nfi\n")
 
 
+def test_a_last_step_its_author_says_starts_a_server_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    inner = 'srun --container-image=img bash -c "\n  export PORT=2000\n  # Start server\n  node src\n  "\n'
+    assert ends_serving(inner)
+    assert ends_serving("# launch the inference server\n./bin/app --port 8000\n")
+    # Started in the background, with the job's own work after it: batch.
+    assert not ends_serving("# start server\n./bin/app &\npython client.py\n")
+    # A note that is not about the step below it, or a server stopped, says nothing.
+    assert not ends_serving("# start server later\npython train.py\n# done\necho ok\n")
+    assert not ends_serving("# starting the run\nnode src\n")
+    assert not ends_serving("# start server\nnode src\nkill %1\n")
+
+
 def test_a_script_in_bash_c_with_grouped_options_and_a_ray_working_dir():
     text = (
         'MOUNT="$CODE:/app,$HOME/.cache:/root/.cache"\n'
