@@ -651,6 +651,9 @@ class _Reader:
             return
         if words and words[0] in READS_ITS_OPTIONS:
             return  # tensorboard --logdir reads a log directory; it writes nothing
+        if words and words[0] == "ln":
+            self._data_link(words)
+            return
         if "-c" in words:
             words = _inline_scripts(words)
         start = len(self.found)
@@ -684,6 +687,15 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+
+    def _data_link(self, words):
+        """A folder linked in as the program's data folder (`ln -sfn $DATA_DIR data`) is what
+        the program reads: the link only gives it the name the program looks for."""
+        places = [w for w in words[1:] if not w.startswith("-")]
+        if len(places) == 2 and places[1].rstrip("/") in DATA_LINK_NAMES:
+            source = self.expand(places[0]).rstrip("/")
+            if source and "$" not in source:
+                self.add("data.inputs", source, " ".join(words))
 
     def _writes(self, line, words):
         """What the script writes itself. A folder it makes, changes into and writes its results
@@ -1418,6 +1430,9 @@ def serves(text):
 
 
 # --- repositories the job runs its program from ------------------------------------------
+
+# The names a program looks for its data under in its working directory.
+DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
 
 GIT_URL = re.compile(r"^(?:https?://|git@|ssh://)[^\s\"']{3,300}$")
 # Commands that set a place up rather than run the job's program in it.

@@ -890,3 +890,12 @@ def test_checkpoint_places_in_configuration_overrides():
     ):
         assert found(text + "\n") == [("request.checkpoint_location", place)]
     assert found("tune run x checkpoint_dir=/tmp/x\n") == []  # the node's own disk
+
+
+def test_a_folder_linked_in_as_the_programs_data_folder_is_an_input():
+    assert found("DATA_DIR=/lustre/corpus\nln -sfn ${DATA_DIR} data\npython train.py\n") == [
+        ("data.inputs", "/lustre/corpus")
+    ]
+    assert found("ln -s /scratch/imagenet ./datasets/\n") == [("data.inputs", "/scratch/imagenet")]
+    # A link under another name, or to a folder the script cannot name, says nothing.
+    assert found("ln -sfn /lustre/out results\nln -s $(pwd)/x data\nln -s $UNSET data\n") == []
