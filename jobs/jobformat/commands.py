@@ -1208,6 +1208,14 @@ class _Reader:
                 if _is_path(source) and target.rstrip("/"):
                     # Paths the program is given under its code folder are the host's too.
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+            elif target.rstrip("/").rsplit("/", 1)[-1] in READ_ONLY_MOUNTS and not re.search(
+                rf"(?<![\w.:/-]){re.escape(target.rstrip('/'))}(?![\w.-])", self.current
+            ):
+                # Content the container's program only reads (its packages, model weights);
+                # one the command names a path in is stated by what it does with that path.
+                self.add("data.inputs", source, said)
+                if _is_path(source) and target.rstrip("/"):
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
                 if _is_path(source) and target.rstrip("/"):
@@ -1429,10 +1437,12 @@ def serves(text):
     return ends_serving(text)
 
 
-# --- repositories the job runs its program from ------------------------------------------
-
+# A container folder named for what its program loads and never writes.
+READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset"}
 # The names a program looks for its data under in its working directory.
 DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
+
+# --- repositories the job runs its program from ------------------------------------------
 
 GIT_URL = re.compile(r"^(?:https?://|git@|ssh://)[^\s\"']{3,300}$")
 # Commands that set a place up rather than run the job's program in it.

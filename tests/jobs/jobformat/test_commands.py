@@ -899,3 +899,22 @@ def test_a_folder_linked_in_as_the_programs_data_folder_is_an_input():
     assert found("ln -s /scratch/imagenet ./datasets/\n") == [("data.inputs", "/scratch/imagenet")]
     # A link under another name, or to a folder the script cannot name, says nothing.
     assert found("ln -sfn /lustre/out results\nln -s $(pwd)/x data\nln -s $UNSET data\n") == []
+
+
+def test_a_mount_named_for_what_its_program_loads_is_an_input_unless_the_program_uses_it():
+    packages = "srun --container-image=img --container-mounts=/lustre/pkgs:/srv/packages node src\n"
+    assert found(packages) == [("data.inputs", "/lustre/pkgs")]
+    # A path in it the command names says what the program does with the mount: not read here.
+    through = (
+        "srun --container-image=img --container-mounts=/lustre/w:/models "
+        "python t.py --save /models/run1\n"
+    )
+    assert ("data.inputs", "/lustre/w") not in found(through)
+    assert ("data.unclassified", "/models -> /lustre/w") in found(through)
+    # A host folder whose own name holds the container's does not count as a use of it.
+    named = "srun --container-image=i --container-mounts=/lustre/models:/models python t.py\n"
+    assert found(named) == [("data.inputs", "/lustre/models")]
+    # A folder named for nothing in particular stays unclassified.
+    assert ("data.unclassified", "/work -> /lustre/x") in found(
+        "srun --container-image=img --container-mounts=/lustre/x:/work python t.py\n"
+    )
