@@ -277,6 +277,20 @@ def _mounts(task, variables, script, notes, serves=False):
     return found
 
 
+# A file fetched from a GitHub repository at a ref: owner, repository, ref.
+RAW_GITHUB = re.compile(r"https://raw\.githubusercontent\.com/([\w.-]+)/([\w.-]+)/([\w.-]+)/")
+
+
+def _fetched_from_its_repository(script, run):
+    """A task that fetches its setup from a GitHub repository at a ref and then runs a program
+    from a folder named for that repository (`…/Metta-AI/metta/main/setup.sh`, then
+    `/workspace/metta/run.sh`) runs that repository's code at that ref."""
+    for owner, repo, ref in RAW_GITHUB.findall(script):
+        if re.search(rf"/{re.escape(repo)}/", run or ""):
+            return [f"https://github.com/{owner}/{repo}@{ref}"]
+    return []
+
+
 def _mapping(task, key, notes):
     """A section SkyPilot takes as a mapping (file_mounts, inputs, outputs); another shape
     (a list, a string) is named in a note, not read."""
@@ -437,6 +451,8 @@ def task_to_data(task, auxiliary=False):
         request["checkpoint_location"] = found["checkpoints"][0]
         for other in found["checkpoints"][1:]:
             notes.append(f"A second checkpoint location, {other}: the format holds one.")
+    if not found["code"]:
+        found["code"] = _fetched_from_its_repository(variables.expand(script, record=False), run)
     if found["code"]:
         work["code"] = [c[:300] for c in dict.fromkeys(found["code"])]
     credentials = found["credentials"]

@@ -241,3 +241,18 @@ def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
     assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
     assert inputs("  MODEL_NAME: your-org/your-model\n") == []  # a placeholder
     assert inputs("  MODEL_PATH: org/m\n  MODEL_BUCKET_NAME: weights\n") == []
+
+
+def test_setup_fetched_from_a_repository_whose_folder_the_task_runs_from_names_its_code():
+    text = (
+        "resources:\n  cpus: 2\n"
+        'setup: bash <(curl -fsSL "https://raw.githubusercontent.com/${REPO}/${REF}/ops/setup.sh")\n'
+        "run: /workspace/seg/ops/run.sh\n"
+        "envs:\n  REPO: northwind/seg\n  REF: v2\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.code == ["https://github.com/northwind/seg@v2"]
+    # An installer fetched from another project's repository is not the task's code.
+    other = text.replace("/workspace/seg/", "/workspace/app/")
+    [result] = jobformat.import_text(other.encode(), filename="sky.yaml")
+    assert not result.description.work.code
