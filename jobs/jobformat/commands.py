@@ -662,6 +662,8 @@ class _Reader:
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
+        if "train_gpt2" in line:
+            self._llm_c(words)
         if "-o" in words or "--output" in line:
             self._program_output(words)
         if self.mounted:
@@ -696,6 +698,20 @@ class _Reader:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
+
+    def _llm_c(self, words):
+        """llm.c's trainers (`train_gpt2cu`) take single letters: `-o` is the folder they write
+        to, checkpoints included when `-n N` saves one every N steps, and `-y 1` resumes from
+        the latest checkpoint there."""
+        if not any(w.rsplit("/", 1)[-1].startswith("train_gpt2") for w in words):
+            return
+        given = dict(zip(words, words[1:], strict=False))
+        out = self.expand(_unquote(given.get("-o", ""))).rstrip("/")
+        every = given.get("-n", "")
+        if _is_path(out) and every.isdigit() and every.strip("0"):
+            self.add("request.checkpoint_location", out, f"-o {out}")
+            if given.get("-y") == "1":
+                self.add("request.preemptible", True, "-y 1")
 
     def _writes(self, line, words):
         """What the script writes itself. A folder it makes, changes into and writes its results

@@ -918,3 +918,16 @@ def test_a_mount_named_for_what_its_program_loads_is_an_input_unless_the_program
     assert ("data.unclassified", "/work -> /lustre/x") in found(
         "srun --container-image=img --container-mounts=/lustre/x:/work python t.py\n"
     )
+
+
+def test_llm_c_trainers_single_letter_checkpoint_folder_and_resumption():
+    line = "srun ./train_gpt2cu -i /l/train.bin -o /lustre/log124M -n 5000 -y 1 -e d12\n"
+    assert ("request.checkpoint_location", "/lustre/log124M") in found(line)
+    assert ("request.preemptible", True) in found(line)
+    # No checkpoints saved (-n 0), or another program's -o: no checkpoint place.
+    assert not any(
+        path == "request.checkpoint_location"
+        for path, _ in found(line.replace("-n 5000", "-n 0"))
+        + found("srun ./train -o /lustre/out -n 5000 -y 1\n")
+    )
+    found("./train_gpt2cu -o /l/o -n " + "9" * 5000 + "\n")  # a huge count is no error

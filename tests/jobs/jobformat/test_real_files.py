@@ -40,7 +40,7 @@ TARGET_FALSE_ALARMS = 0
 # tuning in it): the floor each half must not fall below. Raise them as the importers improve;
 # never lower them to let a change through.
 FLOOR = {
-    "tuning": {"captured": 0.99, "wrong": 0, "false_alarms": 4},  # 1232 of 1239 (99.4 %)
+    "tuning": {"captured": 0.99, "wrong": 0, "false_alarms": 3},  # 1234 of 1239 (99.6 %)
     "held-out": {"captured": 0.93, "wrong": 9, "false_alarms": 21},  # 605 of 649 (93.2 %)
 }
 
