@@ -653,7 +653,6 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
-            return
         if "-c" in words:
             words = _inline_scripts(words)
         start = len(self.found)
@@ -693,7 +692,8 @@ class _Reader:
     def _data_link(self, words):
         """A folder linked in as the program's data folder (`ln -sfn $DATA_DIR data`) is what
         the program reads: the link only gives it the name the program looks for."""
-        places = [w for w in words[1:] if not w.startswith("-")]
+        ends = [i for i, w in enumerate(words) if w in ("&&", "||", ";", "|")]
+        places = [w for w in words[1 : ends[0] if ends else None] if not w.startswith("-")]
         if len(places) == 2 and places[1].rstrip("/") in DATA_LINK_NAMES:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:

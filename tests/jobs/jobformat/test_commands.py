@@ -897,6 +897,11 @@ def test_a_folder_linked_in_as_the_programs_data_folder_is_an_input():
         ("data.inputs", "/lustre/corpus")
     ]
     assert found("ln -s /scratch/imagenet ./datasets/\n") == [("data.inputs", "/scratch/imagenet")]
+    # The command after it on the same line is read too.
+    assert found("ln -s /l/corpus data && python t.py --save /l/ck\n") == [
+        ("data.inputs", "/l/corpus"),
+        ("request.checkpoint_location", "/l/ck"),
+    ]
     # A link under another name, or to a folder the script cannot name, says nothing.
     assert found("ln -sfn /lustre/out results\nln -s $(pwd)/x data\nln -s $UNSET data\n") == []
 
