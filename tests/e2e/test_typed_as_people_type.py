@@ -48,7 +48,8 @@ def test_the_job_editor_reads_values_as_people_type_them_at_360(new_page, team_a
 
     page.goto(f"/jobs/{draft.pk}/edit/data/")
     press(page, "Add input")
-    page.get_by_label("Objects", exact=True).wait_for()
+    # Focus moves into the new input's first field once htmx settles; typing elsewhere waits.
+    page.get_by_label("Name", exact=True).and_(page.locator(":focus")).wait_for()
     objects = type_by_label(page, "Objects", "52,000 files")
     size = type_by_label(page, "Size", "1,5 TB")
     size.get_by_text(
@@ -64,7 +65,7 @@ def test_the_job_editor_reads_values_as_people_type_them_at_360(new_page, team_a
     assert JobDescription.objects.get(pk=draft.pk).as_description().data.inputs[0].objects == 52000
     continue_to(watcher, "request")
     press(page, "Add accelerator")
-    page.get_by_label("Type", exact=True).wait_for()
+    page.get_by_label("Type", exact=True).and_(page.locator(":focus")).wait_for()
     kind = type_by_label(page, "Type", "8x H100")
     kind.get_by_text(
         "“8x H100” has a count in it: write “H100” here and 8 in Count (per node)."
