@@ -277,9 +277,12 @@ DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b"
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
-    r"(?:cp|rsync|mv)|rclone\s+(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|"
+    r"(?:cp|rsync|mv)|rclone\s+(?:-[\w-]+(?:=\S+|\s+(?:\"[^\"]*\"|'[^']*'|[^\s\"'-]\S*))?\s+)*?"
+    r"(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|"
     r"s5cmd\s+(?:cp|sync|mv))\s"
 )
+# An rclone remote: `name:path` (any name the user gave the remote in rclone's config).
+RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 CLOUD_URI = re.compile(URI)
 # A configuration override: `[+]key.sub=value`.
@@ -595,6 +598,7 @@ class _Reader:
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
+        self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -653,6 +657,9 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
+        if words[:1] == ["cd"]:
+            place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
+            self.cwd = place if place.startswith("/") and _statable(place) else None
         if "-c" in words:
             words = _inline_scripts(words)
         start = len(self.found)
@@ -1111,6 +1118,9 @@ class _Reader:
             return
         source, target = self.expand(rest[0]), self.expand(rest[1])
         said = f"{line[m.start() : m.end()].strip()} {source} {target}"
+        if "rclone" in m.group(0) and self.shared_disk:
+            self._rclone(source, target, said)
+            return
         if CLOUD_URI.fullmatch(source):
             self.add("data.inputs", source, said)
             if not CLOUD_URI.fullmatch(target):
@@ -1121,6 +1131,29 @@ class _Reader:
             self.add("output.artifacts", target, said)
             if not CLOUD_URI.fullmatch(source):
                 self.staged.add(source)
+
+    def _rclone(self, source, target, said):
+        """`rclone copy remote:path local` (the remote any name set in rclone's config), on a
+        cluster's shared file system: the remote side is read and the local copy is what the job
+        makes; the other way round, the remote is written. A relative local side is under the
+        folder the script changed into. (On a cloud VM the local copy goes with the VM, and the
+        remote is more often a store SkyPilot mounts.)"""
+        remote = [
+            bool(CLOUD_URI.fullmatch(w) or RCLONE_REMOTE.fullmatch(w)) for w in (source, target)
+        ]
+        if remote[0]:
+            self.add("data.inputs", source, said)
+        if remote[1]:
+            self.add("output.artifacts", target, said)
+        if remote[0] and not remote[1]:
+            local = self._in_cwd(target)
+            if (_is_path(local) or RELATIVE.fullmatch(local)) and not NODE_LOCAL.match(local):
+                self.add("output.artifacts", local, said)
+
+    def _in_cwd(self, path):
+        if self.cwd and not _is_path(path) and RELATIVE.fullmatch(path):
+            return f"{self.cwd}/{path}"
+        return path
 
     def _staging(self, words):
         """`cp`/`rsync` to or from the node's own disk or memory (/tmp, /dev/shm, $TMPDIR):

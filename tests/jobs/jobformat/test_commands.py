@@ -936,3 +936,18 @@ def test_llm_c_trainers_single_letter_checkpoint_folder_and_resumption():
         + found("srun ./train -o /lustre/out -n 5000 -y 1\n")
     )
     found("./train_gpt2cu -o /l/o -n " + "9" * 5000 + "\n")  # a huge count is no error
+
+
+def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes():
+    text = (
+        "cd /lustre/proj/maps\n"
+        "rclone --include '*.nc' --transfers 8 copy archive:survey/tiles tiles\n"
+        "rclone sync /lustre/proj/maps/out backup:survey/results\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "archive:survey/tiles"),
+        ("output.artifacts", "/lustre/proj/maps/tiles"),
+        ("output.artifacts", "backup:survey/results"),
+    ]
+    # A value that is not a remote (no `name:`) is no data read.
+    assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
