@@ -333,6 +333,7 @@ NODE_LOCAL = re.compile(
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
+REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
 )
@@ -676,6 +677,10 @@ class _Reader:
             self._inside_outputs(start)
         self._in_image(words, start)
         self._hub(line, words)
+        if "requeue" in line and REQUEUE_SELF.search(line):
+            # The job puts itself back in the queue (a SIGTERM trap's `scontrol requeue
+            # $SLURM_JOB_ID`): written to be stopped and run again, as with --requeue.
+            self.add("_requeue", True, REQUEUE_SELF.search(line).group(0))
         if "dmtcp" in line or "coordinator" in line:
             self._dmtcp(line)
         if ("WEIGHTS" in line or "PRETRAINED" in line or "OUTPUT_DIR" in line) and (
@@ -1465,6 +1470,12 @@ def _settle(found, checkpointed=False):
     if not checkpoints and not checkpointed:
         # Resuming is only stated when the job also says where it checkpoints.
         out = [p for p in out if p.path != "request.preemptible"]
+    # A job that requeues itself is preemptible whether or not it names its checkpoints.
+    out += [
+        Proposal("request.preemptible", True, p.line, p.text, p.said, p.section)
+        for p in found
+        if p.path == "_requeue"
+    ]
     seen, settled = set(), []
     for p in out:
         key = (p.path, p.value.rstrip("/") if isinstance(p.value, str) else p.value)

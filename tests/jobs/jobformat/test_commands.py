@@ -951,3 +951,18 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     ]
     # A value that is not a remote (no `name:`) is no data read.
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
+
+
+def test_a_job_that_requeues_itself_is_preemptible_without_a_checkpoint_place():
+    text = (
+        "on_term() {\n"
+        "  echo 'stopping'\n"
+        '  scontrol requeue "$SLURM_JOB_ID"\n'
+        "}\n"
+        "trap on_term SIGTERM\n"
+        "python simulate.py\n"
+    )
+    assert ("request.preemptible", True) in found(text, shared_disk=True)
+    # Requeuing another job (a number, a variable of its own) says nothing about this one.
+    other = found("scontrol requeue 4242\nscontrol requeue $OTHER\npython simulate.py\n")
+    assert ("request.preemptible", True) not in other
