@@ -388,7 +388,8 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity",
+    "df", "apptainer", "singularity", "command", "which", "type", "git", "make", "cmake",
+    "ninja", "source", ".",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -412,17 +413,27 @@ SETUP_TOOLS = {
     tool: re.compile(rf"^(?:{uses})\b")
     for tool, uses in (
         ("conda", "activate|deactivate|env list|info|list|install|create|config"),
-        ("uv", "pip install|venv|pip list"),
+        ("uv", "pip install|venv|pip list|python install|sync|tool install|add"),
         ("pip", "install|list|freeze|show"),
         ("pip3", "install|list|freeze|show"),
         ("module", "load|purge|list|use|unload|restore"),
+        # fetching and building the job's code reads no data (a Hub clone is read as data)
+        ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset"),
+        # a shell's environment, a virtual environment's or a toolchain's (`.venv/bin/activate`)
+        ("source", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
+        (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
     )
 }
 # Container runtimes: what they pull sets a place up, what they run decides.
 CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work.
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
-           "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":"}  # fmt: skip
+           "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
+           "type", "git", "make", "cmake", "ninja", "source", "."}  # fmt: skip
+# An installer fetched and run (`curl -fsSL https://…/install.sh | sh`): no data.
+PIPED_INSTALLER = re.compile(
+    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b"
+)
 CONTROL = {
     "if",
     "then",
@@ -489,6 +500,7 @@ class _Quiet:
     def __init__(self):
         self.quiet = True
         self.steps = 0  # steps that run something (not only set a place up)
+        self.setups = 0  # steps that only set a place up (module load, cd, pip install)
         self.heredoc = None  # (terminator, python body?)
 
     def line(self, raw, expanded, words):
@@ -507,6 +519,8 @@ class _Quiet:
             return
         if not self.quiet:
             return  # decided: something reads
+        if PIPED_INSTALLER.match(expanded):
+            return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
         head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
@@ -555,6 +569,8 @@ class _Quiet:
             return
         if first not in SETS_UP:
             self.steps += 1
+        else:
+            self.setups += 1
         rest = []
         benchmark = False
         for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
@@ -577,6 +593,11 @@ class _Quiet:
 
     def reads_nothing(self):
         return self.quiet and self.steps > 0 and not self.heredoc
+
+    def only_sets_up(self):
+        """Every step sets a place up (`module load`, `pip install`, `source .venv/bin/activate`)
+        and none runs anything: nothing is read."""
+        return self.quiet and self.steps == 0 and self.setups > 0 and not self.heredoc
 
 
 class _Reader:
@@ -1371,12 +1392,15 @@ def read(
     checkpointed=False,
     shared_disk=False,
     pulled=None,
+    sets_up=None,
 ):
     """Proposals from a job's commands, in text order, each location once.
 
     shared_disk: the job runs on a cluster's shared file system (Slurm), where what it writes
     stays after it ends. pulled: image files pulled so far, shared by the sections of a task
-    (SkyPilot's setup pulls, its run runs).
+    (SkyPilot's setup pulls, its run runs). sets_up, a list, gets whether the text only
+    sets a place up and reads nothing (a SkyPilot setup), for a caller that decides over several
+    texts. (A whole script of only module loads is left unsaid: its work is elsewhere.)
     variables: values the file gives outside the text (SkyPilot envs, a dict or Variables);
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
@@ -1416,6 +1440,8 @@ def read(
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
+    elif sets_up is not None:
+        sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
     return _settle(found, checkpointed)
 
 
@@ -1816,15 +1842,24 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
             checkpointed = bool(request.get("checkpoint_location"))
+            sets_up = []
             found = read(
-                task[key], variables, key, binds=False, checkpointed=checkpointed, pulled=pulled
+                task[key],
+                variables,
+                key,
+                binds=False,
+                checkpointed=checkpointed,
+                pulled=pulled,
+                sets_up=sets_up,
             )
-            quiet.append(any(p.path == "data.no_inputs" for p in found))
+            # (a setup that only installs and builds reads nothing either)
+            quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
-    # A pool's commands only ready its workers: the work is sent to them later. Files shipped
-    # with the task (workdir, mounts) are there to be read, whatever the commands show.
-    shipped = any(task.get(k) for k in ("pool", "workdir", "file_mounts", "volumes"))
-    if not (quiet and all(quiet) and isinstance(task.get("run"), str)) or shipped:
+    # A pool's commands only ready its workers: the work is sent to them later. Files mounted
+    # for the task are there to be read, whatever the commands show (its workdir is its code).
+    shipped = any(task.get(k) for k in ("pool", "file_mounts", "volumes"))
+    said = any(p.path == "data.no_inputs" for p in proposals)
+    if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
     proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)

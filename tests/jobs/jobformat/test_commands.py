@@ -966,3 +966,33 @@ def test_a_job_that_requeues_itself_is_preemptible_without_a_checkpoint_place():
     # Requeuing another job (a number, a variable of its own) says nothing about this one.
     other = found("scontrol requeue 4242\nscontrol requeue $OTHER\npython simulate.py\n")
     assert ("request.preemptible", True) not in other
+
+
+def test_setting_the_machine_up_reads_no_data():
+    def quiet(text):
+        return ("data.no_inputs", True) in found(text)
+
+    assert quiet("source .venv/bin/activate\necho ready\n")
+    assert quiet(
+        "curl -LsSf https://example.org/tool/install.sh | sh\nuv python install 3.12\nhostname\n"
+    )
+    assert quiet("git clone https://example.org/lab/tools.git\ncd tools\nmake all\nnvidia-smi\n")
+    assert not quiet("source .venv/bin/activate\npython fit.py\n")
+    assert not quiet("source run_everything.sh\necho done\n")  # a script of the job's own
+
+
+def test_a_skypilot_task_whose_setup_only_installs_and_whose_run_only_checks_reads_nothing():
+    task = (
+        "resources:\n  accelerators: L4:1\n"
+        "workdir: .\n"
+        "setup: |\n  pip install uv\n  uv sync && source .venv/bin/activate\n"
+        "  git clone https://example.org/lab/kit.git\n  cd kit\n  make\n"
+        "run: |\n  source .venv/bin/activate\n  nvidia-smi\n  echo up\n"
+    )
+    (result,) = jobformat.import_text(task.encode(), filename="probe.yaml")
+    assert result.description.to_data()["data"].get("no_inputs") is True
+    # A run that starts the job's own program may read anything.
+    (result,) = jobformat.import_text(
+        task.replace("echo up", "python fit.py").encode(), filename="probe.yaml"
+    )
+    assert not result.description.to_data().get("data", {}).get("no_inputs")
