@@ -192,6 +192,11 @@ OUTPUT_OPTIONS = {
     "--default_root_dir",
     "--default-root-dir",
 }
+# Options named for where a program writes that are not in the list: `--output_model_dir`,
+# `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
+OUTPUT_NAMED = re.compile(
+    r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|path|folder|root)"
+)
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -297,13 +302,16 @@ OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_fi
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
-SAVES_IN_LINE = re.compile(r"--save[-_]s|_per_checkpoint|checkpoint[-_](?:every|interval)")
+SAVES_IN_LINE = re.compile(
+    r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
+)
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
                # NVIDIA's examples, and trainers that say it the other way round
                "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
                "--checkpoint_every", "--checkpoint-every", "--checkpoint_interval",
-               "--checkpoint-interval"}  # fmt: skip
+               "--checkpoint-interval", "--save_interval", "--save-interval", "--save_every",
+               "--save-every"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
@@ -838,6 +846,18 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
+            if (
+                option not in KNOWN_OPTIONS
+                and ("out" in option or "artifact" in option)
+                and OUTPUT_NAMED.fullmatch(option)
+                and not OWN_FILES.search(option)
+                and not value.startswith("-")
+            ):
+                value = self.expand(value)
+                if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
+                    self.add("output.artifacts", value, f"{option} {value}")
+                    self.produced.add(value.rstrip("/"))
+                continue
             if option not in KNOWN_OPTIONS and not (
                 option[:6] in CHECKPOINT_STARTS and CHECKPOINT_OPTION.fullmatch(option)
             ):
@@ -976,7 +996,8 @@ class _Reader:
 
     def _saves_in_output(self, words):
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
-        checkpoints."""
+        checkpoints. So does another output place on the line (`--output_path`,
+        `--output_model_dir`, `--artifact-dir`) with a save interval (`--save_interval`)."""
         if not SAVES_IN_LINE.search(self.current) or not SAVES_EVERY.intersection(
             w.partition("=")[0] for w in words
         ):
@@ -985,9 +1006,15 @@ class _Reader:
         values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
         if any(values.get(o, "").lower() in ("no", "0", "") for o in SAVES_EVERY if o in values):
             return
-        for option in ("--output_dir", "--output-dir"):
+        places = [w.partition("=")[0] for w in words if w.startswith("--")]
+        for option in [
+            o
+            for o in places
+            if o in ("--output_dir", "--output-dir", "--output_path", "--output-path")
+            or (OUTPUT_NAMED.fullmatch(o) and not OWN_FILES.search(o))
+        ]:
             value = self.expand(values.get(option, ""))
-            if _is_path(value):
+            if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
                 saves = next(o for o in SAVES_EVERY if o in values)
                 said = f"{option} {value} with {saves} {values[saves]}"
                 self.add("request.checkpoint_location", value, said)

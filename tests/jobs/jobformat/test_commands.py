@@ -996,3 +996,16 @@ def test_a_skypilot_task_whose_setup_only_installs_and_whose_run_only_checks_rea
         task.replace("echo up", "python fit.py").encode(), filename="probe.yaml"
     )
     assert not result.description.to_data().get("data", {}).get("no_inputs")
+
+
+def test_options_named_for_an_output_place_are_outputs_and_a_save_interval_makes_them_checkpoints():
+    text = (
+        "python export.py --eval_output_path /lustre/evals/r1 --artifact-dir runs/probe\n"
+        "python fit.py --output_model_dir /lustre/ckpt/m1 --save_interval 500\n"
+        "python fit.py --output_log_dir /lustre/logs --output_name final\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("output.artifacts", "/lustre/evals/r1"),
+        ("output.artifacts", "runs/probe"),
+        ("request.checkpoint_location", "/lustre/ckpt/m1"),
+    ]
