@@ -197,6 +197,12 @@ OUTPUT_OPTIONS = {
 OUTPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|path|folder|root)"
 )
+# …and for what it reads, with a word saying what: `--input_tokenizer_file`,
+# `--dataset_base_path`, `--eval_data_dir` (not a place it writes: WRITES, nor its own files:
+# OWN_FILES). A bare `--input_dir`/`--data_root` as often names where a step writes for the next.
+INPUT_NAMED = re.compile(
+    r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|file|root|folder)"
+)
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -857,6 +863,23 @@ class _Reader:
                 if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
+                continue
+            if (
+                option not in KNOWN_OPTIONS
+                and ("input" in option or "data" in option)
+                and INPUT_NAMED.fullmatch(option)
+                and not OWN_FILES.search(option)
+                and not WRITES.search(option)
+                and not value.startswith("-")
+            ):
+                value = self.expand(value)
+                if (
+                    _is_path(value)
+                    and not re.fullmatch(r"\$\{?\w+\}?/?", value)  # a variable with no value
+                    and not NODE_LOCAL.match(value)  # made on the node by an earlier step
+                    and not CODE_FILE.search(value)  # a settings file listing the data
+                ):
+                    self.add("data.inputs", value, f"{option} {value}")
                 continue
             if option not in KNOWN_OPTIONS and not (
                 option[:6] in CHECKPOINT_STARTS and CHECKPOINT_OPTION.fullmatch(option)

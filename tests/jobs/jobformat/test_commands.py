@@ -1009,3 +1009,18 @@ def test_options_named_for_an_output_place_are_outputs_and_a_save_interval_makes
         ("output.artifacts", "runs/probe"),
         ("request.checkpoint_location", "/lustre/ckpt/m1"),
     ]
+
+
+def test_options_named_for_what_the_program_reads_are_inputs_when_they_name_a_path():
+    text = (
+        "python fit.py --input_vocab_file /lustre/tok/spm.model --dataset_base_path /lustre/imgs\n"
+        "python fit.py --train_data_dir $HOME/shards --data_format_version 2\n"
+        # a bare --input_dir names where a step writes as often; settings files and the node's
+        # own disk are not data
+        "python fit.py --input_dir /lustre/stage --data_mix_file mix.yaml --eval_data_dir /tmp/x\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/tok/spm.model"),
+        ("data.inputs", "/lustre/imgs"),
+        ("data.inputs", "$HOME/shards"),
+    ]
