@@ -347,6 +347,9 @@ NODE_LOCAL = re.compile(
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
+PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE": "data.inputs",
+               "OUTPUT": "output.artifacts", "O": "output.artifacts",
+               "METRICS_FILE": "output.artifacts", "M": "output.artifacts"}  # fmt: skip
 REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
@@ -704,6 +707,8 @@ class _Reader:
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
         self._options(words)
+        if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
+            self._key_values(words)
         if "train_gpt2" in line:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
@@ -745,6 +750,21 @@ class _Reader:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
+
+    def _key_values(self, words):
+        """Picard's and GATK's old style, `INPUT=x.bam OUTPUT=y.bam METRICS_FILE=m.txt`: files
+        read and written. A file an earlier step wrote is not read from outside."""
+        for word in words:
+            key, eq, value = word.partition("=")
+            kind = PICARD_KEYS.get(key) if eq else None
+            value = self.expand(_unquote(value))
+            if not kind or not (_is_path(value) or (RELATIVE.fullmatch(value) and "." in value)):
+                continue
+            if kind == "data.inputs" and value in self.produced:
+                continue
+            self.add(kind, value, word)
+            if kind == "output.artifacts":
+                self.produced.add(value)
 
     def _llm_c(self, words):
         """llm.c's trainers (`train_gpt2cu`) take single letters: `-o` is the folder they write
@@ -793,6 +813,7 @@ class _Reader:
             target = self.expand(_unquote(m.group(1) or m.group(2))).rstrip("/")
             if not target or target.startswith("/dev/"):
                 continue
+            self.produced.add(target)  # a later step reading it reads the job's own file
             if self.inside and "/" not in target and "$" not in target:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return

@@ -110,6 +110,9 @@ def script_variables(text, given=None):
     return variables
 
 
+POSITIONAL = re.compile(r"\$\{?[0-9@*]\}?")
+
+
 @functools.lru_cache(maxsize=8)
 def _assigned(text, given):
     """(values, names set twice); cached because an sbatch script's commands and directives
@@ -120,6 +123,14 @@ def _assigned(text, given):
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
+        if POSITIONAL.fullmatch(value):
+            # `GENOME=$1`: the script's argument, kept by its name (`$GENOME`); another value
+            # later makes the name one of two.
+            if name in own and own[name] != value:
+                twice.add(name)
+            own[name] = value
+            values.pop(name, None)
+            continue
         if "$" in value:
             value = DEFAULTED.sub(lambda m: values.get(m.group(1)) or _bare(m.group(2)), value)
             if any((m.group(1) or m.group(2)) == name for m in VARIABLE.finditer(value)):

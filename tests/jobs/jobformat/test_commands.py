@@ -1024,3 +1024,21 @@ def test_options_named_for_what_the_program_reads_are_inputs_when_they_name_a_pa
         ("data.inputs", "/lustre/imgs"),
         ("data.inputs", "$HOME/shards"),
     ]
+
+
+def test_picard_style_key_values_and_a_scripts_arguments_kept_by_name():
+    text = (
+        "SAMPLE=$1\n"
+        "aligner run ref.fa reads.fq > $SAMPLE.raw.bam\n"
+        "java -jar tools/sorter.jar INPUT=$SAMPLE.raw.bam OUTPUT=$SAMPLE.sorted.bam SORT_ORDER=x\n"
+        "java -jar tools/dedup.jar I=$SAMPLE.sorted.bam O=$SAMPLE.final.bam M=$SAMPLE.stats.txt\n"
+    )
+    # the files an earlier step wrote are the job's own; names and orders are not files
+    assert found(text, shared_disk=True) == [
+        ("output.artifacts", "$SAMPLE.sorted.bam"),
+        ("output.artifacts", "$SAMPLE.final.bam"),
+        ("output.artifacts", "$SAMPLE.stats.txt"),
+    ]
+    assert found("java -jar t.jar INPUT=/lustre/in.vcf OUTPUT=out\n") == [
+        ("data.inputs", "/lustre/in.vcf")
+    ]
