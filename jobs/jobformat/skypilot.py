@@ -263,7 +263,12 @@ def _mounts(task, variables, script, notes, serves=False):
         elif use == mounts.Use.CHECKPOINT:
             found["checkpoints"].append(seen)
         elif use == mounts.Use.CREDENTIAL:
-            found["credentials"].append(target)
+            # A key sent from the launching machine is named by the file the user supplies
+            # (`/app/.env: .env` ships `.env`); one kept in a bucket by where the job finds it.
+            found["credentials"].append(now if mounts.is_local(now) else target)
+        elif use == mounts.Use.CONFIG:
+            notes.append(f"{section} {target}: the user's own settings ({verdict.reason}).")
+            continue
         elif use == mounts.Use.CODE:
             found["code"].append(now)
         else:

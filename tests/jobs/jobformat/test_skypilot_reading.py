@@ -256,3 +256,26 @@ def test_setup_fetched_from_a_repository_whose_folder_the_task_runs_from_names_i
     other = text.replace("/workspace/seg/", "/workspace/app/")
     [result] = jobformat.import_text(other.encode(), filename="sky.yaml")
     assert not result.description.work.code
+
+
+def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_no_code():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  /srv/app/.env: .env\n"
+        "  /srv/app/.env.example: .env.example\n"
+        "  ~/.bashrc: ~/.bashrc\n"
+        "  ~/.tmux.conf: ~/.tmux.conf\n"
+        "secrets:\n  SLACK_TOKEN: null\n"
+        "run: python -m app\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    work = result.description.work
+    # Named by the file the user supplies, ahead of the secrets: section.
+    assert work.credentials == [".env", "SLACK_TOKEN"]
+    # A template of a dotenv file holds no secret: it is sent like the rest of the code.
+    assert work.code == [".", ".env.example"]
+    assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
+        "file_mounts ~/.bashrc",
+        "file_mounts ~/.tmux.conf",
+    ]
