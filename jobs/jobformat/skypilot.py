@@ -518,6 +518,8 @@ def _read_resources(task, request, work, data, notes):
     image = first.get("image_id")
     if isinstance(image, str) and image.startswith("docker:"):
         work["image"] = image.removeprefix("docker:")
+    elif isinstance(image, str) and (_container_cloud(first) or CONTAINER_IMAGE.match(image)):
+        work["image"] = image.strip()
     elif image:
         notes.append(f"resources.image_id {image}: a machine image, not a container.")
     if first.get("cpus") is not None:
@@ -557,6 +559,27 @@ def _read_resources(task, request, work, data, notes):
     for key in sorted({k for c in choices for k in c} - RESOURCE_KEYS, key=str):
         value = first.get(key, next((c[key] for c in choices if key in c), None))
         notes.append(f"resources.{key} {value}: not represented in the format.")
+
+
+# Clouds that run every task in a container: an image_id there is a container image, with or
+# without `docker:` (a RunPod pod, a Kubernetes pod, a Vast.ai instance).
+CONTAINER_CLOUDS = {"runpod", "kubernetes", "k8s", "vast"}
+# `registry/name:tag` (or `@sha256:…`): the shape of a container image. Machine images have no
+# tag after a path (`ami-…`, `projects/…/global/images/…`, `ocid1.image…`, an Azure
+# `publisher:offer:sku:version` has no `/`).
+CONTAINER_IMAGE = re.compile(
+    r"^(?!projects/)[a-z0-9][\w.-]*(?::\d+)?(?:/[\w.-]+)+(?::[\w.-]+|@sha256:[0-9a-f]{64})$",
+    re.IGNORECASE,
+)
+
+
+def _container_cloud(resources):
+    """Whether `cloud:` or `infra:` names a cloud that runs tasks in containers."""
+    for key in ("cloud", "infra"):
+        name = str(resources.get(key) or "").strip().lower().split("/")[0]
+        if name in CONTAINER_CLOUDS:
+            return True
+    return False
 
 
 def _recovery(task):

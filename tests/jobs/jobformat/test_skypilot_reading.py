@@ -279,3 +279,24 @@ def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_n
         "file_mounts ~/.bashrc",
         "file_mounts ~/.tmux.conf",
     ]
+
+
+def test_an_image_id_is_a_container_on_container_clouds_or_in_a_registrys_shape():
+    def image(resources):
+        [result] = jobformat.import_text(f"resources:\n{resources}run: python x.py\n".encode())
+        return result.description.work.image, result.notes
+
+    assert image("  cloud: runpod\n  image_id: lab/trainer\n")[0] == "lab/trainer"
+    assert image("  infra: k8s/ctx-a\n  image_id: ubuntu:22.04\n")[0] == "ubuntu:22.04"
+    assert image("  image_id: ghcr.io/lab/trainer:v3\n")[0] == "ghcr.io/lab/trainer:v3"
+    assert image("  image_id: docker:lab/trainer:v3\n")[0] == "lab/trainer:v3"
+    # Machine images stay machine images: no tag after a path, or a cloud's own form.
+    for machine in (
+        "ami-0abc1234def567890",
+        "projects/lab-images/global/images/base-v20250101",
+        "skypilot:gpu-ubuntu-2204",
+        "ocid1.image.oc1.iad.aaaa",
+    ):
+        found, notes = image(f"  image_id: {machine}\n")
+        assert found is None, machine
+        assert f"resources.image_id {machine}: a machine image, not a container." in notes
