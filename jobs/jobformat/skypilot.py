@@ -242,18 +242,26 @@ def _mounts(task, variables, script, notes, serves=False):
             serves=serves,
         )
         use = verdict.use
+        # A bucket named with a local source: SkyPilot uploads the folder into that bucket and
+        # mounts the bucket, so the job reads the bucket (the folder is where it came from).
+        uploaded = seen != now and mounts.is_local(now) and "://" in (seen or "")
+        read_from = seen if uploaded else now
         # One source mounted at several paths is one thing the job reads or writes: it is
         # listed once, under its first mount path, and the other paths are named in a note.
-        where = {mounts.Use.READ: now, mounts.Use.UNCLEAR: seen}.get(use, seen)
+        where = {mounts.Use.READ: read_from, mounts.Use.UNCLEAR: seen}.get(use, seen)
         if (use, where) in placed and use not in (mounts.Use.CREDENTIAL, mounts.Use.CODE):
             notes.append(f"{section} {target}: {where} again, as at {placed[(use, where)]}.")
             continue
         placed.setdefault((use, where), target)
         if use == mounts.Use.READ:
-            item = {"name": target, "location": now}
+            item = {"name": target, "location": read_from}
             if mode in MODE_TO_ACCESS:
                 item["access"] = MODE_TO_ACCESS[mode]
             found["inputs"].append(item)
+            if uploaded:
+                notes.append(
+                    f"{section} {target}: {now} is uploaded to {seen} before the job starts."
+                )
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:

@@ -300,3 +300,22 @@ def test_an_image_id_is_a_container_on_container_clouds_or_in_a_registrys_shape(
         found, notes = image(f"  image_id: {machine}\n")
         assert found is None, machine
         assert f"resources.image_id {machine}: a machine image, not a container." in notes
+
+
+def test_a_local_folder_uploaded_into_a_named_bucket_is_read_from_that_bucket():
+    text = (
+        "file_mounts:\n"
+        "  /dataset:\n    name: lab-scans\n    source: ./scans\n    store: gcs\n    mode: COPY\n"
+        "  /refs:\n    name: lab-refs\n    source: ~/ref_data\n"
+        "run: python align.py --scans /dataset --reference /refs/hg38.fa\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    inputs = [(i.name, i.location, i.access) for i in result.description.data.inputs]
+    # With no store: SkyPilot picks one from the cloud, written bucket:// as elsewhere.
+    assert inputs == [
+        ("/dataset", "gs://lab-scans", "copy_before_start"),
+        ("/refs", "bucket://lab-refs", "stream"),
+    ]
+    assert "file_mounts /dataset: ./scans is uploaded to gs://lab-scans before the job starts." in (
+        result.notes
+    )
