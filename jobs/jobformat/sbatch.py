@@ -22,7 +22,8 @@ FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 # --ntasks-per-node).
 ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # Directives read into the description; every other one is kept as a note.
-READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
+READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "ntasks-per-gpu", "cpus-per-task",
+        "cpus-per-gpu", "gres",
         "image", "container-image", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
         "mem-per-gpu", "time",
         "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
@@ -362,12 +363,23 @@ def _component(options, body, gpus_elsewhere=False):
         scratch = slurm_memory(options["tmp"])
         if scratch:
             data["scratch"] = scratch
+    per_gpu_tasks = _int(options.get("ntasks-per-gpu"))
+    if not tasks_per_node and per_gpu_tasks and isinstance((accelerators or {}).get("count"), int):
+        # --ntasks-per-gpu N: N tasks beside each of the node's GPUs.
+        tasks_per_node = per_gpu_tasks * accelerators["count"]
+    elif options.get("ntasks-per-gpu") and not tasks_per_node:
+        notes.append(
+            f"--ntasks-per-gpu {options['ntasks-per-gpu']}: tasks per GPU, with no count of "
+            "GPUs per node to multiply."
+        )
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
     if tasks_per_node or options.get("ntasks"):
-        tasks = options.get("ntasks-per-node") or options.get("ntasks")
-        key = "ntasks-per-node" if options.get("ntasks-per-node") else "ntasks"
+        key = next(k for k in ("ntasks-per-node", "ntasks", "ntasks-per-gpu") if options.get(k))
+        tasks = options[key]
+        if key == "ntasks-per-gpu":
+            tasks = f"{tasks} × {accelerators['count']} GPUs"
         if options.get("cpus-per-task"):
             pass
         elif cpus and cpus == tasks_per_node:

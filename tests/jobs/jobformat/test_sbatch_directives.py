@@ -133,6 +133,10 @@ def test_tasks_without_cpus_per_task_are_one_core_each():
     assert cpus("#SBATCH --nodes=2-4 --ntasks=8") is None  # depends on the nodes it gets
     assert cpus("#SBATCH --nodes=4 --ntasks=6 -c 8") is None  # 1 or 2 tasks on a node
     assert cpus("#SBATCH --nodes=2 --ntasks-per-node=2 -c 8") == 16
+    # --ntasks-per-gpu: that many tasks beside each GPU of a node.
+    assert cpus("#SBATCH --gpus-per-node=4 --ntasks-per-gpu=2") == 8
+    assert cpus("#SBATCH --gres=gpu:2 --ntasks-per-gpu=1 -c 6") == 12
+    assert cpus("#SBATCH --ntasks-per-gpu=1") is None  # no GPUs per node to count from
 
 
 def test_memory_per_cpu_with_tasks_and_no_nodes():
