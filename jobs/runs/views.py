@@ -37,7 +37,8 @@ def run_panel(request, pk):
     if not request.user.is_authenticated:
         raise Http404
     job, run = selectors.get_run_for_user(request.user, pk)
-    return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
+    context = run_context(run, staff=request.user.is_staff)
+    return render(request, "jobs/_run.html#run-live", {"job": job, **context})
 
 
 @staff_required
