@@ -4,7 +4,8 @@ import copy
 
 from . import jobformat, services
 from .models import JobDescription
-from .runs import simulator
+from .runs import dispatch, simulator
+from .runs.models import Cluster, SchedulerClient
 
 NIGHTLY_SBATCH = """#!/bin/bash
 #SBATCH --job-name=nightly-reindex
@@ -73,6 +74,32 @@ def small_slurm_job(name, command="sleep 3", *, gpus=2, staging=True, **request)
     }
     data["output"]["artifacts"][0].update(size="1 GB")
     return data
+
+
+# The local test cluster (`make slurm`, .ci/slurm-up: e31local, default partition e31, eight fake
+# GPUs per node as gpu:h100) as staff would register it, so the sbatch export and dispatch have a
+# site out of the box. Its data movers stand in for a site's copies: the local nodes share this
+# machine's disk, and the demo's buckets are not real, so a dispatched demo job still gets through.
+DEMO_CLUSTER = {
+    "name": "e31local",
+    "partition": "e31",
+    "accelerator_map": {"H100-80GB": "gpu:h100"},
+    "stage_command": "sleep 2 # stands in for: rclone copy {location} /scratch/$USER/{name}",
+    "deliver_command": "sleep 2 # stands in for: rclone copy /scratch/$USER/out/{name} {destination}",
+}
+
+
+def load_cluster(*, users):
+    """The demo cluster, once. Its token is not kept (it is shown once, and no one saw it):
+    staff replace it on the clusters page to start the agent (docs/runs.md, "Slurm cluster")."""
+    name = DEMO_CLUSTER["name"]
+    # Loaded already, or the name taken by a scheduler client made by hand (create_cluster would
+    # refuse it): either way the demo leaves it be rather than stop the whole load.
+    if Cluster.objects.filter(name__iexact=name).exists() or (
+        SchedulerClient.objects.filter(name__iexact=name).exists()
+    ):
+        return
+    dispatch.create_cluster(**DEMO_CLUSTER, created_by=users["staff@e31.example"])
 
 
 def load_jobs(*, teams, users):

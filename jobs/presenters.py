@@ -13,7 +13,7 @@ from .forms import CommentForm
 from .models import JobDescription, JobStatus
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import page_clock, run_context
+from .runs.presenters import page_clock, run_context, staff_moves
 from .selectors import comments_by_anchor, discussion, revisions_with_reviews, status_history
 from .steps import (
     PART_SPECS,
@@ -285,7 +285,11 @@ def detail_context(request, job, review_values=None):
     revisions = context["revisions"]
     context["latest_number"] = revisions[0]["number"] if revisions else None
     if run is not None:
-        context.update(run_context(run, page_clock()))
+        staff = request.user.is_staff
+        context.update(run_context(run, page_clock(), staff=staff))
+        if staff and not run.is_final:  # the box below an active run (jobs/_run.html)
+            has_events = bool(context["events"])
+            context.update(staff_moves(run, context["dispatch"], has_events=has_events))
     return context
 
 

@@ -29,5 +29,6 @@ urlpatterns = [
     ),
     path("staff/reviews/", review_views.review_queue, name="review_queue"),
     path("jobs/<id:pk>/run/move/", run_move.run_move, name="run_move"),
+    path("jobs/<id:pk>/run/simulate/", run_move.run_simulate, name="run_simulate"),
     path("", include("jobs.runs.urls")),
 ]

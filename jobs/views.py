@@ -457,20 +457,15 @@ def comment_create(request, pk):
             form = CommentForm(job=job)
             if not request.htmx:
                 return redirect(reverse("job_detail", args=[job.pk]) + "#discussion")
-    threads, _ = selectors.discussion(job)
-    context = {
-        "job": job,
-        "threads": threads,
-        "comment_form": form,
-    }
     if request.htmx:
+        threads, _ = selectors.discussion(job)
+        context = {"job": job, "threads": threads, "comment_form": form}
         return render(request, "jobs/detail.html#discussion", context)
-    return render(
-        request,
-        "jobs/detail.html",
-        {**context, "revisions": selectors.revisions_with_reviews(job)},
-        status=400,
-    )
+    # Refused without htmx: the person lands on the job page itself, so it is the whole page
+    # job_detail shows (run, ledger, history), the error beside the field and the text kept.
+    context = detail_context(request, job)
+    context["comment_form"] = form
+    return render(request, "jobs/detail.html", context, status=400)
 
 
 @login_required

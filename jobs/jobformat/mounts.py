@@ -17,6 +17,7 @@ class Use(StrEnum):
     CHECKPOINT = "checkpoint"
     CREDENTIAL = "credential"
     CODE = "code"
+    CONFIG = "config"
     UNCLEAR = "unclear"
 
 
@@ -25,8 +26,17 @@ CREDENTIAL = re.compile(
     r"(?:^|/)\.kube(?:/|$)|kubeconfig|(?:^|/)credentials?(?:\.json)?$|service[-_]?account[^/]*\.json$|"
     r"(?:^|/)(?:hf_|api_|auth_|access_)?token(?:\.\w+)?$|\.pem$|\.key$|id_rsa|id_ed25519|id_ecdsa|"
     r"\.huggingface/token|\.cache/huggingface/token|\.docker/config\.json$|(?:^|/)\.wandb|"
-    r"(?:^|/)secrets?(?:/|$)",
+    r"(?:^|/)secrets?(?:/|$)|"
+    # A dotenv file (`.env`, `.env.production`) holds the program's secrets, not its code; a
+    # template of one (`.env.example`) holds none.
+    r"(?:^|/)\.env(?:\.(?!example$|sample$|template$|dist$)[\w-]+)?$",
     re.IGNORECASE,
+)
+# A user's shell, editor or tool settings copied into the home folder on the node: they shape
+# the session, not the job's code or data (a key file in the same place is a credential).
+USER_CONFIG = re.compile(
+    r"^~/\.(?:bashrc|bash_profile|bash_aliases|profile|zshrc|inputrc|vimrc|tmux\.conf|"
+    r"screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?)$"
 )
 CHECKPOINT = re.compile(r"ckpt|checkpoint", re.IGNORECASE)
 OUTPUT_NAME = re.compile(
@@ -188,9 +198,11 @@ def classify(
     team meant things to go, not what the job does: such a mount is UNCLEAR, except that a
     new bucket named for checkpoints is where they go."""
     # Keys are recognised by where they are mounted or copied from, never by a bucket name.
-    local = location if _is_local(location) else ""
+    local = location if is_local(location) else ""
     if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
+    if USER_CONFIG.match(mount_path.rstrip("/")) and (not location or local):
+        return Verdict(Use.CONFIG, "the user's own settings, neither the job's code nor its data")
     aliases = [*aliases, *script_aliases(script, mount_path)]
     written = writes_to(script, mount_path, aliases)
     if local and OUTPUT_FOLDER.search(local):
@@ -245,7 +257,8 @@ def _store_of(script, path, aliases):
     return bool(ref) and bool(re.search(rf"{option}(?:=|\s+)[\"']?{ref}", script or ""))
 
 
-def _is_local(location):
+def is_local(location):
+    """A path on the launching machine, not a bucket or a URL."""
     return bool(location) and not CLOUD.match(location) and "://" not in location
 
 

@@ -22,7 +22,8 @@ FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 # --ntasks-per-node).
 ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # Directives read into the description; every other one is kept as a note.
-READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
+READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "ntasks-per-gpu", "cpus-per-task",
+        "cpus-per-gpu", "gres",
         "image", "container-image", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "mem", "mem-per-cpu",
         "mem-per-gpu", "time",
         "begin", "deadline", "array", "requeue", "no-requeue", "constraint", "tmp"}  # fmt: skip
@@ -277,10 +278,14 @@ def _component(options, body, gpus_elsewhere=False):
                 request["min_nodes"] = low
                 request["less_compute"] = "fewer_nodes"
                 notes.append(f"--nodes {nodes}: it starts on as few as {low} nodes.")
+    elif (named := _host_count(options.get("nodelist"))) and named > 1:
+        # Slurm allocates at least the nodes the list names; with no --nodes, that many.
+        request["nodes"] = named
+        notes.append(f"--nodelist {options.pop('nodelist')}: {named} nodes named, no --nodes.")
     node_count = request.get("nodes", 1)
     tasks_per_node = _tasks_per_node(options, node_count)
     totals = [f"--{k} {options[k]}" for k in ("ntasks", "gpus") if (_int(options.get(k)) or 0) > 1]
-    if totals and not nodes and not options.get("ntasks-per-node"):
+    if totals and "nodes" not in request and not nodes and not options.get("ntasks-per-node"):
         notes.append(
             f"{' and '.join(totals)} with no --nodes: read as on one node; Slurm may spread "
             "them over several nodes, so say how many nodes."
@@ -362,12 +367,23 @@ def _component(options, body, gpus_elsewhere=False):
         scratch = slurm_memory(options["tmp"])
         if scratch:
             data["scratch"] = scratch
+    per_gpu_tasks = _int(options.get("ntasks-per-gpu"))
+    if not tasks_per_node and per_gpu_tasks and isinstance((accelerators or {}).get("count"), int):
+        # --ntasks-per-gpu N: N tasks beside each of the node's GPUs.
+        tasks_per_node = per_gpu_tasks * accelerators["count"]
+    elif options.get("ntasks-per-gpu") and not tasks_per_node:
+        notes.append(
+            f"--ntasks-per-gpu {options['ntasks-per-gpu']}: tasks per GPU, with no count of "
+            "GPUs per node to multiply."
+        )
     cpus = _cpus(options, node_count, tasks_per_node, accelerators)
     if cpus:
         request["cpus_per_node"] = cpus
     if tasks_per_node or options.get("ntasks"):
-        tasks = options.get("ntasks-per-node") or options.get("ntasks")
-        key = "ntasks-per-node" if options.get("ntasks-per-node") else "ntasks"
+        key = next(k for k in ("ntasks-per-node", "ntasks", "ntasks-per-gpu") if options.get(k))
+        tasks = options[key]
+        if key == "ntasks-per-gpu":
+            tasks = f"{tasks} × {accelerators['count']} GPUs"
         if options.get("cpus-per-task"):
             pass
         elif cpus and cpus == tasks_per_node:
@@ -587,6 +603,31 @@ def _shape(options, body, request, work, notes):
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
     elif nodes > 1:
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
+
+
+def _host_count(nodelist):
+    """How many hosts a Slurm host list names (`gpu-[6-8]`, `a1,a2`, `n[01-04,07]`,
+    `r[1-2]-n[1-4]`); None for a file of names (a path) or what is not a host list."""
+    if not nodelist or "/" in nodelist:
+        return None
+    total = 0
+    for host in _top_level(nodelist.strip(), ","):
+        count = 1
+        for group in re.findall(r"\[([^\]]*)\]", host):
+            count *= sum(_range_size(part) or 0 for part in group.split(","))
+        if not count or re.search(r"[\[\]]", re.sub(r"\[[^\]]*\]", "", host)):
+            return None
+        total += count
+    return total or None
+
+
+def _range_size(part):
+    m = re.fullmatch(r"\s*(\d+)(?:-(\d+))?\s*", part)
+    if not m:
+        return None
+    low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+    # No cluster has a million nodes: a longer range is not a host list.
+    return high - low + 1 if low <= high < low + 10**6 else None
 
 
 def _tasks_per_node(options, node_count):

@@ -242,18 +242,26 @@ def _mounts(task, variables, script, notes, serves=False):
             serves=serves,
         )
         use = verdict.use
+        # A bucket named with a local source: SkyPilot uploads the folder into that bucket and
+        # mounts the bucket, so the job reads the bucket (the folder is where it came from).
+        uploaded = seen != now and mounts.is_local(now) and "://" in (seen or "")
+        read_from = seen if uploaded else now
         # One source mounted at several paths is one thing the job reads or writes: it is
         # listed once, under its first mount path, and the other paths are named in a note.
-        where = {mounts.Use.READ: now, mounts.Use.UNCLEAR: seen}.get(use, seen)
+        where = {mounts.Use.READ: read_from, mounts.Use.UNCLEAR: seen}.get(use, seen)
         if (use, where) in placed and use not in (mounts.Use.CREDENTIAL, mounts.Use.CODE):
             notes.append(f"{section} {target}: {where} again, as at {placed[(use, where)]}.")
             continue
         placed.setdefault((use, where), target)
         if use == mounts.Use.READ:
-            item = {"name": target, "location": now}
+            item = {"name": target, "location": read_from}
             if mode in MODE_TO_ACCESS:
                 item["access"] = MODE_TO_ACCESS[mode]
             found["inputs"].append(item)
+            if uploaded:
+                notes.append(
+                    f"{section} {target}: {now} is uploaded to {seen} before the job starts."
+                )
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:
@@ -263,7 +271,12 @@ def _mounts(task, variables, script, notes, serves=False):
         elif use == mounts.Use.CHECKPOINT:
             found["checkpoints"].append(seen)
         elif use == mounts.Use.CREDENTIAL:
-            found["credentials"].append(target)
+            # A key sent from the launching machine is named by the file the user supplies
+            # (`/app/.env: .env` ships `.env`); one kept in a bucket by where the job finds it.
+            found["credentials"].append(now if mounts.is_local(now) else target)
+        elif use == mounts.Use.CONFIG:
+            notes.append(f"{section} {target}: the user's own settings ({verdict.reason}).")
+            continue
         elif use == mounts.Use.CODE:
             found["code"].append(now)
         else:
@@ -513,6 +526,8 @@ def _read_resources(task, request, work, data, notes):
     image = first.get("image_id")
     if isinstance(image, str) and image.startswith("docker:"):
         work["image"] = image.removeprefix("docker:")
+    elif isinstance(image, str) and (_container_cloud(first) or CONTAINER_IMAGE.match(image)):
+        work["image"] = image.strip()
     elif image:
         notes.append(f"resources.image_id {image}: a machine image, not a container.")
     if first.get("cpus") is not None:
@@ -552,6 +567,27 @@ def _read_resources(task, request, work, data, notes):
     for key in sorted({k for c in choices for k in c} - RESOURCE_KEYS, key=str):
         value = first.get(key, next((c[key] for c in choices if key in c), None))
         notes.append(f"resources.{key} {value}: not represented in the format.")
+
+
+# Clouds that run every task in a container: an image_id there is a container image, with or
+# without `docker:` (a RunPod pod, a Kubernetes pod, a Vast.ai instance).
+CONTAINER_CLOUDS = {"runpod", "kubernetes", "k8s", "vast"}
+# `registry/name:tag` (or `@sha256:…`): the shape of a container image. Machine images have no
+# tag after a path (`ami-…`, `projects/…/global/images/…`, `ocid1.image…`, an Azure
+# `publisher:offer:sku:version` has no `/`).
+CONTAINER_IMAGE = re.compile(
+    r"^(?!projects/)[a-z0-9][\w.-]*(?::\d+)?(?:/[\w.-]+)+(?::[\w.-]+|@sha256:[0-9a-f]{64})$",
+    re.IGNORECASE,
+)
+
+
+def _container_cloud(resources):
+    """Whether `cloud:` or `infra:` names a cloud that runs tasks in containers."""
+    for key in ("cloud", "infra"):
+        name = str(resources.get(key) or "").strip().lower().split("/")[0]
+        if name in CONTAINER_CLOUDS:
+            return True
+    return False
 
 
 def _recovery(task):

@@ -36,9 +36,11 @@ def _dispatch(run):
     return Dispatch.objects.filter(run=run).select_related("cluster").first()
 
 
-def run_context(run, clock=None):
+def run_context(run, clock=None, *, staff=False):
     """`clock`: the real time to show the run at (one reading for the timeline, the ledger
-    and the figures); by default the time now."""
+    and the figures); by default the time now. `staff`: the viewer is staff, who may dispatch
+    a failed run again (the clusters are read for them alone). The staff box below an active
+    run is the page's, not the polled section's: staff_moves, asked by the page."""
     events = list(run.events.with_senders())
     holds = list(run.holds.all())
     clock = clock or timezone.now()
@@ -58,8 +60,9 @@ def run_context(run, clock=None):
         description=description,
     )
     return {
-        **staff_moves(run, dispatch, has_events=bool(events)),
-        **ending(run, dispatch, events, holds),
+        "run": run,
+        "dispatch": dispatch,
+        **ending(run, dispatch, events, holds, staff=staff),
         "observed": observed,
         "observed_chart": observed_mod.chart(observed),
         "gap_ratio": observed_mod.GAP_RATIO,
@@ -73,10 +76,15 @@ def run_context(run, clock=None):
     }
 
 
-def ending(run, dispatch, events, holds):
+def ending(run, dispatch, events, holds, *, staff=False):
     """How the run ended, said by its cause; the earlier attempts of a run dispatched again;
-    the clusters staff may dispatch a failed run to again (jobs/_run_outcome.html)."""
-    again = run.state == RunState.FAILED and dispatch is not None and dispatch.state == "finished"
+    for staff, the clusters they may dispatch a failed run to again (jobs/_run_outcome.html)."""
+    again = (
+        staff
+        and run.state == RunState.FAILED
+        and dispatch is not None
+        and dispatch.state == "finished"
+    )
     return {
         "end_sentence": observed_mod.end_sentence(run, observed_mod.reports(events, holds)),
         "earlier_attempts": [_attempt(a) for a in (dispatch.earlier if dispatch else [])],
@@ -103,23 +111,18 @@ def _attempt(stored):
     }
 
 
-def staff_moves(run, dispatch, *, has_events=None):
-    """What the staff's box below an active run's section offers (jobs/_run.html): the
-    clusters to dispatch it to, the moves by hand. `has_events`: whether the run has any,
-    asked of the database only if it matters (no dispatch) and the caller did not read them."""
-    if dispatch is None and not run.is_final and has_events is None:
-        has_events = run.events.exists()
+def staff_moves(run, dispatch, *, has_events):
+    """What the staff's box below an active run's section offers (jobs/_run.html), for the
+    page to add when the viewer is staff and the run is active (no one else sees the box, so
+    no one else pays for its clusters): the clusters to dispatch it to, the moves by hand.
+    `has_events`: whether the run has any (run_context read them)."""
     return {
-        "run": run,
-        "dispatch": dispatch,
         # Staff may dispatch a run no engine has touched yet.
         "clusters": (
             list(Cluster.objects.order_by("name"))
             if dispatch is None and not has_events and not run.is_final
             else []
         ),
-        # The template asks only whether there are any (a run no engine has touched).
-        "events": bool(has_events),
         # Only the moves the table allows from the run's state: no illegal default.
         "event_kinds": [(k, k.label) for k in kinds_from(run.state)],
         "failure_reasons": FailureReason.choices,

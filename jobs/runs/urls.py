@@ -1,5 +1,5 @@
-"""The run of an accepted job: its live panel, the simulator, dispatch, scheduler clients
-(staff moves are in jobs/run_move.py: a refusal shows the whole job page)."""
+"""The run of an accepted job: its live panel, dispatch, scheduler clients (staff moves and
+the simulator are in jobs/run_move.py: a refusal shows the whole job page)."""
 
 from django.urls import path
 
@@ -7,7 +7,6 @@ from . import views
 
 urlpatterns = [
     path("jobs/<id:pk>/run/", views.run_panel, name="run_panel"),
-    path("jobs/<id:pk>/run/simulate/", views.run_simulate, name="run_simulate"),
     path("jobs/<id:pk>/run/dispatch/", views.run_dispatch, name="run_dispatch"),
     path("jobs/<id:pk>/run/cancel/", views.run_cancel, name="run_cancel"),
     path("staff/clusters/", views.clusters, name="clusters"),

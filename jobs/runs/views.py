@@ -1,4 +1,4 @@
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,13 +15,11 @@ from portal import submissions
 from portal.converters import MAX_ID
 from portal.decorators import staff_required
 from portal.errors import DomainError
-from portal.outbox import enqueue
 from portal.validators import has_line_break, is_number
 
 from . import dispatch as dispatch_mod
-from . import services, simulator
+from . import services
 from .presenters import run_context
-from .tasks import simulate_run
 
 
 def _back_to_run(request, job):
@@ -37,47 +35,8 @@ def run_panel(request, pk):
     if not request.user.is_authenticated:
         raise Http404
     job, run = selectors.get_run_for_user(request.user, pk)
-    return render(request, "jobs/_run.html#run-live", {"job": job, **run_context(run)})
-
-
-@staff_required
-@require_POST
-def run_simulate(request, pk):
-    job, run = selectors.get_run_for_user(request.user, pk)
-    start = _simulation_start(request.POST.get("start", ""))
-    if run.is_final:
-        messages.error(request, "This run is over: nothing to simulate.")
-    elif start is False:
-        messages.error(
-            request,
-            "Not started: give the start as a date and time (UTC), or leave it empty for now.",
-        )
-    else:
-        speed = 3600.0
-        # Nothing is written here: no commit to wait for, and nothing to keep if it fails.
-        # Job time starts now or at the staff's time, never before acceptance (simulator.py).
-        if not enqueue(simulate_run, run.pk, speed, start.isoformat() if start else None):
-            messages.error(request, "The simulator could not start: the task queue is down.")
-        else:
-            messages.success(
-                request,
-                "The simulator is playing this run (one hour of job time per second)."
-                + simulator.moved_start(run, start),
-            )
-    return redirect(reverse("job_detail", args=[job.pk]) + "#run")
-
-
-def _simulation_start(text):
-    """The start staff chose (a datetime-local field, read as UTC): None if empty, False if
-    it is not a time."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        value = datetime.fromisoformat(text)
-    except ValueError:
-        return False
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    context = run_context(run, staff=request.user.is_staff)
+    return render(request, "jobs/_run.html#run-live", {"job": job, **context})
 
 
 @staff_required

@@ -215,3 +215,24 @@ def test_the_evidence_prints_held_time_as_the_job_page_does(client_for, finding,
     assert "<strong>131.2 h</strong> (+3.2 h against expected)" in page
     assert "256.0 h" in page and "128.0 h" in page
     assert "0.3</td>" not in page
+
+
+def test_the_history_names_who_moved_the_finding_staff_or_partner(
+    client_for, finding, a_member, staff
+):
+    # Each change by the person who made it, as the job page's history and the answers name
+    # people (full name, else e-mail), not "staff" for everyone on the E31 side.
+    staff.full_name = "Sam Okafor"
+    staff.save(update_fields=["full_name"])
+    a_member.full_name = "Ada <b>Lovelace</b>"
+    a_member.save(update_fields=["full_name"])
+    problem = UnsolvedProblem.objects.get(slug="getting-data-to-compute")
+    services.change_status(
+        finding=finding, actor=staff, to_status=FindingStatus.TRIAGED, problems=[problem]
+    )
+    for client, read in ((client_for(a_member), partner_page), (client_for(staff), staff_page)):
+        html = read(client, finding)
+        history = html[html.index('id="history-h"') :]
+        history = history[: history.index("</ol>")]
+        assert "by Ada &lt;b&gt;Lovelace&lt;/b&gt;</span>" in history  # filed it
+        assert "by Sam Okafor</span>" in history and "by staff" not in history

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from jobs import jobformat, services
 from jobs.models import Comment
@@ -101,3 +102,33 @@ def test_every_form_of_the_discussion_posts_to_the_jobs_comments(client_for, job
     # A reply under each comment (two once the fragment's is posted) and the new comment.
     forms = 3 if htmx else 2
     assert html.count(f'action="{url}" hx-post="{url}"') == forms
+
+
+@pytest.mark.parametrize(
+    "typed, error",
+    [("", "This field is required."), ("Why *this* size? " * 600, "at most 10000 characters")],
+    ids=["empty", "too-long"],
+)
+def test_a_refused_comment_shows_the_whole_job_page_with_the_text_kept(
+    client_for, run, a_member, staff, typed, error
+):
+    # Without htmx the person lands on the job page itself: it must be the page job_detail
+    # shows (run, ledger, history), not a page with only the discussion filled in.
+    services.add_comment(job=run.job, author=staff, body="A question.")
+    response = client_for(a_member).post(
+        reverse("comment_create", args=[run.job_id]), {"body": typed, "anchor": ""}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="run-section"' in html and "<h3>Timeline</h3>" in html and "Ledger, in" in html
+    assert "Status history (2)" in html and "Revision 1</a>" in html
+    assert "A question." in html
+    new_comment = html[html.index('id="new-comment-h"') :]
+    field_error = re.search(
+        r'<div class="field-error" id="id_body_error">(.*?)</div>', new_comment, re.S
+    )
+    assert field_error and error in field_error.group(1)
+    kept = re.search(
+        r'<textarea name="body"[^>]*id="id_body"[^>]*>(.*?)</textarea>', new_comment, re.S
+    )
+    assert kept.group(1).strip() == escape(typed).strip()

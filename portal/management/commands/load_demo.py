@@ -3,7 +3,7 @@ from django.db import transaction
 
 from findings.demo import load_findings
 from findings.insights.demo import load_program_history
-from jobs.demo import load_jobs
+from jobs.demo import load_cluster, load_jobs
 from portal import services
 from portal.demo import DEMO_INVITATIONS, DEMO_PASSWORD, DEMO_TEAMS, DEMO_USERS
 from portal.intake.demo import load_intake
@@ -18,6 +18,7 @@ class Command(BaseCommand):
         teams, users = self.load_accounts()
         # Each capability adds its own demo records here (idempotent: they check before creating).
         load_jobs(teams=teams, users=users)
+        load_cluster(users=users)
         load_findings(teams=teams, users=users)
         load_program_history(teams=teams, users=users)
         load_intake(teams=teams, users=users)

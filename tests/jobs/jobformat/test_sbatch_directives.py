@@ -133,6 +133,10 @@ def test_tasks_without_cpus_per_task_are_one_core_each():
     assert cpus("#SBATCH --nodes=2-4 --ntasks=8") is None  # depends on the nodes it gets
     assert cpus("#SBATCH --nodes=4 --ntasks=6 -c 8") is None  # 1 or 2 tasks on a node
     assert cpus("#SBATCH --nodes=2 --ntasks-per-node=2 -c 8") == 16
+    # --ntasks-per-gpu: that many tasks beside each GPU of a node.
+    assert cpus("#SBATCH --gpus-per-node=4 --ntasks-per-gpu=2") == 8
+    assert cpus("#SBATCH --gres=gpu:2 --ntasks-per-gpu=1 -c 6") == 12
+    assert cpus("#SBATCH --ntasks-per-gpu=1") is None  # no GPUs per node to count from
 
 
 def test_memory_per_cpu_with_tasks_and_no_nodes():
@@ -248,3 +252,18 @@ def test_an_image_from_the_environment_alone_is_kept_as_written():
     (result,) = jobformat.import_text(text.encode(), filename="t.sub")
     assert result.description.work.image is None
     assert any("set outside the script" in note for note in result.notes)
+
+
+def test_a_node_list_with_no_node_count_asks_for_the_nodes_it_names():
+    def nodes(*directives):
+        result = imported(*directives, "srun x")
+        return result.description.request.nodes, result.notes
+
+    found, notes = nodes("#SBATCH --nodelist=gpu-[3-5]")
+    assert found == 3
+    assert "--nodelist gpu-[3-5]: 3 nodes named, no --nodes." in notes
+    assert nodes("#SBATCH -w r[1-2]-n[01-04,07],login2")[0] == 11
+    assert nodes("#SBATCH --nodelist=gpu-[3-5] --nodes=1")[0] == 1  # --nodes says
+    assert nodes("#SBATCH -w hostA")[0] is None  # one host: what Slurm gives anyway
+    assert nodes("#SBATCH --nodelist=./hosts.txt")[0] is None  # a file of names
+    assert nodes("#SBATCH --nodelist=n[1-x]")[0] is None  # not a host list

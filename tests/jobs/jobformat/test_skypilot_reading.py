@@ -256,3 +256,66 @@ def test_setup_fetched_from_a_repository_whose_folder_the_task_runs_from_names_i
     other = text.replace("/workspace/seg/", "/workspace/app/")
     [result] = jobformat.import_text(other.encode(), filename="sky.yaml")
     assert not result.description.work.code
+
+
+def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_no_code():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  /srv/app/.env: .env\n"
+        "  /srv/app/.env.example: .env.example\n"
+        "  ~/.bashrc: ~/.bashrc\n"
+        "  ~/.tmux.conf: ~/.tmux.conf\n"
+        "secrets:\n  SLACK_TOKEN: null\n"
+        "run: python -m app\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    work = result.description.work
+    # Named by the file the user supplies, ahead of the secrets: section.
+    assert work.credentials == [".env", "SLACK_TOKEN"]
+    # A template of a dotenv file holds no secret: it is sent like the rest of the code.
+    assert work.code == [".", ".env.example"]
+    assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
+        "file_mounts ~/.bashrc",
+        "file_mounts ~/.tmux.conf",
+    ]
+
+
+def test_an_image_id_is_a_container_on_container_clouds_or_in_a_registrys_shape():
+    def image(resources):
+        [result] = jobformat.import_text(f"resources:\n{resources}run: python x.py\n".encode())
+        return result.description.work.image, result.notes
+
+    assert image("  cloud: runpod\n  image_id: lab/trainer\n")[0] == "lab/trainer"
+    assert image("  infra: k8s/ctx-a\n  image_id: ubuntu:22.04\n")[0] == "ubuntu:22.04"
+    assert image("  image_id: ghcr.io/lab/trainer:v3\n")[0] == "ghcr.io/lab/trainer:v3"
+    assert image("  image_id: docker:lab/trainer:v3\n")[0] == "lab/trainer:v3"
+    # Machine images stay machine images: no tag after a path, or a cloud's own form.
+    for machine in (
+        "ami-0abc1234def567890",
+        "projects/lab-images/global/images/base-v20250101",
+        "skypilot:gpu-ubuntu-2204",
+        "ocid1.image.oc1.iad.aaaa",
+    ):
+        found, notes = image(f"  image_id: {machine}\n")
+        assert found is None, machine
+        assert f"resources.image_id {machine}: a machine image, not a container." in notes
+
+
+def test_a_local_folder_uploaded_into_a_named_bucket_is_read_from_that_bucket():
+    text = (
+        "file_mounts:\n"
+        "  /dataset:\n    name: lab-scans\n    source: ./scans\n    store: gcs\n    mode: COPY\n"
+        "  /refs:\n    name: lab-refs\n    source: ~/ref_data\n"
+        "run: python align.py --scans /dataset --reference /refs/hg38.fa\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    inputs = [(i.name, i.location, i.access) for i in result.description.data.inputs]
+    # With no store: SkyPilot picks one from the cloud, written bucket:// as elsewhere.
+    assert inputs == [
+        ("/dataset", "gs://lab-scans", "copy_before_start"),
+        ("/refs", "bucket://lab-refs", "stream"),
+    ]
+    assert "file_mounts /dataset: ./scans is uploaded to gs://lab-scans before the job starts." in (
+        result.notes
+    )

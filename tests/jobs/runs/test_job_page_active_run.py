@@ -153,3 +153,30 @@ def test_staffs_moves_follow_the_run_at_once(
     html = page(viewer, run.job)
     assert "Dispatch to the cluster" not in html and "register a cluster" not in html
     assert '<option value="running">' in html and "Rented (resources held" in html
+
+
+def test_a_run_no_engine_touched_reads_the_clusters_for_staff_alone(
+    client_for, run, cluster, a_member, staff, django_assert_num_queries
+):
+    # Submitted, no event yet: staff may dispatch it (the clusters are read for their box);
+    # the team's page has no such box, so it does not read them.
+    partner = client_for(a_member)
+    page(partner, run.job)  # marks it read
+    # Session, user, memberships, the job with its run and read mark, the comments, the
+    # events with their senders, the holds, the revisions joined to their reviews, the history.
+    with django_assert_num_queries(9):
+        html = page(partner, run.job)
+    assert "Queued: no event yet." in html and "Dispatch to the cluster" not in html
+    viewer = client_for(staff)
+    page(viewer, run.job)
+    # The same, and the clusters to dispatch it to.
+    with django_assert_num_queries(10):
+        html = page(viewer, run.job)
+    assert f'<option value="{cluster.pk}">local (partition e31)</option>' in html
+    assert "Dispatch to the cluster" in html
+    # The panel the page polls holds no staff box: no cluster is read for it, for anyone.
+    # Session, user, memberships, the job, its run with its dispatch, the events, the holds.
+    for viewer in (client_for(staff), client_for(a_member)):
+        with django_assert_num_queries(7):
+            panel = viewer.get(reverse("run_panel", args=[run.job_id])).content.decode()
+    assert "Queued: no event yet." in panel

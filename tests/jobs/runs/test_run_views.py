@@ -163,3 +163,58 @@ def test_job_list_with_runs_has_constant_queries(
     with django_assert_num_queries(baseline):
         page = client.get(reverse("job_list")).content.decode()
     assert page.count("Released (done)") == 5
+
+
+def simulate_form(html):
+    """The staff box's simulate form, where its answers belong."""
+    start = html.index('aria-labelledby="simulate-h"')
+    return html[start : html.index("</form>", start)]
+
+
+def top_messages(html):
+    start = html.index('id="messages"')
+    return html[start : html.index("</div>", start)]
+
+
+def test_a_start_that_is_no_time_is_refused_beside_the_form_with_what_was_typed(
+    client_for, run, staff
+):
+    # A browser without a date-time picker sends what was typed; the whole job page comes
+    # back with the error on the form (not at the top, out of sight above #run).
+    response = client_for(staff).post(reverse("run_simulate", args=[run.job_id]), {"start": "soon"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="run-section"' in html and "Status history (2)" in html  # the whole page
+    form = simulate_form(html)
+    assert "Not started: give the start as a date and time (UTC)" in form
+    assert 'value="soon"' in form and 'aria-invalid="true"' in form
+    assert '<div class="field-error" id="simulate-start-error">' in form
+    assert "Not started" not in top_messages(html)
+    run.refresh_from_db()
+    assert not run.simulated and not run.events.exists()
+
+
+def test_a_queue_that_is_down_is_said_beside_the_form_with_the_start_kept(
+    client_for, run, staff, monkeypatch
+):
+    monkeypatch.setattr("jobs.run_move.enqueue", lambda *args, **kwargs: False)
+    start = (run.created_at + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    response = client_for(staff).post(reverse("run_simulate", args=[run.job_id]), {"start": start})
+    assert response.status_code == 503
+    form = simulate_form(response.content.decode())
+    assert "Not started: the task queue is down" in form and f'value="{start}"' in form
+    assert "aria-invalid" not in form  # the start was fine
+
+
+def test_a_started_simulation_is_said_beside_the_form_that_started_it(
+    client_for, run, staff, monkeypatch
+):
+    # The worker has not played a step yet when the page comes back (Celery is eager in
+    # tests, so the task is held back here): the staff box is there, and says it started.
+    monkeypatch.setattr("jobs.run_move.enqueue", lambda *args, **kwargs: True)
+    client = client_for(staff)
+    response = client.post(reverse("run_simulate", args=[run.job_id]))
+    assert response.status_code == 302 and response["Location"].endswith("#simulate-h")
+    html = client.get(response["Location"]).content.decode()
+    assert "The simulator is playing this run" in simulate_form(html)
+    assert "The simulator is playing this run" not in top_messages(html)
