@@ -308,6 +308,31 @@ def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_n
     ]
 
 
+def test_an_ssh_clients_settings_are_the_users_own_and_the_keys_beside_them_credentials():
+    text = (
+        "file_mounts:\n"
+        "  ~/.ssh/config: ./dev_ssh_config\n"
+        "  $HOME/.ssh/known_hosts: ./hosts_seen\n"
+        "  ~/.ssh/id_ed25519: ~/.ssh/id_ed25519\n"
+        "  /root/.zshrc: ./zshrc\n"
+        "  ~/.ssh: ~/.ssh\n"
+        "  /opt/deploy.pem: ./deploy.pem\n"
+        "run: python report.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.credentials == ["~/.ssh/id_ed25519", "~/.ssh", "./deploy.pem"]
+    assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
+        "file_mounts ~/.ssh/config",
+        "file_mounts $HOME/.ssh/known_hosts",
+        "file_mounts /root/.zshrc",
+    ]
+    # A key file sent under a settings name is still a key.
+    [result] = jobformat.import_text(
+        text.replace("./dev_ssh_config", "~/.ssh/id_rsa").encode(), filename="sky.yaml"
+    )
+    assert "~/.ssh/id_rsa" in result.description.work.credentials
+
+
 def test_an_image_id_is_a_container_on_container_clouds_or_in_a_registrys_shape():
     def image(resources):
         [result] = jobformat.import_text(f"resources:\n{resources}run: python x.py\n".encode())
