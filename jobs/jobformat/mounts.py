@@ -32,12 +32,17 @@ CREDENTIAL = re.compile(
     r"(?:^|/)\.env(?:\.(?!example$|sample$|template$|dist$)[\w-]+)?$",
     re.IGNORECASE,
 )
-# A user's shell, editor or tool settings copied into the home folder on the node: they shape
-# the session, not the job's code or data (a key file in the same place is a credential).
+# A user's shell, editor, SSH client or tool settings copied into the home folder on the node:
+# they shape the session, not the job's code or data. An SSH client's settings (`~/.ssh/config`:
+# host aliases, which key to use) and the hosts it trusts (`known_hosts`) hold no secret; the
+# keys beside them (`~/.ssh/id_*`, a whole `~/.ssh` folder) are credentials.
 USER_CONFIG = re.compile(
-    r"^~/\.(?:bashrc|bash_profile|bash_aliases|profile|zshrc|inputrc|vimrc|tmux\.conf|"
-    r"screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?)$"
+    r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:bashrc|bash_profile|bash_aliases|profile|"
+    r"zshrc|inputrc|vimrc|tmux\.conf|screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?|"
+    r"ssh/(?:config|known_hosts))$"
 )
+SSH_SETTINGS = re.compile(r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$")
+
 CHECKPOINT = re.compile(r"ckpt|checkpoint", re.IGNORECASE)
 OUTPUT_NAME = re.compile(
     r"outputs?\b|outputs?[-_/]|results?\b|results?[-_/]|artifacts?\b|artifacts?[-_/]|"
@@ -59,6 +64,11 @@ WRITE_OPTION = rf"--?[\w.-]*{WRITE_WORD}[\w.-]*"
 class Verdict:
     use: Use
     reason: str
+
+
+def _key_file(path):
+    """A path that holds a key or a secret; SSH client settings beside the keys hold none."""
+    return bool(CREDENTIAL.search(path)) and not SSH_SETTINGS.search(path)
 
 
 def _refs(path, aliases):
@@ -199,10 +209,14 @@ def classify(
     new bucket named for checkpoints is where they go."""
     # Keys are recognised by where they are mounted or copied from, never by a bucket name.
     local = location if is_local(location) else ""
+    if (
+        USER_CONFIG.match(mount_path.rstrip("/"))
+        and (not location or local)
+        and not (local and _key_file(local))
+    ):
+        return Verdict(Use.CONFIG, "the user's own settings, neither the job's code nor its data")
     if CREDENTIAL.search(mount_path) or (local and CREDENTIAL.search(local)):
         return Verdict(Use.CREDENTIAL, "a key or credential file")
-    if USER_CONFIG.match(mount_path.rstrip("/")) and (not location or local):
-        return Verdict(Use.CONFIG, "the user's own settings, neither the job's code nor its data")
     aliases = [*aliases, *script_aliases(script, mount_path)]
     written = writes_to(script, mount_path, aliases)
     if local and OUTPUT_FOLDER.search(local):

@@ -30,6 +30,13 @@ SERVING_PATTERNS = [
     # A database or a remote editor kept in the foreground answers others until it is stopped.
     (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
     (r"\bcode(?:-insiders)?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
+    # Any program's `serve` subcommand (`./tabby serve`, `mkdocs serve`, `panel serve app.py`):
+    # the word right after the program's name, not an argument further on (`--mode serve`).
+    (
+        r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time)\s+)(?:[\w.~-]*/)*[\w.-]+\s+serve(?:\s|;|$)",
+        "starts a server",
+    ),
+    (r"\bfastapi\s+(?:run|dev)\b|\bchainlit\s+run\b", "starts a web server"),
 ]
 # Read only in the step a script ends on, in the foreground (a server started earlier may be
 # for a client of the same job): a program listening on every interface, or named a server.
@@ -59,6 +66,17 @@ ANNOUNCES_SERVER = re.compile(
     re.IGNORECASE,
 )
 
+# A task that opens ports and ends in its own app in the foreground (`python demo/app.py`,
+# `python -m pkg.app_demo`, `cd repo && python webui.py`) serves it for as long as nobody stops it.
+PORTED_APP = re.compile(
+    r"(?:^|[;&|]\s*)(?:exec\s+)?python[\d.]*\s+(?:-\w+\s+)*"
+    r"(?:-m\s+)?(?:[\w./-]*[/.])?(?:\w+_)?(?:app|webui|web_ui)(?:_\w+)?(?:\.py)?(?:\s|;|$)",
+    re.IGNORECASE,
+)
+# So does a last step told which port to listen on, unless a server was started before it: then
+# the step is that server's client (`python bench.py --port 8000`), and the job ends with it.
+GIVEN_A_PORT = re.compile(r"(?:^|\s)--(?:server[.-])?port[= ]\S", re.IGNORECASE)
+
 ADVICE = (
     "Keep this part on your own systems: the network runs batch work that finishes on its own, "
     "not services that answer requests. If the job has a batch part (e.g. precomputing embeddings "
@@ -86,9 +104,11 @@ WAITS_FOREVER = re.compile(
 )
 
 
-def ends_serving(command):
+def ends_serving(command, opens_ports=False):
     """True when the script leaves a server running instead of finishing: its last step is
-    a server in the foreground, or a wait that never ends after a server was started."""
+    a server in the foreground, or a wait that never ends after a server was started. With
+    `opens_ports` (the task asks for ports open to the outside), a last step that runs an app
+    of its own or is given a port to listen on is a server too."""
     if not isinstance(command, str) or not command or _stops_it(command):
         return False
     lines = _logical_lines(command)
@@ -113,9 +133,17 @@ def ends_serving(command):
             or any(
                 re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
             )
+            or (opens_ports and _listens(last, steps[:index]))
         ):
             return True
     return False
+
+
+def _listens(last, earlier):
+    """True when the last step of a task that opens ports is an app or a program given a port."""
+    if PORTED_APP.search(last):
+        return True
+    return bool(GIVEN_A_PORT.search(last)) and not any(serving_signals(s) for s in earlier)
 
 
 # `while true`, or a loop for as long as a process lives (`while kill -0 $PID`).

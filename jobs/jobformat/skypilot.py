@@ -436,7 +436,11 @@ def task_to_data(task, auxiliary=False):
 
     # A task that answers requests (a service, a server or web app left running).
     run = task.get("run") if isinstance(task.get("run"), str) else ""
-    serves = bool(task.get("service")) or ends_serving(run) or _web_app(task)
+    serves = (
+        bool(task.get("service"))
+        or ends_serving(run, opens_ports=_opens_ports(task))
+        or _web_app(task)
+    )
     found = _mounts(task, variables, script, notes, serves=serves)
     inputs = found["inputs"]
     for uri, size_gb in _mapping(task, "inputs", notes).items():
@@ -685,7 +689,7 @@ def _screen(task, work, realtime, notes, auxiliary):
             "Auxiliary task of a job group: it serves the other tasks and is stopped when the "
             "primary tasks finish."
         )
-    elif ends_serving(work.get("command")):
+    elif ends_serving(work.get("command"), opens_ports=_opens_ports(task)):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The run command ends by leaving a server running in the foreground.")
     elif _web_app(task):
@@ -694,6 +698,11 @@ def _screen(task, work, realtime, notes, auxiliary):
             "The task installs a web framework, opens a port and ends in its own program: a web "
             "app (a dashboard) that answers until it is stopped."
         )
+
+
+def _opens_ports(task):
+    """True when some resource choice of the task opens ports to the outside."""
+    return any(choice.get("ports") for choice in _resources(task.get("resources"), []))
 
 
 WEB_FRAMEWORK = re.compile(r"\b(?:fastapi|uvicorn|flask|gradio|streamlit|dash|panel)\b")

@@ -178,6 +178,33 @@ def test_a_web_app_that_opens_a_port_and_runs_in_the_foreground_serves():
         assert result.description.realtime.serves_requests is None
 
 
+def test_a_task_that_ends_in_a_server_subcommand_or_its_own_app_on_an_open_port_serves():
+    def serves(run, resources="  cpus: 4\n  ports: 7860\n"):
+        text = f"resources:\n{resources}run: |\n" + "".join(f"  {x}\n" for x in run.splitlines())
+        [result] = jobformat.import_text(text.encode(), filename="task.yaml")
+        realtime = result.description.realtime
+        if realtime.serves_requests:
+            assert realtime.finishes_on_its_own is False
+            assert "not_a_network_job" in {issue.code for issue in result.issues}
+        return realtime.serves_requests is True
+
+    # Any program's `serve` subcommand left in the foreground, with or without a port open.
+    assert serves("./bin/notes-hub serve --bind 0.0.0.0:7860 \\\n  --workers 2")
+    assert serves("mkdocs serve", resources="  cpus: 1\n")
+    # A task that opens a port and ends in its app, a module or a file, or a program it tells
+    # which port to listen on.
+    assert serves("cd viewer && python ui/app.py")
+    assert serves("python -u -m viewer.ui.app_gallery")
+    assert serves("python launch.py --server-port 7860")
+    # Batch: the same app with no port open, a server started in the background for a client
+    # that ends the job, a client given the server's port, training with a TensorBoard port.
+    assert not serves("cd viewer && python ui/app.py", resources="  cpus: 4\n")
+    assert not serves("./bin/notes-hub serve &\npython probe.py\nkill %1")
+    assert not serves("./bin/notes-hub serve --port 7860 &\npython probe.py --port 7860")
+    assert not serves("tensorboard --logdir runs --port 7860 &\npython train.py --epochs 3")
+    assert not serves("python tools/serve_model_export.py --mode serve", resources="  cpus: 1\n")
+
+
 def test_a_named_bucket_a_service_uses_is_what_it_answers_from():
     text = (
         "resources:\n  cpus: 2\n  ports: [8000]\n"
@@ -279,6 +306,31 @@ def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_n
         "file_mounts ~/.bashrc",
         "file_mounts ~/.tmux.conf",
     ]
+
+
+def test_an_ssh_clients_settings_are_the_users_own_and_the_keys_beside_them_credentials():
+    text = (
+        "file_mounts:\n"
+        "  ~/.ssh/config: ./dev_ssh_config\n"
+        "  $HOME/.ssh/known_hosts: ./hosts_seen\n"
+        "  ~/.ssh/id_ed25519: ~/.ssh/id_ed25519\n"
+        "  /root/.zshrc: ./zshrc\n"
+        "  ~/.ssh: ~/.ssh\n"
+        "  /opt/deploy.pem: ./deploy.pem\n"
+        "run: python report.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.credentials == ["~/.ssh/id_ed25519", "~/.ssh", "./deploy.pem"]
+    assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
+        "file_mounts ~/.ssh/config",
+        "file_mounts $HOME/.ssh/known_hosts",
+        "file_mounts /root/.zshrc",
+    ]
+    # A key file sent under a settings name is still a key.
+    [result] = jobformat.import_text(
+        text.replace("./dev_ssh_config", "~/.ssh/id_rsa").encode(), filename="sky.yaml"
+    )
+    assert "~/.ssh/id_rsa" in result.description.work.credentials
 
 
 def test_an_image_id_is_a_container_on_container_clouds_or_in_a_registrys_shape():
