@@ -746,7 +746,9 @@ class _Reader:
         the program reads: the link only gives it the name the program looks for."""
         ends = [i for i, w in enumerate(words) if w in ("&&", "||", ";", "|")]
         places = [w for w in words[1 : ends[0] if ends else None] if not w.startswith("-")]
-        if len(places) == 2 and places[1].rstrip("/") in DATA_LINK_NAMES:
+        # (or a folder inside it: `ln -sfn $D data/sudoku`, the program reading data/*)
+        link = places[1].rstrip("/") if len(places) == 2 else ""
+        if link in DATA_LINK_NAMES or link.split("/", 1)[0] in DATA_LINK_NAMES and "/" in link:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
@@ -1905,6 +1907,46 @@ def fill_sbatch(results, lines, first_command):
     return exact
 
 
+def _staged_for_run(proposals):
+    """A place a step writes that a later step reads (`prepare.py --output_dir D` in setup,
+    `DATA_DIR=D` or `ln -s D data/x` after it) is staging on the node's own disk: the data the
+    run reads, not something the job hands back. When the writing step names what it copies
+    from (`--input s3://x`), that source is the input and the place only its local copy.
+    (Not on a cluster's shared disk, where a file an earlier step writes stays after the job:
+    see _Reader.produced.)"""
+    outputs = [p for p in proposals if p.path == "output.artifacts" and isinstance(p.value, str)]
+    if not outputs:
+        return proposals
+    drop = set()
+    for out in outputs:
+        place = out.value.rstrip("/")
+        order = proposals.index(out)
+        later = [
+            p
+            for p in proposals[order + 1 :]
+            if p.path == "data.inputs"
+            and isinstance(p.value, str)
+            and (p.value.rstrip("/") == place or p.value.startswith(place + "/"))
+        ]
+        if not later or not place:
+            continue
+        drop.add(id(out))
+        sourced = any(
+            p.path == "data.inputs" and (p.line, p.section) == (out.line, out.section)
+            for p in proposals
+        )
+        if sourced:
+            drop |= {id(p) for p in later}
+        else:
+            # The place as the writing step names it (`DATA_DIR=D/` reads D).
+            same = {id(p) for p in later if p.value.rstrip("/") == place}
+            proposals = [
+                Proposal(p.path, place, p.line, p.text, p.said, p.section) if id(p) in same else p
+                for p in proposals
+            ]
+    return [p for p in proposals if id(p) not in drop]
+
+
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
     proposals, quiet, pulled = [], [], {}
@@ -1932,6 +1974,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     said = any(p.path == "data.no_inputs" for p in proposals)
     if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    proposals = _staged_for_run(proposals)
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
     proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the

@@ -1042,3 +1042,35 @@ def test_picard_style_key_values_and_a_scripts_arguments_kept_by_name():
     assert found("java -jar t.jar INPUT=/lustre/in.vcf OUTPUT=out\n") == [
         ("data.inputs", "/lustre/in.vcf")
     ]
+
+
+def sky_data(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    data = result.description.to_data()
+    inputs = [i["location"] for i in (data.get("data") or {}).get("inputs") or []]
+    outputs = [a.get("destination") for a in (data.get("output") or {}).get("artifacts") or []]
+    return inputs, outputs
+
+
+def test_a_place_setup_fills_and_the_run_reads_is_the_runs_input_not_an_output():
+    built = (
+        "resources:\n  accelerators: A100:1\n"
+        "setup: |\n  python tools/prepare_corpus.py --output_dir $HOME/corpora/wiki\n"
+        "run: |\n  CORPUS=$HOME/corpora/wiki/\n  DATA_DIR=$CORPUS\n  python fit.py --epochs 3\n"
+    )
+    assert sky_data(built) == (["$HOME/corpora/wiki"], [])
+    # linked into the working directory under the name the program looks in
+    linked = (
+        'setup: |\n  D=/pvc/shards\n  python build.py --output-dir "$D"\n'
+        '  ln -sfn "$D" data/shards\nrun: |\n  python fit.py\n'
+    )
+    assert sky_data(linked) == (["/pvc/shards"], [])
+    # a place the run never reads again stays an output
+    kept = "run: |\n  python build.py --output-dir /pvc/shards\n  python fit.py\n"
+    assert sky_data(kept) == ([], ["/pvc/shards"])
+    # a step that names its source copies it: the source is the input, the place its copy
+    copied = (
+        "setup: |\n  python fetch.py --dataset_name north/raw-text --output_dir /pvc/raw\n"
+        "run: |\n  python fit.py --data_dir /pvc/raw\n"
+    )
+    assert sky_data(copied) == (["hf://datasets/north/raw-text"], [])
