@@ -406,7 +406,9 @@ READS_NOTHING = {
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
     "df", "apptainer", "singularity", "command", "which", "type", "git", "make", "cmake",
-    "ninja", "source", ".",
+    "ninja", "source", ".", "pipenv", "poetry",
+    # the node's own settings: who owns a file, its mode, the login shell
+    "chmod", "chown", "chgrp", "chsh",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -433,6 +435,8 @@ SETUP_TOOLS = {
         ("uv", "pip install|venv|pip list|python install|sync|tool install|add"),
         ("pip", "install|list|freeze|show"),
         ("pip3", "install|list|freeze|show"),
+        ("pipenv", "install|sync|lock"),
+        ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
         ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset"),
@@ -446,10 +450,13 @@ CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work.
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
-           "type", "git", "make", "cmake", "ninja", "source", "."}  # fmt: skip
-# An installer fetched and run (`curl -fsSL https://…/install.sh | sh`): no data.
+           "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
+           "chown", "chgrp", "chsh"}  # fmt: skip
+# An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
+# `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
-    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b"
+    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
+    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$"
 )
 CONTROL = {
     "if",
@@ -537,6 +544,7 @@ class _Quiet:
         if not self.quiet:
             return  # decided: something reads
         if PIPED_INSTALLER.match(expanded):
+            self.setups += 1  # installs a tool: sets the place up
             return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
@@ -1771,6 +1779,9 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
     for part, key, field in lists.values():
         known |= {norm(i.get(field)) for i in part[key]}
     known |= {norm(u.split(" -> ")[0]) for u in data.get("unclassified") or []}
+    # Places declared with no direction (a bucket mounted, never named by the commands): a job
+    # whose every step reads nothing reads nothing from them either.
+    undirected = {norm(u.split(" -> ")[0]) for u in data.get("unclassified") or []}
     for p in proposals:
         value = norm(p.value)
         if p.path in lists:
@@ -1842,7 +1853,7 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
                 notes.append(p.value)
             continue
         elif p.path == "data.no_inputs":
-            if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
+            if known - undirected or data.get("inputs") or "no_inputs" in data:
                 continue
             data["no_inputs"] = True
             notes.append(
@@ -1968,9 +1979,10 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             # (a setup that only installs and builds reads nothing either)
             quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
-    # A pool's commands only ready its workers: the work is sent to them later. Files mounted
-    # for the task are there to be read, whatever the commands show (its workdir is its code).
-    shipped = any(task.get(k) for k in ("pool", "file_mounts", "volumes"))
+    # A pool's commands only ready its workers: the work is sent to them later. Data mounted
+    # for the task is there to be read, whatever the commands show (its workdir is its code,
+    # and the user's settings and keys copied in, `~/.netrc`, are no data).
+    shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
     if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]

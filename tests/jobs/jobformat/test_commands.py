@@ -1074,3 +1074,22 @@ def test_a_place_setup_fills_and_the_run_reads_is_the_runs_input_not_an_output()
         "run: |\n  python fit.py --data_dir /pvc/raw\n"
     )
     assert sky_data(copied) == (["hf://datasets/north/raw-text"], [])
+
+
+def test_a_run_that_only_echoes_after_a_setup_that_installs_reads_nothing():
+    def no_inputs(text):
+        (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+        return (result.description.to_data().get("data") or {}).get("no_inputs")
+
+    installs = (
+        "workdir: .\nfile_mounts:\n  ~/.netrc: ~/.netrc\n"
+        'setup: |\n  sh -c "$(curl -fsSL https://tools.example.org/install.sh)" &> /tmp/i.log\n'
+        "  sudo chsh -s /bin/zsh me && chmod 0600 ~/.netrc\n  pipenv install --dev\n"
+        "run: |\n  echo ready\n  conda env list\n"
+    )
+    # the user's settings copied in are no data, nor is a bucket mounted and never named
+    assert no_inputs(installs) is True
+    bucket = "file_mounts:\n  /bkt:\n    source: s3://north-bkt\nrun: |\n  echo hello\n"
+    assert no_inputs(bucket) is True
+    # a program of the job's own may read anything
+    assert no_inputs(installs.replace("echo ready", "python fit.py")) is None
