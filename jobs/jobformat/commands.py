@@ -1747,7 +1747,9 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=(), blank=(), exact=None):
+def merge(
+    proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
+):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -1808,9 +1810,22 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             if inside(value) and not in_blank:
                 # Under a mount the job writes into (`--output_dir /artifacts/run --save_steps
                 # 500`, /artifacts a bucket): that bucket holds the checkpoints.
-                location = _written_mount(value, output)
-                if not location:
+                artifact = _written_mount(value, output)
+                if not artifact:
                     continue
+                location = artifact["destination"]
+                point = str(artifact.get("name")).rstrip("/")
+                if point not in created and not any(
+                    q.path == "output.artifacts"
+                    and isinstance(q.value, str)
+                    and (norm(q.value) == point or q.value.startswith(point + "/"))
+                    for q in proposals
+                ):
+                    # The mount was written for its checkpoints only (the trainer's output
+                    # folder, saved into every N steps): it is the checkpoint place, not also
+                    # an output handed back. (A bucket the launcher creates for the task,
+                    # `name:` without `source:`, holds what the job hands back: it stays.)
+                    output["artifacts"] = [a for a in output["artifacts"] if a is not artifact]
                 said = f"{p.said}, under the mount of {location}"
                 p = Proposal(p.path, location, p.line, p.text, said, p.section)
             request["checkpoint_location"] = location
@@ -1876,7 +1891,7 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
 
 
 def _written_mount(path, output):
-    """The destination of the written mount (an output named by its mount point) that path
+    """The written mount (an output named by its mount point, with a destination) that path
     is under, if any."""
     for artifact in output.get("artifacts") or []:
         point = str(artifact.get("name") or "").rstrip("/")
@@ -1885,7 +1900,7 @@ def _written_mount(path, output):
             and artifact.get("destination")
             and (path == point or path.startswith(point + "/"))
         ):
-            return artifact["destination"]
+            return artifact
     return None
 
 
@@ -1991,7 +2006,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
-    points, blank = [], []
+    points, blank, created = [], [], []
     for key in ("file_mounts", "volumes"):
         section = task.get(key)
         for entry in section if isinstance(section, list) else [section]:
@@ -2002,6 +2017,11 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
                 for k, v in (entry.items() if isinstance(entry, dict) else ())
                 if isinstance(v, dict) and not v.get("name") and not v.get("source")
             ]
+            created += [
+                variables.expand(str(k), record=False).rstrip("/")
+                for k, v in (entry.items() if isinstance(entry, dict) else ())
+                if isinstance(v, dict) and v.get("name") and not v.get("source")
+            ]
     under = [variables.expand(str(k), record=False) for k in points]
-    merge(proposals, work, data, request, output, notes, under=under, blank=blank)
+    merge(proposals, work, data, request, output, notes, under=under, blank=blank, created=created)
     return proposals

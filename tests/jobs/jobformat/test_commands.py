@@ -1093,3 +1093,19 @@ def test_a_run_that_only_echoes_after_a_setup_that_installs_reads_nothing():
     assert no_inputs(bucket) is True
     # a program of the job's own may read anything
     assert no_inputs(installs.replace("echo ready", "python fit.py")) is None
+
+
+def test_a_bucket_mount_a_trainer_saves_checkpoints_into_is_the_checkpoint_place_only():
+    def placed(mount):
+        text = (
+            f"file_mounts:\n  /store:\n    {mount}\n    mode: MOUNT\n"
+            "run: |\n  python tune.py --save_steps 50 --output_dir /store/run-1\n"
+        )
+        (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+        data = result.description.to_data()
+        outputs = [a.get("destination") for a in (data.get("output") or {}).get("artifacts") or []]
+        return data["request"].get("checkpoint_location"), outputs
+
+    assert placed("source: s3://north-runs") == ("s3://north-runs", [])
+    # a bucket the launcher creates for the task holds what the job hands back
+    assert placed("name: north-runs") == ("bucket://north-runs", ["bucket://north-runs"])
