@@ -1675,8 +1675,10 @@ def code_from_clones(sections):
     clones = {}
     if not any("clone" in (text or "") for text, _, _ in sections):
         return []
+    home = None  # a clone into the working directory itself (`git clone URL .`)
     for text, section, first_line in sections:
-        here, depth = None, 0  # the clone the shell is in, and how deep
+        # Each section starts in the working directory: in that clone, when there is one.
+        here, depth = home, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
             for command in COMMAND_SPLIT.split(line):
@@ -1689,7 +1691,9 @@ def code_from_clones(sections):
                     url, directory, ref = found
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
-                    clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    clone = clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    if directory == "." and here is None:
+                        home = here = clone
                     continue
                 if words[0] in ("cd", "pushd", "popd"):
                     here, depth = _cd(words, here, depth, clones)
@@ -1705,6 +1709,11 @@ def code_from_clones(sections):
                     continue
                 if here:
                     here.used = True
+                # A module of the clone run by name (`python -m Clone.app`, the clone installed
+                # or on the path): the program is the clone's.
+                for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
+                    if (clone := clones.get(module.split(".", 1)[0])) is not None:
+                        clone.used = True
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():

@@ -1109,3 +1109,18 @@ def test_a_bucket_mount_a_trainer_saves_checkpoints_into_is_the_checkpoint_place
     assert placed("source: s3://north-runs") == ("s3://north-runs", [])
     # a bucket the launcher creates for the task holds what the job hands back
     assert placed("name: north-runs") == ("bucket://north-runs", ["bucket://north-runs"])
+
+
+def test_a_clone_run_as_a_module_or_cloned_into_the_working_directory_is_the_jobs_code():
+    # installed, then its module run by name
+    setup = "git clone https://github.com/northwind/segkit.git\npip install -e segkit[ui]\n"
+    assert clones(setup, "python -m segkit.serve.app --port 80\n") == [
+        "https://github.com/northwind/segkit.git"
+    ]
+    # cloned into the working directory: the run's programs are the clone's
+    here = "git clone https://github.com/northwind/fitter.git .\npip install -e .\n"
+    assert clones(here, "accelerate launch recipes/lora/fit.py\n") == [
+        "https://github.com/northwind/fitter.git"
+    ]
+    # only installed, the run's module another package's: still a library
+    assert clones(setup, "python -m torch.distributed.run fit.py\n") == []
