@@ -406,7 +406,9 @@ READS_NOTHING = {
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
     "df", "apptainer", "singularity", "command", "which", "type", "git", "make", "cmake",
-    "ninja", "source", ".",
+    "ninja", "source", ".", "pipenv", "poetry",
+    # the node's own settings: who owns a file, its mode, the login shell
+    "chmod", "chown", "chgrp", "chsh",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -433,6 +435,8 @@ SETUP_TOOLS = {
         ("uv", "pip install|venv|pip list|python install|sync|tool install|add"),
         ("pip", "install|list|freeze|show"),
         ("pip3", "install|list|freeze|show"),
+        ("pipenv", "install|sync|lock"),
+        ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
         ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset"),
@@ -446,10 +450,13 @@ CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work.
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
-           "type", "git", "make", "cmake", "ninja", "source", "."}  # fmt: skip
-# An installer fetched and run (`curl -fsSL https://…/install.sh | sh`): no data.
+           "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
+           "chown", "chgrp", "chsh"}  # fmt: skip
+# An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
+# `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
-    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b"
+    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
+    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$"
 )
 CONTROL = {
     "if",
@@ -537,6 +544,7 @@ class _Quiet:
         if not self.quiet:
             return  # decided: something reads
         if PIPED_INSTALLER.match(expanded):
+            self.setups += 1  # installs a tool: sets the place up
             return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
@@ -746,7 +754,9 @@ class _Reader:
         the program reads: the link only gives it the name the program looks for."""
         ends = [i for i, w in enumerate(words) if w in ("&&", "||", ";", "|")]
         places = [w for w in words[1 : ends[0] if ends else None] if not w.startswith("-")]
-        if len(places) == 2 and places[1].rstrip("/") in DATA_LINK_NAMES:
+        # (or a folder inside it: `ln -sfn $D data/sudoku`, the program reading data/*)
+        link = places[1].rstrip("/") if len(places) == 2 else ""
+        if link in DATA_LINK_NAMES or link.split("/", 1)[0] in DATA_LINK_NAMES and "/" in link:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
@@ -1665,8 +1675,10 @@ def code_from_clones(sections):
     clones = {}
     if not any("clone" in (text or "") for text, _, _ in sections):
         return []
+    home = None  # a clone into the working directory itself (`git clone URL .`)
     for text, section, first_line in sections:
-        here, depth = None, 0  # the clone the shell is in, and how deep
+        # Each section starts in the working directory: in that clone, when there is one.
+        here, depth = home, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
             for command in COMMAND_SPLIT.split(line):
@@ -1679,7 +1691,9 @@ def code_from_clones(sections):
                     url, directory, ref = found
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
-                    clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    clone = clones.setdefault(directory, _Clone(url, directory, ref, *where))
+                    if directory == "." and here is None:
+                        home = here = clone
                     continue
                 if words[0] in ("cd", "pushd", "popd"):
                     here, depth = _cd(words, here, depth, clones)
@@ -1695,6 +1709,11 @@ def code_from_clones(sections):
                     continue
                 if here:
                     here.used = True
+                # A module of the clone run by name (`python -m Clone.app`, the clone installed
+                # or on the path): the program is the clone's.
+                for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
+                    if (clone := clones.get(module.split(".", 1)[0])) is not None:
+                        clone.used = True
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
@@ -1737,7 +1756,9 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
-def merge(proposals, work, data, request, output, notes, under=(), blank=(), exact=None):
+def merge(
+    proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
+):
     """Add proposals the importer has not read already, with a note each.
 
     Declared items (mounts, directives, sections) stay first; what the commands name
@@ -1769,6 +1790,9 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
     for part, key, field in lists.values():
         known |= {norm(i.get(field)) for i in part[key]}
     known |= {norm(u.split(" -> ")[0]) for u in data.get("unclassified") or []}
+    # Places declared with no direction (a bucket mounted, never named by the commands): a job
+    # whose every step reads nothing reads nothing from them either.
+    undirected = {norm(u.split(" -> ")[0]) for u in data.get("unclassified") or []}
     for p in proposals:
         value = norm(p.value)
         if p.path in lists:
@@ -1795,9 +1819,22 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
             if inside(value) and not in_blank:
                 # Under a mount the job writes into (`--output_dir /artifacts/run --save_steps
                 # 500`, /artifacts a bucket): that bucket holds the checkpoints.
-                location = _written_mount(value, output)
-                if not location:
+                artifact = _written_mount(value, output)
+                if not artifact:
                     continue
+                location = artifact["destination"]
+                point = str(artifact.get("name")).rstrip("/")
+                if point not in created and not any(
+                    q.path == "output.artifacts"
+                    and isinstance(q.value, str)
+                    and (norm(q.value) == point or q.value.startswith(point + "/"))
+                    for q in proposals
+                ):
+                    # The mount was written for its checkpoints only (the trainer's output
+                    # folder, saved into every N steps): it is the checkpoint place, not also
+                    # an output handed back. (A bucket the launcher creates for the task,
+                    # `name:` without `source:`, holds what the job hands back: it stays.)
+                    output["artifacts"] = [a for a in output["artifacts"] if a is not artifact]
                 said = f"{p.said}, under the mount of {location}"
                 p = Proposal(p.path, location, p.line, p.text, said, p.section)
             request["checkpoint_location"] = location
@@ -1840,7 +1877,7 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
                 notes.append(p.value)
             continue
         elif p.path == "data.no_inputs":
-            if known or data.get("inputs") or data.get("unclassified") or "no_inputs" in data:
+            if known - undirected or data.get("inputs") or "no_inputs" in data:
                 continue
             data["no_inputs"] = True
             notes.append(
@@ -1863,7 +1900,7 @@ def merge(proposals, work, data, request, output, notes, under=(), blank=(), exa
 
 
 def _written_mount(path, output):
-    """The destination of the written mount (an output named by its mount point) that path
+    """The written mount (an output named by its mount point, with a destination) that path
     is under, if any."""
     for artifact in output.get("artifacts") or []:
         point = str(artifact.get("name") or "").rstrip("/")
@@ -1872,7 +1909,7 @@ def _written_mount(path, output):
             and artifact.get("destination")
             and (path == point or path.startswith(point + "/"))
         ):
-            return artifact["destination"]
+            return artifact
     return None
 
 
@@ -1905,6 +1942,46 @@ def fill_sbatch(results, lines, first_command):
     return exact
 
 
+def _staged_for_run(proposals):
+    """A place a step writes that a later step reads (`prepare.py --output_dir D` in setup,
+    `DATA_DIR=D` or `ln -s D data/x` after it) is staging on the node's own disk: the data the
+    run reads, not something the job hands back. When the writing step names what it copies
+    from (`--input s3://x`), that source is the input and the place only its local copy.
+    (Not on a cluster's shared disk, where a file an earlier step writes stays after the job:
+    see _Reader.produced.)"""
+    outputs = [p for p in proposals if p.path == "output.artifacts" and isinstance(p.value, str)]
+    if not outputs:
+        return proposals
+    drop = set()
+    for out in outputs:
+        place = out.value.rstrip("/")
+        order = proposals.index(out)
+        later = [
+            p
+            for p in proposals[order + 1 :]
+            if p.path == "data.inputs"
+            and isinstance(p.value, str)
+            and (p.value.rstrip("/") == place or p.value.startswith(place + "/"))
+        ]
+        if not later or not place:
+            continue
+        drop.add(id(out))
+        sourced = any(
+            p.path == "data.inputs" and (p.line, p.section) == (out.line, out.section)
+            for p in proposals
+        )
+        if sourced:
+            drop |= {id(p) for p in later}
+        else:
+            # The place as the writing step names it (`DATA_DIR=D/` reads D).
+            same = {id(p) for p in later if p.value.rstrip("/") == place}
+            proposals = [
+                Proposal(p.path, place, p.line, p.text, p.said, p.section) if id(p) in same else p
+                for p in proposals
+            ]
+    return [p for p in proposals if id(p) not in drop]
+
+
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
     proposals, quiet, pulled = [], [], {}
@@ -1926,17 +2003,19 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             # (a setup that only installs and builds reads nothing either)
             quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
-    # A pool's commands only ready its workers: the work is sent to them later. Files mounted
-    # for the task are there to be read, whatever the commands show (its workdir is its code).
-    shipped = any(task.get(k) for k in ("pool", "file_mounts", "volumes"))
+    # A pool's commands only ready its workers: the work is sent to them later. Data mounted
+    # for the task is there to be read, whatever the commands show (its workdir is its code,
+    # and the user's settings and keys copied in, `~/.netrc`, are no data).
+    shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
     if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    proposals = _staged_for_run(proposals)
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
     proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
-    points, blank = [], []
+    points, blank, created = [], [], []
     for key in ("file_mounts", "volumes"):
         section = task.get(key)
         for entry in section if isinstance(section, list) else [section]:
@@ -1947,6 +2026,11 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
                 for k, v in (entry.items() if isinstance(entry, dict) else ())
                 if isinstance(v, dict) and not v.get("name") and not v.get("source")
             ]
+            created += [
+                variables.expand(str(k), record=False).rstrip("/")
+                for k, v in (entry.items() if isinstance(entry, dict) else ())
+                if isinstance(v, dict) and v.get("name") and not v.get("source")
+            ]
     under = [variables.expand(str(k), record=False) for k in points]
-    merge(proposals, work, data, request, output, notes, under=under, blank=blank)
+    merge(proposals, work, data, request, output, notes, under=under, blank=blank, created=created)
     return proposals

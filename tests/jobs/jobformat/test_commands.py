@@ -1042,3 +1042,85 @@ def test_picard_style_key_values_and_a_scripts_arguments_kept_by_name():
     assert found("java -jar t.jar INPUT=/lustre/in.vcf OUTPUT=out\n") == [
         ("data.inputs", "/lustre/in.vcf")
     ]
+
+
+def sky_data(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    data = result.description.to_data()
+    inputs = [i["location"] for i in (data.get("data") or {}).get("inputs") or []]
+    outputs = [a.get("destination") for a in (data.get("output") or {}).get("artifacts") or []]
+    return inputs, outputs
+
+
+def test_a_place_setup_fills_and_the_run_reads_is_the_runs_input_not_an_output():
+    built = (
+        "resources:\n  accelerators: A100:1\n"
+        "setup: |\n  python tools/prepare_corpus.py --output_dir $HOME/corpora/wiki\n"
+        "run: |\n  CORPUS=$HOME/corpora/wiki/\n  DATA_DIR=$CORPUS\n  python fit.py --epochs 3\n"
+    )
+    assert sky_data(built) == (["$HOME/corpora/wiki"], [])
+    # linked into the working directory under the name the program looks in
+    linked = (
+        'setup: |\n  D=/pvc/shards\n  python build.py --output-dir "$D"\n'
+        '  ln -sfn "$D" data/shards\nrun: |\n  python fit.py\n'
+    )
+    assert sky_data(linked) == (["/pvc/shards"], [])
+    # a place the run never reads again stays an output
+    kept = "run: |\n  python build.py --output-dir /pvc/shards\n  python fit.py\n"
+    assert sky_data(kept) == ([], ["/pvc/shards"])
+    # a step that names its source copies it: the source is the input, the place its copy
+    copied = (
+        "setup: |\n  python fetch.py --dataset_name north/raw-text --output_dir /pvc/raw\n"
+        "run: |\n  python fit.py --data_dir /pvc/raw\n"
+    )
+    assert sky_data(copied) == (["hf://datasets/north/raw-text"], [])
+
+
+def test_a_run_that_only_echoes_after_a_setup_that_installs_reads_nothing():
+    def no_inputs(text):
+        (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+        return (result.description.to_data().get("data") or {}).get("no_inputs")
+
+    installs = (
+        "workdir: .\nfile_mounts:\n  ~/.netrc: ~/.netrc\n"
+        'setup: |\n  sh -c "$(curl -fsSL https://tools.example.org/install.sh)" &> /tmp/i.log\n'
+        "  sudo chsh -s /bin/zsh me && chmod 0600 ~/.netrc\n  pipenv install --dev\n"
+        "run: |\n  echo ready\n  conda env list\n"
+    )
+    # the user's settings copied in are no data, nor is a bucket mounted and never named
+    assert no_inputs(installs) is True
+    bucket = "file_mounts:\n  /bkt:\n    source: s3://north-bkt\nrun: |\n  echo hello\n"
+    assert no_inputs(bucket) is True
+    # a program of the job's own may read anything
+    assert no_inputs(installs.replace("echo ready", "python fit.py")) is None
+
+
+def test_a_bucket_mount_a_trainer_saves_checkpoints_into_is_the_checkpoint_place_only():
+    def placed(mount):
+        text = (
+            f"file_mounts:\n  /store:\n    {mount}\n    mode: MOUNT\n"
+            "run: |\n  python tune.py --save_steps 50 --output_dir /store/run-1\n"
+        )
+        (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+        data = result.description.to_data()
+        outputs = [a.get("destination") for a in (data.get("output") or {}).get("artifacts") or []]
+        return data["request"].get("checkpoint_location"), outputs
+
+    assert placed("source: s3://north-runs") == ("s3://north-runs", [])
+    # a bucket the launcher creates for the task holds what the job hands back
+    assert placed("name: north-runs") == ("bucket://north-runs", ["bucket://north-runs"])
+
+
+def test_a_clone_run_as_a_module_or_cloned_into_the_working_directory_is_the_jobs_code():
+    # installed, then its module run by name
+    setup = "git clone https://github.com/northwind/segkit.git\npip install -e segkit[ui]\n"
+    assert clones(setup, "python -m segkit.serve.app --port 80\n") == [
+        "https://github.com/northwind/segkit.git"
+    ]
+    # cloned into the working directory: the run's programs are the clone's
+    here = "git clone https://github.com/northwind/fitter.git .\npip install -e .\n"
+    assert clones(here, "accelerate launch recipes/lora/fit.py\n") == [
+        "https://github.com/northwind/fitter.git"
+    ]
+    # only installed, the run's module another package's: still a library
+    assert clones(setup, "python -m torch.distributed.run fit.py\n") == []
