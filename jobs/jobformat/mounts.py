@@ -38,7 +38,7 @@ CREDENTIAL = re.compile(
 # keys beside them (`~/.ssh/id_*`, a whole `~/.ssh` folder) are credentials.
 USER_CONFIG = re.compile(
     r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:bashrc|bash_profile|bash_aliases|profile|"
-    r"zshrc|inputrc|vimrc|gitconfig|tmux\.conf|screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?|"
+    r"zshrc|inputrc|vimrc|tmux\.conf|screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?|"
     r"ssh/(?:config|known_hosts))$"
 )
 SSH_SETTINGS = re.compile(r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$")

@@ -293,7 +293,6 @@ def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_n
         "  /srv/app/.env.example: .env.example\n"
         "  ~/.bashrc: ~/.bashrc\n"
         "  ~/.tmux.conf: ~/.tmux.conf\n"
-        "  ~/.gitconfig: ~/.gitconfig\n"
         "secrets:\n  SLACK_TOKEN: null\n"
         "run: python -m app\n"
     )
@@ -306,7 +305,6 @@ def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_n
     assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
         "file_mounts ~/.bashrc",
         "file_mounts ~/.tmux.conf",
-        "file_mounts ~/.gitconfig",
     ]
 
 
