@@ -646,6 +646,9 @@ class _Reader:
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
+        self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
+        self.in_repo = None  # the cloned folder the script has changed into
+        self.unpacked = set()  # repositories whose content was unpacked (read as data)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -704,6 +707,8 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
+        if "git" in line or self.repos:
+            self._lfs_data(words)
         if words[:1] == ["cd"]:
             place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
             self.cwd = place if place.startswith("/") and _statable(place) else None
@@ -748,6 +753,39 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+
+    def _lfs_data(self, words):
+        """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git
+        lfs pull` in it) whose content the job unpacks (`tar -x`, `unzip`) is data it reads: the
+        repository is the input. (One the job runs its program from is its code: fill_* drop
+        the input then.)"""
+        for command in _commands(words):
+            while command and command[0] in ("sudo", "then", "do", "else"):
+                command = command[1:]
+            if command[:3] == ["git", "lfs", "clone"] or command[:2] == ["git", "clone"]:
+                lfs = command[1] == "lfs"
+                found = _clone_of(["git", "clone", *command[3 if lfs else 2 :]])
+                if found:
+                    self.repos[found[1]] = [found[0], lfs, self.line, self.raw]
+            elif command[:3] == ["git", "lfs", "pull"] and self.in_repo in self.repos:
+                self.repos[self.in_repo][1] = True
+            elif command[:1] == ["cd"]:
+                place = command[1].rstrip("/") if len(command) > 1 else ""
+                name = place.rsplit("/", 1)[-1]
+                self.in_repo = name if name in self.repos and place not in ("..", ".") else None
+            elif command[:1] in (["tar"], ["unzip"]) and len(command) > 1:
+                flags = command[1]
+                if command[0] == "tar" and not (
+                    flags == "--extract" or (re.fullmatch(r"-?[A-Za-z]+", flags) and "x" in flags)
+                ):
+                    continue  # (tar -x or --extract only)
+                archive = next((w for w in command[2 if command[0] == "tar" else 1 :]
+                                if not w.startswith("-")), "")  # fmt: skip
+                folder = archive.split("/", 1)[0] if "/" in archive else self.in_repo
+                repo = self.repos.get(folder)
+                if repo and repo[1] and folder not in self.unpacked:
+                    self.unpacked.add(folder)
+                    self.add("data.inputs", repo[0], f"git lfs clone {repo[0]}, unpacked")
 
     def _data_link(self, words):
         """A folder linked in as the program's data folder (`ln -sfn $DATA_DIR data`) is what
@@ -1404,6 +1442,22 @@ class _Reader:
         self.add(path, value, f"{option} {value}")
 
 
+def _commands(words):
+    """The commands of a line's words, split at `;`, `&&`, `||` and `|`."""
+    command = []
+    for word in words:
+        if word in (";", "&&", "||", "|") or (word.endswith(";") and word != ";"):
+            if word.endswith(";") and word != ";":
+                command.append(word[:-1])
+            if command:
+                yield command
+            command = []
+        else:
+            command.append(word)
+    if command:
+        yield command
+
+
 def _values_after(words):
     """The further values of an option that takes several (up to the next option)."""
     out = []
@@ -1687,6 +1741,8 @@ def code_from_clones(sections):
                     words = words[1:]
                 if not words:
                     continue
+                if words[:3] == ["git", "lfs", "clone"]:
+                    words = ["git", "clone", *words[3:]]  # (the same clone, large files too)
                 if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
                     url, directory, ref = found
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
@@ -1923,7 +1979,7 @@ def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
     proposals = read(text, first_line=first_command + 1, shared_disk=True)
-    proposals += code_from_clones([(text, "", first_command + 1)])
+    proposals = _not_run(proposals + code_from_clones([(text, "", first_command + 1)]))
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
         if m := SHIFTER_DIRECTIVE.match(line):
@@ -1940,6 +1996,16 @@ def fill_sbatch(results, lines, first_command):
             if part:
                 description[key] = part
     return exact
+
+
+def _not_run(proposals):
+    """A repository the job runs its program from is its code, not data it unpacks."""
+    code = {str(p.value).split("@")[0].rstrip("/") for p in proposals if p.path == "work.code"}
+    return [
+        p
+        for p in proposals
+        if not (p.path == "data.inputs" and p.said.startswith("git lfs clone") and p.value in code)
+    ]
 
 
 def _staged_for_run(proposals):
@@ -2012,7 +2078,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
-    proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
+    proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
     points, blank, created = [], [], []

@@ -1124,3 +1124,27 @@ def test_a_clone_run_as_a_module_or_cloned_into_the_working_directory_is_the_job
     ]
     # only installed, the run's module another package's: still a library
     assert clones(setup, "python -m torch.distributed.run fit.py\n") == []
+
+
+def inputs_of(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    data = result.description.to_data()
+    return [i.get("location") for i in (data.get("data") or {}).get("inputs") or []]
+
+
+def test_a_repository_fetched_with_git_lfs_and_unpacked_is_the_data_read():
+    lfs = "git lfs clone https://github.com/northwind/wind-logs.git"
+    unpack = "cd wind-logs\n    tar -xzf logs-2024.tar.gz\n"
+    assert inputs_of(f"setup: |\n    {lfs}\n    {unpack}run: python fit.py\n") == [
+        "https://github.com/northwind/wind-logs.git"
+    ]
+    # cloned, its large files pulled, an archive in it unzipped from outside
+    pulled = (
+        "setup: |\n    git clone https://github.com/northwind/tiles\n    cd tiles\n"
+        "    git lfs pull\n    cd ..\n    unzip tiles/set-a.zip\nrun: python fit.py\n"
+    )
+    assert inputs_of(pulled) == ["https://github.com/northwind/tiles"]
+    # not unpacked, or a repository of code whose large files come along: no data read from it
+    assert inputs_of(f"setup: |\n    {lfs}\nrun: python fit.py\n") == []
+    code = f"setup: |\n    {lfs}\n    {unpack}run: |\n    cd wind-logs\n    python fit.py\n"
+    assert inputs_of(code) == []
