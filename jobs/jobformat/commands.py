@@ -1552,6 +1552,7 @@ def read(
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
         reader.read_line(line if "$" not in line else _expand_words(line, variables))
+    _checkpoints_in_outputs(reader, text)
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
 
     def local_copy(p):
@@ -1578,6 +1579,35 @@ def read(
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
     return _settle(found, checkpointed)
+
+
+# A variable naming a checkpoint inside another's folder: `CKPT="${RUN_DIR}/checkpoints/best"`.
+CHECKPOINT_UNDER = re.compile(
+    r"^\$\{?([A-Za-z_]\w*)\}?/(?:checkpoints?|ckpts?)(?:/|$)", re.IGNORECASE
+)
+
+
+def _checkpoints_in_outputs(reader, text):
+    """A folder the program is told to write to (`--artifact-dir "$RUN"`) that the script also
+    names checkpoints in (`CKPT="$RUN/checkpoints/best"`, then `--checkpoint "$CKPT"`) is where
+    the job checkpoints, as well as what it writes."""
+    if "checkpoint" not in text.lower() and "ckpt" not in text.lower():
+        return
+    values = reader.variables.values
+    for name, raw in values.items():
+        m = CHECKPOINT_UNDER.match(raw) if "$" in raw else None
+        if not m or m.group(1) not in values:
+            continue
+        if not re.search(rf"\$\{{?{name}\}}?(?!\w)", text):
+            continue  # named, never used
+        place = reader.expand(values[m.group(1)]).rstrip("/")
+        for i, p in enumerate(reader.found):
+            if p.path == "output.artifacts" and str(p.value).rstrip("/") == place:
+                said = f"{p.said}, checkpoints in it ({name}={raw})"
+                point = Proposal("request.checkpoint_location", p.value, p.line, p.text, said,
+                                 p.section)  # fmt: skip
+                reader.found.insert(i + 1, point)
+                return
 
 
 def _defaults(text, variables):

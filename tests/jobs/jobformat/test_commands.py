@@ -1148,3 +1148,17 @@ def test_a_repository_fetched_with_git_lfs_and_unpacked_is_the_data_read():
     assert inputs_of(f"setup: |\n    {lfs}\nrun: python fit.py\n") == []
     code = f"setup: |\n    {lfs}\n    {unpack}run: |\n    cd wind-logs\n    python fit.py\n"
     assert inputs_of(code) == []
+
+
+def test_a_folder_the_program_writes_that_the_script_names_checkpoints_in_is_the_checkpoint_place():
+    text = (
+        'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\n'
+        'fit --config c.yaml --artifact-dir "${RUN}"\nscore --checkpoint "$BEST"\n'
+    )
+    assert ("request.checkpoint_location", "out/sweep-3") in found(text)
+    assert ("output.artifacts", "out/sweep-3") in found(text)
+    # the checkpoint variable never used, or under a folder nothing writes: no reading
+    unused = 'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\nfit --artifact-dir "${RUN}"\n'
+    assert "request.checkpoint_location" not in [p for p, _ in found(unused)]
+    other = 'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\nscore --checkpoint "$BEST"\n'
+    assert "request.checkpoint_location" not in [p for p, _ in found(other)]
