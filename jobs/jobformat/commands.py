@@ -1385,6 +1385,13 @@ class _Reader:
         workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
         # Ray's runtime environment ships its working_dir as the job's code.
         workdirs |= {w.rstrip("/") for w in RAY_WORKING_DIR.findall(joined)}
+        # Folders the launcher writes the step's console log in (`srun --output=D/x.log`).
+        logs = {
+            self.expand(w.partition("=")[2] or b).rsplit("/", 1)[0].rstrip("/")
+            for w, b in zip(words, [*words[1:], ""], strict=False)
+            if w.partition("=")[0] in ("--output", "--error", "-o", "-e")
+        }
+        logs |= {place.rsplit("/", 1)[0] for place in list(logs) if place.endswith("/logs")}
         for spec in value.split(","):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
@@ -1394,9 +1401,17 @@ class _Reader:
                 # The directory the job was submitted from: the job's own files, its code.
                 self.add("work.code", source.rstrip("/"), said)
                 continue
-            if source.rstrip("/") in (".", "") or source == target:
-                continue  # the working directory, or a path seen at the same place
+            if source.rstrip("/") in (".", ""):
+                continue  # the working directory
             holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            if (
+                source == target
+                and not holds_program
+                and (target.rstrip("/") in logs or SYSTEM_PLACE.match(target))
+            ):
+                # Mounted for the step's own log (`--output=$D/logs/%j.log`), or the node's own
+                # files seen at the same place (a scheduler's prolog, drivers, sockets).
+                continue
             if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
                 if _is_path(source) and target.rstrip("/"):
@@ -1688,6 +1703,8 @@ def serves(text):
     return ends_serving(text)
 
 
+# The host's system folders: what a container sees there is the node's setup, not data.
+SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset"}
 # The names a program looks for its data under in its working directory.

@@ -112,8 +112,10 @@ def test_checkpoint_options_and_resume():
 
 
 def test_containers_outside_pyxis():
+    # (a mount at the same path on both sides is a mount too: its direction is not shown)
     assert found("apptainer exec --nv -B /scratch:/scratch seg.sif python x.py\n") == [
-        ("work.image", "seg.sif")
+        ("data.unclassified", "/scratch -> /scratch"),
+        ("work.image", "seg.sif"),
     ]
     assert found("singularity run docker://northwind/seg:7\n") == [
         ("work.image", "northwind/seg:7")
@@ -1162,3 +1164,19 @@ def test_a_folder_the_program_writes_that_the_script_names_checkpoints_in_is_the
     assert "request.checkpoint_location" not in [p for p, _ in found(unused)]
     other = 'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\nscore --checkpoint "$BEST"\n'
     assert "request.checkpoint_location" not in [p for p, _ in found(other)]
+
+
+def test_a_container_mount_at_the_same_path_is_code_when_the_program_runs_from_it():
+    text = (
+        "srun --container-image=nvcr.io#nvidia/pytorch:24.02-py3 "
+        '--container-mounts="${SRC}:${SRC},${STORE}:${STORE},/etc/site.conf:/etc/site.conf,'
+        '${HERE}:${HERE}" --output=${HERE}/logs/%j.log python ${SRC}/fit.py\n'
+    )
+    got = found(text)
+    assert ("work.code", "${SRC}") in got
+    assert ("data.unclassified", "${STORE} -> ${STORE}") in got
+    # the host's own files and the folder of the step's log are not data
+    assert [v for p, v in got if p == "data.unclassified"] == ["${STORE} -> ${STORE}"]
+    assert ("data.unclassified", "/lake -> /lake") in found(
+        "apptainer exec -B /lake:/lake box.sif python fit.py\n"
+    )
