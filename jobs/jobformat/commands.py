@@ -1168,6 +1168,18 @@ class _Reader:
             value = self.expand(words[i + 1])
             if program and (_is_path(value) or OUTPUT_FILE.search(value)):
                 self.add("output.artifacts", value, f"{word} {value}")
+        if "-i" in words and "-o" in words:
+            self._program_input(words)
+
+    def _program_input(self, words):
+        """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
+        reads the one it is given with `-i` (paths only: `-i` is also an index, an interval)."""
+        for command in _commands(words):
+            given = dict(zip(command, [*command[1:], ""], strict=False))
+            value, out = self.expand(given.get("-i", "")), self.expand(given.get("-o", ""))
+            ran = any(w.endswith(".py") or w.rsplit("/", 1)[-1] in PROFILERS for w in command)
+            if ran and _is_path(value) and _is_path(out):
+                self.add("data.inputs", value, f"-i {value}")
 
     def _dmtcp(self, line):
         """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the

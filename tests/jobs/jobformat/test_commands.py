@@ -1180,3 +1180,13 @@ def test_a_container_mount_at_the_same_path_is_code_when_the_program_runs_from_i
     assert ("data.unclassified", "/lake -> /lake") in found(
         "apptainer exec -B /lake:/lake box.sif python fit.py\n"
     )
+
+
+def test_a_program_given_an_output_with_o_reads_what_it_is_given_with_i():
+    assert found("python tally.py -i /lake/counts.csv -o /lake/summary.txt\n") == [
+        ("output.artifacts", "/lake/summary.txt"),
+        ("data.inputs", "/lake/counts.csv"),
+    ]
+    # no output path, or -i not a path (an interval): nothing read from -i
+    assert ("data.inputs", "/lake/counts.csv") not in found("python tally.py -i /lake/counts.csv\n")
+    assert "data.inputs" not in [p for p, _ in found("python poll.py -i 30 -o /lake/log.csv\n")]
