@@ -362,6 +362,8 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+# bwa mem's options that take a value (the others are flags).
+BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
@@ -726,6 +728,8 @@ class _Reader:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
             self._program_output(words)
+        if "bwa" in line:
+            self._aligner(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -1170,6 +1174,27 @@ class _Reader:
                 self.add("output.artifacts", value, f"{word} {value}")
         if "-i" in words and "-o" in words:
             self._program_input(words)
+
+    def _aligner(self, words):
+        """`bwa mem [options] INDEX READS [MATES]`: the reference index and the reads are what
+        the aligner reads (its options' values are not)."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command[:-1]) if w.rsplit("/", 1)[-1] == "bwa"), -1)
+            if at < 0 or command[at + 1] != "mem":
+                continue
+            skip, given = False, []
+            for word in command[at + 2 :]:
+                if skip:
+                    skip = False
+                elif word.startswith("-") and len(word) > 1:
+                    skip = len(word) == 2 and word[1] in BWA_VALUED
+                elif word in (">", "2>", ">>") or word.startswith((">", "2>")):
+                    break
+                else:
+                    given.append(self.expand(word))
+            for value in given[:3]:
+                if _is_path(value) or RELATIVE.fullmatch(value):
+                    self.add("data.inputs", value, f"bwa mem {value}")
 
     def _program_input(self, words):
         """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`

@@ -1190,3 +1190,17 @@ def test_a_program_given_an_output_with_o_reads_what_it_is_given_with_i():
     # no output path, or -i not a path (an interval): nothing read from -i
     assert ("data.inputs", "/lake/counts.csv") not in found("python tally.py -i /lake/counts.csv\n")
     assert "data.inputs" not in [p for p, _ in found("python poll.py -i 30 -o /lake/log.csv\n")]
+
+
+def test_bwa_mem_reads_its_reference_index_and_its_reads():
+    text = (
+        'REF=/refs/kiwi\nbwa mem -t 8 -M -R "@RG\\tID:k1" $REF reads/k1_R1.fq.gz reads/k1_R2.fq.gz'
+        " | samtools sort -o k1.bam -\n"
+    )
+    assert [v for p, v in found(text) if p == "data.inputs"] == [
+        "/refs/kiwi",
+        "reads/k1_R1.fq.gz",
+        "reads/k1_R2.fq.gz",
+    ]
+    # another of bwa's commands (building the index) is not read this way
+    assert "data.inputs" not in [p for p, _ in found("bwa index -p kiwi /refs/kiwi.fa\n")]
