@@ -1020,6 +1020,23 @@ class _Reader:
             # llm-foundry's `save_folder=s3://…`).
             self._top_level(words)
         self._saves_in_output(words)
+        if "model_args" in self.current:
+            self._model_args(words)
+
+    def _model_args(self, words):
+        """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
+        the model it evaluates and an adapter loaded on it are what it reads."""
+        for i, word in enumerate(words):
+            option, eq, value = word.partition("=")
+            if option not in ("--model_args", "--model-args"):
+                continue
+            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+            for pair in _unquote(value).split(","):
+                # (quotes escaped inside `bash -c "…"` are left on the pair's ends)
+                key, eq, given = pair.strip(" \\\"'").partition("=")
+                if eq and key in ("pretrained", "peft") and given:
+                    given = self.expand(given)
+                    self._hub_or_path(given, f"{option} {key}={given}", dataset=False)
 
     def _top_level(self, words):
         done = set()

@@ -1204,3 +1204,17 @@ def test_bwa_mem_reads_its_reference_index_and_its_reads():
     ]
     # another of bwa's commands (building the index) is not read this way
     assert "data.inputs" not in [p for p, _ in found("bwa index -p kiwi /refs/kiwi.fa\n")]
+
+
+def test_the_model_an_evaluation_harness_is_given_in_its_model_args_is_read():
+    text = (
+        "lm_eval --model hf --model_args pretrained=northwind/tern-7b,peft=/adapters/tern,"
+        "dtype=bfloat16 --tasks arc_easy --output_path /lake/evals\n"
+    )
+    assert [v for p, v in found(text) if p == "data.inputs"] == [
+        "hf://northwind/tern-7b",
+        "/adapters/tern",
+    ]
+    # inside `bash -c "…"`, its quotes escaped
+    quoted = 'srun bash -c "lm_eval --model_args=\\"pretrained=$1,dtype=auto\\" --tasks=x"\n'
+    assert ("data.inputs", "$1") in found(quoted)
