@@ -362,6 +362,8 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+# bwa mem's options that take a value (the others are flags).
+BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
@@ -646,6 +648,9 @@ class _Reader:
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
+        self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
+        self.in_repo = None  # the cloned folder the script has changed into
+        self.unpacked = set()  # repositories whose content was unpacked (read as data)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -704,6 +709,8 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
+        if "git" in line or self.repos:
+            self._lfs_data(words)
         if words[:1] == ["cd"]:
             place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
             self.cwd = place if place.startswith("/") and _statable(place) else None
@@ -721,6 +728,8 @@ class _Reader:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
             self._program_output(words)
+        if "bwa" in line:
+            self._aligner(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -748,6 +757,39 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+
+    def _lfs_data(self, words):
+        """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git
+        lfs pull` in it) whose content the job unpacks (`tar -x`, `unzip`) is data it reads: the
+        repository is the input. (One the job runs its program from is its code: fill_* drop
+        the input then.)"""
+        for command in _commands(words):
+            while command and command[0] in ("sudo", "then", "do", "else"):
+                command = command[1:]
+            if command[:3] == ["git", "lfs", "clone"] or command[:2] == ["git", "clone"]:
+                lfs = command[1] == "lfs"
+                found = _clone_of(["git", "clone", *command[3 if lfs else 2 :]])
+                if found:
+                    self.repos[found[1]] = [found[0], lfs, self.line, self.raw]
+            elif command[:3] == ["git", "lfs", "pull"] and self.in_repo in self.repos:
+                self.repos[self.in_repo][1] = True
+            elif command[:1] == ["cd"]:
+                place = command[1].rstrip("/") if len(command) > 1 else ""
+                name = place.rsplit("/", 1)[-1]
+                self.in_repo = name if name in self.repos and place not in ("..", ".") else None
+            elif command[:1] in (["tar"], ["unzip"]) and len(command) > 1:
+                flags = command[1]
+                if command[0] == "tar" and not (
+                    flags == "--extract" or (re.fullmatch(r"-?[A-Za-z]+", flags) and "x" in flags)
+                ):
+                    continue  # (tar -x or --extract only)
+                archive = next((w for w in command[2 if command[0] == "tar" else 1 :]
+                                if not w.startswith("-")), "")  # fmt: skip
+                folder = archive.split("/", 1)[0] if "/" in archive else self.in_repo
+                repo = self.repos.get(folder)
+                if repo and repo[1] and folder not in self.unpacked:
+                    self.unpacked.add(folder)
+                    self.add("data.inputs", repo[0], f"git lfs clone {repo[0]}, unpacked")
 
     def _data_link(self, words):
         """A folder linked in as the program's data folder (`ln -sfn $DATA_DIR data`) is what
@@ -978,6 +1020,23 @@ class _Reader:
             # llm-foundry's `save_folder=s3://…`).
             self._top_level(words)
         self._saves_in_output(words)
+        if "model_args" in self.current:
+            self._model_args(words)
+
+    def _model_args(self, words):
+        """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
+        the model it evaluates and an adapter loaded on it are what it reads."""
+        for i, word in enumerate(words):
+            option, eq, value = word.partition("=")
+            if option not in ("--model_args", "--model-args"):
+                continue
+            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+            for pair in _unquote(value).split(","):
+                # (quotes escaped inside `bash -c "…"` are left on the pair's ends)
+                key, eq, given = pair.strip(" \\\"'").partition("=")
+                if eq and key in ("pretrained", "peft") and given:
+                    given = self.expand(given)
+                    self._hub_or_path(given, f"{option} {key}={given}", dataset=False)
 
     def _top_level(self, words):
         done = set()
@@ -1130,6 +1189,39 @@ class _Reader:
             value = self.expand(words[i + 1])
             if program and (_is_path(value) or OUTPUT_FILE.search(value)):
                 self.add("output.artifacts", value, f"{word} {value}")
+        if "-i" in words and "-o" in words:
+            self._program_input(words)
+
+    def _aligner(self, words):
+        """`bwa mem [options] INDEX READS [MATES]`: the reference index and the reads are what
+        the aligner reads (its options' values are not)."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command[:-1]) if w.rsplit("/", 1)[-1] == "bwa"), -1)
+            if at < 0 or command[at + 1] != "mem":
+                continue
+            skip, given = False, []
+            for word in command[at + 2 :]:
+                if skip:
+                    skip = False
+                elif word.startswith("-") and len(word) > 1:
+                    skip = len(word) == 2 and word[1] in BWA_VALUED
+                elif word in (">", "2>", ">>") or word.startswith((">", "2>")):
+                    break
+                else:
+                    given.append(self.expand(word))
+            for value in given[:3]:
+                if _is_path(value) or RELATIVE.fullmatch(value):
+                    self.add("data.inputs", value, f"bwa mem {value}")
+
+    def _program_input(self, words):
+        """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
+        reads the one it is given with `-i` (paths only: `-i` is also an index, an interval)."""
+        for command in _commands(words):
+            given = dict(zip(command, [*command[1:], ""], strict=False))
+            value, out = self.expand(given.get("-i", "")), self.expand(given.get("-o", ""))
+            ran = any(w.endswith(".py") or w.rsplit("/", 1)[-1] in PROFILERS for w in command)
+            if ran and _is_path(value) and _is_path(out):
+                self.add("data.inputs", value, f"-i {value}")
 
     def _dmtcp(self, line):
         """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the
@@ -1347,6 +1439,13 @@ class _Reader:
         workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
         # Ray's runtime environment ships its working_dir as the job's code.
         workdirs |= {w.rstrip("/") for w in RAY_WORKING_DIR.findall(joined)}
+        # Folders the launcher writes the step's console log in (`srun --output=D/x.log`).
+        logs = {
+            self.expand(w.partition("=")[2] or b).rsplit("/", 1)[0].rstrip("/")
+            for w, b in zip(words, [*words[1:], ""], strict=False)
+            if w.partition("=")[0] in ("--output", "--error", "-o", "-e")
+        }
+        logs |= {place.rsplit("/", 1)[0] for place in list(logs) if place.endswith("/logs")}
         for spec in value.split(","):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
@@ -1356,9 +1455,17 @@ class _Reader:
                 # The directory the job was submitted from: the job's own files, its code.
                 self.add("work.code", source.rstrip("/"), said)
                 continue
-            if source.rstrip("/") in (".", "") or source == target:
-                continue  # the working directory, or a path seen at the same place
+            if source.rstrip("/") in (".", ""):
+                continue  # the working directory
             holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            if (
+                source == target
+                and not holds_program
+                and (target.rstrip("/") in logs or SYSTEM_PLACE.match(target))
+            ):
+                # Mounted for the step's own log (`--output=$D/logs/%j.log`), or the node's own
+                # files seen at the same place (a scheduler's prolog, drivers, sockets).
+                continue
             if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
                 if _is_path(source) and target.rstrip("/"):
@@ -1402,6 +1509,22 @@ class _Reader:
             return
         path = "output.artifacts" if WRITES.search(name) else "data.inputs"
         self.add(path, value, f"{option} {value}")
+
+
+def _commands(words):
+    """The commands of a line's words, split at `;`, `&&`, `||` and `|`."""
+    command = []
+    for word in words:
+        if word in (";", "&&", "||", "|") or (word.endswith(";") and word != ";"):
+            if word.endswith(";") and word != ";":
+                command.append(word[:-1])
+            if command:
+                yield command
+            command = []
+        else:
+            command.append(word)
+    if command:
+        yield command
 
 
 def _values_after(words):
@@ -1498,6 +1621,7 @@ def read(
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
         reader.read_line(line if "$" not in line else _expand_words(line, variables))
+    _checkpoints_in_outputs(reader, text)
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
 
     def local_copy(p):
@@ -1524,6 +1648,35 @@ def read(
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
     return _settle(found, checkpointed)
+
+
+# A variable naming a checkpoint inside another's folder: `CKPT="${RUN_DIR}/checkpoints/best"`.
+CHECKPOINT_UNDER = re.compile(
+    r"^\$\{?([A-Za-z_]\w*)\}?/(?:checkpoints?|ckpts?)(?:/|$)", re.IGNORECASE
+)
+
+
+def _checkpoints_in_outputs(reader, text):
+    """A folder the program is told to write to (`--artifact-dir "$RUN"`) that the script also
+    names checkpoints in (`CKPT="$RUN/checkpoints/best"`, then `--checkpoint "$CKPT"`) is where
+    the job checkpoints, as well as what it writes."""
+    if "checkpoint" not in text.lower() and "ckpt" not in text.lower():
+        return
+    values = reader.variables.values
+    for name, raw in values.items():
+        m = CHECKPOINT_UNDER.match(raw) if "$" in raw else None
+        if not m or m.group(1) not in values:
+            continue
+        if not re.search(rf"\$\{{?{name}\}}?(?!\w)", text):
+            continue  # named, never used
+        place = reader.expand(values[m.group(1)]).rstrip("/")
+        for i, p in enumerate(reader.found):
+            if p.path == "output.artifacts" and str(p.value).rstrip("/") == place:
+                said = f"{p.said}, checkpoints in it ({name}={raw})"
+                point = Proposal("request.checkpoint_location", p.value, p.line, p.text, said,
+                                 p.section)  # fmt: skip
+                reader.found.insert(i + 1, point)
+                return
 
 
 def _defaults(text, variables):
@@ -1604,6 +1757,8 @@ def serves(text):
     return ends_serving(text)
 
 
+# The host's system folders: what a container sees there is the node's setup, not data.
+SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset"}
 # The names a program looks for its data under in its working directory.
@@ -1687,6 +1842,8 @@ def code_from_clones(sections):
                     words = words[1:]
                 if not words:
                     continue
+                if words[:3] == ["git", "lfs", "clone"]:
+                    words = ["git", "clone", *words[3:]]  # (the same clone, large files too)
                 if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
                     url, directory, ref = found
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
@@ -1923,7 +2080,7 @@ def fill_sbatch(results, lines, first_command):
     """sbatch: read the script's commands (after its #SBATCH header) into each component."""
     text = "\n".join(lines[first_command:])
     proposals = read(text, first_line=first_command + 1, shared_disk=True)
-    proposals += code_from_clones([(text, "", first_command + 1)])
+    proposals = _not_run(proposals + code_from_clones([(text, "", first_command + 1)]))
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
         if m := SHIFTER_DIRECTIVE.match(line):
@@ -1940,6 +2097,16 @@ def fill_sbatch(results, lines, first_command):
             if part:
                 description[key] = part
     return exact
+
+
+def _not_run(proposals):
+    """A repository the job runs its program from is its code, not data it unpacks."""
+    code = {str(p.value).split("@")[0].rstrip("/") for p in proposals if p.path == "work.code"}
+    return [
+        p
+        for p in proposals
+        if not (p.path == "data.inputs" and p.said.startswith("git lfs clone") and p.value in code)
+    ]
 
 
 def _staged_for_run(proposals):
@@ -2012,7 +2179,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
-    proposals = _settle(proposals + code_from_clones(texts), checkpointed=True)
+    proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
     points, blank, created = [], [], []

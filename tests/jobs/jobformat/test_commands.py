@@ -112,8 +112,10 @@ def test_checkpoint_options_and_resume():
 
 
 def test_containers_outside_pyxis():
+    # (a mount at the same path on both sides is a mount too: its direction is not shown)
     assert found("apptainer exec --nv -B /scratch:/scratch seg.sif python x.py\n") == [
-        ("work.image", "seg.sif")
+        ("data.unclassified", "/scratch -> /scratch"),
+        ("work.image", "seg.sif"),
     ]
     assert found("singularity run docker://northwind/seg:7\n") == [
         ("work.image", "northwind/seg:7")
@@ -1124,3 +1126,95 @@ def test_a_clone_run_as_a_module_or_cloned_into_the_working_directory_is_the_job
     ]
     # only installed, the run's module another package's: still a library
     assert clones(setup, "python -m torch.distributed.run fit.py\n") == []
+
+
+def inputs_of(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    data = result.description.to_data()
+    return [i.get("location") for i in (data.get("data") or {}).get("inputs") or []]
+
+
+def test_a_repository_fetched_with_git_lfs_and_unpacked_is_the_data_read():
+    lfs = "git lfs clone https://github.com/northwind/wind-logs.git"
+    unpack = "cd wind-logs\n    tar -xzf logs-2024.tar.gz\n"
+    assert inputs_of(f"setup: |\n    {lfs}\n    {unpack}run: python fit.py\n") == [
+        "https://github.com/northwind/wind-logs.git"
+    ]
+    # cloned, its large files pulled, an archive in it unzipped from outside
+    pulled = (
+        "setup: |\n    git clone https://github.com/northwind/tiles\n    cd tiles\n"
+        "    git lfs pull\n    cd ..\n    unzip tiles/set-a.zip\nrun: python fit.py\n"
+    )
+    assert inputs_of(pulled) == ["https://github.com/northwind/tiles"]
+    # not unpacked, or a repository of code whose large files come along: no data read from it
+    assert inputs_of(f"setup: |\n    {lfs}\nrun: python fit.py\n") == []
+    code = f"setup: |\n    {lfs}\n    {unpack}run: |\n    cd wind-logs\n    python fit.py\n"
+    assert inputs_of(code) == []
+
+
+def test_a_folder_the_program_writes_that_the_script_names_checkpoints_in_is_the_checkpoint_place():
+    text = (
+        'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\n'
+        'fit --config c.yaml --artifact-dir "${RUN}"\nscore --checkpoint "$BEST"\n'
+    )
+    assert ("request.checkpoint_location", "out/sweep-3") in found(text)
+    assert ("output.artifacts", "out/sweep-3") in found(text)
+    # the checkpoint variable never used, or under a folder nothing writes: no reading
+    unused = 'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\nfit --artifact-dir "${RUN}"\n'
+    assert "request.checkpoint_location" not in [p for p, _ in found(unused)]
+    other = 'RUN="out/sweep-3"\nBEST="${RUN}/checkpoints/last"\nscore --checkpoint "$BEST"\n'
+    assert "request.checkpoint_location" not in [p for p, _ in found(other)]
+
+
+def test_a_container_mount_at_the_same_path_is_code_when_the_program_runs_from_it():
+    text = (
+        "srun --container-image=nvcr.io#nvidia/pytorch:24.02-py3 "
+        '--container-mounts="${SRC}:${SRC},${STORE}:${STORE},/etc/site.conf:/etc/site.conf,'
+        '${HERE}:${HERE}" --output=${HERE}/logs/%j.log python ${SRC}/fit.py\n'
+    )
+    got = found(text)
+    assert ("work.code", "${SRC}") in got
+    assert ("data.unclassified", "${STORE} -> ${STORE}") in got
+    # the host's own files and the folder of the step's log are not data
+    assert [v for p, v in got if p == "data.unclassified"] == ["${STORE} -> ${STORE}"]
+    assert ("data.unclassified", "/lake -> /lake") in found(
+        "apptainer exec -B /lake:/lake box.sif python fit.py\n"
+    )
+
+
+def test_a_program_given_an_output_with_o_reads_what_it_is_given_with_i():
+    assert found("python tally.py -i /lake/counts.csv -o /lake/summary.txt\n") == [
+        ("output.artifacts", "/lake/summary.txt"),
+        ("data.inputs", "/lake/counts.csv"),
+    ]
+    # no output path, or -i not a path (an interval): nothing read from -i
+    assert ("data.inputs", "/lake/counts.csv") not in found("python tally.py -i /lake/counts.csv\n")
+    assert "data.inputs" not in [p for p, _ in found("python poll.py -i 30 -o /lake/log.csv\n")]
+
+
+def test_bwa_mem_reads_its_reference_index_and_its_reads():
+    text = (
+        'REF=/refs/kiwi\nbwa mem -t 8 -M -R "@RG\\tID:k1" $REF reads/k1_R1.fq.gz reads/k1_R2.fq.gz'
+        " | samtools sort -o k1.bam -\n"
+    )
+    assert [v for p, v in found(text) if p == "data.inputs"] == [
+        "/refs/kiwi",
+        "reads/k1_R1.fq.gz",
+        "reads/k1_R2.fq.gz",
+    ]
+    # another of bwa's commands (building the index) is not read this way
+    assert "data.inputs" not in [p for p, _ in found("bwa index -p kiwi /refs/kiwi.fa\n")]
+
+
+def test_the_model_an_evaluation_harness_is_given_in_its_model_args_is_read():
+    text = (
+        "lm_eval --model hf --model_args pretrained=northwind/tern-7b,peft=/adapters/tern,"
+        "dtype=bfloat16 --tasks arc_easy --output_path /lake/evals\n"
+    )
+    assert [v for p, v in found(text) if p == "data.inputs"] == [
+        "hf://northwind/tern-7b",
+        "/adapters/tern",
+    ]
+    # inside `bash -c "…"`, its quotes escaped
+    quoted = 'srun bash -c "lm_eval --model_args=\\"pretrained=$1,dtype=auto\\" --tasks=x"\n'
+    assert ("data.inputs", "$1") in found(quoted)
