@@ -371,3 +371,28 @@ def test_a_local_folder_uploaded_into_a_named_bucket_is_read_from_that_bucket():
     assert "file_mounts /dataset: ./scans is uploaded to gs://lab-scans before the job starts." in (
         result.notes
     )
+
+
+def test_weights_copied_under_the_workdir_are_an_input_and_the_scripts_beside_them_code():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  ~/sky_workdir/ckpt/big: /scratch/owl/big\n"
+        "  ~/sky_workdir/tok/vocab.model: /scratch/owl/tokenizer/vocab.model\n"
+        "  ~/sky_workdir/head.safetensors: ./head.safetensors\n"
+        "  ~/sky_workdir/tools: ./tools\n"
+        "run: python ~/sky_workdir/tools/chat.py --ckpt_dir ~/sky_workdir/ckpt/big\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    description = result.description
+    # Loaded by the program, not run: copied before the job starts, wherever they land.
+    assert [(i.name, i.location, i.access) for i in description.data.inputs] == [
+        ("~/sky_workdir/ckpt/big", "/scratch/owl/big", "copy_before_start"),
+        (
+            "~/sky_workdir/tok/vocab.model",
+            "/scratch/owl/tokenizer/vocab.model",
+            "copy_before_start",
+        ),
+        ("~/sky_workdir/head.safetensors", "./head.safetensors", "copy_before_start"),
+    ]
+    assert description.work.code == [".", "./tools"]
