@@ -437,11 +437,25 @@ def _component(options, body, gpus_elsewhere=False):
 # What a script that uses GPUs says in its commands (not in comments: a comment may say
 # "no GPU"). `module load cuda` alone is not here: CPU tools link CUDA libraries too.
 GPU_USE = re.compile(
-    r"gpu|nvidia-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|\bnccl|"
-    r"nvcr\.io",
+    r"gpu|nvidia-smi|rocm-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|"
+    r"\bnccl|nvcr\.io|"
+    # A container given the node's GPUs (Singularity/Apptainer `--nv`, `--nvccli`, `--rocm`).
+    r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
-GPU_WORDS = ("gpu", "nvidia-smi", "_visible_devices", "nccl", "nvcr.io")
+GPU_WORDS = (
+    "gpu",
+    "nvidia-smi",
+    "rocm-smi",
+    "_visible_devices",
+    "nccl",
+    "nvcr.io",
+    "--nv",
+    "--rocm",
+)
+# A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
+GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
+GPU_NAMED = re.compile(r"gpu", re.IGNORECASE)
 GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
 
 
@@ -475,7 +489,8 @@ def _gpu_hint(options, body):
     """Where the file points to GPUs without asking for any: a GPU partition or node
     class, or a command that uses them. None when nothing does."""
     for key in ("partition", "constraint", "qos", "account"):
-        if re.search(r"gpu", options.get(key) or "", re.IGNORECASE):
+        named_for_gpus = GPU_PARTITION if key == "partition" else GPU_NAMED
+        if named_for_gpus.search(options.get(key) or ""):
             return f"--{key} {options[key]}"
     lowered = (body or "").lower()
     if not any(word in lowered for word in GPU_WORDS):

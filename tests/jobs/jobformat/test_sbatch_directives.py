@@ -164,6 +164,12 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
         found = request("#SBATCH -c 4", uses)
         assert found.no_accelerators is None and found.accelerators is None, uses
     assert request("#SBATCH -p gpu-long -c 4", "./a").no_accelerators is None
+    # A partition named for GPU nodes by a `-g` suffix; a container given the node's GPUs.
+    assert request("#SBATCH -p tiny-g -c 4", "./a").no_accelerators is None
+    assert request("#SBATCH -p big -c 4", "./a").no_accelerators is True
+    for uses in ("srun apptainer exec --nv box.sif ./a", "singularity run --rocm box.sif"):
+        assert request("#SBATCH -c 4", uses).no_accelerators is None, uses
+    assert request("#SBATCH -c 4", "apptainer exec box.sif ./a").no_accelerators is True
     # --gres=gpu:0 says so outright, whatever the commands say.
     assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
