@@ -273,3 +273,16 @@ def test_a_node_list_with_no_node_count_asks_for_the_nodes_it_names():
     assert nodes("#SBATCH -w hostA")[0] is None  # one host: what Slurm gives anyway
     assert nodes("#SBATCH --nodelist=./hosts.txt")[0] is None  # a file of names
     assert nodes("#SBATCH --nodelist=n[1-x]")[0] is None  # not a host list
+
+
+def test_a_terminal_notebook_or_dashboard_left_in_the_foreground_serves():
+    def serves(*lines):
+        return imported("#SBATCH -c 2", *lines).description.realtime.serves_requests
+
+    assert serves('ttyd -p 7000 bash -c "python talk.py --model ./m"')
+    assert serves("cd nb && python -m jupyterlab --port 9000")
+    assert serves("srun tensorboard --logdir runs --bind_all")
+    # Installing one, or naming a folder for it, starts nothing; beside training, it ends with it.
+    assert not serves("cp ttyd.bin /opt/bin/ttyd", "python train.py &", "wait")
+    assert not serves("python train.py --tensorboard-dir tb")
+    assert not serves("tensorboard --logdir runs &", "python train.py --log runs")

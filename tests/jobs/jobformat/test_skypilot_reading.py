@@ -396,3 +396,13 @@ def test_weights_copied_under_the_workdir_are_an_input_and_the_scripts_beside_th
         ("~/sky_workdir/head.safetensors", "./head.safetensors", "copy_before_start"),
     ]
     assert description.work.code == [".", "./tools"]
+
+
+def test_a_chat_served_in_a_web_terminal_is_not_a_network_job():
+    text = (
+        "setup: |\n  curl -L -o ttyd https://example.org/ttyd && sudo mv ttyd /usr/bin/ttyd\n"
+        'run: |\n  cd app\n  ttyd bash -c "python chat.py --weights ~/w"\n'
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    realtime = result.description.realtime
+    assert (realtime.serves_requests, realtime.finishes_on_its_own) == (True, False)
