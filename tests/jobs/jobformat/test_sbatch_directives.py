@@ -286,3 +286,16 @@ def test_a_terminal_notebook_or_dashboard_left_in_the_foreground_serves():
     assert not serves("cp ttyd.bin /opt/bin/ttyd", "python train.py &", "wait")
     assert not serves("python train.py --tensorboard-dir tb")
     assert not serves("tensorboard --logdir runs &", "python train.py --log runs")
+
+
+def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
+    def shape(*lines):
+        result = imported("#SBATCH -N 3", *lines)
+        return result.description.work.shape, result.notes
+
+    found, notes = shape("module load py", "cd run", "bash jobs/fit.sh --lr 1")
+    assert found is None and any("only run jobs/fit.sh" in n for n in notes)
+    # Where the nodes meet is set for it, or the file launches its work itself: one gang.
+    assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
+    assert shape("srun python fit.py")[0] == "gang"
+    assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"
