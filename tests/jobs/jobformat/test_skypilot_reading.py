@@ -406,3 +406,13 @@ def test_a_chat_served_in_a_web_terminal_is_not_a_network_job():
     [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
     realtime = result.description.realtime
     assert (realtime.serves_requests, realtime.finishes_on_its_own) == (True, False)
+
+
+def test_a_gpu_model_in_lower_case_is_the_catalogs_and_tpu_names_stay_as_written():
+    text = (
+        "resources:\n  any_of:\n    - accelerators: h100:8\n    - accelerators: a100-80gb:8\n"
+        "    - accelerators: tpu-v5e-8\n    - accelerators: A10g:4\nrun: python fit.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    types = [a.type for a in result.description.request.accelerators]
+    assert types == ["H100", "A100-80GB", "tpu-v5e-8", "A10g"]
