@@ -50,6 +50,14 @@ OUTPUT_NAME = re.compile(
     re.IGNORECASE,
 )
 DATA_NAME = re.compile(r"data|dataset|corpus|input|footage|videos?|images?|shards?", re.IGNORECASE)
+# What a program loads rather than runs: trained weights, checkpoints, a tokenizer, by a folder's
+# name or a weights file's extension. Copied from the launching machine, they are an input
+# wherever they land (even inside the workdir); only code is run from there.
+WEIGHTS_NAME = re.compile(
+    r"(?:^|[/_.-])(?:ckpts?|checkpoints?|weights?|tokenizers?)(?:$|[/_.-])|"
+    r"\.(?:safetensors|gguf|ggml|pt|pth|ckpt|onnx|h5|npz|pkl)$",
+    re.IGNORECASE,
+)
 CLOUD = re.compile(r"^(?:s3|gs|gcs|r2|az|azure|oci|cos|hf|https?|nebius|cw|ibm)://", re.IGNORECASE)
 
 # Options that name where a program writes.
@@ -227,7 +235,11 @@ def classify(
     if copied or (local and not written):
         # A copy is made before the job starts and nothing written to it goes back; local
         # files uploaded to a mounted bucket come from the launching machine too.
-        if local and not (DATA_NAME.search(mount_path) or DATA_NAME.search(local)):
+        if local and not any(
+            pattern.search(path)
+            for pattern in (DATA_NAME, WEIGHTS_NAME)
+            for path in (mount_path, local)
+        ):
             return Verdict(Use.CODE, "files copied from the launching machine")
         if copied:
             return Verdict(Use.READ, "copied to the node before the job starts")

@@ -7,6 +7,9 @@ the script ends with a server still in the foreground."""
 
 import re
 
+# Where a program's name starts a command: a line, after a separator, or after a wrapper.
+COMMAND_START = r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time|sudo)\s+)(?:[\w.~-]*/)*"
+
 # Commands that start something which answers requests instead of finishing.
 SERVING_PATTERNS = [
     (r"vllm\.entrypoints|\bvllm\s+serve\b", "starts a vLLM API server"),
@@ -37,6 +40,14 @@ SERVING_PATTERNS = [
         "starts a server",
     ),
     (r"\bfastapi\s+(?:run|dev)\b|\bchainlit\s+run\b", "starts a web server"),
+    # A terminal or a notebook served to a browser (`ttyd bash -c "…"`) stays up until stopped,
+    # whatever it runs inside. Named where a command starts, not where it is installed
+    # (`mv ttyd.x86_64 /usr/local/bin/ttyd`).
+    (
+        rf"{COMMAND_START}(?:ttyd|gotty|wetty|openvscode-server|jupyterhub|marimo\s+(?:edit|run))"
+        r"(?:\s|$)|\bpython[\d.]*\s+-m\s+(?:jupyterlab|notebook)\b",
+        "serves a terminal or a notebook to a browser",
+    ),
 ]
 # Read only in the step a script ends on, in the foreground (a server started earlier may be
 # for a client of the same job): a program listening on every interface, or named a server.
@@ -49,6 +60,9 @@ FOREGROUND_PATTERNS = [
         r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
         "starts a server",
     ),
+    # TensorBoard left in the foreground serves its dashboard; started beside training (`&`)
+    # it ends with the job.
+    (rf"{COMMAND_START}(?:python[\d.]*\s+-m\s+)?tensorboard(?:\s|$)", "serves a dashboard"),
 ]
 # A kill (not `kill -0`, which only asks whether a process is alive) or a `… stop` command
 # (`ray stop`, `docker stop`; not an option such as `--stop-token`).

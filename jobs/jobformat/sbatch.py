@@ -437,11 +437,25 @@ def _component(options, body, gpus_elsewhere=False):
 # What a script that uses GPUs says in its commands (not in comments: a comment may say
 # "no GPU"). `module load cuda` alone is not here: CPU tools link CUDA libraries too.
 GPU_USE = re.compile(
-    r"gpu|nvidia-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|\bnccl|"
-    r"nvcr\.io",
+    r"gpu|nvidia-smi|rocm-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|"
+    r"\bnccl|nvcr\.io|"
+    # A container given the node's GPUs (Singularity/Apptainer `--nv`, `--nvccli`, `--rocm`).
+    r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
-GPU_WORDS = ("gpu", "nvidia-smi", "_visible_devices", "nccl", "nvcr.io")
+GPU_WORDS = (
+    "gpu",
+    "nvidia-smi",
+    "rocm-smi",
+    "_visible_devices",
+    "nccl",
+    "nvcr.io",
+    "--nv",
+    "--rocm",
+)
+# A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
+GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
+GPU_NAMED = re.compile(r"gpu", re.IGNORECASE)
 GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
 
 
@@ -475,7 +489,8 @@ def _gpu_hint(options, body):
     """Where the file points to GPUs without asking for any: a GPU partition or node
     class, or a command that uses them. None when nothing does."""
     for key in ("partition", "constraint", "qos", "account"):
-        if re.search(r"gpu", options.get(key) or "", re.IGNORECASE):
+        named_for_gpus = GPU_PARTITION if key == "partition" else GPU_NAMED
+        if named_for_gpus.search(options.get(key) or ""):
             return f"--{key} {options[key]}"
     lowered = (body or "").lower()
     if not any(word in lowered for word in GPU_WORDS):
@@ -602,7 +617,43 @@ def _shape(options, body, request, work, notes):
             # How many shards run at once, not how big each is: it asks for no nodes.
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
     elif nodes > 1:
+        if (script := _hands_off_to(body)) is not None:
+            # The nodes are the inner script's to use: whether it runs one program over all of
+            # them or a task per node is written there, not here.
+            notes.append(
+                f"{nodes} nodes, and the commands only run {script}: how it spreads over the "
+                "nodes (one gang or independent parts) is in that script; say which."
+            )
+            return
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
+
+
+# What a script's own steps say about its work, beside running another script: setting up the
+# environment, moving about, printing.
+SETTING_UP = re.compile(
+    r"^\s*(?:#|$|(?:export\s+)?[A-Za-z_]\w*=|module\s|ml\s|source\s|\.\s|cd\s|pushd\s|popd\b|"
+    r"echo\b|printf\b|set\s|conda\s+activate\b|mkdir\s|date\b|hostname\b|nvidia-smi\b)"
+)
+# A distributed program's meeting point or size, set for the script it runs.
+RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
+# Running another shell script of the project with a shell (`bash run/train.sh --lr 1`), no
+# launcher in front of it.
+RUNS_A_SCRIPT = re.compile(r"^\s*(?:bash|sh|zsh)\s+(?:-\w+\s+)*([^\s;&|]+\.sh)\b[^;&|]*$")
+
+
+def _hands_off_to(body):
+    """The script a job's commands only hand over to (its one step besides setting up), or
+    None when the commands do more or launch their work themselves."""
+    steps = [
+        line
+        for line in (body or "").replace("\\\n", " ").splitlines()
+        if not SETTING_UP.match(line)
+    ]
+    if len(steps) != 1 or not (match := RUNS_A_SCRIPT.match(steps[0])):
+        return None
+    if RENDEZVOUS.search(body):
+        return None  # it sets up where the nodes meet: one program spread over them
+    return match.group(1)
 
 
 def _host_count(nodelist):

@@ -95,12 +95,22 @@ def _accelerator_list(value):
         name, _, count = str(item).strip("{} ").partition(":")
         if not name.strip():
             continue
-        entry = {"type": name.strip()}
+        entry = {"type": _catalog_case(name.strip())}
         number = _number(count) if count.strip() else 1  # SkyPilot: a bare name means one
         if number:
             entry["count"] = number
         out.append(entry)
     return out
+
+
+# A GPU model written all in lower case (`h100`, `a100-80gb`, `l40s`): SkyPilot matches names
+# without regard to case and runs the catalog's, which spells GPU models in capitals. TPU names
+# (`tpu-v5e-8`) are lower case in the catalog and stay as written; so does a mixed spelling.
+LOWER_GPU = re.compile(r"(?:[a-z]{1,3}\d{1,4}[a-z]{0,2}|rtx[a-z]*\d+\w*)(?:-\d+gb)?(?:-sxm|-pcie)?")
+
+
+def _catalog_case(name):
+    return name.upper() if LOWER_GPU.fullmatch(name) else name
 
 
 def _number(text):

@@ -164,6 +164,12 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
         found = request("#SBATCH -c 4", uses)
         assert found.no_accelerators is None and found.accelerators is None, uses
     assert request("#SBATCH -p gpu-long -c 4", "./a").no_accelerators is None
+    # A partition named for GPU nodes by a `-g` suffix; a container given the node's GPUs.
+    assert request("#SBATCH -p tiny-g -c 4", "./a").no_accelerators is None
+    assert request("#SBATCH -p big -c 4", "./a").no_accelerators is True
+    for uses in ("srun apptainer exec --nv box.sif ./a", "singularity run --rocm box.sif"):
+        assert request("#SBATCH -c 4", uses).no_accelerators is None, uses
+    assert request("#SBATCH -c 4", "apptainer exec box.sif ./a").no_accelerators is True
     # --gres=gpu:0 says so outright, whatever the commands say.
     assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
@@ -267,3 +273,29 @@ def test_a_node_list_with_no_node_count_asks_for_the_nodes_it_names():
     assert nodes("#SBATCH -w hostA")[0] is None  # one host: what Slurm gives anyway
     assert nodes("#SBATCH --nodelist=./hosts.txt")[0] is None  # a file of names
     assert nodes("#SBATCH --nodelist=n[1-x]")[0] is None  # not a host list
+
+
+def test_a_terminal_notebook_or_dashboard_left_in_the_foreground_serves():
+    def serves(*lines):
+        return imported("#SBATCH -c 2", *lines).description.realtime.serves_requests
+
+    assert serves('ttyd -p 7000 bash -c "python talk.py --model ./m"')
+    assert serves("cd nb && python -m jupyterlab --port 9000")
+    assert serves("srun tensorboard --logdir runs --bind_all")
+    # Installing one, or naming a folder for it, starts nothing; beside training, it ends with it.
+    assert not serves("cp ttyd.bin /opt/bin/ttyd", "python train.py &", "wait")
+    assert not serves("python train.py --tensorboard-dir tb")
+    assert not serves("tensorboard --logdir runs &", "python train.py --log runs")
+
+
+def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
+    def shape(*lines):
+        result = imported("#SBATCH -N 3", *lines)
+        return result.description.work.shape, result.notes
+
+    found, notes = shape("module load py", "cd run", "bash jobs/fit.sh --lr 1")
+    assert found is None and any("only run jobs/fit.sh" in n for n in notes)
+    # Where the nodes meet is set for it, or the file launches its work itself: one gang.
+    assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
+    assert shape("srun python fit.py")[0] == "gang"
+    assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"

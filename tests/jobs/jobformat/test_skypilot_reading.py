@@ -371,3 +371,48 @@ def test_a_local_folder_uploaded_into_a_named_bucket_is_read_from_that_bucket():
     assert "file_mounts /dataset: ./scans is uploaded to gs://lab-scans before the job starts." in (
         result.notes
     )
+
+
+def test_weights_copied_under_the_workdir_are_an_input_and_the_scripts_beside_them_code():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  ~/sky_workdir/ckpt/big: /scratch/owl/big\n"
+        "  ~/sky_workdir/tok/vocab.model: /scratch/owl/tokenizer/vocab.model\n"
+        "  ~/sky_workdir/head.safetensors: ./head.safetensors\n"
+        "  ~/sky_workdir/tools: ./tools\n"
+        "run: python ~/sky_workdir/tools/chat.py --ckpt_dir ~/sky_workdir/ckpt/big\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    description = result.description
+    # Loaded by the program, not run: copied before the job starts, wherever they land.
+    assert [(i.name, i.location, i.access) for i in description.data.inputs] == [
+        ("~/sky_workdir/ckpt/big", "/scratch/owl/big", "copy_before_start"),
+        (
+            "~/sky_workdir/tok/vocab.model",
+            "/scratch/owl/tokenizer/vocab.model",
+            "copy_before_start",
+        ),
+        ("~/sky_workdir/head.safetensors", "./head.safetensors", "copy_before_start"),
+    ]
+    assert description.work.code == [".", "./tools"]
+
+
+def test_a_chat_served_in_a_web_terminal_is_not_a_network_job():
+    text = (
+        "setup: |\n  curl -L -o ttyd https://example.org/ttyd && sudo mv ttyd /usr/bin/ttyd\n"
+        'run: |\n  cd app\n  ttyd bash -c "python chat.py --weights ~/w"\n'
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    realtime = result.description.realtime
+    assert (realtime.serves_requests, realtime.finishes_on_its_own) == (True, False)
+
+
+def test_a_gpu_model_in_lower_case_is_the_catalogs_and_tpu_names_stay_as_written():
+    text = (
+        "resources:\n  any_of:\n    - accelerators: h100:8\n    - accelerators: a100-80gb:8\n"
+        "    - accelerators: tpu-v5e-8\n    - accelerators: A10g:4\nrun: python fit.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    types = [a.type for a in result.description.request.accelerators]
+    assert types == ["H100", "A100-80GB", "tpu-v5e-8", "A10g"]
