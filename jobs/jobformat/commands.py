@@ -651,6 +651,8 @@ class _Reader:
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
         self.unpacked = set()  # repositories whose content was unpacked (read as data)
+        self.index = 0  # the logical line being read
+        self.downloads = []  # (proposal, line index, the forms naming a download's copy)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1317,37 +1319,43 @@ class _Reader:
             return
         source, target = self.expand(rest[0]), self.expand(rest[1])
         said = f"{line[m.start() : m.end()].strip()} {source} {target}"
-        if "rclone" in m.group(0) and self.shared_disk:
-            self._rclone(source, target, said)
-            return
-        if CLOUD_URI.fullmatch(source):
-            self.add("data.inputs", source, said)
-            if not CLOUD_URI.fullmatch(target):
-                # The local copy is the same data: the remote source is the input.
-                name = source.rstrip("/").rsplit("/", 1)[-1]
-                self.staged.update({target, f"{target.rstrip('/')}/{name}"})
-        if CLOUD_URI.fullmatch(target):
-            self.add("output.artifacts", target, said)
-            if not CLOUD_URI.fullmatch(source):
-                self.staged.add(source)
-
-    def _rclone(self, source, target, said):
-        """`rclone copy remote:path local` (the remote any name set in rclone's config), on a
-        cluster's shared file system: the remote side is read and the local copy is what the job
-        makes; the other way round, the remote is written. A relative local side is under the
-        folder the script changed into. (On a cloud VM the local copy goes with the VM, and the
-        remote is more often a store SkyPilot mounts.)"""
+        # rclone's remotes have any name set in its config (`archive:survey`); on a cloud VM
+        # such a remote is more often a store SkyPilot mounts, so only URIs count there.
+        rclone = "rclone" in m.group(0) and self.shared_disk
         remote = [
-            bool(CLOUD_URI.fullmatch(w) or RCLONE_REMOTE.fullmatch(w)) for w in (source, target)
+            bool(CLOUD_URI.fullmatch(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
+            for w in (source, target)
         ]
         if remote[0]:
             self.add("data.inputs", source, said)
+            if not remote[1]:
+                self._downloaded(source, target, rest[1], said)
         if remote[1]:
             self.add("output.artifacts", target, said)
-        if remote[0] and not remote[1]:
-            local = self._in_cwd(target)
-            if (_is_path(local) or RELATIVE.fullmatch(local)) and not NODE_LOCAL.match(local):
-                self.add("output.artifacts", local, said)
+            if not remote[0]:
+                self.staged.add(source)
+
+    def _downloaded(self, source, target, written, said):
+        """The local copy of a download is the same data: the remote source is the input, and
+        what the job then does with the copy is staging. A job that only downloads (nothing
+        after the copy names it) makes that copy: on a cluster's shared file system, where it
+        stays after the job, it is the job's output (read() decides once the job is read). A
+        relative local side is under the folder the script changed into."""
+        local = self._in_cwd(target)  # (as written: `sync/` stays `sync/`)
+        name = source.rstrip("/").rsplit("/", 1)[-1]
+        for place in (target.rstrip("/"), local.rstrip("/")):
+            self.staged.update({place, f"{place}/{name}"})
+        if (
+            self.shared_disk
+            and (_is_path(local) or RELATIVE.fullmatch(local))
+            and not NODE_LOCAL.match(local)
+        ):
+            before = len(self.found)
+            self.add("_download", local, said)
+            if len(self.found) > before:
+                forms = {local.rstrip("/"), target.rstrip("/"), _unquote(written).rstrip("/")}
+                forms.discard("")
+                self.downloads.append((self.found[before], self.index, forms))
 
     def _in_cwd(self, path):
         if self.cwd and not _is_path(path) and RELATIVE.fullmatch(path):
@@ -1613,15 +1621,19 @@ def read(
         reader.pulled = pulled
     raw = (text or "").splitlines()
     lines = logical_lines(text)
+    read_lines = []
     for index, (number, line) in enumerate(lines):
+        reader.index = index
         reader.line = number + first_line - 1
         reader.raw = raw[number - 1] if number - 1 < len(raw) else line
         # The physical lines this command spans (a long command continued with `\`).
         end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
-        reader.read_line(line if "$" not in line else _expand_words(line, variables))
+        read_lines.append(line if "$" not in line else _expand_words(line, variables))
+        reader.read_line(read_lines[-1])
     _checkpoints_in_outputs(reader, text)
+    products = _download_products(reader, lines, read_lines) if reader.downloads else []
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
 
     def local_copy(p):
@@ -1640,7 +1652,11 @@ def read(
         return p.path == "data.inputs" and str(p.value).rstrip("/") in reader.produced
 
     found = [
-        p for p in reader.found if not local_copy(p) and not read_through(p) and not produced(p)
+        Proposal("output.artifacts", p.value, p.line, p.text, p.said, p.section)
+        if any(p is made for made in products)
+        else p
+        for p in reader.found
+        if not local_copy(p) and not read_through(p) and not produced(p)
     ]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
@@ -1648,6 +1664,22 @@ def read(
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
     return _settle(found, checkpointed)
+
+
+def _download_products(reader, lines, read_lines):
+    """The downloads whose local copy no later line names (as written or expanded): what a
+    download job makes, its output. One a later step uses is staging, left unsaid. (A script
+    of many downloads is a pipeline that uses them: the first few are looked at, to stay
+    linear.)"""
+    products = []
+    for download, index, forms in reader.downloads[:16]:
+        named = re.compile("|".join(rf"(?<![\w.-]){re.escape(f)}(?![\w.-])" for f in forms))
+        later = (
+            text for i in range(index + 1, len(lines)) for text in (lines[i][1], read_lines[i])
+        )
+        if not any(named.search(text) for text in later):
+            products.append(download)
+    return products
 
 
 # A variable naming a checkpoint inside another's folder: `CKPT="${RUN_DIR}/checkpoints/best"`.

@@ -955,6 +955,25 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
 
 
+def test_a_downloads_local_copy_is_staging_unless_the_job_only_downloads():
+    # A job that downloads and then works on the copy: the remote is the input, the copy is
+    # staging, whichever tool copies.
+    for copy in ("aws s3 cp --recursive s3://fjord-scans/raw", "rclone copy fjord:scans/raw"):
+        text = f"{copy} /lustre/fjord/raw\npython segment.py --data /lustre/fjord/raw\n"
+        assert found(text, shared_disk=True) == [("data.inputs", copy.split()[-1])]
+    # A job that only downloads makes the copy, kept on the shared disk: its output.
+    text = "DEST=/lustre/fjord/mirror/\nmodule load aws\naws s3 sync s3://fjord-scans $DEST\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "s3://fjord-scans"),
+        ("output.artifacts", "/lustre/fjord/mirror/"),
+    ]
+    # On a cloud VM, or on the node's own disk, the copy goes with the machine.
+    assert found(text.replace("/lustre", "/tmp"), shared_disk=True) == [
+        ("data.inputs", "s3://fjord-scans")
+    ]
+    assert found(text) == [("data.inputs", "s3://fjord-scans")]
+
+
 def test_a_job_that_requeues_itself_is_preemptible_without_a_checkpoint_place():
     text = (
         "on_term() {\n"
