@@ -343,6 +343,10 @@ IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
 NODE_LOCAL = re.compile(
     r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
 )
+# Tools that only move data (copies, downloads): a later upload's source is not theirs to write.
+MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "curl"}
+# Where a step of the job writes: a later upload of it sends the job's own files.
+WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
@@ -653,6 +657,8 @@ class _Reader:
         self.unpacked = set()  # repositories whose content was unpacked (read as data)
         self.index = 0  # the logical line being read
         self.downloads = []  # (proposal, line index, the forms naming a download's copy)
+        self.ran = False  # whether a step so far ran a program (that may have written files)
+        self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -693,6 +699,8 @@ class _Reader:
         self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
+        self.ran_before = self.ran
+        self.ran = self.ran or self._ran(words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
@@ -1331,9 +1339,45 @@ class _Reader:
             if not remote[1]:
                 self._downloaded(source, target, rest[1], said)
         if remote[1]:
-            self.add("output.artifacts", target, said)
             if not remote[0]:
-                self.staged.add(source)
+                self._uploaded(source, said)
+            self.add("output.artifacts", target, said)
+
+    def _uploaded(self, source, said):
+        """The local side of an upload. One an earlier step of the job wrote (a program's
+        results, a download) is staging: the job made it. One no earlier step can have
+        written (the job has only set its place up so far: a backup, an archive sent away)
+        is data the job reads: an input, a variable kept as the file writes it."""
+        local = self._in_cwd(source).rstrip("/")
+        if (
+            self.ran_before
+            or not local
+            or NODE_LOCAL.match(local)  # the node's own disk holds only what the job put there
+            or not (_is_path(local) or RELATIVE.fullmatch(local))
+            or CODE_FILE.search(local)
+            or self._written(local)
+        ):
+            self.staged.add(source)
+            return
+        self.add("data.inputs", self._in_cwd(source), said)
+
+    def _written(self, path):
+        """Whether an earlier step of the job wrote the path (or the folder holding it)."""
+        made = {str(p.value).rstrip("/") for p in self.found if p.path in WRITTEN_PATHS}
+        made |= self.produced | self.made | {s.rstrip("/") for s in self.staged}
+        return any(path == m or path.startswith(m + "/") for m in made if m)
+
+    def _ran(self, words):
+        """Whether the line runs a program that may write files (not a message, a module load,
+        a folder made or a copy): what it writes, a later upload sends away."""
+        for command in _commands(words):
+            i = 0
+            while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
+                i += 1
+            head = command[i].rsplit("/", 1)[-1] if i < len(command) else ""
+            if head and head not in READS_NOTHING and head not in MOVES_ONLY:
+                return True
+        return False
 
     def _downloaded(self, source, target, written, said):
         """The local copy of a download is the same data: the remote source is the input, and

@@ -949,6 +949,8 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     assert found(text, shared_disk=True) == [
         ("data.inputs", "archive:survey/tiles"),
         ("output.artifacts", "/lustre/proj/maps/tiles"),
+        # (no step of the job wrote `out`: the job sends away data it did not make)
+        ("data.inputs", "/lustre/proj/maps/out"),
         ("output.artifacts", "backup:survey/results"),
     ]
     # A value that is not a remote (no `name:`) is no data read.
@@ -972,6 +974,27 @@ def test_a_downloads_local_copy_is_staging_unless_the_job_only_downloads():
         ("data.inputs", "s3://fjord-scans")
     ]
     assert found(text) == [("data.inputs", "s3://fjord-scans")]
+
+
+def test_an_uploads_local_side_is_read_unless_an_earlier_step_wrote_it():
+    # A backup: the job only sets its place up, then sends data it did not make.
+    text = "SRC=$1\nmodule load rclone\nrclone copy --checksum ${SRC}.tar vault:backups/\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "${SRC}.tar"),
+        ("output.artifacts", "vault:backups/"),
+    ]
+    assert found("aws s3 sync $archive s3://fjord-vault/raw\n") == [
+        ("data.inputs", "$archive"),
+        ("output.artifacts", "s3://fjord-vault/raw"),
+    ]
+    # What a step of the job wrote, named or not, is its own: staged, not read.
+    for before in ("python segment.py\n", "tar -czf /lustre/fjord/out.tgz maps\n"):
+        text = before + "gsutil cp /lustre/fjord/out.tgz gs://fjord-vault/\n"
+        assert ("data.inputs", "/lustre/fjord/out.tgz") not in found(text, shared_disk=True)
+    # (the node's own disk holds only what the job put there)
+    assert found("aws s3 cp $TMPDIR/x s3://fjord-vault/x\n") == [
+        ("output.artifacts", "s3://fjord-vault/x")
+    ]
 
 
 def test_a_job_that_requeues_itself_is_preemptible_without_a_checkpoint_place():
