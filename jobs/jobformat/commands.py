@@ -209,8 +209,17 @@ OUTPUT_VARIABLE = re.compile(
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
 # the one reader of them for both importers. A plain --save is paired with --load (_settle).
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"--(?:save[-_](?:dir|path|folder)|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path)(?:[-_]?name)?|"
     r"save[-_]checkpoints?[\w-]*)"
+)
+# Of those, the ones named for a path: they as often name a checkpoint a program loads
+# (`eval.py --checkpoint_path best.ckpt`, a model to start from), so they are the place the
+# job keeps its checkpoints only when the line also says it saves them or resumes from them.
+CHECKPOINT_FILE_OPTION = re.compile(r"--(?:checkpoints?|ckpts?)[-_]?path")
+RESUMES_IN_LINE = re.compile(
+    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto)\b|"
+    r"\s*$|\s+-)",
+    re.IGNORECASE,
 )
 # (--output_checkpoint_dir is left out: conversion scripts name the model they write with it.)
 CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
@@ -230,7 +239,8 @@ SAVE_INTERVAL = re.compile(
 )
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
-RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
+RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
+                "--continue-training", "--cont_training", "--cont-training"}  # fmt: skip
 # A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
 # place it also saves to. Another path is a checkpoint it starts from, which says no more.
 RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
@@ -1089,7 +1099,17 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in _settle
         elif NODE_LOCAL.match(value):
             return  # the node's own disk: nothing there outlives the job to resume from
-        elif not (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)):
+        elif CHECKPOINT_FILE_OPTION.fullmatch(option) and not (
+            SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current)
+        ):
+            return  # maybe a checkpoint the program loads, not where it keeps them
+        elif not (
+            _is_path(value)
+            or CLOUD_URI.fullmatch(value)
+            or RELATIVE.fullmatch(value)
+            # a folder's name given by an option named for it (`--checkpoint_foldername 2`)
+            or (option.endswith("name") and re.fullmatch(r"[\w.-]+", value))
+        ):
             return
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)

@@ -731,6 +731,31 @@ def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
     ]
 
 
+def test_options_named_checkpoint_folder_or_path_are_the_checkpoint_place():
+    # a folder named by the option's name, with a flag that continues from it: resumption
+    assert found("python fit.py --checkpoint_foldername 3 --continue_training True\n") == [
+        ("request.checkpoint_location", "3"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --ckpt_folder /l/fit --resume\n") == [
+        ("request.checkpoint_location", "/l/fit"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --ckpt_folder /l/fit --continue_training False\n") == [
+        ("request.checkpoint_location", "/l/fit")
+    ]
+    # a path option is the place only where the line saves or resumes; else it may be a load
+    assert found("python fit.py --checkpoint-path /l/fit --resume true\n") == [
+        ("request.checkpoint_location", "/l/fit"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --checkpoint_path /l/fit --checkpoint_every 200\n") == [
+        ("request.checkpoint_location", "/l/fit")
+    ]
+    assert found("python score.py --checkpoint_path /l/fit/best.ckpt\n") == []
+    assert found("python score.py --checkpoint /l/fit/best.ckpt --resume\n") == []
+
+
 def test_the_same_checkpoint_option_reads_alike_in_sbatch_and_skypilot():
     script = "python t.py --save-dir /lustre/ckpt/run1 --data-path /lustre/d\n"
     [sbatch] = jobformat.import_text(f"#!/bin/bash\n#SBATCH -N 1\n{script}")
