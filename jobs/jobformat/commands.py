@@ -107,11 +107,13 @@ def _is_path(value):
 MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id",
                  # diffusers' and fine-tuning scripts' spellings
                  "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
-                 "--base_model", "--base-model"}  # fmt: skip
+                 "--base_model", "--base-model",
+                 # a tokenizer's, by name or path as its name says (a path is a folder it reads)
+                 "--tokenizer_name_or_path", "--tokenizer-name-or-path"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
-                  "--tokenizer_path", "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                  "--tokenizer_path",
                   "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
                   "--base-model-name"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).

@@ -698,6 +698,21 @@ def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
     ]
 
 
+def test_a_tokenizer_given_by_name_or_path_is_read_in_the_order_the_line_gives():
+    text = (
+        "python tokenize.py \\\n    --tokenizer_name_or_path /l/tok \\\n"
+        "    --dataset_path /l/corpus \\\n    --output_path /l/ids\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/l/tok"),
+        ("data.inputs", "/l/corpus"),
+        ("output.artifacts", "/l/ids"),
+    ]
+    assert found("python t.py --tokenizer-name-or-path org/tok\n") == [
+        ("data.inputs", "hf://org/tok")
+    ]
+
+
 def test_a_model_the_job_makes_is_not_a_model_it_reads():
     text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
     assert found(text) == [("data.inputs", "/lustre/rm")]
