@@ -336,6 +336,7 @@ DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
 ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
+IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
     "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
@@ -1456,6 +1457,8 @@ class _Reader:
             self.add("output.artifacts", target, said)
 
     def _containers(self, line, words):
+        if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
+            self._image_run(words)
         if m := PULL.search(line) if RUNTIME_WORDS.search(line) else None:
             # `apptainer pull [x.sif] docker://x:1` makes x.sif (x_1.sif unnamed): a job that
             # then runs that file runs the image pulled.
@@ -1485,6 +1488,21 @@ class _Reader:
                     continue
                 self._image(image, f"shifter --image={image}", keep_prefix=True)
                 break
+
+    def _image_run(self, words):
+        """An Apptainer image run as the command itself (`./tools.sif args`, `srun x.sif`): the
+        image's runscript is the job's program, so the file is its container image."""
+        for command in _commands(words):
+            i = 0
+            while i < len(command) and (
+                _prefix(command[i]) or command[i] in ("time", "exec", "srun", "mpirun", "mpiexec")
+            ):
+                i += 1
+                while i < len(command) and command[i - 1] != "time" and command[i][:1] == "-":
+                    i += 1  # the launcher's own options (`srun -n 4 x.sif`: only flags skipped)
+            if i < len(command) and IMAGE_FILE.search(command[i]):
+                self._image(command[i], command[i], keep_prefix=True)
+                return
 
     def _image(self, image, said, keep_prefix):
         image = self.expand(image)

@@ -997,6 +997,13 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
 
 
+def test_an_image_run_as_the_command_itself_is_the_container_image():
+    assert found("./solver.sif --mesh m.msh\n") == [("work.image", "./solver.sif")]
+    assert found("srun /p/imgs/solver.sqsh\n") == [("work.image", "/p/imgs/solver.sqsh")]
+    # an image copied or listed is not run
+    assert found("cp /p/imgs/solver.sif .\nls *.simg\n") == []
+
+
 def test_a_downloads_local_copy_is_staging_unless_the_job_only_downloads():
     # A job that downloads and then works on the copy: the remote is the input, the copy is
     # staging, whichever tool copies.
