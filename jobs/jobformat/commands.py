@@ -337,6 +337,13 @@ ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
 IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
+# A variable set to the directory the job was submitted from (`wd=$(pwd)`, `WD=$PWD`,
+# ``D=`pwd` ``), and a mount source that is one.
+SUBMIT_DIRECTORY = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(pwd\)|`pwd`|\$\{?PWD\}?)["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE,
+)
+SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
     "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
@@ -671,6 +678,7 @@ class _Reader:
         self.index = 0  # the logical line being read
         self.downloads = []  # (proposal, line index, the forms naming a download's copy)
         self.ran = False  # whether a step so far ran a program (that may have written files)
+        self.submit_names = set()  # variables set to the directory the job was submitted from
         self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
@@ -1558,6 +1566,12 @@ class _Reader:
                 # Mounted for the step's own log (`--output=$D/logs/%j.log`), or the node's own
                 # files seen at the same place (a scheduler's prolog, drivers, sockets).
                 continue
+            if (m := SUBMIT_VARIABLE.fullmatch(source.rstrip("/"))) and (
+                (m.group(1) or m.group(2)) in self.submit_names
+            ):
+                # The submit directory kept in a variable (`wd=$(pwd)`), as `$PWD` above.
+                self.add("work.code", "$PWD", said)
+                continue
             if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
                 if _is_path(source) and target.rstrip("/"):
@@ -1701,6 +1715,8 @@ def read(
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
     reader = _Reader(variables, section, binds, shared_disk)
+    if binds and text and "pwd" in text.lower():
+        reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()

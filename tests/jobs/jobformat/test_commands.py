@@ -997,6 +997,16 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
 
 
+def test_a_mount_of_the_submit_directory_kept_in_a_variable_is_the_code():
+    run = " exec --bind {0}:{0} /p/env.sif python tools/embed.py\n"
+    for setting in ("here=$(pwd)", "here=`pwd`", 'export here="$(pwd)"'):
+        text = f"{setting}\nsrun apptainer" + run.format("${here}")
+        assert found(text) == [("work.code", "$PWD"), ("work.image", "/p/env.sif")], setting
+    # a variable set to another folder is a mount like any other
+    text = "here=/lustre/p\nsrun apptainer" + run.format("${here}")
+    assert ("data.unclassified", "/lustre/p -> /lustre/p") in found(text)
+
+
 def test_an_image_run_as_the_command_itself_is_the_container_image():
     assert found("./solver.sif --mesh m.msh\n") == [("work.image", "./solver.sif")]
     assert found("srun /p/imgs/solver.sqsh\n") == [("work.image", "/p/imgs/solver.sqsh")]
