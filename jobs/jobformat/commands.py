@@ -107,11 +107,13 @@ def _is_path(value):
 MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "--model-id",
                  # diffusers' and fine-tuning scripts' spellings
                  "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
-                 "--base_model", "--base-model"}  # fmt: skip
+                 "--base_model", "--base-model",
+                 # a tokenizer's, by name or path as its name says (a path is a folder it reads)
+                 "--tokenizer_name_or_path", "--tokenizer-name-or-path"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
-                  "--tokenizer_path", "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                  "--tokenizer_path",
                   "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
                   "--base-model-name"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
@@ -209,8 +211,17 @@ OUTPUT_VARIABLE = re.compile(
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
 # the one reader of them for both importers. A plain --save is paired with --load (_settle).
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save[-_](?:dir|path|folder)|checkpoint[-_](?:dir|folder)|ckpt[-_](?:dir|folder)|"
+    r"--(?:save[-_](?:dir|path|folder)|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path)(?:[-_]?name)?|"
     r"save[-_]checkpoints?[\w-]*)"
+)
+# Of those, the ones named for a path: they as often name a checkpoint a program loads
+# (`eval.py --checkpoint_path best.ckpt`, a model to start from), so they are the place the
+# job keeps its checkpoints only when the line also says it saves them or resumes from them.
+CHECKPOINT_FILE_OPTION = re.compile(r"--(?:checkpoints?|ckpts?)[-_]?path")
+RESUMES_IN_LINE = re.compile(
+    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto)\b|"
+    r"\s*$|\s+-)",
+    re.IGNORECASE,
 )
 # (--output_checkpoint_dir is left out: conversion scripts name the model they write with it.)
 CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
@@ -230,7 +241,8 @@ SAVE_INTERVAL = re.compile(
 )
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
-RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume"}
+RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
+                "--continue-training", "--cont_training", "--cont-training"}  # fmt: skip
 # A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
 # place it also saves to. Another path is a checkpoint it starts from, which says no more.
 RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
@@ -324,6 +336,14 @@ DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
 ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
+IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
+# A variable set to the directory the job was submitted from (`wd=$(pwd)`, `WD=$PWD`,
+# ``D=`pwd` ``), and a mount source that is one.
+SUBMIT_DIRECTORY = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(pwd\)|`pwd`|\$\{?PWD\}?)["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE,
+)
+SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
     "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
@@ -343,6 +363,10 @@ IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
 NODE_LOCAL = re.compile(
     r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
 )
+# Tools that only move data (copies, downloads): a later upload's source is not theirs to write.
+MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "curl"}
+# Where a step of the job writes: a later upload of it sends the job's own files.
+WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
@@ -651,6 +675,11 @@ class _Reader:
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
         self.unpacked = set()  # repositories whose content was unpacked (read as data)
+        self.index = 0  # the logical line being read
+        self.downloads = []  # (proposal, line index, the forms naming a download's copy)
+        self.ran = False  # whether a step so far ran a program (that may have written files)
+        self.submit_names = set()  # variables set to the directory the job was submitted from
+        self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -691,6 +720,8 @@ class _Reader:
         self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
+        self.ran_before = self.ran
+        self.ran = self.ran or self._ran(words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
@@ -1079,7 +1110,17 @@ class _Reader:
                 self.add(f"_{option[2:]}", value, said)  # paired up in _settle
         elif NODE_LOCAL.match(value):
             return  # the node's own disk: nothing there outlives the job to resume from
-        elif not (_is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)):
+        elif CHECKPOINT_FILE_OPTION.fullmatch(option) and not (
+            SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current)
+        ):
+            return  # maybe a checkpoint the program loads, not where it keeps them
+        elif not (
+            _is_path(value)
+            or CLOUD_URI.fullmatch(value)
+            or RELATIVE.fullmatch(value)
+            # a folder's name given by an option named for it (`--checkpoint_foldername 2`)
+            or (option.endswith("name") and re.fullmatch(r"[\w.-]+", value))
+        ):
             return
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
@@ -1317,37 +1358,79 @@ class _Reader:
             return
         source, target = self.expand(rest[0]), self.expand(rest[1])
         said = f"{line[m.start() : m.end()].strip()} {source} {target}"
-        if "rclone" in m.group(0) and self.shared_disk:
-            self._rclone(source, target, said)
-            return
-        if CLOUD_URI.fullmatch(source):
-            self.add("data.inputs", source, said)
-            if not CLOUD_URI.fullmatch(target):
-                # The local copy is the same data: the remote source is the input.
-                name = source.rstrip("/").rsplit("/", 1)[-1]
-                self.staged.update({target, f"{target.rstrip('/')}/{name}"})
-        if CLOUD_URI.fullmatch(target):
-            self.add("output.artifacts", target, said)
-            if not CLOUD_URI.fullmatch(source):
-                self.staged.add(source)
-
-    def _rclone(self, source, target, said):
-        """`rclone copy remote:path local` (the remote any name set in rclone's config), on a
-        cluster's shared file system: the remote side is read and the local copy is what the job
-        makes; the other way round, the remote is written. A relative local side is under the
-        folder the script changed into. (On a cloud VM the local copy goes with the VM, and the
-        remote is more often a store SkyPilot mounts.)"""
+        # rclone's remotes have any name set in its config (`archive:survey`); on a cloud VM
+        # such a remote is more often a store SkyPilot mounts, so only URIs count there.
+        rclone = "rclone" in m.group(0) and self.shared_disk
         remote = [
-            bool(CLOUD_URI.fullmatch(w) or RCLONE_REMOTE.fullmatch(w)) for w in (source, target)
+            bool(CLOUD_URI.fullmatch(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
+            for w in (source, target)
         ]
         if remote[0]:
             self.add("data.inputs", source, said)
+            if not remote[1]:
+                self._downloaded(source, target, rest[1], said)
         if remote[1]:
+            if not remote[0]:
+                self._uploaded(source, said)
             self.add("output.artifacts", target, said)
-        if remote[0] and not remote[1]:
-            local = self._in_cwd(target)
-            if (_is_path(local) or RELATIVE.fullmatch(local)) and not NODE_LOCAL.match(local):
-                self.add("output.artifacts", local, said)
+
+    def _uploaded(self, source, said):
+        """The local side of an upload. One an earlier step of the job wrote (a program's
+        results, a download) is staging: the job made it. One no earlier step can have
+        written (the job has only set its place up so far: a backup, an archive sent away)
+        is data the job reads: an input, a variable kept as the file writes it."""
+        local = self._in_cwd(source).rstrip("/")
+        if (
+            self.ran_before
+            or not local
+            or NODE_LOCAL.match(local)  # the node's own disk holds only what the job put there
+            or not (_is_path(local) or RELATIVE.fullmatch(local))
+            or CODE_FILE.search(local)
+            or self._written(local)
+        ):
+            self.staged.add(source)
+            return
+        self.add("data.inputs", self._in_cwd(source), said)
+
+    def _written(self, path):
+        """Whether an earlier step of the job wrote the path (or the folder holding it)."""
+        made = {str(p.value).rstrip("/") for p in self.found if p.path in WRITTEN_PATHS}
+        made |= self.produced | self.made | {s.rstrip("/") for s in self.staged}
+        return any(path == m or path.startswith(m + "/") for m in made if m)
+
+    def _ran(self, words):
+        """Whether the line runs a program that may write files (not a message, a module load,
+        a folder made or a copy): what it writes, a later upload sends away."""
+        for command in _commands(words):
+            i = 0
+            while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
+                i += 1
+            head = command[i].rsplit("/", 1)[-1] if i < len(command) else ""
+            if head and head not in READS_NOTHING and head not in MOVES_ONLY:
+                return True
+        return False
+
+    def _downloaded(self, source, target, written, said):
+        """The local copy of a download is the same data: the remote source is the input, and
+        what the job then does with the copy is staging. A job that only downloads (nothing
+        after the copy names it) makes that copy: on a cluster's shared file system, where it
+        stays after the job, it is the job's output (read() decides once the job is read). A
+        relative local side is under the folder the script changed into."""
+        local = self._in_cwd(target)  # (as written: `sync/` stays `sync/`)
+        name = source.rstrip("/").rsplit("/", 1)[-1]
+        for place in (target.rstrip("/"), local.rstrip("/")):
+            self.staged.update({place, f"{place}/{name}"})
+        if (
+            self.shared_disk
+            and (_is_path(local) or RELATIVE.fullmatch(local))
+            and not NODE_LOCAL.match(local)
+        ):
+            before = len(self.found)
+            self.add("_download", local, said)
+            if len(self.found) > before:
+                forms = {local.rstrip("/"), target.rstrip("/"), _unquote(written).rstrip("/")}
+                forms.discard("")
+                self.downloads.append((self.found[before], self.index, forms))
 
     def _in_cwd(self, path):
         if self.cwd and not _is_path(path) and RELATIVE.fullmatch(path):
@@ -1382,6 +1465,8 @@ class _Reader:
             self.add("output.artifacts", target, said)
 
     def _containers(self, line, words):
+        if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
+            self._image_run(words)
         if m := PULL.search(line) if RUNTIME_WORDS.search(line) else None:
             # `apptainer pull [x.sif] docker://x:1` makes x.sif (x_1.sif unnamed): a job that
             # then runs that file runs the image pulled.
@@ -1411,6 +1496,21 @@ class _Reader:
                     continue
                 self._image(image, f"shifter --image={image}", keep_prefix=True)
                 break
+
+    def _image_run(self, words):
+        """An Apptainer image run as the command itself (`./tools.sif args`, `srun x.sif`): the
+        image's runscript is the job's program, so the file is its container image."""
+        for command in _commands(words):
+            i = 0
+            while i < len(command) and (
+                _prefix(command[i]) or command[i] in ("time", "exec", "srun", "mpirun", "mpiexec")
+            ):
+                i += 1
+                while i < len(command) and command[i - 1] != "time" and command[i][:1] == "-":
+                    i += 1  # the launcher's own options (`srun -n 4 x.sif`: only flags skipped)
+            if i < len(command) and IMAGE_FILE.search(command[i]):
+                self._image(command[i], command[i], keep_prefix=True)
+                return
 
     def _image(self, image, said, keep_prefix):
         image = self.expand(image)
@@ -1465,6 +1565,12 @@ class _Reader:
             ):
                 # Mounted for the step's own log (`--output=$D/logs/%j.log`), or the node's own
                 # files seen at the same place (a scheduler's prolog, drivers, sockets).
+                continue
+            if (m := SUBMIT_VARIABLE.fullmatch(source.rstrip("/"))) and (
+                (m.group(1) or m.group(2)) in self.submit_names
+            ):
+                # The submit directory kept in a variable (`wd=$(pwd)`), as `$PWD` above.
+                self.add("work.code", "$PWD", said)
                 continue
             if target.rstrip("/") in workdirs or holds_program:
                 self.add("work.code", source, said)
@@ -1609,19 +1715,25 @@ def read(
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
     reader = _Reader(variables, section, binds, shared_disk)
+    if binds and text and "pwd" in text.lower():
+        reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
     lines = logical_lines(text)
+    read_lines = []
     for index, (number, line) in enumerate(lines):
+        reader.index = index
         reader.line = number + first_line - 1
         reader.raw = raw[number - 1] if number - 1 < len(raw) else line
         # The physical lines this command spans (a long command continued with `\`).
         end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
         # Expand the line's variables once so `--data $DATA` reads as the value.
-        reader.read_line(line if "$" not in line else _expand_words(line, variables))
+        read_lines.append(line if "$" not in line else _expand_words(line, variables))
+        reader.read_line(read_lines[-1])
     _checkpoints_in_outputs(reader, text)
+    products = _download_products(reader, lines, read_lines) if reader.downloads else []
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
 
     def local_copy(p):
@@ -1640,7 +1752,11 @@ def read(
         return p.path == "data.inputs" and str(p.value).rstrip("/") in reader.produced
 
     found = [
-        p for p in reader.found if not local_copy(p) and not read_through(p) and not produced(p)
+        Proposal("output.artifacts", p.value, p.line, p.text, p.said, p.section)
+        if any(p is made for made in products)
+        else p
+        for p in reader.found
+        if not local_copy(p) and not read_through(p) and not produced(p)
     ]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
@@ -1648,6 +1764,22 @@ def read(
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
     return _settle(found, checkpointed)
+
+
+def _download_products(reader, lines, read_lines):
+    """The downloads whose local copy no later line names (as written or expanded): what a
+    download job makes, its output. One a later step uses is staging, left unsaid. (A script
+    of many downloads is a pipeline that uses them: the first few are looked at, to stay
+    linear.)"""
+    products = []
+    for download, index, forms in reader.downloads[:16]:
+        named = re.compile("|".join(rf"(?<![\w.-]){re.escape(f)}(?![\w.-])" for f in forms))
+        later = (
+            text for i in range(index + 1, len(lines)) for text in (lines[i][1], read_lines[i])
+        )
+        if not any(named.search(text) for text in later):
+            products.append(download)
+    return products
 
 
 # A variable naming a checkpoint inside another's folder: `CKPT="${RUN_DIR}/checkpoints/best"`.

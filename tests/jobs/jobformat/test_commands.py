@@ -698,6 +698,21 @@ def test_diffusers_and_fine_tuning_spellings_of_the_model_and_the_data():
     ]
 
 
+def test_a_tokenizer_given_by_name_or_path_is_read_in_the_order_the_line_gives():
+    text = (
+        "python tokenize.py \\\n    --tokenizer_name_or_path /l/tok \\\n"
+        "    --dataset_path /l/corpus \\\n    --output_path /l/ids\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/l/tok"),
+        ("data.inputs", "/l/corpus"),
+        ("output.artifacts", "/l/ids"),
+    ]
+    assert found("python t.py --tokenizer-name-or-path org/tok\n") == [
+        ("data.inputs", "hf://org/tok")
+    ]
+
+
 def test_a_model_the_job_makes_is_not_a_model_it_reads():
     text = "OUTPUT_MODEL_DIR=/lustre/out/m\nREWARD_MODEL_PATH=/lustre/rm\nsrun python t.py\n"
     assert found(text) == [("data.inputs", "/lustre/rm")]
@@ -729,6 +744,31 @@ def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
     assert found("python t.py --save_path /lustre/c --save_every 500\n") == [
         ("request.checkpoint_location", "/lustre/c")
     ]
+
+
+def test_options_named_checkpoint_folder_or_path_are_the_checkpoint_place():
+    # a folder named by the option's name, with a flag that continues from it: resumption
+    assert found("python fit.py --checkpoint_foldername 3 --continue_training True\n") == [
+        ("request.checkpoint_location", "3"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --ckpt_folder /l/fit --resume\n") == [
+        ("request.checkpoint_location", "/l/fit"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --ckpt_folder /l/fit --continue_training False\n") == [
+        ("request.checkpoint_location", "/l/fit")
+    ]
+    # a path option is the place only where the line saves or resumes; else it may be a load
+    assert found("python fit.py --checkpoint-path /l/fit --resume true\n") == [
+        ("request.checkpoint_location", "/l/fit"),
+        ("request.preemptible", True),
+    ]
+    assert found("python fit.py --checkpoint_path /l/fit --checkpoint_every 200\n") == [
+        ("request.checkpoint_location", "/l/fit")
+    ]
+    assert found("python score.py --checkpoint_path /l/fit/best.ckpt\n") == []
+    assert found("python score.py --checkpoint /l/fit/best.ckpt --resume\n") == []
 
 
 def test_the_same_checkpoint_option_reads_alike_in_sbatch_and_skypilot():
@@ -949,10 +989,69 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     assert found(text, shared_disk=True) == [
         ("data.inputs", "archive:survey/tiles"),
         ("output.artifacts", "/lustre/proj/maps/tiles"),
+        # (no step of the job wrote `out`: the job sends away data it did not make)
+        ("data.inputs", "/lustre/proj/maps/out"),
         ("output.artifacts", "backup:survey/results"),
     ]
     # A value that is not a remote (no `name:`) is no data read.
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
+
+
+def test_a_mount_of_the_submit_directory_kept_in_a_variable_is_the_code():
+    run = " exec --bind {0}:{0} /p/env.sif python tools/embed.py\n"
+    for setting in ("here=$(pwd)", "here=`pwd`", 'export here="$(pwd)"'):
+        text = f"{setting}\nsrun apptainer" + run.format("${here}")
+        assert found(text) == [("work.code", "$PWD"), ("work.image", "/p/env.sif")], setting
+    # a variable set to another folder is a mount like any other
+    text = "here=/lustre/p\nsrun apptainer" + run.format("${here}")
+    assert ("data.unclassified", "/lustre/p -> /lustre/p") in found(text)
+
+
+def test_an_image_run_as_the_command_itself_is_the_container_image():
+    assert found("./solver.sif --mesh m.msh\n") == [("work.image", "./solver.sif")]
+    assert found("srun /p/imgs/solver.sqsh\n") == [("work.image", "/p/imgs/solver.sqsh")]
+    # an image copied or listed is not run
+    assert found("cp /p/imgs/solver.sif .\nls *.simg\n") == []
+
+
+def test_a_downloads_local_copy_is_staging_unless_the_job_only_downloads():
+    # A job that downloads and then works on the copy: the remote is the input, the copy is
+    # staging, whichever tool copies.
+    for copy in ("aws s3 cp --recursive s3://fjord-scans/raw", "rclone copy fjord:scans/raw"):
+        text = f"{copy} /lustre/fjord/raw\npython segment.py --data /lustre/fjord/raw\n"
+        assert found(text, shared_disk=True) == [("data.inputs", copy.split()[-1])]
+    # A job that only downloads makes the copy, kept on the shared disk: its output.
+    text = "DEST=/lustre/fjord/mirror/\nmodule load aws\naws s3 sync s3://fjord-scans $DEST\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "s3://fjord-scans"),
+        ("output.artifacts", "/lustre/fjord/mirror/"),
+    ]
+    # On a cloud VM, or on the node's own disk, the copy goes with the machine.
+    assert found(text.replace("/lustre", "/tmp"), shared_disk=True) == [
+        ("data.inputs", "s3://fjord-scans")
+    ]
+    assert found(text) == [("data.inputs", "s3://fjord-scans")]
+
+
+def test_an_uploads_local_side_is_read_unless_an_earlier_step_wrote_it():
+    # A backup: the job only sets its place up, then sends data it did not make.
+    text = "SRC=$1\nmodule load rclone\nrclone copy --checksum ${SRC}.tar vault:backups/\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "${SRC}.tar"),
+        ("output.artifacts", "vault:backups/"),
+    ]
+    assert found("aws s3 sync $archive s3://fjord-vault/raw\n") == [
+        ("data.inputs", "$archive"),
+        ("output.artifacts", "s3://fjord-vault/raw"),
+    ]
+    # What a step of the job wrote, named or not, is its own: staged, not read.
+    for before in ("python segment.py\n", "tar -czf /lustre/fjord/out.tgz maps\n"):
+        text = before + "gsutil cp /lustre/fjord/out.tgz gs://fjord-vault/\n"
+        assert ("data.inputs", "/lustre/fjord/out.tgz") not in found(text, shared_disk=True)
+    # (the node's own disk holds only what the job put there)
+    assert found("aws s3 cp $TMPDIR/x s3://fjord-vault/x\n") == [
+        ("output.artifacts", "s3://fjord-vault/x")
+    ]
 
 
 def test_a_job_that_requeues_itself_is_preemptible_without_a_checkpoint_place():
