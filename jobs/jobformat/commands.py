@@ -109,15 +109,22 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
                  "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
                  "--base_model", "--base-model",
                  # a tokenizer's, by name or path as its name says (a path is a folder it reads)
-                 "--tokenizer_name_or_path", "--tokenizer-name-or-path"}  # fmt: skip
+                 "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                 # the last part of a grouped option (`--tokenizer.name_or_path`,
+                 # `--model.name_or_path`): a model or tokenizer by name or path
+                 "--name_or_path", "--name-or-path"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
                   "--tokenizer_path",
                   "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
-                  "--base-model-name"}  # fmt: skip
+                  "--base-model-name",
+                  # the encoder a retrieval index is built with (`--encoder org/name`)
+                  "--encoder",
+                  # Megatron's tokenizer: a Hub id or the tokenizer's files
+                  "--tokenizer-model", "--tokenizer_model"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
-MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -151,7 +158,10 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--test_data", "--test-data", "--train_path", "--train-path",
                 # weights a program starts from
                 "--init_checkpoint", "--init-checkpoint", "--pretrained_weights",
-                "--pretrained-weights", "--weights"}  # fmt: skip
+                "--pretrained-weights", "--weights",
+                # the texts a program indexes or tokenizes (pyserini's --corpus, dolma's
+                # --documents)
+                "--corpus", "--documents"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
@@ -193,6 +203,8 @@ OUTPUT_OPTIONS = {
     "--result-dir",
     "--default_root_dir",
     "--default-root-dir",
+    # where a converter puts what it made (dolma's `tokens --destination`)
+    "--destination",
 }
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
 # `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
@@ -233,6 +245,10 @@ LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "ou
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
+# Embeddings a program is given: as often vectors it reads (`--embeddings glove.txt`), so they
+# are what it writes only when the line encodes (an `--encoder`, an `encode` step).
+EMBEDDINGS_OPTIONS = {"--embeddings", "--embeddings-dir", "--embeddings_dir"}
+ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
 # Of those, the one that as often names where the final model goes, unless the line also says
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
@@ -997,6 +1013,11 @@ class _Reader:
                     name = next(g for g in m.groups() if g)
                     self.add("work.credentials", name, f"{option} {value}")
                     continue
+                if option in EMBEDDINGS_OPTIONS and ENCODES.search(self.current):
+                    value = self.expand(value)
+                    if _is_path(value):
+                        self.add("output.artifacts", value, f"{option} {value}")  # its index
+                        continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
                 if "output" in option and value and value[0] in "/$~.":

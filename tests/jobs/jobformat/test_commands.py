@@ -1317,3 +1317,29 @@ def test_the_model_an_evaluation_harness_is_given_in_its_model_args_is_read():
     # inside `bash -c "…"`, its quotes escaped
     quoted = 'srun bash -c "lm_eval --model_args=\\"pretrained=$1,dtype=auto\\" --tasks=x"\n'
     assert ("data.inputs", "$1") in found(quoted)
+
+
+def test_texts_an_index_or_tokenizer_reads_and_where_a_converter_puts_what_it_made():
+    # An index built over a corpus with a Hub encoder; the tokenized copy written elsewhere.
+    text = (
+        "python -m searchkit.build --corpus /lustre/heron/passages.jsonl \\\n"
+        "    --embeddings /lustre/heron/index.faiss --encoder heron-lab/dense-small --batch 32\n"
+        "tokcli tokens --documents /lustre/heron/clean --destination /lustre/heron/tok \\\n"
+        "    --tokenizer.name_or_path heron-lab/bpe-50k --processes 16\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/heron/passages.jsonl"),
+        # the vectors an encoder computes are what it writes
+        ("output.artifacts", "/lustre/heron/index.faiss"),
+        ("data.inputs", "hf://heron-lab/dense-small"),
+        ("data.inputs", "/lustre/heron/clean"),
+        ("output.artifacts", "/lustre/heron/tok"),
+        ("data.inputs", "hf://heron-lab/bpe-50k"),
+    ]
+    # Megatron's tokenizer option, given a folder through a variable with a fallback.
+    text = "TOK=${TOK:-/store/heron/tokenizer}\npython pretrain.py --tokenizer-model=$TOK\n"
+    assert found(text) == [("data.inputs", "/store/heron/tokenizer")]
+    # An encoder named by a word (a model class, not a Hub id) says nothing; embeddings given
+    # to a program that encodes nothing are as often vectors it reads: left unsaid.
+    assert found("python encode.py --encoder bm25\n") == []
+    assert found("python classify.py --embeddings /lustre/heron/vectors.txt\n") == []
