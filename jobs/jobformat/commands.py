@@ -255,6 +255,13 @@ SAVE_PLACE = re.compile(r"--save[-_]path")
 SAVE_INTERVAL = re.compile(
     r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
 )
+# A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
+# `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
+# model it makes, not a trainer's checkpoints, unless it also saves on a schedule or resumes.
+CONVERTER = re.compile(
+    r"[\w.-]*(?:convert|conversion|export|merge)[\w.-]*\.py\b|\s--saver[=\s]", re.IGNORECASE
+)
+SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
@@ -1143,6 +1150,13 @@ class _Reader:
             or (option.endswith("name") and re.fullmatch(r"[\w.-]+", value))
         ):
             return
+        elif SAVE_OPTION.fullmatch(option) and (
+            CONVERTER.search(self.current)
+            and not SAVE_INTERVAL.search(self.current)
+            and not RESUMES_IN_LINE.search(self.current)
+        ):
+            if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
+                self.add("output.artifacts", value, said)  # the model a converter makes
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
         elif _is_path(value) or CLOUD_URI.fullmatch(value):

@@ -1343,3 +1343,17 @@ def test_texts_an_index_or_tokenizer_reads_and_where_a_converter_puts_what_it_ma
     # to a program that encodes nothing are as often vectors it reads: left unsaid.
     assert found("python encode.py --encoder bm25\n") == []
     assert found("python classify.py --embeddings /lustre/heron/vectors.txt\n") == []
+
+
+def test_what_a_converter_is_told_to_save_is_its_output_not_a_checkpoint_place():
+    for program in ("tools/ckpt/convert.py --loader core --saver hf", "export_weights.py"):
+        text = f"python {program} --load-dir /lustre/ibis/run7 --save-dir=/lustre/ibis/hf7\n"
+        assert ("output.artifacts", "/lustre/ibis/hf7") in found(text, shared_disk=True)
+        assert ("request.checkpoint_location", "/lustre/ibis/hf7") not in found(text)
+    # A trainer's --save-dir stays where it keeps its checkpoints, as does a converting step
+    # that saves on a schedule.
+    for line in (
+        "python train.py --save-dir /lustre/ibis/ckpt",
+        "python convert_and_train.py --save-dir /lustre/ibis/ckpt --save-interval 500",
+    ):
+        assert found(line + "\n") == [("request.checkpoint_location", "/lustre/ibis/ckpt")]
