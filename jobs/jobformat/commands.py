@@ -1327,13 +1327,21 @@ class _Reader:
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
+            source = ""
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
-                self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
+                source = f"hf://{kind}{repo}"
+                self.add("data.inputs", source, f"download {repo}")
             for i, word in enumerate(words[:-1]):
                 option, eq, value = word.partition("=")
                 if option in DOWNLOAD_TO:
-                    self.staged.add(self.expand(value if eq else words[i + 1]))
+                    written = value if eq else words[i + 1]
+                    local = self.expand(written)
+                    self.staged.add(local)
+                    if source and _statable(local):
+                        # The local copy, as for any download: staging, or what a job that
+                        # only downloads makes (read() decides).
+                        self._downloaded(source, local, written, f"download {repo} {word} {local}")
         if "huggingface.co" in line and (m := HF_CLONE.search(line)):
             kind, repo = m.group(1) or "", m.group(2)
             self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
@@ -1773,6 +1781,8 @@ def read(
 
     def local_copy(p):
         value = str(p.value).rstrip("/")
+        if value.startswith("hf://") and value[5:] in staged:
+            value = value[5:]  # a relative folder the job downloaded into, read as a Hub id
         # (a checkpoint option naming a downloaded model's folder names what the job reads)
         paths = ("data.inputs", "output.artifacts", "request.checkpoint_location")
         return p.path in paths and any(value == s or value.startswith(s + "/") for s in staged)

@@ -1357,3 +1357,19 @@ def test_what_a_converter_is_told_to_save_is_its_output_not_a_checkpoint_place()
         "python convert_and_train.py --save-dir /lustre/ibis/ckpt --save-interval 500",
     ):
         assert found(line + "\n") == [("request.checkpoint_location", "/lustre/ibis/ckpt")]
+
+
+def test_a_hub_downloads_local_folder_is_the_output_of_a_job_that_only_downloads():
+    text = "module load hf-cli\nhf download kestrel/vision-9b --local-dir weights/v9\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "hf://kestrel/vision-9b"),
+        ("output.artifacts", "weights/v9"),
+    ]
+    # A later step uses the copy: staging, the Hub repository alone is read.
+    used = text + "python finetune.py --model_name_or_path weights/v9\n"
+    assert found(used, shared_disk=True) == [("data.inputs", "hf://kestrel/vision-9b")]
+    # On a cloud VM or the node's own disk the copy goes with the machine.
+    assert found(text) == [("data.inputs", "hf://kestrel/vision-9b")]
+    assert found(text.replace("weights/", "/tmp/"), shared_disk=True) == [
+        ("data.inputs", "hf://kestrel/vision-9b")
+    ]
