@@ -366,6 +366,11 @@ SUBMIT_DIRECTORY = re.compile(
     r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(pwd\)|`pwd`|\$\{?PWD\}?)["']?[ \t]*(?:#.*)?$""",
     re.MULTILINE,
 )
+# A variable set to one of the script's arguments (`MODEL_ID=$1`, `export X="${2}"`).
+ARGUMENT_VARIABLE = re.compile(
+    r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE,
+)
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -702,6 +707,7 @@ class _Reader:
         self.downloads = []  # (proposal, line index, the forms naming a download's copy)
         self.ran = False  # whether a step so far ran a program (that may have written files)
         self.submit_names = set()  # variables set to the directory the job was submitted from
+        self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
@@ -1046,9 +1052,16 @@ class _Reader:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
             elif option in MODEL_OPTIONS or (
                 option in HUB_ID_OPTIONS
-                and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))
+                and (
+                    HF_ID.fullmatch(value)
+                    or (option in MODEL_PATH_OPTIONS and _is_path(value))
+                    or self._model_variable(value)
+                )
             ):
-                self._hub_or_path(value, said, dataset=False)
+                if option not in MODEL_OPTIONS and self._model_variable(value):
+                    self._unset_model(value, said)
+                else:
+                    self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
                 self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
@@ -1081,6 +1094,22 @@ class _Reader:
         self._saves_in_output(words)
         if "model_args" in self.current:
             self._model_args(words)
+
+    def _model_variable(self, value):
+        """A variable the file gives no value (`MODEL_ID=$1`, the environment's, a SkyPilot env
+        set at launch) whose name says it is the model (`$MODEL_ID`, `${BASE_MODEL}`)."""
+        m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
+        return bool(m and MODEL_VARIABLE.match(m.group(1) or m.group(2)))
+
+    def _unset_model(self, value, said):
+        """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
+        model read, a Hub id set at launch (`hf://$MODEL_NAME`), or the script's argument
+        (`MODEL_ID=$1`), kept by its name (`$MODEL_ID`) as every argument is."""
+        m = SUBMIT_VARIABLE.fullmatch(value)
+        if (m.group(1) or m.group(2)) in self.arguments:
+            self.add("data.inputs", value, said)
+        else:
+            self.add("data.inputs", f"hf://{value}", said)
 
     def _model_args(self, words):
         """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
@@ -1760,6 +1789,8 @@ def read(
     reader = _Reader(variables, section, binds, shared_disk)
     if binds and text and "pwd" in text.lower():
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
+    if text and "=$" in text.replace('"', "").replace("'", ""):
+        reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()

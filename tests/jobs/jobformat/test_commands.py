@@ -1373,3 +1373,18 @@ def test_a_hub_downloads_local_folder_is_the_output_of_a_job_that_only_downloads
     assert found(text.replace("weights/", "/tmp/"), shared_disk=True) == [
         ("data.inputs", "hf://kestrel/vision-9b")
     ]
+
+
+def test_a_model_variable_with_no_value_given_to_a_model_option_is_the_model_read():
+    # The script's argument, kept by its name, also inside a container command.
+    text = (
+        "MODEL_ID=$1\n"
+        'apptainer exec --nv /images/heron.sif python fetch.py --model_name "$MODEL_ID"\n'
+    )
+    assert ("data.inputs", "$MODEL_ID") in found(text, shared_disk=True)
+    # A name set at launch (the environment's, a SkyPilot env without a value): a Hub id.
+    assert found("python -m heron.serve --model $BASE_MODEL\n") == [
+        ("data.inputs", "hf://$BASE_MODEL")
+    ]
+    # A variable not named for a model (a run's label) says nothing.
+    assert found("python train.py --model_name $RUN_TAG\n") == []
