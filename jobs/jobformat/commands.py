@@ -217,6 +217,11 @@ OUTPUT_NAMED = re.compile(
 INPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|file|root|folder)"
 )
+# A bare `--input_dir` is what a program reads when the same command also names where it
+# writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
+# writes for the next.
+PAIRED_INPUT = {"--input_dir", "--input-dir"}
+PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -997,6 +1002,9 @@ class _Reader:
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
                 continue
+            if option in PAIRED_INPUT and not value.startswith("-"):
+                self._paired_input(option, self.expand(value), words)
+                continue
             if (
                 option not in KNOWN_OPTIONS
                 and ("input" in option or "data" in option)
@@ -1094,6 +1102,21 @@ class _Reader:
         self._saves_in_output(words)
         if "model_args" in self.current:
             self._model_args(words)
+
+    def _paired_input(self, option, value, words):
+        """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
+        earlier step wrote it, it is on the node's own disk, or it is a variable alone."""
+        if not CONVERTER.search(self.current) or not any(
+            w.partition("=")[0] in PAIRED_OUTPUT for w in words
+        ):
+            return
+        if (
+            _is_path(value)
+            and not re.fullmatch(r"\$\{?\w+\}?/?", value)
+            and not NODE_LOCAL.match(value)
+            and not self._written(value.rstrip("/"))
+        ):
+            self.add("data.inputs", value, f"{option} {value}")
 
     def _model_variable(self, value):
         """A variable the file gives no value (`MODEL_ID=$1`, the environment's, a SkyPilot env

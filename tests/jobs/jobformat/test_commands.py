@@ -1388,3 +1388,22 @@ def test_a_model_variable_with_no_value_given_to_a_model_option_is_the_model_rea
     ]
     # A variable not named for a model (a run's label) says nothing.
     assert found("python train.py --model_name $RUN_TAG\n") == []
+
+
+def test_a_converters_input_dir_is_read_when_it_also_names_its_output_dir():
+    text = "python convert_to_hf.py --input_dir ../ibis-raw/ --size 7B --output_dir ../ibis-hf/7B\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "../ibis-raw/"),
+        ("output.artifacts", "../ibis-hf/7B"),
+    ]
+    # Another program's --input_dir, or a converter's with no output named, says nothing: it
+    # as often names a place a step writes for the next.
+    assert found("python stage2.py --input_dir /lustre/ibis/s1 --output_dir /lustre/ibis/s2\n") == [
+        ("output.artifacts", "/lustre/ibis/s2")
+    ]
+    assert found("python convert_to_hf.py --input_dir /lustre/ibis/raw\n") == []
+    # Nor one an earlier step of the job wrote.
+    text = "python shard.py --output_dir /lustre/ibis/s\n" + text.replace(
+        "../ibis-raw/", "/lustre/ibis/s"
+    )
+    assert ("data.inputs", "/lustre/ibis/s") not in found(text, shared_disk=True)
