@@ -966,6 +966,12 @@ class _Reader:
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
         value = self.expand(self.variables.values.get(name))
+        if not value and name in self.arguments and DATA_VARIABLE.match(name):
+            if name not in self.assigned:
+                # The data the script is given as its argument (`data_path=$1`), by its name.
+                self.assigned.add(name)
+                self.add("data.inputs", f"${name}", f"{name}=$N")
+            return
         if not value or name in self.assigned:
             return
         self.assigned.add(name)

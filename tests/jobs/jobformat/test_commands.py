@@ -1407,3 +1407,10 @@ def test_a_converters_input_dir_is_read_when_it_also_names_its_output_dir():
         "../ibis-raw/", "/lustre/ibis/s"
     )
     assert ("data.inputs", "/lustre/ibis/s") not in found(text, shared_disk=True)
+
+
+def test_data_the_script_is_given_as_its_argument_is_read_by_its_name():
+    text = "DATA_DIR=$1\nOUT=$2\nsrun python embed.py ${DATA_DIR} ${OUT}\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "$DATA_DIR")]
+    # An argument whose name says nothing of data is not guessed at.
+    assert found("RUN=$1\nsrun python embed.py $RUN\n", shared_disk=True) == []
