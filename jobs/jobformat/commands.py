@@ -109,15 +109,22 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
                  "--pretrained_model_name_or_path", "--pretrained-model-name-or-path",
                  "--base_model", "--base-model",
                  # a tokenizer's, by name or path as its name says (a path is a folder it reads)
-                 "--tokenizer_name_or_path", "--tokenizer-name-or-path"}  # fmt: skip
+                 "--tokenizer_name_or_path", "--tokenizer-name-or-path",
+                 # the last part of a grouped option (`--tokenizer.name_or_path`,
+                 # `--model.name_or_path`): a model or tokenizer by name or path
+                 "--name_or_path", "--name-or-path"}  # fmt: skip
 # Options that name a model by Hub id or by a path; only a Hub id (`org/name`) is read.
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
                   "--tokenizer_path",
                   "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
-                  "--base-model-name"}  # fmt: skip
+                  "--base-model-name",
+                  # the encoder a retrieval index is built with (`--encoder org/name`)
+                  "--encoder",
+                  # Megatron's tokenizer: a Hub id or the tokenizer's files
+                  "--tokenizer-model", "--tokenizer_model"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
-MODEL_PATH_OPTIONS = {"--model-path", "--model_path"}
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -151,7 +158,10 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--test_data", "--test-data", "--train_path", "--train-path",
                 # weights a program starts from
                 "--init_checkpoint", "--init-checkpoint", "--pretrained_weights",
-                "--pretrained-weights", "--weights"}  # fmt: skip
+                "--pretrained-weights", "--weights",
+                # the texts a program indexes or tokenizes (pyserini's --corpus, dolma's
+                # --documents)
+                "--corpus", "--documents"}  # fmt: skip
 # (--data-dir is left out: servers take it for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
@@ -193,6 +203,8 @@ OUTPUT_OPTIONS = {
     "--result-dir",
     "--default_root_dir",
     "--default-root-dir",
+    # where a converter puts what it made (dolma's `tokens --destination`)
+    "--destination",
 }
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
 # `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
@@ -205,6 +217,11 @@ OUTPUT_NAMED = re.compile(
 INPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|file|root|folder)"
 )
+# A bare `--input_dir` is what a program reads when the same command also names where it
+# writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
+# writes for the next.
+PAIRED_INPUT = {"--input_dir", "--input-dir"}
+PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -233,12 +250,23 @@ LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "ou
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
+# Embeddings a program is given: as often vectors it reads (`--embeddings glove.txt`), so they
+# are what it writes only when the line encodes (an `--encoder`, an `encode` step).
+EMBEDDINGS_OPTIONS = {"--embeddings", "--embeddings-dir", "--embeddings_dir"}
+ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
 # Of those, the one that as often names where the final model goes, unless the line also says
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
 SAVE_INTERVAL = re.compile(
     r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
 )
+# A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
+# `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
+# model it makes, not a trainer's checkpoints, unless it also saves on a schedule or resumes.
+CONVERTER = re.compile(
+    r"[\w.-]*(?:convert|conversion|export|merge)[\w.-]*\.py\b|\s--saver[=\s]", re.IGNORECASE
+)
+SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
@@ -341,6 +369,11 @@ IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
 # ``D=`pwd` ``), and a mount source that is one.
 SUBMIT_DIRECTORY = re.compile(
     r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(pwd\)|`pwd`|\$\{?PWD\}?)["']?[ \t]*(?:#.*)?$""",
+    re.MULTILINE,
+)
+# A variable set to one of the script's arguments (`MODEL_ID=$1`, `export X="${2}"`).
+ARGUMENT_VARIABLE = re.compile(
+    r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*(?:#.*)?$""",
     re.MULTILINE,
 )
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
@@ -679,6 +712,7 @@ class _Reader:
         self.downloads = []  # (proposal, line index, the forms naming a download's copy)
         self.ran = False  # whether a step so far ran a program (that may have written files)
         self.submit_names = set()  # variables set to the directory the job was submitted from
+        self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
@@ -932,6 +966,12 @@ class _Reader:
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
         value = self.expand(self.variables.values.get(name))
+        if not value and name in self.arguments and DATA_VARIABLE.match(name):
+            if name not in self.assigned:
+                # The data the script is given as its argument (`data_path=$1`), by its name.
+                self.assigned.add(name)
+                self.add("data.inputs", f"${name}", f"{name}=$N")
+            return
         if not value or name in self.assigned:
             return
         self.assigned.add(name)
@@ -968,6 +1008,9 @@ class _Reader:
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
                 continue
+            if option in PAIRED_INPUT and not value.startswith("-"):
+                self._paired_input(option, self.expand(value), words)
+                continue
             if (
                 option not in KNOWN_OPTIONS
                 and ("input" in option or "data" in option)
@@ -997,6 +1040,11 @@ class _Reader:
                     name = next(g for g in m.groups() if g)
                     self.add("work.credentials", name, f"{option} {value}")
                     continue
+                if option in EMBEDDINGS_OPTIONS and ENCODES.search(self.current):
+                    value = self.expand(value)
+                    if _is_path(value):
+                        self.add("output.artifacts", value, f"{option} {value}")  # its index
+                        continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
                 if "output" in option and value and value[0] in "/$~.":
@@ -1018,9 +1066,16 @@ class _Reader:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
             elif option in MODEL_OPTIONS or (
                 option in HUB_ID_OPTIONS
-                and (HF_ID.fullmatch(value) or (option in MODEL_PATH_OPTIONS and _is_path(value)))
+                and (
+                    HF_ID.fullmatch(value)
+                    or (option in MODEL_PATH_OPTIONS and _is_path(value))
+                    or self._model_variable(value)
+                )
             ):
-                self._hub_or_path(value, said, dataset=False)
+                if option not in MODEL_OPTIONS and self._model_variable(value):
+                    self._unset_model(value, said)
+                else:
+                    self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
                 self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
@@ -1053,6 +1108,37 @@ class _Reader:
         self._saves_in_output(words)
         if "model_args" in self.current:
             self._model_args(words)
+
+    def _paired_input(self, option, value, words):
+        """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
+        earlier step wrote it, it is on the node's own disk, or it is a variable alone."""
+        if not CONVERTER.search(self.current) or not any(
+            w.partition("=")[0] in PAIRED_OUTPUT for w in words
+        ):
+            return
+        if (
+            _is_path(value)
+            and not re.fullmatch(r"\$\{?\w+\}?/?", value)
+            and not NODE_LOCAL.match(value)
+            and not self._written(value.rstrip("/"))
+        ):
+            self.add("data.inputs", value, f"{option} {value}")
+
+    def _model_variable(self, value):
+        """A variable the file gives no value (`MODEL_ID=$1`, the environment's, a SkyPilot env
+        set at launch) whose name says it is the model (`$MODEL_ID`, `${BASE_MODEL}`)."""
+        m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
+        return bool(m and MODEL_VARIABLE.match(m.group(1) or m.group(2)))
+
+    def _unset_model(self, value, said):
+        """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
+        model read, a Hub id set at launch (`hf://$MODEL_NAME`), or the script's argument
+        (`MODEL_ID=$1`), kept by its name (`$MODEL_ID`) as every argument is."""
+        m = SUBMIT_VARIABLE.fullmatch(value)
+        if (m.group(1) or m.group(2)) in self.arguments:
+            self.add("data.inputs", value, said)
+        else:
+            self.add("data.inputs", f"hf://{value}", said)
 
     def _model_args(self, words):
         """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
@@ -1122,6 +1208,13 @@ class _Reader:
             or (option.endswith("name") and re.fullmatch(r"[\w.-]+", value))
         ):
             return
+        elif SAVE_OPTION.fullmatch(option) and (
+            CONVERTER.search(self.current)
+            and not SAVE_INTERVAL.search(self.current)
+            and not RESUMES_IN_LINE.search(self.current)
+        ):
+            if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
+                self.add("output.artifacts", value, said)  # the model a converter makes
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
         elif _is_path(value) or CLOUD_URI.fullmatch(value):
@@ -1292,13 +1385,21 @@ class _Reader:
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
+            source = ""
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
-                self.add("data.inputs", f"hf://{kind}{repo}", f"download {repo}")
+                source = f"hf://{kind}{repo}"
+                self.add("data.inputs", source, f"download {repo}")
             for i, word in enumerate(words[:-1]):
                 option, eq, value = word.partition("=")
                 if option in DOWNLOAD_TO:
-                    self.staged.add(self.expand(value if eq else words[i + 1]))
+                    written = value if eq else words[i + 1]
+                    local = self.expand(written)
+                    self.staged.add(local)
+                    if source and _statable(local):
+                        # The local copy, as for any download: staging, or what a job that
+                        # only downloads makes (read() decides).
+                        self._downloaded(source, local, written, f"download {repo} {word} {local}")
         if "huggingface.co" in line and (m := HF_CLONE.search(line)):
             kind, repo = m.group(1) or "", m.group(2)
             self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
@@ -1717,6 +1818,8 @@ def read(
     reader = _Reader(variables, section, binds, shared_disk)
     if binds and text and "pwd" in text.lower():
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
+    if text and "=$" in text.replace('"', "").replace("'", ""):
+        reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -1738,6 +1841,8 @@ def read(
 
     def local_copy(p):
         value = str(p.value).rstrip("/")
+        if value.startswith("hf://") and value[5:] in staged:
+            value = value[5:]  # a relative folder the job downloaded into, read as a Hub id
         # (a checkpoint option naming a downloaded model's folder names what the job reads)
         paths = ("data.inputs", "output.artifacts", "request.checkpoint_location")
         return p.path in paths and any(value == s or value.startswith(s + "/") for s in staged)

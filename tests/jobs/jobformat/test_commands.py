@@ -1317,3 +1317,100 @@ def test_the_model_an_evaluation_harness_is_given_in_its_model_args_is_read():
     # inside `bash -c "…"`, its quotes escaped
     quoted = 'srun bash -c "lm_eval --model_args=\\"pretrained=$1,dtype=auto\\" --tasks=x"\n'
     assert ("data.inputs", "$1") in found(quoted)
+
+
+def test_texts_an_index_or_tokenizer_reads_and_where_a_converter_puts_what_it_made():
+    # An index built over a corpus with a Hub encoder; the tokenized copy written elsewhere.
+    text = (
+        "python -m searchkit.build --corpus /lustre/heron/passages.jsonl \\\n"
+        "    --embeddings /lustre/heron/index.faiss --encoder heron-lab/dense-small --batch 32\n"
+        "tokcli tokens --documents /lustre/heron/clean --destination /lustre/heron/tok \\\n"
+        "    --tokenizer.name_or_path heron-lab/bpe-50k --processes 16\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/heron/passages.jsonl"),
+        # the vectors an encoder computes are what it writes
+        ("output.artifacts", "/lustre/heron/index.faiss"),
+        ("data.inputs", "hf://heron-lab/dense-small"),
+        ("data.inputs", "/lustre/heron/clean"),
+        ("output.artifacts", "/lustre/heron/tok"),
+        ("data.inputs", "hf://heron-lab/bpe-50k"),
+    ]
+    # Megatron's tokenizer option, given a folder through a variable with a fallback.
+    text = "TOK=${TOK:-/store/heron/tokenizer}\npython pretrain.py --tokenizer-model=$TOK\n"
+    assert found(text) == [("data.inputs", "/store/heron/tokenizer")]
+    # An encoder named by a word (a model class, not a Hub id) says nothing; embeddings given
+    # to a program that encodes nothing are as often vectors it reads: left unsaid.
+    assert found("python encode.py --encoder bm25\n") == []
+    assert found("python classify.py --embeddings /lustre/heron/vectors.txt\n") == []
+
+
+def test_what_a_converter_is_told_to_save_is_its_output_not_a_checkpoint_place():
+    for program in ("tools/ckpt/convert.py --loader core --saver hf", "export_weights.py"):
+        text = f"python {program} --load-dir /lustre/ibis/run7 --save-dir=/lustre/ibis/hf7\n"
+        assert ("output.artifacts", "/lustre/ibis/hf7") in found(text, shared_disk=True)
+        assert ("request.checkpoint_location", "/lustre/ibis/hf7") not in found(text)
+    # A trainer's --save-dir stays where it keeps its checkpoints, as does a converting step
+    # that saves on a schedule.
+    for line in (
+        "python train.py --save-dir /lustre/ibis/ckpt",
+        "python convert_and_train.py --save-dir /lustre/ibis/ckpt --save-interval 500",
+    ):
+        assert found(line + "\n") == [("request.checkpoint_location", "/lustre/ibis/ckpt")]
+
+
+def test_a_hub_downloads_local_folder_is_the_output_of_a_job_that_only_downloads():
+    text = "module load hf-cli\nhf download kestrel/vision-9b --local-dir weights/v9\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "hf://kestrel/vision-9b"),
+        ("output.artifacts", "weights/v9"),
+    ]
+    # A later step uses the copy: staging, the Hub repository alone is read.
+    used = text + "python finetune.py --model_name_or_path weights/v9\n"
+    assert found(used, shared_disk=True) == [("data.inputs", "hf://kestrel/vision-9b")]
+    # On a cloud VM or the node's own disk the copy goes with the machine.
+    assert found(text) == [("data.inputs", "hf://kestrel/vision-9b")]
+    assert found(text.replace("weights/", "/tmp/"), shared_disk=True) == [
+        ("data.inputs", "hf://kestrel/vision-9b")
+    ]
+
+
+def test_a_model_variable_with_no_value_given_to_a_model_option_is_the_model_read():
+    # The script's argument, kept by its name, also inside a container command.
+    text = (
+        "MODEL_ID=$1\n"
+        'apptainer exec --nv /images/heron.sif python fetch.py --model_name "$MODEL_ID"\n'
+    )
+    assert ("data.inputs", "$MODEL_ID") in found(text, shared_disk=True)
+    # A name set at launch (the environment's, a SkyPilot env without a value): a Hub id.
+    assert found("python -m heron.serve --model $BASE_MODEL\n") == [
+        ("data.inputs", "hf://$BASE_MODEL")
+    ]
+    # A variable not named for a model (a run's label) says nothing.
+    assert found("python train.py --model_name $RUN_TAG\n") == []
+
+
+def test_a_converters_input_dir_is_read_when_it_also_names_its_output_dir():
+    text = "python convert_to_hf.py --input_dir ../ibis-raw/ --size 7B --output_dir ../ibis-hf/7B\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "../ibis-raw/"),
+        ("output.artifacts", "../ibis-hf/7B"),
+    ]
+    # Another program's --input_dir, or a converter's with no output named, says nothing: it
+    # as often names a place a step writes for the next.
+    assert found("python stage2.py --input_dir /lustre/ibis/s1 --output_dir /lustre/ibis/s2\n") == [
+        ("output.artifacts", "/lustre/ibis/s2")
+    ]
+    assert found("python convert_to_hf.py --input_dir /lustre/ibis/raw\n") == []
+    # Nor one an earlier step of the job wrote.
+    text = "python shard.py --output_dir /lustre/ibis/s\n" + text.replace(
+        "../ibis-raw/", "/lustre/ibis/s"
+    )
+    assert ("data.inputs", "/lustre/ibis/s") not in found(text, shared_disk=True)
+
+
+def test_data_the_script_is_given_as_its_argument_is_read_by_its_name():
+    text = "DATA_DIR=$1\nOUT=$2\nsrun python embed.py ${DATA_DIR} ${OUT}\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "$DATA_DIR")]
+    # An argument whose name says nothing of data is not guessed at.
+    assert found("RUN=$1\nsrun python embed.py $RUN\n", shared_disk=True) == []
