@@ -443,6 +443,26 @@ GPU_USE = re.compile(
     r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
+# Accelerator work a command shows without saying "gpu": PyTorch putting tensors on CUDA
+# (`.cuda()`, `device=cuda`, `cuda:0`, `torch.cuda`), CUDA settings only a GPU run reads
+# (Megatron's CUDA_DEVICE_MAX_CONNECTIONS), and AWS Trainium/Inferentia's Neuron tools and
+# settings (`neuronx`, `optimum-neuron`, `neuron_parallel_compile`, NEURON_RT_*). The NEURON
+# neuroscience simulator (`nrniv`, NEURONHOME) runs on CPUs: the bare word is not enough.
+ACCELERATOR_USE = re.compile(
+    r"\.cuda\(|\btorch\.cuda\b|\bcuda:\d|\bdevice\W{0,3}cuda\b|"
+    r"\bCUDA_(?:DEVICE_MAX_CONNECTIONS|LAUNCH_BLOCKING|DEVICE_ORDER)\b|"
+    r"neuronx|optimum[-_]neuron|\bneuron_parallel_compile\b|\bneuron-(?:ls|top|monitor)\b|"
+    r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*",
+    re.IGNORECASE,
+)
+# A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
+# --num_gpus`, `accelerate launch --num_processes 2`): one per GPU, as these launchers are run;
+# one process per node says nothing.
+PROCESSES_PER_NODE = re.compile(
+    r"\b(?:torchrun|torch\.distributed\.(?:run|launch)|deepspeed|accelerate\s+launch)\b[^\n]{0,400}?"
+    r"--(?:nproc[-_]per[-_]node|num[-_]processes)(?:=|\s+)[\"']?(\S+?)[\"']?(?:\s|$)",
+    re.IGNORECASE,
+)
 GPU_WORDS = (
     "gpu",
     "nvidia-smi",
@@ -452,6 +472,11 @@ GPU_WORDS = (
     "nvcr.io",
     "--nv",
     "--rocm",
+    "cuda",
+    "neuron",
+    "nproc",
+    "num_processes",
+    "num-processes",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
@@ -499,6 +524,24 @@ def _gpu_hint(options, body):
         text = line.strip()
         if text and not text.startswith("#") and GPU_USE.search(text):
             return text[:80]
+    return _accelerator_work(body)
+
+
+def _accelerator_work(body):
+    """A command that runs accelerator work without naming a GPU (CUDA tensors, Neuron tools,
+    a launcher with several processes per node), or None. A launcher's options span lines:
+    comments are dropped before continued lines are joined."""
+    commands = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("#"))
+    variables = None
+    for line in commands.replace("\\\n", " ").splitlines():
+        text = line.strip()
+        if ACCELERATOR_USE.search(text):
+            return text[:80]
+        if match := PROCESSES_PER_NODE.search(text):
+            variables = variables or script_variables(body)
+            count = variables.expand(match.group(1), record=False).strip("\"'")
+            if count.isdigit() and int(count) > 1:
+                return text[:80]
     return None
 
 

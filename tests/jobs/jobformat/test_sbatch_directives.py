@@ -176,6 +176,31 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
     assert request("#SBATCH --gres=nvme:0", "nvidia-smi").no_accelerators is None
 
 
+def test_accelerator_work_without_a_gpu_word_is_not_cpu_only():
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    # A launcher with several processes per node, its count set in the script (a default too)
+    # and its options over continued lines; one process per node says nothing.
+    assert cpu_only("P=${P:-4}", "torchrun \\", "  --nproc-per-node=$P fit.py") is None
+    assert cpu_only("accelerate launch --num_processes 2 fit.py") is None
+    assert cpu_only("torchrun --nproc_per_node=1 fit.py") is True
+    assert cpu_only("# torchrun \\", "--nproc_per_node 8", "python fit.py") is True
+    # CUDA tensors and settings only a GPU run reads; Trainium/Inferentia's Neuron tools.
+    for uses in (
+        "python -c 'import torch; torch.zeros(3).cuda()'",
+        "python score.py --device cuda:0",
+        "export CUDA_DEVICE_MAX_CONNECTIONS=1",
+        "neuron_parallel_compile python fit.py",
+        "pip install torch-neuronx",
+        "export NEURON_RT_NUM_CORES=32",
+    ):
+        assert cpu_only(uses) is None, uses
+    # Plain Python and the NEURON neuroscience simulator (a CPU program) stay CPU-only.
+    for plain in ("python fit.py --epochs 3", "module load neuron", "nrniv -python cell.py"):
+        assert cpu_only(plain) is True, plain
+
+
 def test_a_cpu_hetjob_component_is_cpu_only_beside_a_gpu_one():
     first, second = jobformat.import_text(
         "#!/bin/bash\n#SBATCH -c 8\n#SBATCH hetjob\n#SBATCH --gres=gpu:4\n"
