@@ -33,9 +33,14 @@ STREAMS = {"output": "the job's console log (what it prints), not an output it d
            "input": "a file fed to the job as typed input"}  # fmt: skip
 JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "signal",
             "dependency", "mail-type", "mail-user", "account", "qos")  # fmt: skip
+# A node feature naming a GPU model (`--constraint=a6000` beside `--gres=gpu:2`): NVIDIA's data
+# centre letters and numbers (A100, H100, V100, P100, K80, L4, T4, A10G, B200, GH200), its
+# workstation cards (A6000, A5000, RTX A6000, Quadro, Titan, GeForce RTX 3090/4090), AMD
+# Instinct (MI250X, MI300X), with a vendor prefix or a memory/form suffix (`a100-sxm4-80gb`).
+# A class of node (`gpu`, `gpu80`) names no model.
 GPU_NAMES = re.compile(
-    r"^(?:[ahlv]\d{2,3}s?|h200|b200|gh200|l40s?|t4|a10g?|rtx\w*|mi\d{2,3}x?|p100|k80|titan\w*|"
-    r"gpu(?=[-_]\w))(?:[-_]\w+)?$",
+    r"^(?:nvidia[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
+    r"a10g?|(?:rtx|gtx|quadro|geforce|titan)\w*|mi\d{2,3}[ax]?|gpu(?=[-_]\w))(?:[-_]\w+)*$",
     re.IGNORECASE,
 )
 

@@ -57,6 +57,23 @@ def test_a_constraint_naming_a_class_of_gpu_nodes_is_not_a_gpu_model():
     assert request.accelerators[0].type is None and request.accelerators[0].count == 4
 
 
+def test_a_constraint_naming_a_gpu_model_gives_the_type():
+    def gpus(constraint):
+        result = imported("#SBATCH --gres=gpu:2", f"#SBATCH --constraint={constraint}", "./a")
+        [accelerator] = result.description.request.accelerators
+        unknown = [i for i in result.issues if i.code == "unknown_accelerator"]
+        return accelerator.type, accelerator.count, bool(unknown)
+
+    for model in ("a6000", "rtx_a5000", "l40s", "L4", "v100", "p100", "t4", "a10", "a30"):
+        assert gpus(model) == (model, 2, False), model
+    for model in ("h200", "gh200", "mi250x", "MI300X", "geforce_rtx_4090", "a100-sxm4-80gb"):
+        assert gpus(model) == (model, 2, False), model
+    assert gpus("nvidia_a40") == ("nvidia_a40", 2, False)  # a vendor prefix is known too
+    # A class of GPU nodes, a CPU generation or a site's own name is a feature, not a model.
+    for feature in ("gpu80", "skylake", "a64fx", "1v100", "ib"):
+        assert gpus(feature)[0] is None, feature
+
+
 def test_gpus_per_socket_are_gpus():
     request = one("gpus_per_socket.sbatch").description.request
     assert request.no_accelerators is None
