@@ -267,6 +267,7 @@ def _component(options, body, gpus_elsewhere=False):
             del options[key]
     if options.get("job-name"):
         description["name"] = options["job-name"]
+    exported = COMMAND_MARK in body.splitlines()
     body, setup = _exported_parts(body)
     if setup:
         work["setup"] = setup
@@ -364,8 +365,15 @@ def _component(options, body, gpus_elsewhere=False):
     _shape(options, body, request, work, notes)
     if "requeue" in options:
         request["preemptible"] = True
-    if "no-requeue" in options:
-        request["preemptible"] = False
+    if "no-requeue" in options and exported:
+        request["preemptible"] = False  # the portal writes --no-requeue for preemptible: false
+    elif "no-requeue" in options:
+        # Never requeued: preempted or after a node failure it ends. That says what happens to
+        # it, not whether the job may be preempted.
+        notes.append(
+            "--no-requeue: Slurm never requeues the job (preempted or after a node failure, it "
+            "ends); whether it can be preempted is not said."
+        )
     if options.get("signal"):
         notes.append(f"--signal {options['signal']}: the job is warned before it is stopped.")
     if options.get("tmp"):

@@ -74,6 +74,13 @@ def test_a_constraint_naming_a_gpu_model_gives_the_type():
         assert gpus(feature)[0] is None, feature
 
 
+def test_no_requeue_is_a_note_not_an_answer_about_preemption():
+    result = imported("#SBATCH --no-requeue", "#SBATCH -c 2", "./a")
+    assert result.description.request.preemptible is None
+    assert any(n.startswith("--no-requeue: Slurm never requeues") for n in result.notes)
+    assert imported("#SBATCH --requeue", "./a").description.request.preemptible is True
+
+
 def test_gpus_per_socket_are_gpus():
     request = one("gpus_per_socket.sbatch").description.request
     assert request.no_accelerators is None
