@@ -20,7 +20,45 @@ SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "
 FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 # Other names sbatch takes for an option (its option table: --tasks-per-node is
 # --ntasks-per-node).
-ALIASES = {"tasks-per-node": "ntasks-per-node"}
+ALIASES = {"tasks-per-node": "ntasks-per-node", "cluster": "clusters"}
+# sbatch's long options (its man page), with the container options of the common SPANK
+# plugins (pyxis' --container-*, Shifter's --image): sbatch, as getopt_long, reads any
+# unambiguous prefix of one (`--err=x` is --error), and refuses an ambiguous one (`--mem-per`).
+LONG_OPTIONS = frozenset({
+    "account", "acctg-freq", "array", "batch", "bb", "bbf", "begin", "chdir", "cluster",
+    "cluster-constraint", "clusters", "comment", "constraint", "container", "container-id",
+    "contiguous", "core-spec", "cores-per-socket", "cpu-freq", "cpus-per-gpu", "cpus-per-task",
+    "deadline", "delay-boot", "dependency", "distribution", "error", "exclude", "exclusive",
+    "export", "export-file", "extra", "extra-node-info", "get-user-env", "gid", "gpu-bind",
+    "gpu-freq", "gpus", "gpus-per-node", "gpus-per-socket", "gpus-per-task", "gres",
+    "gres-flags", "help", "hint", "hold", "ignore-pbs", "input", "job-name", "jobid",
+    "kill-on-invalid-dep", "licenses", "mail-type", "mail-user", "mcs-label", "mem", "mem-bind",
+    "mem-per-cpu", "mem-per-gpu", "mincpus", "network", "nice", "no-kill", "no-requeue",
+    "nodefile", "nodelist", "nodes", "ntasks", "ntasks-per-core", "ntasks-per-gpu",
+    "ntasks-per-node", "ntasks-per-socket", "oom-kill-step", "open-mode", "output",
+    "overcommit", "oversubscribe", "parsable", "partition", "power", "prefer", "priority",
+    "profile", "propagate", "qos", "quiet", "reboot", "requeue", "reservation", "resv-ports",
+    "segment", "signal", "sockets-per-node", "spread-job", "stepmgr", "switches",
+    "tasks-per-node", "test-only", "thread-spec", "threads-per-core", "time", "time-min", "tmp",
+    "tres-bind", "tres-per-task", "uid", "usage", "use-min-nodes", "verbose", "version", "wait",
+    "wait-all-nodes", "wckey", "wrap", "image", "container-image", "container-mounts",
+    "container-workdir", "container-name", "container-save", "container-mount-home",
+    "no-container-mount-home", "container-remap-root", "no-container-remap-root",
+    "container-entrypoint", "no-container-entrypoint", "container-env", "container-writable",
+    "container-readonly"
+})  # fmt: skip
+
+
+def long_name(key):
+    """The option a long option's name stands for: itself or its alias when sbatch has it,
+    else the one option it is a prefix of (`err` is `error`); kept as written when it is the
+    prefix of several (`mem-per`: sbatch refuses it) or of none."""
+    if key in LONG_OPTIONS:
+        return ALIASES.get(key, key)
+    options = {ALIASES.get(o, o) for o in LONG_OPTIONS if key and o.startswith(key)}
+    return options.pop() if len(options) == 1 else key
+
+
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "ntasks-per-gpu", "cpus-per-task",
         "cpus-per-gpu", "gres",
@@ -124,7 +162,7 @@ def _read_line(body, options):
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
             value, i = _template_field(value, words, i)
-            options[ALIASES.get(key, key)] = value
+            options[long_name(key)] = value
         elif word[:2] in SHORT:
             value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
             if not value and word[:2] not in FLAGS and i + 1 < len(words):

@@ -81,6 +81,24 @@ def test_no_requeue_is_a_note_not_an_answer_about_preemption():
     assert imported("#SBATCH --requeue", "./a").description.request.preemptible is True
 
 
+def test_a_long_option_is_read_by_its_unambiguous_prefix():
+    result = imported(
+        "#SBATCH --err=logs/e.txt --job-n=fit --ntasks-per-n=4 --gres=gpu:1",
+        "#SBATCH --mem-per=2G --ti=10 --job=x",  # all ambiguous: sbatch refuses them
+        "./a",
+    )
+    description = result.description
+    assert description.name == "fit"
+    assert description.request.cpus_per_node == 4
+    assert any(n.startswith("--error logs/e.txt: the job's error messages") for n in result.notes)
+    assert description.request.memory_per_node is None and description.request.maximum is None
+    assert any(n.startswith("--mem-per 2G: not represented") for n in result.notes)
+    # An exact name comes first (--mem, not --mem-per-cpu); --cluster is --clusters.
+    exact = imported("#SBATCH --mem=8G --cluster=c1", "./a")
+    assert str(exact.description.request.memory_per_node) == "8 GiB"
+    assert any(n.startswith("--clusters c1") for n in exact.notes)
+
+
 def test_gpus_per_socket_are_gpus():
     request = one("gpus_per_socket.sbatch").description.request
     assert request.no_accelerators is None
