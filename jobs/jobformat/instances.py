@@ -77,13 +77,16 @@ def is_cpu_instance(instance_type):
 # Accelerator models as vendors name them, for the precision check's suggestions: a type is
 # known when its letters and digits begin with one of these ("H100 80GB", "h100-sxm", "A100-40GB").
 ACCELERATOR_MODELS = (
-    "H100", "H200", "H800", "B100", "B200", "GB200", "GH200", "A100", "A800", "A10G", "A10",
-    "A30", "A40", "A6000", "L4", "L40S", "L40", "T4", "V100", "P100", "K80", "RTX",
-    "MI300X", "MI300A", "MI250X", "MI250", "MI210", "MI100", "GAUDI", "TPU", "TRAINIUM",
-    "INFERENTIA", "TRN", "INF",
+    "H100", "H200", "H800", "B100", "B200", "B300", "GB200", "GB300", "GH200", "A100", "A800",
+    "A10G", "A10", "A30", "A40", "A6000", "A5500", "A5000", "A4500", "A4000", "A2000", "L4",
+    "L40S", "L40", "L20", "T4", "V100", "P100", "P40", "K80", "K40", "RTX", "GTX", "QUADRO",
+    "TITAN", "GEFORCE", "MI300X", "MI300A", "MI325X", "MI250X", "MI250", "MI210", "MI100",
+    "GAUDI", "TPU", "TRAINIUM", "INFERENTIA", "TRN", "INF",
 )  # fmt: skip
+# A vendor's or product line's name before the model ("nvidia_a100", "Tesla V100", "AMD MI250X").
+VENDOR = re.compile(r"^(?:NVIDIA|AMD|TESLA|INSTINCT)+")
 
 
 def is_known_accelerator(name):
-    letters = re.sub(r"[^A-Z0-9]", "", str(name).upper())
+    letters = VENDOR.sub("", re.sub(r"[^A-Z0-9]", "", str(name).upper()))
     return any(letters.startswith(model) for model in ACCELERATOR_MODELS)

@@ -20,7 +20,45 @@ SHORT = {"-N": "nodes", "-J": "job-name", "-t": "time", "-c": "cpus-per-task", "
 FLAGS = {"-H", "-s", "-k", "-O", "-W", "-Q", "-v"}
 # Other names sbatch takes for an option (its option table: --tasks-per-node is
 # --ntasks-per-node).
-ALIASES = {"tasks-per-node": "ntasks-per-node"}
+ALIASES = {"tasks-per-node": "ntasks-per-node", "cluster": "clusters"}
+# sbatch's long options (its man page), with the container options of the common SPANK
+# plugins (pyxis' --container-*, Shifter's --image): sbatch, as getopt_long, reads any
+# unambiguous prefix of one (`--err=x` is --error), and refuses an ambiguous one (`--mem-per`).
+LONG_OPTIONS = frozenset({
+    "account", "acctg-freq", "array", "batch", "bb", "bbf", "begin", "chdir", "cluster",
+    "cluster-constraint", "clusters", "comment", "constraint", "container", "container-id",
+    "contiguous", "core-spec", "cores-per-socket", "cpu-freq", "cpus-per-gpu", "cpus-per-task",
+    "deadline", "delay-boot", "dependency", "distribution", "error", "exclude", "exclusive",
+    "export", "export-file", "extra", "extra-node-info", "get-user-env", "gid", "gpu-bind",
+    "gpu-freq", "gpus", "gpus-per-node", "gpus-per-socket", "gpus-per-task", "gres",
+    "gres-flags", "help", "hint", "hold", "ignore-pbs", "input", "job-name", "jobid",
+    "kill-on-invalid-dep", "licenses", "mail-type", "mail-user", "mcs-label", "mem", "mem-bind",
+    "mem-per-cpu", "mem-per-gpu", "mincpus", "network", "nice", "no-kill", "no-requeue",
+    "nodefile", "nodelist", "nodes", "ntasks", "ntasks-per-core", "ntasks-per-gpu",
+    "ntasks-per-node", "ntasks-per-socket", "oom-kill-step", "open-mode", "output",
+    "overcommit", "oversubscribe", "parsable", "partition", "power", "prefer", "priority",
+    "profile", "propagate", "qos", "quiet", "reboot", "requeue", "reservation", "resv-ports",
+    "segment", "signal", "sockets-per-node", "spread-job", "stepmgr", "switches",
+    "tasks-per-node", "test-only", "thread-spec", "threads-per-core", "time", "time-min", "tmp",
+    "tres-bind", "tres-per-task", "uid", "usage", "use-min-nodes", "verbose", "version", "wait",
+    "wait-all-nodes", "wckey", "wrap", "image", "container-image", "container-mounts",
+    "container-workdir", "container-name", "container-save", "container-mount-home",
+    "no-container-mount-home", "container-remap-root", "no-container-remap-root",
+    "container-entrypoint", "no-container-entrypoint", "container-env", "container-writable",
+    "container-readonly"
+})  # fmt: skip
+
+
+def long_name(key):
+    """The option a long option's name stands for: itself or its alias when sbatch has it,
+    else the one option it is a prefix of (`err` is `error`); kept as written when it is the
+    prefix of several (`mem-per`: sbatch refuses it) or of none."""
+    if key in LONG_OPTIONS:
+        return ALIASES.get(key, key)
+    options = {ALIASES.get(o, o) for o in LONG_OPTIONS if key and o.startswith(key)}
+    return options.pop() if len(options) == 1 else key
+
+
 # Directives read into the description; every other one is kept as a note.
 READ = {"job-name", "nodes", "ntasks", "ntasks-per-node", "ntasks-per-gpu", "cpus-per-task",
         "cpus-per-gpu", "gres",
@@ -33,9 +71,14 @@ STREAMS = {"output": "the job's console log (what it prints), not an output it d
            "input": "a file fed to the job as typed input"}  # fmt: skip
 JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "signal",
             "dependency", "mail-type", "mail-user", "account", "qos")  # fmt: skip
+# A node feature naming a GPU model (`--constraint=a6000` beside `--gres=gpu:2`): NVIDIA's data
+# centre letters and numbers (A100, H100, V100, P100, K80, L4, T4, A10G, B200, GH200), its
+# workstation cards (A6000, A5000, RTX A6000, Quadro, Titan, GeForce RTX 3090/4090), AMD
+# Instinct (MI250X, MI300X), with a vendor prefix or a memory/form suffix (`a100-sxm4-80gb`).
+# A class of node (`gpu`, `gpu80`) names no model.
 GPU_NAMES = re.compile(
-    r"^(?:[ahlv]\d{2,3}s?|h200|b200|gh200|l40s?|t4|a10g?|rtx\w*|mi\d{2,3}x?|p100|k80|titan\w*|"
-    r"gpu(?=[-_]\w))(?:[-_]\w+)?$",
+    r"^(?:nvidia[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
+    r"a10g?|(?:rtx|gtx|quadro|geforce|titan)\w*|mi\d{2,3}[ax]?|gpu(?=[-_]\w))(?:[-_]\w+)*$",
     re.IGNORECASE,
 )
 
@@ -119,7 +162,7 @@ def _read_line(body, options):
             if not eq and i + 1 < len(words) and not words[i + 1].startswith("-"):
                 value, i = words[i + 1], i + 1
             value, i = _template_field(value, words, i)
-            options[ALIASES.get(key, key)] = value
+            options[long_name(key)] = value
         elif word[:2] in SHORT:
             value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
             if not value and word[:2] not in FLAGS and i + 1 < len(words):
@@ -262,6 +305,7 @@ def _component(options, body, gpus_elsewhere=False):
             del options[key]
     if options.get("job-name"):
         description["name"] = options["job-name"]
+    exported = COMMAND_MARK in body.splitlines()
     body, setup = _exported_parts(body)
     if setup:
         work["setup"] = setup
@@ -359,8 +403,15 @@ def _component(options, body, gpus_elsewhere=False):
     _shape(options, body, request, work, notes)
     if "requeue" in options:
         request["preemptible"] = True
-    if "no-requeue" in options:
-        request["preemptible"] = False
+    if "no-requeue" in options and exported:
+        request["preemptible"] = False  # the portal writes --no-requeue for preemptible: false
+    elif "no-requeue" in options:
+        # Never requeued: preempted or after a node failure it ends. That says what happens to
+        # it, not whether the job may be preempted.
+        notes.append(
+            "--no-requeue: Slurm never requeues the job (preempted or after a node failure, it "
+            "ends); whether it can be preempted is not said."
+        )
     if options.get("signal"):
         notes.append(f"--signal {options['signal']}: the job is warned before it is stopped.")
     if options.get("tmp"):
@@ -443,6 +494,26 @@ GPU_USE = re.compile(
     r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
+# Accelerator work a command shows without saying "gpu": PyTorch putting tensors on CUDA
+# (`.cuda()`, `device=cuda`, `cuda:0`, `torch.cuda`), CUDA settings only a GPU run reads
+# (Megatron's CUDA_DEVICE_MAX_CONNECTIONS), and AWS Trainium/Inferentia's Neuron tools and
+# settings (`neuronx`, `optimum-neuron`, `neuron_parallel_compile`, NEURON_RT_*). The NEURON
+# neuroscience simulator (`nrniv`, NEURONHOME) runs on CPUs: the bare word is not enough.
+ACCELERATOR_USE = re.compile(
+    r"\.cuda\(|\btorch\.cuda\b|\bcuda:\d|\bdevice\W{0,3}cuda\b|"
+    r"\bCUDA_(?:DEVICE_MAX_CONNECTIONS|LAUNCH_BLOCKING|DEVICE_ORDER)\b|"
+    r"neuronx|optimum[-_]neuron|\bneuron_parallel_compile\b|\bneuron-(?:ls|top|monitor)\b|"
+    r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*",
+    re.IGNORECASE,
+)
+# A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
+# --num_gpus`, `accelerate launch --num_processes 2`): one per GPU, as these launchers are run;
+# one process per node says nothing.
+PROCESSES_PER_NODE = re.compile(
+    r"\b(?:torchrun|torch\.distributed\.(?:run|launch)|deepspeed|accelerate\s+launch)\b[^\n]{0,400}?"
+    r"--(?:nproc[-_]per[-_]node|num[-_]processes)(?:=|\s+)[\"']?(\S+?)[\"']?(?:\s|$)",
+    re.IGNORECASE,
+)
 GPU_WORDS = (
     "gpu",
     "nvidia-smi",
@@ -452,6 +523,11 @@ GPU_WORDS = (
     "nvcr.io",
     "--nv",
     "--rocm",
+    "cuda",
+    "neuron",
+    "nproc",
+    "num_processes",
+    "num-processes",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
@@ -499,6 +575,24 @@ def _gpu_hint(options, body):
         text = line.strip()
         if text and not text.startswith("#") and GPU_USE.search(text):
             return text[:80]
+    return _accelerator_work(body)
+
+
+def _accelerator_work(body):
+    """A command that runs accelerator work without naming a GPU (CUDA tensors, Neuron tools,
+    a launcher with several processes per node), or None. A launcher's options span lines:
+    comments are dropped before continued lines are joined."""
+    commands = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("#"))
+    variables = None
+    for line in commands.replace("\\\n", " ").splitlines():
+        text = line.strip()
+        if ACCELERATOR_USE.search(text):
+            return text[:80]
+        if match := PROCESSES_PER_NODE.search(text):
+            variables = variables or script_variables(body)
+            count = variables.expand(match.group(1), record=False).strip("\"'")
+            if count.isdigit() and int(count) > 1:
+                return text[:80]
     return None
 
 

@@ -57,6 +57,48 @@ def test_a_constraint_naming_a_class_of_gpu_nodes_is_not_a_gpu_model():
     assert request.accelerators[0].type is None and request.accelerators[0].count == 4
 
 
+def test_a_constraint_naming_a_gpu_model_gives_the_type():
+    def gpus(constraint):
+        result = imported("#SBATCH --gres=gpu:2", f"#SBATCH --constraint={constraint}", "./a")
+        [accelerator] = result.description.request.accelerators
+        unknown = [i for i in result.issues if i.code == "unknown_accelerator"]
+        return accelerator.type, accelerator.count, bool(unknown)
+
+    for model in ("a6000", "rtx_a5000", "l40s", "L4", "v100", "p100", "t4", "a10", "a30"):
+        assert gpus(model) == (model, 2, False), model
+    for model in ("h200", "gh200", "mi250x", "MI300X", "geforce_rtx_4090", "a100-sxm4-80gb"):
+        assert gpus(model) == (model, 2, False), model
+    assert gpus("nvidia_a40") == ("nvidia_a40", 2, False)  # a vendor prefix is known too
+    # A class of GPU nodes, a CPU generation or a site's own name is a feature, not a model.
+    for feature in ("gpu80", "skylake", "a64fx", "1v100", "ib"):
+        assert gpus(feature)[0] is None, feature
+
+
+def test_no_requeue_is_a_note_not_an_answer_about_preemption():
+    result = imported("#SBATCH --no-requeue", "#SBATCH -c 2", "./a")
+    assert result.description.request.preemptible is None
+    assert any(n.startswith("--no-requeue: Slurm never requeues") for n in result.notes)
+    assert imported("#SBATCH --requeue", "./a").description.request.preemptible is True
+
+
+def test_a_long_option_is_read_by_its_unambiguous_prefix():
+    result = imported(
+        "#SBATCH --err=logs/e.txt --job-n=fit --ntasks-per-n=4 --gres=gpu:1",
+        "#SBATCH --mem-per=2G --ti=10 --job=x",  # all ambiguous: sbatch refuses them
+        "./a",
+    )
+    description = result.description
+    assert description.name == "fit"
+    assert description.request.cpus_per_node == 4
+    assert any(n.startswith("--error logs/e.txt: the job's error messages") for n in result.notes)
+    assert description.request.memory_per_node is None and description.request.maximum is None
+    assert any(n.startswith("--mem-per 2G: not represented") for n in result.notes)
+    # An exact name comes first (--mem, not --mem-per-cpu); --cluster is --clusters.
+    exact = imported("#SBATCH --mem=8G --cluster=c1", "./a")
+    assert str(exact.description.request.memory_per_node) == "8 GiB"
+    assert any(n.startswith("--clusters c1") for n in exact.notes)
+
+
 def test_gpus_per_socket_are_gpus():
     request = one("gpus_per_socket.sbatch").description.request
     assert request.no_accelerators is None
@@ -174,6 +216,31 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
     assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gres=nvme:0", "nvidia-smi").no_accelerators is None
+
+
+def test_accelerator_work_without_a_gpu_word_is_not_cpu_only():
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    # A launcher with several processes per node, its count set in the script (a default too)
+    # and its options over continued lines; one process per node says nothing.
+    assert cpu_only("P=${P:-4}", "torchrun \\", "  --nproc-per-node=$P fit.py") is None
+    assert cpu_only("accelerate launch --num_processes 2 fit.py") is None
+    assert cpu_only("torchrun --nproc_per_node=1 fit.py") is True
+    assert cpu_only("# torchrun \\", "--nproc_per_node 8", "python fit.py") is True
+    # CUDA tensors and settings only a GPU run reads; Trainium/Inferentia's Neuron tools.
+    for uses in (
+        "python -c 'import torch; torch.zeros(3).cuda()'",
+        "python score.py --device cuda:0",
+        "export CUDA_DEVICE_MAX_CONNECTIONS=1",
+        "neuron_parallel_compile python fit.py",
+        "pip install torch-neuronx",
+        "export NEURON_RT_NUM_CORES=32",
+    ):
+        assert cpu_only(uses) is None, uses
+    # Plain Python and the NEURON neuroscience simulator (a CPU program) stay CPU-only.
+    for plain in ("python fit.py --epochs 3", "module load neuron", "nrniv -python cell.py"):
+        assert cpu_only(plain) is True, plain
 
 
 def test_a_cpu_hetjob_component_is_cpu_only_beside_a_gpu_one():
