@@ -416,3 +416,25 @@ def test_a_gpu_model_in_lower_case_is_the_catalogs_and_tpu_names_stay_as_written
     [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
     types = [a.type for a in result.description.request.accelerators]
     assert types == ["H100", "A100-80GB", "tpu-v5e-8", "A10g"]
+
+
+def test_a_task_whose_commands_use_gpus_is_not_said_to_have_none():
+    # No accelerators in resources, yet the run checks CUDA: the GPUs come from elsewhere
+    # (an existing cluster, --gpus on the command line), so neither is said.
+    [checked] = jobformat.import_text(
+        'run: |\n  python -c "import torch; assert torch.cuda.is_available()"\n'
+        "  bash scripts/train.sh\n"
+    )
+    request = checked.description.request
+    assert request.no_accelerators is None and not request.accelerators
+    assert any(n.startswith("No accelerators in resources, yet") for n in checked.notes)
+    [smi] = jobformat.import_text("setup: pip install -e .\nrun: |\n  nvidia-smi\n  make train\n")
+    assert smi.description.request.no_accelerators is None
+    [launcher] = jobformat.import_text("run: torchrun --nproc_per_node=4 fit.py\n")
+    assert launcher.description.request.no_accelerators is None
+
+
+def test_a_command_that_turns_gpus_off_or_uses_none_has_no_accelerators():
+    for run in ("toolkit train --gpu -1 --config c.yml", "python fit.py --num_gpus 0", "make all"):
+        [result] = jobformat.import_text(f"resources:\n  cpus: 4\nrun: {run}\n")
+        assert result.description.request.no_accelerators is True, run
