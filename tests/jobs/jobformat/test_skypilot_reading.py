@@ -438,3 +438,24 @@ def test_a_command_that_turns_gpus_off_or_uses_none_has_no_accelerators():
     for run in ("toolkit train --gpu -1 --config c.yml", "python fit.py --num_gpus 0", "make all"):
         [result] = jobformat.import_text(f"resources:\n  cpus: 4\nrun: {run}\n")
         assert result.description.request.no_accelerators is True, run
+
+
+def test_an_app_asked_for_a_public_link_is_a_server_without_ports():
+    # No `ports:` in resources: the app's public link (Gradio's --share) is how it is reached.
+    [shared] = jobformat.import_text(
+        "run: |\n  cd tool\n  python ui/main.py \\\n    --model small \\\n    --share\n"
+    )
+    realtime = shared.description.realtime
+    assert realtime.serves_requests is True and realtime.finishes_on_its_own is False
+    assert "not_a_network_job" in {i.code for i in shared.issues}
+    [launched] = jobformat.import_text(
+        "run: python -c 'import ui; ui.build().launch(share=True)'\n"
+    )
+    assert launched.description.realtime.serves_requests is True
+
+
+def test_a_public_link_on_an_earlier_step_or_another_option_is_not_a_server():
+    [earlier] = jobformat.import_text("run: |\n  python prep.py --share\n  python fit.py\n")
+    assert earlier.description.realtime is None or not earlier.description.realtime.serves_requests
+    [other] = jobformat.import_text("run: python fit.py --shared-memory 8G --share_weights\n")
+    assert other.description.realtime is None or not other.description.realtime.serves_requests
