@@ -459,3 +459,25 @@ def test_a_public_link_on_an_earlier_step_or_another_option_is_not_a_server():
     assert earlier.description.realtime is None or not earlier.description.realtime.serves_requests
     [other] = jobformat.import_text("run: python fit.py --shared-memory 8G --share_weights\n")
     assert other.description.realtime is None or not other.description.realtime.serves_requests
+
+
+def test_an_existing_bucket_the_commands_only_read_is_an_input_in_every_mode():
+    for mode, access in (
+        ("MOUNT_CACHED", "cached_mount"),
+        ("MOUNT", "stream"),
+        ("COPY", "copy_before_start"),
+    ):
+        [result] = jobformat.import_text(
+            f"file_mounts:\n  /refs:\n    source: s3://lab-reference\n    mode: {mode}\n"
+            "setup: ls /refs\nrun: python align.py --input /refs/genome\n"
+        )
+        [item] = result.description.data.inputs
+        assert (item.location, item.access) == ("s3://lab-reference", access), mode
+        assert result.description.data.unclassified is None
+    # Nothing in the commands touches it (a message is not a read): the name says nothing.
+    [unsaid] = jobformat.import_text(
+        "file_mounts:\n  /refs:\n    source: s3://lab-reference\n    mode: MOUNT_CACHED\n"
+        'setup: echo "references ready in /refs"\nrun: python align.py\n'
+    )
+    assert unsaid.description.data.inputs is None
+    assert unsaid.description.data.unclassified == ["/refs -> s3://lab-reference"]
