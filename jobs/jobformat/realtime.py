@@ -60,6 +60,12 @@ FOREGROUND_PATTERNS = [
         r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
         "starts a server",
     ),
+    # An app asked for a public link (Gradio's `--share`, `launch(share=True)`) is meant to be
+    # reached by others for as long as it runs; `--share` alone on an earlier step says nothing.
+    (
+        r"(?:^|\s)--share(?:=(?:true|1))?(?:\s|$)|\.launch\([^)\n]*\bshare\s*=\s*True",
+        "opens a public link to a web app",
+    ),
     # TensorBoard left in the foreground serves its dashboard; started beside training (`&`)
     # it ends with the job.
     (rf"{COMMAND_START}(?:python[\d.]*\s+-m\s+)?tensorboard(?:\s|$)", "serves a dashboard"),

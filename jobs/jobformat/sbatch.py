@@ -358,7 +358,7 @@ def _component(options, body, gpus_elsewhere=False):
         # Slurm gives a job no GPU unless it asks for one, but a script that uses GPUs with
         # no GPU directive gets them another way (a GPU partition, whole nodes, options given
         # at submission): CPU-only is said only when nothing in the file points to GPUs.
-        hint = None if gpus_elsewhere or _said_no_gpu(options) else _gpu_hint(options, body)
+        hint = None if gpus_elsewhere or _said_no_gpu(options) else gpu_hint(options, body)
         per_node = _gpus_per_whole_node(options, body) if hint else None
         if per_node:
             name, count = per_node
@@ -514,6 +514,14 @@ PROCESSES_PER_NODE = re.compile(
     r"--(?:nproc[-_]per[-_]node|num[-_]processes)(?:=|\s+)[\"']?(\S+?)[\"']?(?:\s|$)",
     re.IGNORECASE,
 )
+# A command that turns GPUs off (`--gpu -1`, `--gpus 0`, `--no-gpu`, `CUDA_VISIBLE_DEVICES=-1`
+# or empty) names them without using them. `--gpu 0` is left out: it often picks device 0.
+GPU_OFF = re.compile(
+    r"--(?:num[-_])?gpus?(?:=|\s+)[\"']?-1\b|--(?:num[-_])?gpus(?:=|\s+)[\"']?0(?![\d.])|"
+    r"--no[-_]gpus?\b|"
+    r"\bCUDA_VISIBLE_DEVICES=(?:-1\b|[\"']{2}|\s|$)",
+    re.IGNORECASE,
+)
 GPU_WORDS = (
     "gpu",
     "nvidia-smi",
@@ -561,7 +569,7 @@ def _gpus_per_whole_node(options, body):
     return None
 
 
-def _gpu_hint(options, body):
+def gpu_hint(options, body):
     """Where the file points to GPUs without asking for any: a GPU partition or node
     class, or a command that uses them. None when nothing does."""
     for key in ("partition", "constraint", "qos", "account"):
@@ -573,7 +581,8 @@ def _gpu_hint(options, body):
         return None  # one pass over the text for the common case: no GPU word at all
     for line in (body or "").splitlines():
         text = line.strip()
-        if text and not text.startswith("#") and GPU_USE.search(text):
+        used = text and not text.startswith("#") and GPU_USE.search(text)
+        if used and not GPU_OFF.search(text):
             return text[:80]
     return _accelerator_work(body)
 

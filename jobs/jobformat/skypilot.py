@@ -12,7 +12,7 @@ from . import commands, mounts
 from .envs import Variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving
-from .sbatch import slurm_minutes_to_duration
+from .sbatch import gpu_hint, slurm_minutes_to_duration
 from .units import UnitError, format_size, parse_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
@@ -441,7 +441,7 @@ def task_to_data(task, auxiliary=False):
             )
     script = "\n".join(filter(None, (work.get("setup"), work.get("command"))))
 
-    _read_resources(task, request, work, data, notes)
+    _read_resources(task, request, work, data, notes, script)
     _read_nodes(task, request, work, notes)
 
     # A task that answers requests (a service, a server or web app left running).
@@ -509,7 +509,7 @@ def task_to_data(task, auxiliary=False):
     return description, notes
 
 
-def _read_resources(task, request, work, data, notes):
+def _read_resources(task, request, work, data, notes, script=""):
     choices = _resources(task.get("resources"), notes)
     accelerators = []
     for choice in choices:
@@ -535,8 +535,18 @@ def _read_resources(task, request, work, data, notes):
         request["accelerators"] = accelerators
     elif all(not t or is_cpu_instance(t) for t in types):
         # SkyPilot rents a machine with no accelerator when none is asked for, and a
-        # general-purpose instance type has none; an unknown type may hold GPUs.
-        request["no_accelerators"] = True
+        # general-purpose instance type has none; an unknown type may hold GPUs. A task whose
+        # commands use GPUs (a CUDA check, nvidia-smi, a launcher with a process per GPU) is
+        # run on GPUs asked for elsewhere (an existing cluster, `sky launch --gpus`): the
+        # same signs as a Slurm script with no GPU directive, and neither is said.
+        hint = gpu_hint({}, script) if script else None
+        if hint:
+            notes.append(
+                f"No accelerators in resources, yet the commands use GPUs ({hint}): say which "
+                "GPUs and how many per node."
+            )
+        else:
+            request["no_accelerators"] = True
     image = first.get("image_id")
     if isinstance(image, str) and image.startswith("docker:"):
         work["image"] = image.removeprefix("docker:")

@@ -416,3 +416,68 @@ def test_a_gpu_model_in_lower_case_is_the_catalogs_and_tpu_names_stay_as_written
     [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
     types = [a.type for a in result.description.request.accelerators]
     assert types == ["H100", "A100-80GB", "tpu-v5e-8", "A10g"]
+
+
+def test_a_task_whose_commands_use_gpus_is_not_said_to_have_none():
+    # No accelerators in resources, yet the run checks CUDA: the GPUs come from elsewhere
+    # (an existing cluster, --gpus on the command line), so neither is said.
+    [checked] = jobformat.import_text(
+        'run: |\n  python -c "import torch; assert torch.cuda.is_available()"\n'
+        "  bash scripts/train.sh\n"
+    )
+    request = checked.description.request
+    assert request.no_accelerators is None and not request.accelerators
+    assert any(n.startswith("No accelerators in resources, yet") for n in checked.notes)
+    [smi] = jobformat.import_text("setup: pip install -e .\nrun: |\n  nvidia-smi\n  make train\n")
+    assert smi.description.request.no_accelerators is None
+    [launcher] = jobformat.import_text("run: torchrun --nproc_per_node=4 fit.py\n")
+    assert launcher.description.request.no_accelerators is None
+
+
+def test_a_command_that_turns_gpus_off_or_uses_none_has_no_accelerators():
+    for run in ("toolkit train --gpu -1 --config c.yml", "python fit.py --num_gpus 0", "make all"):
+        [result] = jobformat.import_text(f"resources:\n  cpus: 4\nrun: {run}\n")
+        assert result.description.request.no_accelerators is True, run
+
+
+def test_an_app_asked_for_a_public_link_is_a_server_without_ports():
+    # No `ports:` in resources: the app's public link (Gradio's --share) is how it is reached.
+    [shared] = jobformat.import_text(
+        "run: |\n  cd tool\n  python ui/main.py \\\n    --model small \\\n    --share\n"
+    )
+    realtime = shared.description.realtime
+    assert realtime.serves_requests is True and realtime.finishes_on_its_own is False
+    assert "not_a_network_job" in {i.code for i in shared.issues}
+    [launched] = jobformat.import_text(
+        "run: python -c 'import ui; ui.build().launch(share=True)'\n"
+    )
+    assert launched.description.realtime.serves_requests is True
+
+
+def test_a_public_link_on_an_earlier_step_or_another_option_is_not_a_server():
+    [earlier] = jobformat.import_text("run: |\n  python prep.py --share\n  python fit.py\n")
+    assert earlier.description.realtime is None or not earlier.description.realtime.serves_requests
+    [other] = jobformat.import_text("run: python fit.py --shared-memory 8G --share_weights\n")
+    assert other.description.realtime is None or not other.description.realtime.serves_requests
+
+
+def test_an_existing_bucket_the_commands_only_read_is_an_input_in_every_mode():
+    for mode, access in (
+        ("MOUNT_CACHED", "cached_mount"),
+        ("MOUNT", "stream"),
+        ("COPY", "copy_before_start"),
+    ):
+        [result] = jobformat.import_text(
+            f"file_mounts:\n  /refs:\n    source: s3://lab-reference\n    mode: {mode}\n"
+            "setup: ls /refs\nrun: python align.py --input /refs/genome\n"
+        )
+        [item] = result.description.data.inputs
+        assert (item.location, item.access) == ("s3://lab-reference", access), mode
+        assert result.description.data.unclassified is None
+    # Nothing in the commands touches it (a message is not a read): the name says nothing.
+    [unsaid] = jobformat.import_text(
+        "file_mounts:\n  /refs:\n    source: s3://lab-reference\n    mode: MOUNT_CACHED\n"
+        'setup: echo "references ready in /refs"\nrun: python align.py\n'
+    )
+    assert unsaid.description.data.inputs is None
+    assert unsaid.description.data.unclassified == ["/refs -> s3://lab-reference"]
