@@ -41,8 +41,13 @@ COMMAND_STRING = re.compile(r'^\s*(?:export\s+)?[A-Za-z_]\w*="([^"]*)"\s*$')
 ARRAY = re.compile(
     r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
 )
-# A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
-WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
+# A shell word: unquoted runs, quoted strings and command substitutions (`$(date +%F)`, one
+# level of parentheses inside, and backquotes), which the shell keeps in the word whatever
+# spaces they hold. No deeper nesting, so matching stays linear: an unclosed `$(` is only
+# its two characters.
+WORD = re.compile(
+    r"""(?:[^\s"'`$]+|\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\(?|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)+"""
+)
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
     r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
@@ -536,12 +541,12 @@ PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
 
 
 ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
-SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)\$\((\(?)(.*)$")
+SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)(?:\$\((\(?)|`)(.*)$")
 
 
 def _substituted(words):
-    """An assignment from a command (`ADDR=$(scontrol show …)`) is that command's step;
-    arithmetic (`N=$((A * B))`) is a value."""
+    """An assignment from a command (`ADDR=$(scontrol show …)`, or in backquotes) is that
+    command's step; arithmetic (`N=$((A * B))`) is a value."""
     for word in words:
         m = SUBSTITUTION.match(word)
         if not m:
@@ -549,7 +554,9 @@ def _substituted(words):
         elif m.group(2):
             yield f"{m.group(1)}0"
         else:
-            yield from (m.group(1), ";", m.group(3))
+            # The word holds the whole command (`X=$(ls -t runs | head -1)`): its own words.
+            inside = m.group(3)[:-1] if m.group(3).endswith((")", "`")) else m.group(3)
+            yield from (m.group(1), ";", *_words(inside))
 
 
 def _is_location(value):
@@ -1462,8 +1469,9 @@ class _Reader:
         # rclone's remotes have any name set in its config (`archive:survey`); on a cloud VM
         # such a remote is more often a store SkyPilot mounts, so only URIs count there.
         rclone = "rclone" in m.group(0) and self.shared_disk
+        # (a bucket's path may hold a command's output: `s3://b/$(date +%F)/` is still remote)
         remote = [
-            bool(CLOUD_URI.fullmatch(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
+            bool(CLOUD_URI.match(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
             for w in (source, target)
         ]
         if remote[0]:

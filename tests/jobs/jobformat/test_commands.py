@@ -1414,3 +1414,22 @@ def test_data_the_script_is_given_as_its_argument_is_read_by_its_name():
     assert found(text, shared_disk=True) == [("data.inputs", "$DATA_DIR")]
     # An argument whose name says nothing of data is not guessed at.
     assert found("RUN=$1\nsrun python embed.py $RUN\n", shared_disk=True) == []
+
+
+def test_a_command_substitution_stays_in_its_word_as_the_shell_keeps_it():
+    assert commands._words("gsutil cp run.tar gs://vault/$(date +%Y-%m)/ --quiet") == [
+        "gsutil", "cp", "run.tar", "gs://vault/$(date +%Y-%m)/", "--quiet"
+    ]  # fmt: skip
+    assert commands._words("X=`hostname -s`_log ${D:-$(pwd)}/in") == [
+        "X=`hostname -s`_log", "${D:-$(pwd)}/in"
+    ]  # fmt: skip
+    # An upload to a dated folder of a bucket is still an upload: what it sends is read.
+    text = "gsutil cp /lustre/sets/probe.tar gs://vault/$(date +%Y-%m)/\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/lustre/sets/probe.tar")]
+
+
+def test_a_step_in_backquotes_is_judged_by_the_command_it_runs():
+    # The assignment runs a program of the job's own: it may read, so not `no_inputs`.
+    text = "FIRST=`python pick_shard.py --split dev`\necho $FIRST\n"
+    assert ("data.no_inputs", True) not in found(text)
+    assert found("STAMP=`date +%s`\necho $STAMP\n") == [("data.no_inputs", True)]
