@@ -73,7 +73,11 @@ HF_ID = _HubId()
 HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
 # (and no placeholder left for the user to fill: `<OPENRLHF_ROOT_PATH>`, `{wandb_token}`)
-SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}")
+# A date stamp (`run-$(date +%Y%m%d)`) is kept as written: it names a place new each day, as
+# `$SLURM_JOB_ID` does each run; any other command's output is not known before the job runs.
+SHELL_LEFT = re.compile(
+    r"\$\((?!date(?:\s+[+-][^()\s]*)*\))|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
+)
 RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
 
 
@@ -2158,6 +2162,9 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
+CUT_SUBSTITUTION = re.compile(r"\$\([^()]*$")
+
+
 def merge(
     proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
 ):
@@ -2184,7 +2191,9 @@ def merge(
     named = {path: {norm(p.value) for p in proposals if p.path == path} for path in lists}
     replaced = set()
     for path, (part, key, field) in lists.items():
-        items = part.get(key) or []
+        # A place cut inside a command substitution (`s3://b/$(date`, read up to a space) is
+        # no place: the commands' own reading of the whole word stands instead.
+        items = [i for i in part.get(key) or [] if not CUT_SUBSTITUTION.search(str(i.get(field)))]
         moved = [i for i in items if set(i) == {field} and norm(i[field]) in named[path]]
         part[key] = [i for i in items if i not in moved]
         replaced |= {norm(i[field]) for i in moved}

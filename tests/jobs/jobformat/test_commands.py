@@ -1425,7 +1425,10 @@ def test_a_command_substitution_stays_in_its_word_as_the_shell_keeps_it():
     ]  # fmt: skip
     # An upload to a dated folder of a bucket is still an upload: what it sends is read.
     text = "gsutil cp /lustre/sets/probe.tar gs://vault/$(date +%Y-%m)/\n"
-    assert found(text, shared_disk=True) == [("data.inputs", "/lustre/sets/probe.tar")]
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/sets/probe.tar"),
+        ("output.artifacts", "gs://vault/$(date +%Y-%m)/"),
+    ]
 
 
 def test_a_step_in_backquotes_is_judged_by_the_command_it_runs():
@@ -1433,3 +1436,18 @@ def test_a_step_in_backquotes_is_judged_by_the_command_it_runs():
     text = "FIRST=`python pick_shard.py --split dev`\necho $FIRST\n"
     assert ("data.no_inputs", True) not in found(text)
     assert found("STAMP=`date +%s`\necho $STAMP\n") == [("data.no_inputs", True)]
+
+
+def test_a_date_stamped_destination_is_stated_as_written_and_no_cut_piece_of_it():
+    text = (
+        "name: nightly-probe\n"
+        "resources:\n  accelerators: L4:1\n"
+        "run: |\n"
+        "  python probe.py --out results/\n"
+        "  aws s3 cp results/ s3://vault/$(date +%Y-%m-%d)/ --recursive\n"
+        "  aws s3 cp results/ s3://vault/$(hostname -s)/ --recursive\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="probe.yaml")
+    destinations = [a.destination for a in result.description.output.artifacts]
+    # (another command's output is not known before the job runs: that place is left unsaid)
+    assert destinations == ["s3://vault/$(date +%Y-%m-%d)/"]
