@@ -331,6 +331,11 @@ NOT_DATA_URL = re.compile(
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
     re.IGNORECASE,
 )
+# The machine itself (a health check, a local server's API): never data, wherever it is named.
+LOOPBACK = re.compile(
+    r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
+    re.IGNORECASE,
+)
 FETCHERS = re.compile(r"wget|curl|axel|aria2c")
 # Data versioned with DVC: moved from or to a remote the file does not name.
 DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
@@ -730,6 +735,10 @@ class _Reader:
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
+            return
+        if path in ("data.inputs", "output.artifacts", "data.unclassified") and LOOPBACK.match(
+            str(value)
+        ):
             return
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
@@ -2165,6 +2174,10 @@ def _cd(words, here, depth, clones):
 CUT_SUBSTITUTION = re.compile(r"\$\([^()]*$")
 
 
+def _no_place(value):
+    return bool(CUT_SUBSTITUTION.search(value) or LOOPBACK.match(value))
+
+
 def merge(
     proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
 ):
@@ -2192,8 +2205,9 @@ def merge(
     replaced = set()
     for path, (part, key, field) in lists.items():
         # A place cut inside a command substitution (`s3://b/$(date`, read up to a space) is
-        # no place: the commands' own reading of the whole word stands instead.
-        items = [i for i in part.get(key) or [] if not CUT_SUBSTITUTION.search(str(i.get(field)))]
+        # no place: the commands' own reading of the whole word stands instead. The machine
+        # itself (`http://localhost:8000`) is no place for data either.
+        items = [i for i in part.get(key) or [] if not _no_place(str(i.get(field)))]
         moved = [i for i in items if set(i) == {field} and norm(i[field]) in named[path]]
         part[key] = [i for i in items if i not in moved]
         replaced |= {norm(i[field]) for i in moved}

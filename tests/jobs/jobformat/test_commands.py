@@ -1451,3 +1451,15 @@ def test_a_date_stamped_destination_is_stated_as_written_and_no_cut_piece_of_it(
     destinations = [a.destination for a in result.description.output.artifacts]
     # (another command's output is not known before the job runs: that place is left unsaid)
     assert destinations == ["s3://vault/$(date +%Y-%m-%d)/"]
+
+
+def test_the_machine_itself_is_never_data():
+    text = (
+        "until curl -sf http://127.0.0.1:9100/ready; do sleep 5; done\n"
+        "wget -q -O /tmp/state.json http://localhost:9100/v1/state\n"
+        "curl -s http://[::1]:9100/metrics > /tmp/metrics.txt\n"
+        "curl -sO https://files.example.org/corpora/reviews-2024.jsonl.gz\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "https://files.example.org/corpora/reviews-2024.jsonl.gz")
+    ]
