@@ -1825,6 +1825,7 @@ def read(
     shared_disk=False,
     pulled=None,
     sets_up=None,
+    made=None,
 ):
     """Proposals from a job's commands, in text order, each location once.
 
@@ -1889,6 +1890,8 @@ def read(
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
+    if made is not None:
+        made.update(reader.made)
     return _settle(found, checkpointed)
 
 
@@ -2417,15 +2420,26 @@ def _staged_for_run(proposals):
     return [p for p in proposals if id(p) not in drop]
 
 
+def _prepared(found, made):
+    """Folders a setup makes (`mkdir -p D`) while it reads data from where it names
+    (`prepare.py --dataset org/set`, a bucket, a URL): the node's disk is new, so whatever
+    the job later reads there the setup put there. The named source is the input; the
+    folder, its local copy, is not."""
+    sourced = any(
+        p.path == "data.inputs" and isinstance(p.value, str) and "://" in p.value for p in found
+    )
+    return {f for f in made if f} if sourced else set()
+
+
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals, quiet, pulled = [], [], {}
+    proposals, quiet, pulled, prepared = [], [], {}, set()
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
             checkpointed = bool(request.get("checkpoint_location"))
-            sets_up = []
+            sets_up, made = [], set()
             found = read(
                 task[key],
                 variables,
@@ -2434,7 +2448,10 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
                 checkpointed=checkpointed,
                 pulled=pulled,
                 sets_up=sets_up,
+                made=made,
             )
+            if key == "setup":
+                prepared = _prepared(found, made)
             # (a setup that only installs and builds reads nothing either)
             quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
@@ -2446,6 +2463,15 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
+    proposals = [
+        p
+        for p in proposals
+        if not (
+            p.path == "data.inputs"
+            and isinstance(p.value, str)
+            and any(p.value.rstrip("/") == f or p.value.startswith(f + "/") for f in prepared)
+        )
+    ]
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the

@@ -1463,3 +1463,25 @@ def test_the_machine_itself_is_never_data():
     assert found(text) == [
         ("data.inputs", "https://files.example.org/corpora/reviews-2024.jsonl.gz")
     ]
+
+
+def test_a_folder_the_setup_makes_while_it_reads_a_named_source_is_its_local_copy():
+    text = (
+        "name: tune-reviews\n"
+        "resources:\n  accelerators: A10G:1\n"
+        "envs:\n  CORPUS: northwind/reviews-2024\n"
+        "setup: |\n"
+        "  CORPUS_DIR=$HOME/corpora\n"
+        "  mkdir -p $CORPUS_DIR\n"
+        '  python tools/fetch_corpus.py --dataset "$CORPUS"\n'
+        "run: |\n"
+        "  python tune.py --data_path $HOME/corpora/reviews-2024\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="tune.yaml")
+    assert [i.location for i in result.description.data.inputs] == [
+        "hf://datasets/northwind/reviews-2024"
+    ]
+    # A folder made by a setup that names no source is read as the data it holds.
+    alone = text.replace('  python tools/fetch_corpus.py --dataset "$CORPUS"\n', "")
+    (result,) = jobformat.import_text(alone.encode(), filename="tune.yaml")
+    assert "$HOME/corpora/reviews-2024" in [i.location for i in result.description.data.inputs]
