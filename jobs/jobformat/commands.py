@@ -354,13 +354,20 @@ CLOUD_URI = re.compile(URI)
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
                        # Composer's and llm-foundry's, NeMo's experiment folder
-                       "save_folder", "exp_dir"}  # fmt: skip
+                       "save_folder", "exp_dir",
+                       # verl's trainer folder, which it resumes from
+                       "default_local_dir"}  # fmt: skip
 # …and a place under a section named for checkpoints (`checkpoint.dir=`, `checkpointing.save=`).
 CHECKPOINT_SECTIONS = {"checkpoint", "checkpointing", "ckpt", "checkpoints"}
 CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "save_path"}
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
+# Where a trainer puts what it hands back (`trainer.export_path=`, `model.export_dir=`).
+OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path"}
+# A trainer told to pick up from its latest checkpoint (`trainer.resume_mode=auto`).
+OVERRIDE_RESUME = {"resume_mode", "resume"}
+RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
     r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
@@ -1255,6 +1262,12 @@ class _Reader:
                 self.add("request.checkpoint_location", value, said)
         elif last in OVERRIDE_DATA and placed:
             self.add("data.inputs", value, said)
+        elif last in OVERRIDE_OUTPUT and placed:
+            if not NODE_LOCAL.match(value):
+                self.add("output.artifacts", value, said)
+        elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
+            # (stated only with a checkpoint place: see _settle)
+            self.add("_resume", "auto", said)
         elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
             if _is_path(value):
                 self.add("data.inputs", value, said)

@@ -1485,3 +1485,19 @@ def test_a_folder_the_setup_makes_while_it_reads_a_named_source_is_its_local_cop
     alone = text.replace('  python tools/fetch_corpus.py --dataset "$CORPUS"\n', "")
     (result,) = jobformat.import_text(alone.encode(), filename="tune.yaml")
     assert "$HOME/corpora/reviews-2024" in [i.location for i in result.description.data.inputs]
+
+
+def test_trainer_overrides_that_resume_and_export():
+    text = (
+        "python -m rl.main trainer.default_local_dir=/lustre/runs/grpo-a \\\n"
+        "  trainer.resume_mode=auto trainer.export_path=/lustre/models/grpo-a \\\n"
+        "  actor.optim.lr=1e-6\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("request.checkpoint_location", "/lustre/runs/grpo-a"),
+        ("request.preemptible", True),
+        ("output.artifacts", "/lustre/models/grpo-a"),
+    ]
+    # Starting afresh is no resumption.
+    fresh = text.replace("resume_mode=auto", "resume_mode=disable")
+    assert ("request.preemptible", True) not in found(fresh, shared_disk=True)
