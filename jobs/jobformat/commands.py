@@ -350,6 +350,8 @@ COPY_TOOL = re.compile(
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 CLOUD_URI = re.compile(URI)
+# A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
+URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
@@ -816,6 +818,8 @@ class _Reader:
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
+        if "://" in line and "=" in line:
+            self._uri_arguments(words)
         if "train_gpt2" in line:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
@@ -849,6 +853,16 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+
+    def _uri_arguments(self, words):
+        """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
+        arguments): data it reads when the key names its input (`fq_dir=`, `input=`)."""
+        for word in words[1:]:
+            key, eq, value = word.partition("=")
+            if eq and URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
+                value = self.expand(value)
+                if CLOUD_URI.fullmatch(value):
+                    self.add("data.inputs", value, word)
 
     def _lfs_data(self, words):
         """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git

@@ -1501,3 +1501,12 @@ def test_trainer_overrides_that_resume_and_export():
     # Starting afresh is no resumption.
     fresh = text.replace("resume_mode=auto", "resume_mode=disable")
     assert ("request.preemptible", True) not in found(fresh, shared_disk=True)
+
+
+def test_a_bucket_given_as_a_key_that_names_the_input_is_read():
+    text = (
+        "snakemake --cores 8 --config cloud=True reads_dir=gs://seqlab/run-14/fastq "
+        "out_dir=gs://seqlab/run-14/calls log_dir=gs://seqlab/logs\n"
+    )
+    # The outputs' and the logs' keys name no input: only the reads are read.
+    assert found(text) == [("data.inputs", "gs://seqlab/run-14/fastq")]
