@@ -41,8 +41,13 @@ COMMAND_STRING = re.compile(r'^\s*(?:export\s+)?[A-Za-z_]\w*="([^"]*)"\s*$')
 ARRAY = re.compile(
     r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
 )
-# A shell word: unquoted runs and quoted strings, no nesting, so matching stays linear.
-WORD = re.compile(r"""(?:[^\s"'`]+|"[^"\n]*"|'[^'\n]*')+""")
+# A shell word: unquoted runs, quoted strings and command substitutions (`$(date +%F)`, one
+# level of parentheses inside, and backquotes), which the shell keeps in the word whatever
+# spaces they hold. No deeper nesting, so matching stays linear: an unclosed `$(` is only
+# its two characters.
+WORD = re.compile(
+    r"""(?:[^\s"'`$]+|\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\(?|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)+"""
+)
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
 ASSIGNMENT = re.compile(
     r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
@@ -68,7 +73,11 @@ HF_ID = _HubId()
 HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
 # (and no placeholder left for the user to fill: `<OPENRLHF_ROOT_PATH>`, `{wandb_token}`)
-SHELL_LEFT = re.compile(r"\$\(|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}")
+# A date stamp (`run-$(date +%Y%m%d)`) is kept as written: it names a place new each day, as
+# `$SLURM_JOB_ID` does each run; any other command's output is not known before the job runs.
+SHELL_LEFT = re.compile(
+    r"\$\((?!date(?:\s+[+-][^()\s]*)*\))|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
+)
 RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
 
 
@@ -322,6 +331,11 @@ NOT_DATA_URL = re.compile(
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
     re.IGNORECASE,
 )
+# The machine itself (a health check, a local server's API): never data, wherever it is named.
+LOOPBACK = re.compile(
+    r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
+    re.IGNORECASE,
+)
 FETCHERS = re.compile(r"wget|curl|axel|aria2c")
 # Data versioned with DVC: moved from or to a remote the file does not name.
 DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
@@ -336,17 +350,26 @@ COPY_TOOL = re.compile(
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 CLOUD_URI = re.compile(URI)
+# A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
+URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
                        # Composer's and llm-foundry's, NeMo's experiment folder
-                       "save_folder", "exp_dir"}  # fmt: skip
+                       "save_folder", "exp_dir",
+                       # verl's trainer folder, which it resumes from
+                       "default_local_dir"}  # fmt: skip
 # …and a place under a section named for checkpoints (`checkpoint.dir=`, `checkpointing.save=`).
 CHECKPOINT_SECTIONS = {"checkpoint", "checkpointing", "ckpt", "checkpoints"}
 CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "save_path"}
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
+# Where a trainer puts what it hands back (`trainer.export_path=`, `model.export_dir=`).
+OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path"}
+# A trainer told to pick up from its latest checkpoint (`trainer.resume_mode=auto`).
+OVERRIDE_RESUME = {"resume_mode", "resume"}
+RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
     r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
@@ -536,12 +559,12 @@ PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
 
 
 ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
-SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)\$\((\(?)(.*)$")
+SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)(?:\$\((\(?)|`)(.*)$")
 
 
 def _substituted(words):
-    """An assignment from a command (`ADDR=$(scontrol show …)`) is that command's step;
-    arithmetic (`N=$((A * B))`) is a value."""
+    """An assignment from a command (`ADDR=$(scontrol show …)`, or in backquotes) is that
+    command's step; arithmetic (`N=$((A * B))`) is a value."""
     for word in words:
         m = SUBSTITUTION.match(word)
         if not m:
@@ -549,7 +572,9 @@ def _substituted(words):
         elif m.group(2):
             yield f"{m.group(1)}0"
         else:
-            yield from (m.group(1), ";", m.group(3))
+            # The word holds the whole command (`X=$(ls -t runs | head -1)`): its own words.
+            inside = m.group(3)[:-1] if m.group(3).endswith((")", "`")) else m.group(3)
+            yield from (m.group(1), ";", *_words(inside))
 
 
 def _is_location(value):
@@ -720,6 +745,10 @@ class _Reader:
             value = value.rstrip() if isinstance(value, str) else value
         if isinstance(value, str) and not _statable(value):
             return
+        if path in ("data.inputs", "output.artifacts", "data.unclassified") and LOOPBACK.match(
+            str(value)
+        ):
+            return
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
         line, text = self.line, self.raw
@@ -789,6 +818,8 @@ class _Reader:
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
+        if "://" in line and "=" in line:
+            self._uri_arguments(words)
         if "train_gpt2" in line:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
@@ -822,6 +853,16 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+
+    def _uri_arguments(self, words):
+        """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
+        arguments): data it reads when the key names its input (`fq_dir=`, `input=`)."""
+        for word in words[1:]:
+            key, eq, value = word.partition("=")
+            if eq and URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
+                value = self.expand(value)
+                if CLOUD_URI.fullmatch(value):
+                    self.add("data.inputs", value, word)
 
     def _lfs_data(self, words):
         """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git
@@ -1235,6 +1276,12 @@ class _Reader:
                 self.add("request.checkpoint_location", value, said)
         elif last in OVERRIDE_DATA and placed:
             self.add("data.inputs", value, said)
+        elif last in OVERRIDE_OUTPUT and placed:
+            if not NODE_LOCAL.match(value):
+                self.add("output.artifacts", value, said)
+        elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
+            # (stated only with a checkpoint place: see _settle)
+            self.add("_resume", "auto", said)
         elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
             if _is_path(value):
                 self.add("data.inputs", value, said)
@@ -1462,8 +1509,9 @@ class _Reader:
         # rclone's remotes have any name set in its config (`archive:survey`); on a cloud VM
         # such a remote is more often a store SkyPilot mounts, so only URIs count there.
         rclone = "rclone" in m.group(0) and self.shared_disk
+        # (a bucket's path may hold a command's output: `s3://b/$(date +%F)/` is still remote)
         remote = [
-            bool(CLOUD_URI.fullmatch(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
+            bool(CLOUD_URI.match(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
             for w in (source, target)
         ]
         if remote[0]:
@@ -1804,6 +1852,7 @@ def read(
     shared_disk=False,
     pulled=None,
     sets_up=None,
+    made=None,
 ):
     """Proposals from a job's commands, in text order, each location once.
 
@@ -1868,6 +1917,8 @@ def read(
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
+    if made is not None:
+        made.update(reader.made)
     return _settle(found, checkpointed)
 
 
@@ -2150,6 +2201,13 @@ def _cd(words, here, depth, clones):
 # --- merging into an importer's description data ------------------------------------------
 
 
+CUT_SUBSTITUTION = re.compile(r"\$\([^()]*$")
+
+
+def _no_place(value):
+    return bool(CUT_SUBSTITUTION.search(value) or LOOPBACK.match(value))
+
+
 def merge(
     proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
 ):
@@ -2176,7 +2234,10 @@ def merge(
     named = {path: {norm(p.value) for p in proposals if p.path == path} for path in lists}
     replaced = set()
     for path, (part, key, field) in lists.items():
-        items = part.get(key) or []
+        # A place cut inside a command substitution (`s3://b/$(date`, read up to a space) is
+        # no place: the commands' own reading of the whole word stands instead. The machine
+        # itself (`http://localhost:8000`) is no place for data either.
+        items = [i for i in part.get(key) or [] if not _no_place(str(i.get(field)))]
         moved = [i for i in items if set(i) == {field} and norm(i[field]) in named[path]]
         part[key] = [i for i in items if i not in moved]
         replaced |= {norm(i[field]) for i in moved}
@@ -2386,15 +2447,26 @@ def _staged_for_run(proposals):
     return [p for p in proposals if id(p) not in drop]
 
 
+def _prepared(found, made):
+    """Folders a setup makes (`mkdir -p D`) while it reads data from where it names
+    (`prepare.py --dataset org/set`, a bucket, a URL): the node's disk is new, so whatever
+    the job later reads there the setup put there. The named source is the input; the
+    folder, its local copy, is not."""
+    sourced = any(
+        p.path == "data.inputs" and isinstance(p.value, str) and "://" in p.value for p in found
+    )
+    return {f for f in made if f} if sourced else set()
+
+
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals, quiet, pulled = [], [], {}
+    proposals, quiet, pulled, prepared = [], [], {}, set()
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
             # mounts are file_mounts and volumes, read already.
             checkpointed = bool(request.get("checkpoint_location"))
-            sets_up = []
+            sets_up, made = [], set()
             found = read(
                 task[key],
                 variables,
@@ -2403,7 +2475,10 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
                 checkpointed=checkpointed,
                 pulled=pulled,
                 sets_up=sets_up,
+                made=made,
             )
+            if key == "setup":
+                prepared = _prepared(found, made)
             # (a setup that only installs and builds reads nothing either)
             quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
@@ -2415,6 +2490,15 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
+    proposals = [
+        p
+        for p in proposals
+        if not (
+            p.path == "data.inputs"
+            and isinstance(p.value, str)
+            and any(p.value.rstrip("/") == f or p.value.startswith(f + "/") for f in prepared)
+        )
+    ]
     texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the

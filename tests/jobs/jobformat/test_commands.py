@@ -1414,3 +1414,99 @@ def test_data_the_script_is_given_as_its_argument_is_read_by_its_name():
     assert found(text, shared_disk=True) == [("data.inputs", "$DATA_DIR")]
     # An argument whose name says nothing of data is not guessed at.
     assert found("RUN=$1\nsrun python embed.py $RUN\n", shared_disk=True) == []
+
+
+def test_a_command_substitution_stays_in_its_word_as_the_shell_keeps_it():
+    assert commands._words("gsutil cp run.tar gs://vault/$(date +%Y-%m)/ --quiet") == [
+        "gsutil", "cp", "run.tar", "gs://vault/$(date +%Y-%m)/", "--quiet"
+    ]  # fmt: skip
+    assert commands._words("X=`hostname -s`_log ${D:-$(pwd)}/in") == [
+        "X=`hostname -s`_log", "${D:-$(pwd)}/in"
+    ]  # fmt: skip
+    # An upload to a dated folder of a bucket is still an upload: what it sends is read.
+    text = "gsutil cp /lustre/sets/probe.tar gs://vault/$(date +%Y-%m)/\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/sets/probe.tar"),
+        ("output.artifacts", "gs://vault/$(date +%Y-%m)/"),
+    ]
+
+
+def test_a_step_in_backquotes_is_judged_by_the_command_it_runs():
+    # The assignment runs a program of the job's own: it may read, so not `no_inputs`.
+    text = "FIRST=`python pick_shard.py --split dev`\necho $FIRST\n"
+    assert ("data.no_inputs", True) not in found(text)
+    assert found("STAMP=`date +%s`\necho $STAMP\n") == [("data.no_inputs", True)]
+
+
+def test_a_date_stamped_destination_is_stated_as_written_and_no_cut_piece_of_it():
+    text = (
+        "name: nightly-probe\n"
+        "resources:\n  accelerators: L4:1\n"
+        "run: |\n"
+        "  python probe.py --out results/\n"
+        "  aws s3 cp results/ s3://vault/$(date +%Y-%m-%d)/ --recursive\n"
+        "  aws s3 cp results/ s3://vault/$(hostname -s)/ --recursive\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="probe.yaml")
+    destinations = [a.destination for a in result.description.output.artifacts]
+    # (another command's output is not known before the job runs: that place is left unsaid)
+    assert destinations == ["s3://vault/$(date +%Y-%m-%d)/"]
+
+
+def test_the_machine_itself_is_never_data():
+    text = (
+        "until curl -sf http://127.0.0.1:9100/ready; do sleep 5; done\n"
+        "wget -q -O /tmp/state.json http://localhost:9100/v1/state\n"
+        "curl -s http://[::1]:9100/metrics > /tmp/metrics.txt\n"
+        "curl -sO https://files.example.org/corpora/reviews-2024.jsonl.gz\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "https://files.example.org/corpora/reviews-2024.jsonl.gz")
+    ]
+
+
+def test_a_folder_the_setup_makes_while_it_reads_a_named_source_is_its_local_copy():
+    text = (
+        "name: tune-reviews\n"
+        "resources:\n  accelerators: A10G:1\n"
+        "envs:\n  CORPUS: northwind/reviews-2024\n"
+        "setup: |\n"
+        "  CORPUS_DIR=$HOME/corpora\n"
+        "  mkdir -p $CORPUS_DIR\n"
+        '  python tools/fetch_corpus.py --dataset "$CORPUS"\n'
+        "run: |\n"
+        "  python tune.py --data_path $HOME/corpora/reviews-2024\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="tune.yaml")
+    assert [i.location for i in result.description.data.inputs] == [
+        "hf://datasets/northwind/reviews-2024"
+    ]
+    # A folder made by a setup that names no source is read as the data it holds.
+    alone = text.replace('  python tools/fetch_corpus.py --dataset "$CORPUS"\n', "")
+    (result,) = jobformat.import_text(alone.encode(), filename="tune.yaml")
+    assert "$HOME/corpora/reviews-2024" in [i.location for i in result.description.data.inputs]
+
+
+def test_trainer_overrides_that_resume_and_export():
+    text = (
+        "python -m rl.main trainer.default_local_dir=/lustre/runs/grpo-a \\\n"
+        "  trainer.resume_mode=auto trainer.export_path=/lustre/models/grpo-a \\\n"
+        "  actor.optim.lr=1e-6\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("request.checkpoint_location", "/lustre/runs/grpo-a"),
+        ("request.preemptible", True),
+        ("output.artifacts", "/lustre/models/grpo-a"),
+    ]
+    # Starting afresh is no resumption.
+    fresh = text.replace("resume_mode=auto", "resume_mode=disable")
+    assert ("request.preemptible", True) not in found(fresh, shared_disk=True)
+
+
+def test_a_bucket_given_as_a_key_that_names_the_input_is_read():
+    text = (
+        "snakemake --cores 8 --config cloud=True reads_dir=gs://seqlab/run-14/fastq "
+        "out_dir=gs://seqlab/run-14/calls log_dir=gs://seqlab/logs\n"
+    )
+    # The outputs' and the logs' keys name no input: only the reads are read.
+    assert found(text) == [("data.inputs", "gs://seqlab/run-14/fastq")]
