@@ -30,7 +30,9 @@ class Proposal:
 
     def note(self):
         where = f"line {self.line}" + (f" of {self.section}" if self.section else "")
-        return f"{self.path}: {self.value} (read from `{self.said[:160]}` on {where})."
+        # A person reads the note: a yes-or-no field says so in words, not as Python's True.
+        value = ("yes" if self.value else "no") if isinstance(self.value, bool) else self.value
+        return f"{self.path}: {value} (read from `{self.said[:160]}` on {where})."
 
 
 # --- words and values -----------------------------------------------------------------------
@@ -487,10 +489,7 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity", "command", "which", "type", "git", "make", "cmake",
-    "ninja", "source", ".", "pipenv", "poetry",
-    # the node's own settings: who owns a file, its mode, the login shell
-    "chmod", "chown", "chgrp", "chsh",
+    "df", "apptainer", "singularity",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -529,11 +528,13 @@ SETUP_TOOLS = {
 }
 # Container runtimes: what they pull sets a place up, what they run decides.
 CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
-# Steps that only set a place up: a job of only these shows none of its work.
+# Steps that only set a place up: a job of only these shows none of its work. They read no data
+# either (a clone, a build, an environment sourced, the node's own file modes and owners).
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
            "chown", "chgrp", "chsh"}  # fmt: skip
+READS_NOTHING |= SETS_UP
 # An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(

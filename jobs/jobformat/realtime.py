@@ -36,7 +36,7 @@ SERVING_PATTERNS = [
     # Any program's `serve` subcommand (`./tabby serve`, `mkdocs serve`, `panel serve app.py`):
     # the word right after the program's name, not an argument further on (`--mode serve`).
     (
-        r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time)\s+)(?:[\w.~-]*/)*[\w.-]+\s+serve(?:\s|;|$)",
+        rf"{COMMAND_START}[\w.-]+\s+serve(?:\s|;|$)",
         "starts a server",
     ),
     (r"\bfastapi\s+(?:run|dev)\b|\bchainlit\s+run\b", "starts a web server"),

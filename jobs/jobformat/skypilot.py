@@ -380,7 +380,7 @@ def _env_models(envs, variables, data, output, notes):
             not match
             or not commands.HF_ID.fullmatch(value)
             or value.split("/")[0] in commands.LOCAL_FOLDERS
-            or UNFILLED.search(value)  # a placeholder (`your-org/your-model`)
+            or UNFILLED.search(value)  # left for the reader to fill in (`your-org/your-model`)
         ):
             continue
         kind = "datasets/" if match.group("kind").upper() == "DATASET" else ""

@@ -1510,3 +1510,10 @@ def test_a_bucket_given_as_a_key_that_names_the_input_is_read():
     )
     # The outputs' and the logs' keys name no input: only the reads are read.
     assert found(text) == [("data.inputs", "gs://seqlab/run-14/fastq")]
+
+
+def test_a_yes_or_no_reading_is_noted_in_words():
+    script = "#!/bin/bash\n#SBATCH --nodes=1\npython train.py --save /ckpt/run1 --load /ckpt/run1\n"
+    [result] = jobformat.import_text(script.encode(), filename="job.sbatch")
+    [note] = [n for n in result.notes if n.startswith("request.preemptible")]
+    assert note.startswith("request.preemptible: yes (read from")
