@@ -89,7 +89,7 @@ class Step:
 
     def focus_after(self, job, action):
         """Where keyboard focus goes after an in-place add or remove: the new item's first
-        field, or the group's Add button. htmx focuses the element marked autofocus."""
+        field, or the group's Add button. site.js focuses the element marked data-focus-after-swap."""
         verb, _, path = action.partition(":")
         bits = path.split(".")
         if verb == "add" and len(bits) == 2:

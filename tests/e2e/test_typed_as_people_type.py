@@ -50,6 +50,12 @@ def test_the_job_editor_reads_values_as_people_type_them_at_360(new_page, team_a
     press(page, "Add input")
     # Focus moves into the new input's first field once htmx settles; typing elsewhere waits.
     page.get_by_label("Name", exact=True).and_(page.locator(":focus")).wait_for()
+    # A second input, removed again: focus goes back to the group's Add button, once.
+    press(page, "Add input")
+    page.locator("#f-data-inputs-1-name:focus").wait_for()
+    press(page, "Remove input 2")
+    page.get_by_role("button", name="Add input", exact=True).and_(page.locator(":focus")).wait_for()
+    page.get_by_label("Name", exact=True).wait_for()
     objects = type_by_label(page, "Objects", "52,000 files")
     size = type_by_label(page, "Size", "1,5 TB")
     size.get_by_text(

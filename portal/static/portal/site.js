@@ -343,10 +343,20 @@
   });
 
   document.addEventListener("htmx:afterSettle", syncValidity);
-  // Focus after an in-place swap (htmx itself focuses a swapped-in [autofocus]): if the
-  // focused element was replaced, the new region gets focus, so a keyboard or screen-reader
-  // user is not thrown back to the top of the page. Focus that survived is left alone.
+  // Focus after an in-place swap. A region names the element to focus with
+  // data-focus-after-swap rather than autofocus: the browser and htmx each act on autofocus,
+  // one frame apart, and the second would pull back a person who had already moved on.
+  // Otherwise, if the focused element was replaced, the new region gets focus, so a keyboard
+  // or screen-reader user is not thrown back to the top of the page.
   document.addEventListener("htmx:afterSettle", function (event) {
+    // event.target is the element swapped in (with outerHTML, detail.target is the one it replaced).
+    var swapped = event.target;
+    var chosen = swapped && swapped.querySelector ? swapped.querySelector("[data-focus-after-swap]") : null;
+    if (chosen) {
+      chosen.removeAttribute("data-focus-after-swap");
+      chosen.focus();
+      return;
+    }
     var target = event.detail.target;
     if (!target || !document.contains(target)) return;
     var active = document.activeElement;
