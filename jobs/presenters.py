@@ -3,6 +3,7 @@
 import re
 import uuid
 
+from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from jobs.runs.models import Run
@@ -271,6 +272,25 @@ def _order(key):
     return (order.index(part) if part in order else 99, key)
 
 
+# Where a message about the run is shown: the redirect after a move, a dispatch or a cancel
+# opens the page at the run's section, so its messages are there, not at the top out of
+# sight; the simulator's are beside its form (jobs/_run.html) while the form is shown.
+RUN_MESSAGES = "run"
+SIMULATE_MESSAGES = "simulate"
+
+
+def placed_messages(request, *, simulate_form):
+    placed = {"top_messages": [], "run_messages": [], "simulate_messages": []}
+    for message in get_messages(request):
+        if message.extra_tags == RUN_MESSAGES:
+            placed["run_messages"].append(message)
+        elif message.extra_tags == SIMULATE_MESSAGES and simulate_form:
+            placed["simulate_messages"].append(message)
+        else:
+            placed["top_messages"].append(message)
+    return placed
+
+
 def detail_context(request, job, review_values=None):
     run = _run_of(job)
     threads, _ = discussion(job)
@@ -290,6 +310,7 @@ def detail_context(request, job, review_values=None):
         if staff and not run.is_final:  # the box below an active run (jobs/_run.html)
             has_events = bool(context["events"])
             context.update(staff_moves(run, context["dispatch"], has_events=has_events))
+        context.update(placed_messages(request, simulate_form=staff and not run.is_final))
     return context
 
 

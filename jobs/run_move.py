@@ -14,14 +14,12 @@ from portal.errors import DomainError
 from portal.outbox import enqueue
 
 from . import selectors
-from .presenters import detail_context
+from .presenters import RUN_MESSAGES, SIMULATE_MESSAGES, detail_context
 from .runs import services as run_services
 from .runs import simulator
 from .runs.tasks import simulate_run
 
 MOVE_CHOICES = ("kind", "requeue_to", "failure_reason")
-# The messages shown beside the simulate form (jobs/detail.html keeps them from the top).
-SIMULATE_TAG = "simulate"
 
 
 @staff_required
@@ -42,8 +40,8 @@ def run_move(request, pk):
         context = detail_context(request, job)
         context["move_values"] = {**values, "note": request.POST.get("note", ""), "error": error}
         return render(request, "jobs/detail.html", context, status=400)
-    messages.success(request, "The run was moved and the event recorded.")
-    return redirect(reverse("job_detail", args=[job.pk]) + "#run")
+    messages.success(request, "The run was moved and the event recorded.", extra_tags=RUN_MESSAGES)
+    return redirect(reverse("job_detail", args=[job.pk]) + "#run-section")
 
 
 @staff_required
@@ -52,9 +50,9 @@ def run_simulate(request, pk):
     job, run = selectors.get_run_for_user(request.user, pk)
     typed = request.POST.get("start", "")
     if run.is_final:
-        # It ended since the page was read: the form is gone from the page, the top says why.
-        messages.error(request, "This run is over: nothing to simulate.")
-        return redirect(reverse("job_detail", args=[job.pk]) + "#run")
+        # It ended since the page was read: the form is gone, the run's section says why.
+        messages.error(request, "This run is over: nothing to simulate.", extra_tags=RUN_MESSAGES)
+        return redirect(reverse("job_detail", args=[job.pk]) + "#run-section")
     start = _simulation_start(typed)
     if start is False:
         problem = "give the start as a date and time (UTC), or leave it empty for now."
@@ -68,7 +66,7 @@ def run_simulate(request, pk):
         request,
         "The simulator is playing this run (one hour of job time per second)."
         + simulator.moved_start(run, start),
-        extra_tags=SIMULATE_TAG,
+        extra_tags=SIMULATE_MESSAGES,
     )
     # To the form, where the message is; once the run is over (a fast simulation) the form
     # and the anchor are gone, and the message is at the top where the page opens.

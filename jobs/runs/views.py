@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs import selectors
+from jobs.presenters import RUN_MESSAGES
 from jobs.runs.models import Cluster, SchedulerClient
 from portal import submissions
 from portal.converters import MAX_ID
@@ -26,7 +27,7 @@ def _back_to_run(request, job):
     # The review queue dispatches too; it sends people back there.
     if request.POST.get("next") == "review_queue":
         return redirect("review_queue")
-    return redirect(reverse("job_detail", args=[job.pk]) + "#run")
+    return redirect(reverse("job_detail", args=[job.pk]) + "#run-section")
 
 
 @require_safe
@@ -99,15 +100,18 @@ def run_dispatch(request, pk):
     cluster_id = request.POST.get("cluster", "")
     cluster = Cluster.objects.filter(pk=cluster_id).first() if is_number(cluster_id) else None
     if cluster is None:
-        messages.error(request, "Not dispatched: choose a cluster.")
+        messages.error(request, "Not dispatched: choose a cluster.", extra_tags=RUN_MESSAGES)
         return _back_to_run(request, job)
     try:
         dispatch_mod.dispatch(run=run, cluster=cluster, actor=request.user)
     except DomainError as error:
-        messages.error(request, f"Not dispatched: {error} Nothing was submitted.")
+        messages.error(
+            request, f"Not dispatched: {error} Nothing was submitted.", extra_tags=RUN_MESSAGES
+        )
     else:
         messages.success(
-            request, f"{job} was dispatched to {cluster}: its agent submits it at its next poll."
+            request, f"{job} was dispatched to {cluster}: its agent submits it at its next poll.",
+            extra_tags=RUN_MESSAGES,
         )
     return _back_to_run(request, job)
 
@@ -120,15 +124,20 @@ def run_cancel(request, pk):
     try:
         record = dispatch_mod.request_cancel(run=run, actor=request.user)
     except DomainError as error:
-        messages.error(request, f"Not cancelled: {error}")
+        messages.error(request, f"Not cancelled: {error}", extra_tags=RUN_MESSAGES)
     else:
         if record.state == "finished":
-            messages.success(request, "Cancelled: nothing had been submitted to Slurm yet.")
+            messages.success(
+                request,
+                "Cancelled: nothing had been submitted to Slurm yet.",
+                extra_tags=RUN_MESSAGES,
+            )
         else:
             messages.success(
                 request,
                 f"Cancelling: {record.cluster}'s agent cancels the Slurm jobs at its next poll; "
                 "the run ends with the hours held until then.",
+                extra_tags=RUN_MESSAGES,
             )
     return _back_to_run(request, job)
 

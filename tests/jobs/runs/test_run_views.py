@@ -74,9 +74,15 @@ def test_staff_move_by_hand_and_refusals(client_for, run, staff, a_admin):
     client = client_for(staff)
     page = client.post(url, {"kind": "output", "note": "try"}).content.decode()
     assert "Not moved" in page and "cannot follow" in page and ">try</textarea>" in page
-    client.post(url, {"kind": "rented", "note": "Nodes are ready."})
+    response = client.post(url, {"kind": "rented", "note": "Nodes are ready."})
     run.refresh_from_db()
     assert run.state == "rented" and run.events.get().actor == staff
+    # Said in the run's section, where the page opens, not at the top out of sight.
+    assert response["Location"].endswith("#run-section")
+    html = client.get(response["Location"]).content.decode()
+    section = html[html.index('id="run-section"') : html.index('id="run-live"')]
+    assert "The run was moved and the event recorded." in section
+    assert "The run was moved" not in top_messages(html)
 
 
 def test_a_refused_move_is_said_on_the_form_with_what_was_chosen_kept(client_for, run, staff):
@@ -218,3 +224,16 @@ def test_a_started_simulation_is_said_beside_the_form_that_started_it(
     html = client.get(response["Location"]).content.decode()
     assert "The simulator is playing this run" in simulate_form(html)
     assert "The simulator is playing this run" not in top_messages(html)
+
+
+def test_simulating_a_run_that_ended_meanwhile_is_refused_in_the_run_section(
+    client_for, run, staff
+):
+    Run.objects.filter(pk=run.pk).update(state="released")
+    client = client_for(staff)
+    response = client.post(reverse("run_simulate", args=[run.job_id]))
+    assert response.status_code == 302 and response["Location"].endswith("#run-section")
+    html = client.get(response["Location"]).content.decode()
+    section = html[html.index('id="run-section"') : html.index('id="run-live"')]
+    assert "This run is over: nothing to simulate." in section
+    assert "nothing to simulate" not in top_messages(html)
