@@ -110,7 +110,8 @@ def run_dispatch(request, pk):
         )
     else:
         messages.success(
-            request, f"{job} was dispatched to {cluster}: its agent submits it at its next poll.",
+            request,
+            f"{job} was dispatched to {cluster}: its agent submits it at its next poll.",
             extra_tags=RUN_MESSAGES,
         )
     return _back_to_run(request, job)
