@@ -348,6 +348,8 @@ COPY_TOOL = re.compile(
     r"(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|"
     r"s5cmd\s+(?:cp|sync|mv))\s"
 )
+# Another machine's path as rsync and scp write it: `host:path`, `user@host:path` (not a URL).
+REMOTE_HOST = re.compile(r"(?:[\w.${}-]+@)?[\w.${}-]+:(?!//)[^\s\"';|&]*")
 # An rclone remote: `name:path` (any name the user gave the remote in rclone's config).
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
@@ -1550,8 +1552,9 @@ class _Reader:
 
     def _ran(self, words):
         """Whether the line runs a program that may write files (not a message, a module load,
-        a folder made or a copy): what it writes, a later upload sends away."""
-        for command in _commands(words):
+        a folder made or a copy): what it writes, a later upload sends away. A value taken
+        from a command (`IP=$(echo $SSH_CLIENT | cut -d' ' -f1)`) runs that command."""
+        for command in _commands(list(_substituted(words))):
             i = 0
             while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
                 i += 1
@@ -1599,10 +1602,13 @@ class _Reader:
                 segment.append(word[:-1])
             while segment and segment[0] in ("time", "sudo", "command"):
                 segment = segment[1:]
-            if segment and segment[0].rsplit("/", 1)[-1] in ("cp", "rsync"):
-                args = [self.expand(w) for w in segment[1:] if not w.startswith("-")]
+            tool = segment[0].rsplit("/", 1)[-1] if segment else ""
+            if tool in ("cp", "rsync", "scp"):
+                args = [self.expand(w) for w in _copy_arguments(segment)]
                 if len(args) >= 2:
-                    self._stage(args[:-1], args[-1], " ".join(segment)[:160])
+                    said = " ".join(segment)[:160]
+                    if tool == "cp" or not self._transfer(args[:-1], args[-1], said):
+                        self._stage(args[:-1], args[-1], said)
             segment = []
 
     def _stage(self, sources, target, said):
@@ -1613,6 +1619,32 @@ class _Reader:
                     self.add("data.inputs", source, said)
         elif len(local) == len(sources) and not NODE_LOCAL.match(target) and _is_path(target):
             self.add("output.artifacts", target, said)
+
+    def _transfer(self, sources, target, said):
+        """rsync and scp move data between places that outlast the job: to another machine
+        (`host:path`, `user@host:path`), from one, or from one shared folder to another (a
+        transfer job). What is sent is read, where it lands is written; a copy fetched to the
+        cluster is read() as a download. Copies to or from the node's own disk are staging."""
+        if len(sources) != 1 or any(NODE_LOCAL.match(w) for w in (*sources, target)):
+            return False
+        source = sources[0]
+        remote = [bool(REMOTE_HOST.fullmatch(w)) for w in (source, target)]
+        if remote[1] and target.split(":", 1)[1] == source:
+            return True  # the same path on another host: the job's own files put on its nodes
+        if remote[1] and not remote[0]:
+            self._uploaded(source, said)
+            self.add("output.artifacts", target, said)
+        elif remote[0] and not remote[1]:
+            self.add("data.inputs", source, said)
+            self._downloaded(source, target, target, said)
+        elif not any(remote) and all(_is_path(w) for w in (source, target)):
+            if CODE_FILE.search(source.rstrip("/")) or self._written(source.rstrip("/")):
+                return False
+            self.add("data.inputs", source, said)
+            self._downloaded(source, target, target, said)
+        else:
+            return False
+        return True
 
     def _containers(self, line, words):
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
@@ -1765,6 +1797,20 @@ class _Reader:
             return
         path = "output.artifacts" if WRITES.search(name) else "data.inputs"
         self.add(path, value, f"{option} {value}")
+
+
+def _copy_arguments(segment):
+    """The places a cp/rsync/scp command names: its words that are not options nor the value of
+    rsync's shell option (`-e ssh`, `--rsh ssh`)."""
+    places, skip = [], False
+    for word in segment[1:]:
+        if skip:
+            skip = False
+        elif word in ("-e", "--rsh"):
+            skip = True
+        elif not word.startswith("-"):
+            places.append(word)
+    return places
 
 
 def _commands(words):
