@@ -376,8 +376,10 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
                 "how many per node."
             )
-        else:
+        elif _hands_off_to(body) is None:
             request["no_accelerators"] = True
+        # (commands that only hand over to another script show no work of their own: what it
+        # runs on is written there, so CPU-only is not said)
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
@@ -743,9 +745,11 @@ SETTING_UP = re.compile(
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
-# Running another shell script of the project with a shell (`bash run/train.sh --lr 1`), no
-# launcher in front of it.
-RUNS_A_SCRIPT = re.compile(r"^\s*(?:bash|sh|zsh)\s+(?:-\w+\s+)*([^\s;&|]+\.sh)\b[^;&|]*$")
+# Running another shell script of the project with a shell (`bash run/train.sh --lr 1`) or as a
+# program (`./run.sh`), no launcher in front of it.
+RUNS_A_SCRIPT = re.compile(
+    r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\./))([^\s;&|]+\.sh)\b[^;&|]*$"
+)
 
 
 def _hands_off_to(body):
