@@ -133,7 +133,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # the encoder a retrieval index is built with (`--encoder org/name`)
                   "--encoder",
                   # Megatron's tokenizer: a Hub id or the tokenizer's files
-                  "--tokenizer-model", "--tokenizer_model"}  # fmt: skip
+                  "--tokenizer-model", "--tokenizer_model",
+                  # the weights an evaluation starts from (OpenVLA's `org/name` on the Hub)
+                  "--pretrained_checkpoint", "--pretrained-checkpoint"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
 # …and that name a Hub dataset.
@@ -217,6 +219,7 @@ OUTPUT_OPTIONS = {
     # where a converter puts what it made (dolma's `tokens --destination`)
     "--destination",
 }
+OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file"}
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
 # `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
 OUTPUT_NAMED = re.compile(
@@ -246,6 +249,7 @@ CHECKPOINT_OPTION = re.compile(
 # (`eval.py --checkpoint_path best.ckpt`, a model to start from), so they are the place the
 # job keeps its checkpoints only when the line also says it saves them or resumes from them.
 CHECKPOINT_FILE_OPTION = re.compile(r"--(?:checkpoints?|ckpts?)[-_]?path")
+WEIGHTS_FILE = re.compile(r"\.(?:ckpt|pt|pth|mdl|bin|safetensors|h5|keras|pkl)$")
 RESUMES_IN_LINE = re.compile(
     r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto)\b|"
     r"\s*$|\s+-)",
@@ -348,6 +352,8 @@ COPY_TOOL = re.compile(
     r"(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|"
     r"s5cmd\s+(?:cp|sync|mv))\s"
 )
+# Another machine's path as rsync and scp write it: `host:path`, `user@host:path` (not a URL).
+REMOTE_HOST = re.compile(r"(?:[\w.${}-]+@)?[\w.${}-]+:(?!//)[^\s\"';|&]*")
 # An rclone remote: `name:path` (any name the user gave the remote in rclone's config).
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
@@ -432,6 +438,9 @@ SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
 PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE": "data.inputs",
                "OUTPUT": "output.artifacts", "O": "output.artifacts",
                "METRICS_FILE": "output.artifacts", "M": "output.artifacts"}  # fmt: skip
+BEAGLE_KEYS = {"gt": "data.inputs", "ref": "data.inputs", "map": "data.inputs",
+               "out": "output.artifacts"}  # fmt: skip
+BEAGLE_FILE = re.compile(r"[\w${}./~-]+")
 REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
@@ -444,6 +453,11 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
+# samtools commands that read the file they are given first, and their options with a value.
+SAMTOOLS_READS = {"sort", "view", "index", "flagstat", "idxstats", "stats", "depth", "faidx",
+                  "fastq", "fasta", "coverage", "calmd", "markdup", "fixmate"}  # fmt: skip
+SAMTOOLS_VALUED = {"@", "O", "T", "m", "l", "q", "f", "F", "G", "L", "t", "R", "x", "s", "N",
+                   "U", "X", "k", "e", "d", "r", "-threads", "-reference", "-output-fmt"}  # fmt: skip
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
@@ -452,6 +466,7 @@ OUTPUT_FILE = re.compile(
 )
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
+TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
@@ -819,6 +834,8 @@ class _Reader:
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
+        if "beagle" in line and "=" in line:
+            self._beagle(words)
         if "://" in line and "=" in line:
             self._uri_arguments(words)
         if "train_gpt2" in line:
@@ -827,6 +844,8 @@ class _Reader:
             self._program_output(words)
         if "bwa" in line:
             self._aligner(words)
+        if "samtools" in line:
+            self._samtools(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -925,6 +944,19 @@ class _Reader:
             if kind == "output.artifacts":
                 self.produced.add(value)
 
+    def _beagle(self, words):
+        """Beagle (genotype phasing and imputation) takes `key=value` words: the genotypes
+        (`gt=`), the reference panel (`ref=`) and the genetic map (`map=`) are read; `out=` is
+        the prefix of the files it writes."""
+        if not any("beagle" in w.rsplit("/", 1)[-1] for w in words):
+            return
+        for word in words:
+            key, eq, value = word.partition("=")
+            kind = BEAGLE_KEYS.get(key) if eq else None
+            value = self.expand(_unquote(value))
+            if kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit():
+                self.add(kind, value, word)
+
     def _llm_c(self, words):
         """llm.c's trainers (`train_gpt2cu`) take single letters: `-o` is the folder they write
         to, checkpoints included when `-n N` saves one every N steps, and `-y 1` resumes from
@@ -976,8 +1008,11 @@ class _Reader:
             if self.inside and "/" not in target and "$" not in target:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
-            if not self.inside and RESULT_FILE.match(target.rsplit("/", 1)[-1]):
-                # A program's printed result kept in a file named for it (`> result_$ID.out`).
+            if not self.inside and (
+                RESULT_FILE.match(target.rsplit("/", 1)[-1]) or TABLE_FILE.search(target)
+            ):
+                # A program's printed result kept in a file named for it (`> result_$ID.out`),
+                # or printed as a table (`done > samples.tsv`): not its log.
                 self.add("output.artifacts", target, m.group(0).strip())
 
     def _stdin(self, line):
@@ -1126,7 +1161,11 @@ class _Reader:
                 for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
                     # `name=org/adapter` or the adapter alone
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
-            elif option in OUTPUT_OPTIONS and _is_path(value):
+            elif option in OUTPUT_OPTIONS and (
+                _is_path(value) or (option in OUTPUT_FILE_OPTIONS and RELATIVE.fullmatch(value))
+            ):
+                # (an option named for one file names a file, even by a bare name: `--outfile
+                # preds`; a folder's bare name is as often a run's name)
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
@@ -1241,7 +1280,11 @@ class _Reader:
         elif CHECKPOINT_FILE_OPTION.fullmatch(option) and not (
             SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current)
         ):
-            return  # maybe a checkpoint the program loads, not where it keeps them
+            # Not where it keeps them: a checkpoint it loads. One file of weights
+            # (`--checkpoint_path /runs/best.ckpt` in an inference step) is the model it reads.
+            if _is_path(value) and WEIGHTS_FILE.search(value):
+                self.add("data.inputs", value, said)
+            return
         elif not (
             _is_path(value)
             or CLOUD_URI.fullmatch(value)
@@ -1394,6 +1437,36 @@ class _Reader:
             for value in given[:3]:
                 if _is_path(value) or RELATIVE.fullmatch(value):
                     self.add("data.inputs", value, f"bwa mem {value}")
+
+    def _samtools(self, words):
+        """`samtools sort|view|index|… [options] FILE`: the file named first is read (a view's
+        later words are regions); `-o F` or `> F` is what it writes. A file an earlier step
+        wrote is the job's own."""
+        for command in _commands(words):
+            at = next(
+                (i for i, w in enumerate(command[:-1]) if w.rsplit("/", 1)[-1] == "samtools"), -1
+            )
+            if at < 0 or command[at + 1] not in SAMTOOLS_READS:
+                continue
+            given, written, skip = [], [], None
+            for word in command[at + 2 :]:
+                if word.startswith("#"):
+                    break
+                if skip:
+                    if skip in ("-o", ">"):
+                        written.append(self.expand(word))
+                    skip = None  # (another option's value)
+                elif word in (">", "-o") or (word.startswith("-") and word[1:] in SAMTOOLS_VALUED):
+                    skip = word
+                elif not word.startswith("-"):
+                    given.append(self.expand(word))
+            for value in given[:1]:
+                if _file_word(value) and value not in self.produced:
+                    self.add("data.inputs", value, f"samtools {command[at + 1]} {value}")
+            for value in written:
+                if _file_word(value):
+                    self.add("output.artifacts", value, f"samtools {command[at + 1]} -o {value}")
+                    self.produced.add(value)
 
     def _program_input(self, words):
         """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
@@ -1550,8 +1623,9 @@ class _Reader:
 
     def _ran(self, words):
         """Whether the line runs a program that may write files (not a message, a module load,
-        a folder made or a copy): what it writes, a later upload sends away."""
-        for command in _commands(words):
+        a folder made or a copy): what it writes, a later upload sends away. A value taken
+        from a command (`IP=$(echo $SSH_CLIENT | cut -d' ' -f1)`) runs that command."""
+        for command in _commands(list(_substituted(words))):
             i = 0
             while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
                 i += 1
@@ -1599,10 +1673,13 @@ class _Reader:
                 segment.append(word[:-1])
             while segment and segment[0] in ("time", "sudo", "command"):
                 segment = segment[1:]
-            if segment and segment[0].rsplit("/", 1)[-1] in ("cp", "rsync"):
-                args = [self.expand(w) for w in segment[1:] if not w.startswith("-")]
+            tool = segment[0].rsplit("/", 1)[-1] if segment else ""
+            if tool in ("cp", "rsync", "scp"):
+                args = [self.expand(w) for w in _copy_arguments(segment)]
                 if len(args) >= 2:
-                    self._stage(args[:-1], args[-1], " ".join(segment)[:160])
+                    said = " ".join(segment)[:160]
+                    if tool == "cp" or not self._transfer(args[:-1], args[-1], said):
+                        self._stage(args[:-1], args[-1], said)
             segment = []
 
     def _stage(self, sources, target, said):
@@ -1613,6 +1690,32 @@ class _Reader:
                     self.add("data.inputs", source, said)
         elif len(local) == len(sources) and not NODE_LOCAL.match(target) and _is_path(target):
             self.add("output.artifacts", target, said)
+
+    def _transfer(self, sources, target, said):
+        """rsync and scp move data between places that outlast the job: to another machine
+        (`host:path`, `user@host:path`), from one, or from one shared folder to another (a
+        transfer job). What is sent is read, where it lands is written; a copy fetched to the
+        cluster is read() as a download. Copies to or from the node's own disk are staging."""
+        if len(sources) != 1 or any(NODE_LOCAL.match(w) for w in (*sources, target)):
+            return False
+        source = sources[0]
+        remote = [bool(REMOTE_HOST.fullmatch(w)) for w in (source, target)]
+        if remote[1] and target.split(":", 1)[1] == source:
+            return True  # the same path on another host: the job's own files put on its nodes
+        if remote[1] and not remote[0]:
+            self._uploaded(source, said)
+            self.add("output.artifacts", target, said)
+        elif remote[0] and not remote[1]:
+            self.add("data.inputs", source, said)
+            self._downloaded(source, target, target, said)
+        elif not any(remote) and all(_is_path(w) for w in (source, target)):
+            if CODE_FILE.search(source.rstrip("/")) or self._written(source.rstrip("/")):
+                return False
+            self.add("data.inputs", source, said)
+            self._downloaded(source, target, target, said)
+        else:
+            return False
+        return True
 
     def _containers(self, line, words):
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
@@ -1765,6 +1868,36 @@ class _Reader:
             return
         path = "output.artifacts" if WRITES.search(name) else "data.inputs"
         self.add(path, value, f"{option} {value}")
+
+
+def _file_word(value):
+    """A word that names a file or folder: a path, or a relative name with a folder or an
+    extension (`reads/s1.bam`, `${S}.sorted.bam`)."""
+    return (
+        bool(value)
+        and not value.startswith("-")
+        and (
+            _is_path(value)
+            or (
+                bool(re.fullmatch(r"[\w${}.~-]+(?:/[\w${}.-]+)*/?", value))
+                and ("/" in value or "." in value.strip("."))
+            )
+        )
+    )
+
+
+def _copy_arguments(segment):
+    """The places a cp/rsync/scp command names: its words that are not options nor the value of
+    rsync's shell option (`-e ssh`, `--rsh ssh`)."""
+    places, skip = [], False
+    for word in segment[1:]:
+        if skip:
+            skip = False
+        elif word in ("-e", "--rsh"):
+            skip = True
+        elif not word.startswith("-"):
+            places.append(word)
+    return places
 
 
 def _commands(words):

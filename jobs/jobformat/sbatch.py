@@ -164,7 +164,9 @@ def _read_line(body, options):
             value, i = _template_field(value, words, i)
             options[long_name(key)] = value
         elif word[:2] in SHORT:
-            value = "" if word[:2] in FLAGS else word[2:].lstrip("=")
+            # `-N=1`: getopt hands sbatch "=1" as the value (no `=` form for short options), so
+            # a count or a time written so is refused; the value is kept as sbatch sees it.
+            value = "" if word[:2] in FLAGS else word[2:]
             if not value and word[:2] not in FLAGS and i + 1 < len(words):
                 value, i = words[i + 1], i + 1
             value, i = _template_field(value, words, i)
@@ -322,6 +324,8 @@ def _component(options, body, gpus_elsewhere=False):
                 request["min_nodes"] = low
                 request["less_compute"] = "fewer_nodes"
                 notes.append(f"--nodes {nodes}: it starts on as few as {low} nodes.")
+        else:
+            notes.append(f"--nodes {nodes}: not a node count sbatch reads.")
     elif (named := _host_count(options.get("nodelist"))) and named > 1:
         # Slurm allocates at least the nodes the list names; with no --nodes, that many.
         request["nodes"] = named
@@ -372,8 +376,10 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
                 "how many per node."
             )
-        else:
+        elif _hands_off_to(body) is None:
             request["no_accelerators"] = True
+        # (commands that only hand over to another script show no work of their own: what it
+        # runs on is written there, so CPU-only is not said)
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
@@ -739,9 +745,11 @@ SETTING_UP = re.compile(
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
-# Running another shell script of the project with a shell (`bash run/train.sh --lr 1`), no
-# launcher in front of it.
-RUNS_A_SCRIPT = re.compile(r"^\s*(?:bash|sh|zsh)\s+(?:-\w+\s+)*([^\s;&|]+\.sh)\b[^;&|]*$")
+# Running another shell script of the project with a shell (`bash run/train.sh --lr 1`) or as a
+# program (`./run.sh`), no launcher in front of it.
+RUNS_A_SCRIPT = re.compile(
+    r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\./))([^\s;&|]+\.sh)\b[^;&|]*$"
+)
 
 
 def _hands_off_to(body):

@@ -767,7 +767,10 @@ def test_options_named_checkpoint_folder_or_path_are_the_checkpoint_place():
     assert found("python fit.py --checkpoint_path /l/fit --checkpoint_every 200\n") == [
         ("request.checkpoint_location", "/l/fit")
     ]
-    assert found("python score.py --checkpoint_path /l/fit/best.ckpt\n") == []
+    # (a file of weights it only loads is no place: it is the model the step reads)
+    assert found("python score.py --checkpoint_path /l/fit/best.ckpt\n") == [
+        ("data.inputs", "/l/fit/best.ckpt")
+    ]
     assert found("python score.py --checkpoint /l/fit/best.ckpt --resume\n") == []
 
 
@@ -1517,3 +1520,68 @@ def test_a_yes_or_no_reading_is_noted_in_words():
     [result] = jobformat.import_text(script.encode(), filename="job.sbatch")
     [note] = [n for n in result.notes if n.startswith("request.preemptible")]
     assert note.startswith("request.preemptible: yes (read from")
+
+
+def test_rsync_and_scp_to_another_machine_or_between_lasting_folders():
+    # Results sent to another machine: the folder sent is read, the far side written. A value
+    # taken from echo and cut runs nothing that writes, so the folder is the job's input.
+    upload = (
+        "HOST=$(echo $SSH_CLIENT | cut -d' ' -f1)\n"
+        "rsync -av -e ssh /lustre/run7/out/ ana@$HOST:/srv/results/\n"
+    )
+    assert found(upload, shared_disk=True) == [
+        ("data.inputs", "/lustre/run7/out/"),
+        ("output.artifacts", "ana@$HOST:/srv/results/"),
+    ]
+    # A transfer job between two shared folders: the copy it makes is its output.
+    move = "SRC=/archive/scans\nDEST=/project/scans\nrsync -auh $SRC $DEST\n"
+    assert found(move, shared_disk=True) == [
+        ("data.inputs", "/archive/scans"),
+        ("output.artifacts", "/project/scans"),
+    ]
+    # The same path on each node of the job: its own program put in place, not data.
+    spread = "BIN=/home/ana/sim/run.x\nscp $BIN $USER@$node:$BIN\n"
+    assert found(spread, shared_disk=True) == []
+
+
+def test_beagle_reads_its_genotypes_and_map_and_writes_its_out_prefix():
+    text = (
+        "java -Xmx20g -jar beagle.jar gt=/data/cohort.vcf.gz map=maps/chr$CHR.map "
+        "chrom=$CHR nthreads=8 out=imputed/cohort.$CHR\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/data/cohort.vcf.gz"),
+        ("data.inputs", "maps/chr$CHR.map"),
+        ("output.artifacts", "imputed/cohort.$CHR"),
+    ]
+
+
+def test_samtools_reads_the_file_it_is_given_and_writes_its_output():
+    text = (
+        "samtools sort -@ 8 -o aln/s1.sorted.bam aln/s1.bam\n"
+        "samtools index aln/s1.sorted.bam\n"  # written just above: the job's own
+        "samtools view -b -q 30 ${S}.bam chr2:1-500 > ${S}.chr2.bam\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "aln/s1.bam"),
+        ("output.artifacts", "aln/s1.sorted.bam"),
+        ("data.inputs", "${S}.bam"),
+        ("output.artifacts", "${S}.chr2.bam"),
+    ]
+
+
+def test_an_evaluation_reads_the_weights_it_is_given_and_writes_its_outfile():
+    hub = "python eval.py --pretrained_checkpoint northwind/vla-7b --task_suite s1\n"
+    assert found(hub) == [("data.inputs", "hf://northwind/vla-7b")]
+    loaded = "python infer.py --checkpoint_path /runs/reg/best_2100.mdl --outfile preds_ms\n"
+    assert found(loaded) == [
+        ("data.inputs", "/runs/reg/best_2100.mdl"),
+        ("output.artifacts", "preds_ms"),
+    ]
+    # A folder given as the checkpoint path, with nothing saved: neither read nor kept.
+    assert found("python infer.py --checkpoint_path /runs/reg/\n") == []
+
+
+def test_a_loop_printed_into_a_table_writes_that_table():
+    text = 'for F in $1/*_1.fastq.gz; do\n  echo -e "$(basename $F)\\t$F"\ndone > samples.tsv\n'
+    assert found(text, shared_disk=True) == [("output.artifacts", "samples.tsv")]

@@ -366,3 +366,18 @@ def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
     assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
     assert shape("srun python fit.py")[0] == "gang"
     assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"
+
+
+def test_a_short_option_written_with_an_equals_sign_keeps_it_as_sbatch_does():
+    # getopt hands sbatch "=2" for `-N=2`: not a node count, so no nodes are read.
+    result = imported("#SBATCH -N=2", "#SBATCH --mem=4G", "srun x")
+    assert result.description.request.nodes is None
+    assert any(n.startswith("--nodes =2: not a node count") for n in result.notes)
+
+
+def test_commands_that_only_hand_over_to_a_script_do_not_say_cpu_only():
+    for step in ("./run_eval.sh", "bash jobs/eval.sh --fold 2"):
+        handed = imported("#SBATCH --ntasks=1", "module load python", step)
+        assert handed.description.request.no_accelerators is None
+    plain = imported("#SBATCH --ntasks=1", "python eval.py")
+    assert plain.description.request.no_accelerators is True
