@@ -1517,3 +1517,29 @@ def test_a_yes_or_no_reading_is_noted_in_words():
     [result] = jobformat.import_text(script.encode(), filename="job.sbatch")
     [note] = [n for n in result.notes if n.startswith("request.preemptible")]
     assert note.startswith("request.preemptible: yes (read from")
+
+
+def test_a_usage_message_for_a_missing_argument_redirects_nothing():
+    text = 'CFG=${1:?usage: sbatch run.sh <settings.yaml> [seed]}\npython fit.py --config "$CFG"\n'
+    assert found(text, shared_disk=True) == []
+    # A file fed to the program is still read.
+    assert found("pw.x < scf.in\n", shared_disk=True) == [("data.inputs", "scf.in")]
+
+
+def test_a_data_file_handed_over_by_its_kind_is_read():
+    text = (
+        'python fit.py --tracks-glob "/scratch/ais/tracks-*.csv" --coast-shp maps/coast.shp '
+        "--features feats/sessions.npz --pred-out preds/val.csv --log-file logs/run.csv\n"
+        "[ -f tables/ports.csv ] && echo ok\n"
+    )
+    # Not one the option says it writes, nor the program's own log, nor a file a test looks at.
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/scratch/ais/tracks-*.csv"),
+        ("data.inputs", "maps/coast.shp"),
+        ("data.inputs", "feats/sessions.npz"),
+    ]
+    # Nor one an earlier step of the job wrote.
+    text = (
+        "python prep.py --output_dir /lustre/prep\npython fit.py --table /lustre/prep/t.parquet\n"
+    )
+    assert found(text, shared_disk=True) == [("output.artifacts", "/lustre/prep")]

@@ -366,3 +366,14 @@ def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
     assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
     assert shape("srun python fit.py")[0] == "gang"
     assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"
+
+
+def test_a_backslash_in_a_directive_keeps_the_next_character_as_sbatch_reads_it():
+    result = imported(
+        '#SBATCH --job-name="a\\\\b"',
+        "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3",
+        "python t.py",
+    )
+    assert result.description.name == "a\\b"
+    # An escaped # starts no comment, and the backslash goes.
+    assert result.description.work.image == "nvcr.io#nvidia/pytorch:24.01-py3"
