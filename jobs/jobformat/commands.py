@@ -453,7 +453,8 @@ PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
-# Files by their kind that hold data (tables, arrays, shapes), not settings, code or weights.
+# Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
+# not settings or code.
 DATA_FILE = re.compile(
     r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth)(?:\.gz)?$",
     re.IGNORECASE,
@@ -1167,7 +1168,7 @@ class _Reader:
             self._model_args(words)
 
     def _data_file(self, option, value):
-        """A table, array or map file (`--ports-csv data/ports.csv`, `--ais-glob "/scratch/ais/
+        """A table, array, map or tensor file (`--ports-csv data/ports.csv`, `--ais-glob "/scratch/ais/
         *.csv"`) handed to a program under an option not named for writing it, nor for the
         program's own files, is what the program reads; not one an earlier step wrote. (Long
         options only: `[ -f data.csv ]` tests a file, it does not hand it over.)"""
