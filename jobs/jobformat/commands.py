@@ -283,6 +283,9 @@ CONVERTER = re.compile(
 )
 SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
+# A file or folder under the working directory, two parts or more (`maps/coast.shp`,
+# `runs/$MODEL/t.csv`). (A bare word as often names a setting.)
+RELATIVE_PLACE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.${}-]+)+/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
                 "--continue-training", "--cont_training", "--cont-training"}  # fmt: skip
@@ -464,11 +467,20 @@ PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
+# Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
+# not settings or code.
+DATA_FILE = re.compile(
+    r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth)(?:\.gz)?$",
+    re.IGNORECASE,
+)
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
+# `${1:?usage: train.sh <config.yaml>}`: the message bash prints when the argument is missing,
+# not a command; its `<config.yaml>` redirects nothing.
+UNSET_MESSAGE = re.compile(r"\$\{\w+:?\?[^{}]*\}")
 # A file a command's output is written to: `tee [-a] F`, `> F`, `>> F` (not `2>&1`).
 WRITTEN = re.compile(
     r"""\btee\s+(?:-a\s+|--append\s+)?("[^"]+"|'[^']+'|[^\s;&|<>()-][^\s;&|<>()]*)|"""
@@ -1020,6 +1032,8 @@ class _Reader:
         not a here-document (`<<`), a process (`< <(find …)`) or /dev/null."""
         if re.search(r"\bdone\s*<|\b(?:read|readarray|mapfile)\b", line):
             return  # a list the script reads line by line: its own parameters
+        if "?" in line:
+            line = UNSET_MESSAGE.sub("", line)
         for m in STDIN.finditer(line):
             value = self.expand(_unquote(m.group(1)))
             if value.startswith("/dev/") or not (
@@ -1128,6 +1142,8 @@ class _Reader:
                     # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
                     # is not one it reads, whatever the variable naming it is called.
                     self.produced.add(self.expand(value).rstrip("/"))
+                elif option[:2] == "--" and "." in value and DATA_FILE.search(value):
+                    self._data_file(option, value)
                 continue
             if not option.startswith("-") or value.startswith("-"):
                 if option in RESUME_FLAGS or option in RESUME_FROM:  # a flag alone
@@ -1189,6 +1205,21 @@ class _Reader:
         self._saves_in_output(words)
         if "model_args" in self.current:
             self._model_args(words)
+
+    def _data_file(self, option, value):
+        """A table, array, map or tensor file (`--ports-csv data/ports.csv`, `--ais-glob "/scratch/ais/
+        *.csv"`) handed to a program under an option not named for writing it, nor for the
+        program's own files, is what the program reads; not one an earlier step wrote. (Long
+        options only: `[ -f data.csv ]` tests a file, it does not hand it over.)"""
+        if WRITES.search(option) or OWN_FILES.search(option):
+            return
+        value = self.expand(value)
+        if (
+            (_is_path(value) or RELATIVE_PLACE.fullmatch(value))
+            and not NODE_LOCAL.match(value)
+            and not self._written(value)
+        ):
+            self.add("data.inputs", value, f"{option} {value}")
 
     def _paired_input(self, option, value, words):
         """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an

@@ -148,8 +148,22 @@ def _unread_directives(lines, first_command):
 WORD = re.compile(r"""(?:[^\s"']+|"[^"]*"|'[^']*')+|["'][^\s]*""")
 
 
+# As sbatch takes a word apart: quotes group and go, and a backslash keeps the character after
+# it as written and goes (`nvcr.io\#nvidia/pytorch` is `nvcr.io#nvidia/pytorch`, `"a\\b"` is
+# `a\b`), inside quotes too.
+WORD_PART = re.compile(r"""\\(.)|"([^"]*)"|'([^']*)'""")
+
+
 def _words(body):
-    return [re.sub(r"""(["'])(.*?)\1""", r"\2", w) for w in WORD.findall(body)]
+    return [WORD_PART.sub(_word_part, w) if ("\\" in w or '"' in w or "'" in w) else w
+            for w in WORD.findall(body)]  # fmt: skip
+
+
+def _word_part(match):
+    escaped, double, single = match.groups()
+    if escaped is not None:
+        return escaped
+    return re.sub(r"\\(.)", r"\1", double if double is not None else single)
 
 
 def _read_line(body, options):

@@ -1522,6 +1522,7 @@ def test_a_yes_or_no_reading_is_noted_in_words():
     assert note.startswith("request.preemptible: yes (read from")
 
 
+<<<<<<< HEAD
 def test_rsync_and_scp_to_another_machine_or_between_lasting_folders():
     # Results sent to another machine: the folder sent is read, the far side written. A value
     # taken from echo and cut runs nothing that writes, so the folder is the job's input.
@@ -1585,3 +1586,29 @@ def test_an_evaluation_reads_the_weights_it_is_given_and_writes_its_outfile():
 def test_a_loop_printed_into_a_table_writes_that_table():
     text = 'for F in $1/*_1.fastq.gz; do\n  echo -e "$(basename $F)\\t$F"\ndone > samples.tsv\n'
     assert found(text, shared_disk=True) == [("output.artifacts", "samples.tsv")]
+=======
+def test_a_usage_message_for_a_missing_argument_redirects_nothing():
+    text = 'CFG=${1:?usage: sbatch run.sh <settings.yaml> [seed]}\npython fit.py --config "$CFG"\n'
+    assert found(text, shared_disk=True) == []
+    # A file fed to the program is still read.
+    assert found("pw.x < scf.in\n", shared_disk=True) == [("data.inputs", "scf.in")]
+
+
+def test_a_data_file_handed_over_by_its_kind_is_read():
+    text = (
+        'python fit.py --tracks-glob "/scratch/ais/tracks-*.csv" --coast-shp maps/coast.shp '
+        "--features feats/sessions.npz --pred-out preds/val.csv --log-file logs/run.csv\n"
+        "[ -f tables/ports.csv ] && echo ok\n"
+    )
+    # Not one the option says it writes, nor the program's own log, nor a file a test looks at.
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/scratch/ais/tracks-*.csv"),
+        ("data.inputs", "maps/coast.shp"),
+        ("data.inputs", "feats/sessions.npz"),
+    ]
+    # Nor one an earlier step of the job wrote.
+    text = (
+        "python prep.py --output_dir /lustre/prep\npython fit.py --table /lustre/prep/t.parquet\n"
+    )
+    assert found(text, shared_disk=True) == [("output.artifacts", "/lustre/prep")]
+>>>>>>> rules-b

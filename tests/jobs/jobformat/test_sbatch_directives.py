@@ -381,3 +381,14 @@ def test_commands_that_only_hand_over_to_a_script_do_not_say_cpu_only():
         assert handed.description.request.no_accelerators is None
     plain = imported("#SBATCH --ntasks=1", "python eval.py")
     assert plain.description.request.no_accelerators is True
+
+
+def test_a_backslash_in_a_directive_keeps_the_next_character_as_sbatch_reads_it():
+    result = imported(
+        '#SBATCH --job-name="a\\\\b"',
+        "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3",
+        "python t.py",
+    )
+    assert result.description.name == "a\\b"
+    # An escaped # starts no comment, and the backslash goes.
+    assert result.description.work.image == "nvcr.io#nvidia/pytorch:24.01-py3"
