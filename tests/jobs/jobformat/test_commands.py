@@ -1522,7 +1522,6 @@ def test_a_yes_or_no_reading_is_noted_in_words():
     assert note.startswith("request.preemptible: yes (read from")
 
 
-<<<<<<< HEAD
 def test_rsync_and_scp_to_another_machine_or_between_lasting_folders():
     # Results sent to another machine: the folder sent is read, the far side written. A value
     # taken from echo and cut runs nothing that writes, so the folder is the job's input.
@@ -1586,7 +1585,8 @@ def test_an_evaluation_reads_the_weights_it_is_given_and_writes_its_outfile():
 def test_a_loop_printed_into_a_table_writes_that_table():
     text = 'for F in $1/*_1.fastq.gz; do\n  echo -e "$(basename $F)\\t$F"\ndone > samples.tsv\n'
     assert found(text, shared_disk=True) == [("output.artifacts", "samples.tsv")]
-=======
+
+
 def test_a_usage_message_for_a_missing_argument_redirects_nothing():
     text = 'CFG=${1:?usage: sbatch run.sh <settings.yaml> [seed]}\npython fit.py --config "$CFG"\n'
     assert found(text, shared_disk=True) == []
@@ -1611,4 +1611,3 @@ def test_a_data_file_handed_over_by_its_kind_is_read():
         "python prep.py --output_dir /lustre/prep\npython fit.py --table /lustre/prep/t.parquet\n"
     )
     assert found(text, shared_disk=True) == [("output.artifacts", "/lustre/prep")]
->>>>>>> rules-b
