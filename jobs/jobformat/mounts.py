@@ -238,10 +238,14 @@ def classify(
     if copied or (local and not written):
         # A copy is made before the job starts and nothing written to it goes back; local
         # files uploaded to a mounted bucket come from the launching machine too.
-        if local and not MODELS_MOUNT.match(mount_path) and not any(
-            pattern.search(path)
-            for pattern in (DATA_NAME, WEIGHTS_NAME)
-            for path in (mount_path, local)
+        if (
+            local
+            and not MODELS_MOUNT.match(mount_path)
+            and not any(
+                pattern.search(path)
+                for pattern in (DATA_NAME, WEIGHTS_NAME)
+                for path in (mount_path, local)
+            )
         ):
             return Verdict(Use.CODE, "files copied from the launching machine")
         if copied:

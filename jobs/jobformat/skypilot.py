@@ -584,7 +584,9 @@ def _read_resources(task, request, work, data, notes, script=""):
         request["preemptible"] = True
         if isinstance(recovery, dict) and isinstance(recovery.get("max_restarts_on_errors"), int):
             request["retries"] = recovery["max_restarts_on_errors"]
-        notes.append(f"job_recovery: {recovery}")
+        key = _recovery_key(task)[0]
+        named = "job_recovery" if key == "job_recovery" else f"{key} (job_recovery)"
+        notes.append(f"{named}: {recovery}")
     ports = next((c.get("ports") for c in choices if c.get("ports")), None)
     if ports:
         # A finite job opens ports for dashboards and rendezvous: not a sign of serving.
@@ -617,14 +619,22 @@ def _container_cloud(resources):
 
 def _recovery(task):
     """job_recovery of the task or its resources (spot_recovery is its older name)."""
+    return _recovery_key(task)[1]
+
+
+def _recovery_key(task):
+    """(the key as the file writes it, its value): a note names the key the reader sees."""
     resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
     first = next(iter(_resources(resources, [])), {})
-    return (
-        first.get("job_recovery")
-        or task.get("job_recovery")
-        or first.get("spot_recovery")
-        or resources.get("job_recovery")
-    )
+    for key, value in (
+        ("job_recovery", first.get("job_recovery")),
+        ("job_recovery", task.get("job_recovery")),
+        ("spot_recovery", first.get("spot_recovery")),
+        ("job_recovery", resources.get("job_recovery")),
+    ):
+        if value:
+            return key, value
+    return "job_recovery", None
 
 
 def _read_nodes(task, request, work, notes):
