@@ -135,7 +135,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # Megatron's tokenizer: a Hub id or the tokenizer's files
                   "--tokenizer-model", "--tokenizer_model",
                   # the weights an evaluation starts from (OpenVLA's `org/name` on the Hub)
-                  "--pretrained_checkpoint", "--pretrained-checkpoint"}  # fmt: skip
+                  "--pretrained_checkpoint", "--pretrained-checkpoint",
+                  # a Hub repository fetched by name (llama.cpp, BitNet's setup_env.py)
+                  "--hf-repo", "--hf_repo"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
 # …and that name a Hub dataset.
@@ -337,7 +339,9 @@ NOT_DATA_URL = re.compile(
     r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
     r"(?:get\.docker|repo\.anaconda|conda\.io|astral\.sh|bun\.sh|rustup|nodesource|"
     r"developer\.download\.nvidia|deb\.|apt\.|pypi\.|download\.pytorch|raw\.githubusercontent|"
-    r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge)",
+    r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge|"
+    # Apache's release mirrors hold software (Spark, Hadoop, Maven), never a job's data
+    r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
     re.IGNORECASE,
 )
 # The machine itself (a health check, a local server's API): never data, wherever it is named.
@@ -696,6 +700,11 @@ class _Quiet:
                 image = _first_argument(words[i:], (verb,), VALUED)
                 if image:
                     after = words[i:].index(image, 2) + 1
+                    if i + after >= len(words):
+                        # No command after the image: its own program runs (a server, a
+                        # pipeline built into it), and what that reads is not shown.
+                        self.quiet = False
+                        return
                     self._step(words[i + after :])
                     return
         python = first.startswith("python")
@@ -2343,6 +2352,13 @@ def _cd(words, here, depth, clones):
         return None, 0
     target = _components(words[1])
     if words[1].startswith(("/", "~", "$")):
+        # A clone made at an absolute place (`git clone URL /opt/x`, then `cd /opt/x`).
+        path = words[1].rstrip("/")
+        for directory, clone in clones.items():
+            if directory.startswith(("/", "~", "$")) and (
+                path == directory or path.startswith(directory + "/")
+            ):
+                return clone, len(target) - len(_components(directory))
         # An absolute place is in a clone only when it names the clone's folder.
         for i, part in enumerate(target):
             if part in clones:

@@ -58,6 +58,9 @@ WEIGHTS_NAME = re.compile(
     r"\.(?:safetensors|gguf|ggml|pt|pth|ckpt|onnx|h5|npz|pkl)$",
     re.IGNORECASE,
 )
+# A folder of its own at the node's root for models (`/models`, `/mnt/models`): what a program
+# loads; code copied to the node goes where it runs from, not there.
+MODELS_MOUNT = re.compile(r"^(?:/mnt)?/models?/?$", re.IGNORECASE)
 CLOUD = re.compile(r"^(?:s3|gs|gcs|r2|az|azure|oci|cos|hf|https?|nebius|cw|ibm)://", re.IGNORECASE)
 
 # Options that name where a program writes.
@@ -235,10 +238,14 @@ def classify(
     if copied or (local and not written):
         # A copy is made before the job starts and nothing written to it goes back; local
         # files uploaded to a mounted bucket come from the launching machine too.
-        if local and not any(
-            pattern.search(path)
-            for pattern in (DATA_NAME, WEIGHTS_NAME)
-            for path in (mount_path, local)
+        if (
+            local
+            and not MODELS_MOUNT.match(mount_path)
+            and not any(
+                pattern.search(path)
+                for pattern in (DATA_NAME, WEIGHTS_NAME)
+                for path in (mount_path, local)
+            )
         ):
             return Verdict(Use.CODE, "files copied from the launching machine")
         if copied:

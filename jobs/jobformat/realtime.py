@@ -124,6 +124,28 @@ WAITS_FOREVER = re.compile(
 )
 
 
+# A wait that never ends by itself (not a sleep of hours, which the time limit ends).
+ENDLESS_WAIT = re.compile(
+    r"^\s*(?:sleep\s+inf(?:inity)?|tail\s+-f\s+\S+|while\s+(?:true|:)\s*;\s*do\s+sleep\b)",
+    re.IGNORECASE,
+)
+# A tunnel that makes a server of the job reachable from the internet (Cloudflare, ngrok).
+PUBLIC_TUNNEL = re.compile(
+    rf"{COMMAND_START}(?:cloudflared\s+(?:tunnel\b[^\n]*\s)?(?:run|--url)\b|ngrok\s+(?:http|tcp|tls|start)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def publishes_server(command):
+    """True when the script starts a server and a public tunnel to it and never stops them:
+    it answers requests from outside for as long as it runs, whatever it ends on."""
+    if not isinstance(command, str) or not ("cloudflared" in command or "ngrok" in command):
+        return False  # (a plain search first: run scripts can be a megabyte long)
+    if not PUBLIC_TUNNEL.search(command):
+        return False
+    return bool(serving_signals(command)) and not _stops_it(command)
+
+
 def ends_serving(command, opens_ports=False):
     """True when the script leaves a server running instead of finishing: its last step is
     a server in the foreground, or a wait that never ends after a server was started. With
@@ -145,6 +167,8 @@ def ends_serving(command, opens_ports=False):
         if WAITS_FOREVER.search(last):
             if any(serving_signals(step) for step in steps[:index]):
                 return True
+            if ENDLESS_WAIT.search(last) and not steps[:index]:
+                return True  # a run that only holds the machine (a box kept for SSH use)
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
             continue  # started in the background; the script then ends
         elif (
@@ -190,14 +214,25 @@ def _before_endless_loop(lines):
     return [line for line in lines[:start] + rest if not NOT_A_STEP.match(line)]
 
 
+# What `pkill -f NAME` or `killall NAME` is told to kill.
+KILL_TARGET = re.compile(r"\b(?:pkill|killall)\b(?:\s+-\w+)*\s+['\"]?([^'\"\s;|&]+)")
+
+
 def _stops_it(command):
     """True when a command of the script stops what it started (a kill or a stop command;
-    a comment or a message that mentions stopping stops nothing)."""
+    a comment or a message that mentions stopping stops nothing, and neither does a kill of
+    what the script starts after it: that clears a copy left by an earlier run)."""
     if not STOPS_IT.search(command):
         return False
-    return any(
-        STOPS_IT.search(line) and not SAYS_ONLY.match(line) for line in _logical_lines(command)
-    )
+    lines = _logical_lines(command)
+    for i, line in enumerate(lines):
+        if not STOPS_IT.search(line) or SAYS_ONLY.match(line):
+            continue
+        target = KILL_TARGET.search(line)
+        if target and any(target.group(1) in later for later in lines[i + 1 :]):
+            continue
+        return True
+    return False
 
 
 BRANCH = re.compile(r"^\s*(?:else|elif)\b")

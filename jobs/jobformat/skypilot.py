@@ -11,7 +11,7 @@ import re
 from . import commands, mounts
 from .envs import Variables
 from .instances import accelerators_of_instance, is_cpu_instance
-from .realtime import ends_serving
+from .realtime import ends_serving, publishes_server
 from .sbatch import gpu_hint, slurm_minutes_to_duration
 from .units import UnitError, format_size, parse_size
 
@@ -494,6 +494,7 @@ def task_to_data(task, auxiliary=False):
     commands.fill_skypilot(task, variables, work, data, request, output, notes)
     _env_models(envs, variables, data, output, notes)
     _config(task, request, notes)
+    _shutdown_cap(variables.expand(run, record=False), request, notes)
     _screen(task, work, realtime, notes, auxiliary)
     _envs_notes(envs, variables, notes)
     for key in sorted(set(task) - HANDLED, key=str):
@@ -583,7 +584,9 @@ def _read_resources(task, request, work, data, notes, script=""):
         request["preemptible"] = True
         if isinstance(recovery, dict) and isinstance(recovery.get("max_restarts_on_errors"), int):
             request["retries"] = recovery["max_restarts_on_errors"]
-        notes.append(f"job_recovery: {recovery}")
+        key = _recovery_key(task)[0]
+        named = "job_recovery" if key == "job_recovery" else f"{key} (job_recovery)"
+        notes.append(f"{named}: {recovery}")
     ports = next((c.get("ports") for c in choices if c.get("ports")), None)
     if ports:
         # A finite job opens ports for dashboards and rendezvous: not a sign of serving.
@@ -616,14 +619,22 @@ def _container_cloud(resources):
 
 def _recovery(task):
     """job_recovery of the task or its resources (spot_recovery is its older name)."""
+    return _recovery_key(task)[1]
+
+
+def _recovery_key(task):
+    """(the key as the file writes it, its value): a note names the key the reader sees."""
     resources = task.get("resources") if isinstance(task.get("resources"), dict) else {}
     first = next(iter(_resources(resources, [])), {})
-    return (
-        first.get("job_recovery")
-        or task.get("job_recovery")
-        or first.get("spot_recovery")
-        or resources.get("job_recovery")
-    )
+    for key, value in (
+        ("job_recovery", first.get("job_recovery")),
+        ("job_recovery", task.get("job_recovery")),
+        ("spot_recovery", first.get("spot_recovery")),
+        ("job_recovery", resources.get("job_recovery")),
+    ):
+        if value:
+            return key, value
+    return "job_recovery", None
 
 
 def _read_nodes(task, request, work, notes):
@@ -712,12 +723,34 @@ def _screen(task, work, realtime, notes, auxiliary):
     elif ends_serving(work.get("command"), opens_ports=_opens_ports(task)):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("The run command ends by leaving a server running in the foreground.")
+    elif publishes_server(work.get("command")):
+        # Whether it ends on its own depends on what it waits on (an idle watcher, a cap).
+        realtime.update(serves_requests=True)
+        notes.append("The run starts a server and a public tunnel to it, and never stops them.")
     elif _web_app(task):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append(
             "The task installs a web framework, opens a port and ends in its own program: a web "
             "app (a dashboard) that answers until it is stopped."
         )
+
+
+# `shutdown -h +240` (minutes from now), put in the background at the start of the run.
+SHUTDOWN_IN = re.compile(
+    r"^\s*(?:sudo\s+)?shutdown\s+(?:-[hPr]\s+)*\+(\d+)\b[^\n]*&\s*$", re.MULTILINE
+)
+
+
+def _shutdown_cap(run, request, notes):
+    """A run that schedules the machine's shutdown N minutes ahead caps its own wall time:
+    N minutes is its maximum (a limit given elsewhere, config's Slurm time, comes first)."""
+    m = SHUTDOWN_IN.search(run or "")
+    if not m or "maximum" in request:
+        return
+    limit = slurm_minutes_to_duration(m.group(1))
+    if limit:
+        request["maximum"] = limit
+        notes.append(f"shutdown +{m.group(1)}: the machine is shut down then, read as the maximum.")
 
 
 def _opens_ports(task):

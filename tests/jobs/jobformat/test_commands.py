@@ -1611,3 +1611,67 @@ def test_a_data_file_handed_over_by_its_kind_is_read():
         "python prep.py --output_dir /lustre/prep\npython fit.py --table /lustre/prep/t.parquet\n"
     )
     assert found(text, shared_disk=True) == [("output.artifacts", "/lustre/prep")]
+
+
+def test_a_kill_of_what_the_run_starts_next_clears_an_old_copy_and_stops_nothing():
+    from jobs.jobformat.realtime import ends_serving
+
+    run = "pkill -f 'llama-server' || true\nllama-server -m /w/q.gguf --host 0.0.0.0 --port 9000\n"
+    assert ends_serving(run)
+    # A kill after the server is up stops it: the job ends.
+    assert not ends_serving("vllm serve acme/tiny &\npython probe.py\npkill -f vllm\n")
+
+
+def test_a_server_published_through_a_tunnel_serves_whatever_the_run_ends_on():
+    text = (
+        "resources:\n  accelerators: L4:1\n"
+        "run: |\n  nohup vllm serve acme/tiny --port 8080 > v.log 2>&1 &\n"
+        "  nohup cloudflared tunnel run --token $TUNNEL_TOKEN > t.log 2>&1 &\n"
+        "  bash tools/wait-until-idle.sh\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    realtime = result.description.realtime
+    # Whether the idle watcher ends it is not read: only that it answers requests.
+    assert realtime.serves_requests is True and realtime.finishes_on_its_own is None
+
+
+def test_a_run_that_only_keeps_the_machine_up_holds_it_until_stopped():
+    from jobs.jobformat.realtime import ends_serving
+
+    assert ends_serving('echo "ready: ssh devbox"\nwhile true; do sleep 600; done\n')
+    assert ends_serving("sleep infinity\n")
+    # A long sleep ends by itself.
+    assert not ends_serving("sleep 7200\n")
+
+
+def test_a_shutdown_scheduled_by_the_run_is_its_maximum():
+    text = (
+        "envs:\n  CAP_MINUTES: 90\n"
+        "run: |\n  sudo shutdown -h +${CAP_MINUTES} &\n  python batch.py\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.request.maximum.seconds == 90 * 60
+
+
+def test_a_container_run_on_its_own_entrypoint_is_not_a_run_that_reads_nothing():
+    text = "resources:\n  ports: 8000\nrun: |\n  sleep 5\n  docker run -p 8000:8000 acme-api:1\n"
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.data.no_inputs is None
+
+
+def test_software_from_apache_mirrors_is_not_data_and_hf_repo_names_a_hub_model():
+    text = (
+        "setup: |\n  wget https://archive.apache.org/dist/flink/flink-1.18.0-bin.tgz\n"
+        "  python tools/fetch.py --hf-repo acme/tiny-gguf -q q4\n"
+        "run: python main.py\n"
+    )
+    assert sky_data(text) == (["hf://acme/tiny-gguf"], [])
+
+
+def test_a_clone_made_at_an_absolute_place_is_the_code_the_run_starts_there():
+    text = (
+        "setup: git clone https://github.com/acme/engine.git /opt/engine\n"
+        "run: |\n  cd /opt/engine\n  python tools/serve_batch.py --n 4\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.work.code == ["https://github.com/acme/engine.git"]

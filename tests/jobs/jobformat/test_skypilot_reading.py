@@ -481,3 +481,19 @@ def test_an_existing_bucket_the_commands_only_read_is_an_input_in_every_mode():
     )
     assert unsaid.description.data.inputs is None
     assert unsaid.description.data.unclassified == ["/refs -> s3://lab-reference"]
+
+
+def test_a_copy_mounted_at_the_nodes_models_folder_is_read_not_code():
+    text = (
+        "file_mounts:\n  /models:\n    source: ./local-llms\n    mode: COPY\n"
+        "run: llama-run --file /models/tiny.gguf\n"
+    )
+    [result] = jobformat.import_text(text)
+    assert result.description.work.code is None
+    assert [i.location for i in result.description.data.inputs] == ["./local-llms"]
+
+
+def test_spot_recovery_is_noted_under_the_name_the_file_gives():
+    text = "resources:\n  use_spot: true\n  spot_recovery: FAILOVER\nrun: python a.py\n"
+    [result] = jobformat.import_text(text)
+    assert any(n.startswith("spot_recovery (job_recovery): FAILOVER") for n in result.notes)
