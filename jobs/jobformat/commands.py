@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import URI
+from .mounts import ECHOED, URI
 from .realtime import ends_serving
 
 
@@ -244,7 +244,7 @@ OUTPUT_VARIABLE = re.compile(
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
 # the one reader of them for both importers. A plain --save is paired with --load (_settle).
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save[-_](?:dir|path|folder)|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path)(?:[-_]?name)?|"
+    r"--(?:save[-_](?:dir|path|folder)|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path|base|root)(?:[-_]?name)?|"
     r"save[-_]checkpoints?[\w-]*)"
 )
 # Of those, the ones named for a path: they as often name a checkpoint a program loads
@@ -266,6 +266,19 @@ LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_module
 LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
+# A Hub dataset named by what the program does with it (`--replay_dataset org/x`,
+# `--eval_dataset org/x`); not one it makes (`--output_dataset`, `--push_dataset`).
+DATASET_NAMED = re.compile(
+    r"--(?!(?:\w+[-_])?(?:output|out|save|push|upload|export|target|dest|result)s?[-_])"
+    r"(?:[a-z]+[-_])+dataset"
+)
+# A program named for uploading (`python -m pkg.upload`, `upload_results.py`, `push_to_hub.py`):
+# the repository it is given is where it writes, not what it reads.
+UPLOADER = re.compile(r"(?:^|[\s/.])(?:upload|push)(?:[-_]\w+)?(?:\.py)?(?=[\s\"']|$)")
+REPO_OPTIONS = {"--repo", "--repo_id", "--repo-id", "--repo_name", "--repo-name"}
+# A trainer's own folder (TensorFlow's and many scripts' `--model_dir`): where it saves and,
+# on a line that resumes, what it picks up from.
+MODEL_DIR_OPTIONS = {"--model_dir", "--model-dir"}
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 # Embeddings a program is given: as often vectors it reads (`--embeddings glove.txt`), so they
 # are what it writes only when the line encodes (an `--encoder`, an `encode` step).
@@ -329,6 +342,13 @@ PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
     r"[\"']([^\"'\s]{1,200})[\"']"
 )
+# …a call whose arguments start on the next line (`from_pretrained(\n    "org/name",`).
+PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*$")
+# Python that writes a file or folder it names (`image.save('cat.png')`,
+# `model.save_pretrained("out/model")`, `df.to_csv("scores.csv")`): the name is its first argument.
+PY_SAVE = re.compile(
+    r"\.(?:save|savefig|save_pretrained|to_csv|to_parquet|to_json)\(\s*[\"']([^\"'\s{}]{1,200})[\"']"
+)
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH = re.compile(
     r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c)\s"
@@ -350,6 +370,13 @@ LOOPBACK = re.compile(
     re.IGNORECASE,
 )
 FETCHERS = re.compile(r"wget|curl|axel|aria2c")
+# A download saved as a package or an installer (`wget -O vscode.deb '…?build=stable'`): the
+# machine's setup, whatever its URL looks like.
+SAVED_AS_PACKAGE = re.compile(
+    r"\s(?:-O|-o|--output(?:-document)?)(?:=|\s*)[\"']?[^\s\"']*\.(?:deb|rpm|whl|sh|run|appimage|pkg)"
+    r"[\"']?(?:\s|$)",
+    re.IGNORECASE,
+)
 # Data versioned with DVC: moved from or to a remote the file does not name.
 DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
@@ -883,8 +910,14 @@ class _Reader:
             self._yacs(words)
         if "<" in line:
             self._stdin(line)
-        self._fetch(line, words)
-        self._copies(line, words)
+        if ("echo" in line or "printf" in line) and ECHOED.search(line):
+            # A copy or a download quoted for echo is advice printed for the user, not run.
+            said = ECHOED.sub("echo", line)
+            self._fetch(said, _words(said))
+            self._copies(said, _words(said))
+        else:
+            self._fetch(line, words)
+            self._copies(line, words)
         self._containers(line, words)
         if (
             self.inside
@@ -1096,6 +1129,8 @@ class _Reader:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
+            if option not in KNOWN_OPTIONS and self._named_option(option, value):
+                continue
             if (
                 option not in KNOWN_OPTIONS
                 and ("out" in option or "artifact" in option)
@@ -1229,6 +1264,36 @@ class _Reader:
             and not self._written(value)
         ):
             self.add("data.inputs", value, f"{option} {value}")
+
+    def _named_option(self, option, value):
+        """Options read by a word of their name or by the program they are given to: a Hub
+        dataset named for its use, the repository an uploader writes to, a trainer's folder
+        it resumes from. True when the option was read."""
+        if not value or value.startswith("-"):
+            return False
+        said = f"{option} {value}"
+        if option.endswith("dataset") and DATASET_NAMED.fullmatch(option):
+            value = self.expand(value)
+            if HF_ID.fullmatch(value) and value.split("/")[0] not in LOCAL_FOLDERS:
+                self.add("data.inputs", f"hf://datasets/{value}", said)
+                return True
+        elif option in REPO_OPTIONS and UPLOADER.search(self.current):
+            value = self.expand(value)
+            if HF_ID.fullmatch(value):
+                self.add("output.artifacts", f"hf://{self._repo_kind(option)}{value}", said)
+                return True
+        elif option in MODEL_DIR_OPTIONS and RESUMES_IN_LINE.search(self.current):
+            self._checkpoint(option, self.expand(value), said)
+            return True
+        return False
+
+    def _repo_kind(self, option):
+        """`datasets/` for a dataset repository: `--repo-type dataset`, or a variable named for a
+        dataset (`--repo "$HF_DATASET"`)."""
+        named = rf"{re.escape(option)}(?:=|\s+)[\"']?\$\{{?\w*DATASET"
+        if DATASET_REPO.search(self.current) or re.search(named, self.raw, re.IGNORECASE):
+            return "datasets/"
+        return ""
 
     def _paired_input(self, option, value, words):
         """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
@@ -1543,6 +1608,14 @@ class _Reader:
         elif HF_ID.fullmatch(value) or HF_BARE.fullmatch(value):
             self.add("data.inputs", f"hf://{'datasets/' if dataset else ''}{value}", said)
 
+    def _call_continued(self, calls):
+        """A Python call left open at the end of the line, with its next line: the repository
+        it loads is its first argument there."""
+        raw, start, _, _ = self.span
+        if start + 1 < len(raw):
+            return calls.rstrip() + raw[start + 1].strip()
+        return calls
+
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
@@ -1571,6 +1644,8 @@ class _Reader:
                 self.add("output.artifacts", f"hf://{kind}{repo}", f"upload {repo}")
         # A call quoted in a `sed s/…/…/` expression has its slashes escaped (`org\/name`).
         calls = line.replace("\\/", "/") if "\\/" in line else line
+        if "(" in line and PY_OPEN_CALL.search(calls):
+            calls = self._call_continued(calls)
         for m in PY_CALL.finditer(calls) if "(" in line else ():
             call, repo = m.group(1), self.expand(m.group(2))
             if not HF_ID.fullmatch(repo):
@@ -1582,6 +1657,11 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
+        for m in PY_SAVE.finditer(calls) if ".save" in line or ".to_" in line else ():
+            # What the job's own Python writes, by a name it gives (`image.save('cat.png')`).
+            place = self.expand(m.group(1))
+            if _is_path(place) or RELATIVE.fullmatch(place):
+                self.add("output.artifacts", place, m.group(0))
         if "serve" in line and (m := SERVE_MODEL.search(line)):
             # `vllm serve org/model` (or a local folder): the model the server loads.
             model = self.expand(_unquote(m.group(1)))
@@ -1602,6 +1682,8 @@ class _Reader:
             return
         if not FETCH.search(line) or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
             return  # piped into a shell: an installer
+        if SAVED_AS_PACKAGE.search(line):
+            return  # saved as a package to install
         for m in URL.finditer(line):
             url = m.group(0)
             if not NOT_DATA_URL.search(url):

@@ -27,6 +27,8 @@ CREDENTIAL = re.compile(
     r"(?:^|/)(?:hf_|api_|auth_|access_)?token(?:\.\w+)?$|\.pem$|\.key$|id_rsa|id_ed25519|id_ecdsa|"
     r"\.huggingface/token|\.cache/huggingface/token|\.docker/config\.json$|(?:^|/)\.wandb|"
     r"(?:^|/)secrets?(?:/|$)|"
+    # git's credential store: the tokens `git push`/`gh` use, in plain text
+    r"(?:^|/)\.git-credentials$|"
     # A dotenv file (`.env`, `.env.production`) holds the program's secrets, not its code; a
     # template of one (`.env.example`) holds none.
     r"(?:^|/)\.env(?:\.(?!example$|sample$|template$|dist$)[\w-]+)?$",
@@ -302,6 +304,9 @@ COPY_TOOL = (
 )
 
 
+ECHOED = re.compile(r"""\b(?:echo|printf)\s+(?:-\w+\s+)*(?:"[^"]*"|'[^']*')""")
+
+
 def script_locations(script):
     """Cloud locations the commands read and write, in order: ([read], [written]).
 
@@ -312,6 +317,9 @@ def script_locations(script):
         return reads, writes
     text = script.replace("\\\n", " ")
     for line in text.splitlines():
+        # A command quoted for echo or printf is advice printed for the user, not run.
+        if "echo" in line or "printf" in line:
+            line = ECHOED.sub("echo", line)
         for match in re.finditer(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)", line):
             source, target = match.group(2).strip("\"'"), match.group(3).strip("\"'")
             if re.fullmatch(URI, target):

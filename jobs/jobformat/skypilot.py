@@ -365,14 +365,15 @@ MODEL_ENV = re.compile(
 )
 
 
-def _env_models(envs, variables, data, output, notes):
+def _env_models(envs, variables, data, output, notes, script=""):
     """A Hub model or dataset named in envs is what the program loads, used in the commands or
     read from its environment; not when envs also name a bucket holding the model (the name is
-    then its path in that bucket)."""
+    then its path in that bucket), nor when the job only writes to it (an uploader's repository,
+    named by no other command)."""
     if any(BUCKET_ENV.match(str(k)) for k in envs):
         return
     stated = {i.get("location") for i in data.get("inputs") or []}
-    stated |= {a.get("destination") for a in output.get("artifacts") or []}
+    written = {a.get("destination") for a in output.get("artifacts") or []}
     for name, value in envs.items():
         match = MODEL_ENV.match(str(name))
         value = variables.expand(str(value or ""), record=False).strip()
@@ -385,7 +386,7 @@ def _env_models(envs, variables, data, output, notes):
             continue
         kind = "datasets/" if match.group("kind").upper() == "DATASET" else ""
         location = f"hf://{kind}{value}"
-        if location in stated:
+        if location in stated or (location in written and not _read_by_commands(name, script)):
             continue
         data.setdefault("inputs", []).append({"location": location})
         stated.add(location)
@@ -393,6 +394,16 @@ def _env_models(envs, variables, data, output, notes):
             # The commands looked as if they read nothing; the program loads this model.
             notes[:] = [n for n in notes if not n.startswith("Reads no data")]
         notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
+
+
+def _read_by_commands(name, script):
+    """Whether a command other than an uploader names the variable: the job also reads what it
+    names (a step that fetches a dataset it later uploads to)."""
+    named = re.compile(rf"\$\{{?{re.escape(name)}\}}?(?!\w)")
+    return any(
+        named.search(line) and not commands.UPLOADER.search(line)
+        for _, line in commands.logical_lines(script)
+    )
 
 
 def _env_buckets(envs, variables, inputs, artifacts, notes):
@@ -492,7 +503,7 @@ def task_to_data(task, auxiliary=False):
 
     # Data the commands move, the container they start (commands.py, issue 28).
     commands.fill_skypilot(task, variables, work, data, request, output, notes)
-    _env_models(envs, variables, data, output, notes)
+    _env_models(envs, variables, data, output, notes, script)
     _config(task, request, notes)
     _shutdown_cap(variables.expand(run, record=False), request, notes)
     _screen(task, work, realtime, notes, auxiliary)

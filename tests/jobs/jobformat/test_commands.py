@@ -1675,3 +1675,59 @@ def test_a_clone_made_at_an_absolute_place_is_the_code_the_run_starts_there():
     )
     (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
     assert result.description.work.code == ["https://github.com/acme/engine.git"]
+
+
+def test_a_hub_dataset_named_for_its_use_is_read_and_one_named_for_output_is_not():
+    text = "python train.py --replay_dataset tidewater/clean-web --output_dataset tidewater/mix\n"
+    assert found(text) == [("data.inputs", "hf://datasets/tidewater/clean-web")]
+
+
+def test_an_upload_programs_repository_is_an_output():
+    text = "python upload_results.py runs/a --repo_id tidewater/results-a --repo-type dataset\n"
+    assert ("output.artifacts", "hf://datasets/tidewater/results-a") in found(text)
+    # The same option on a program that does not upload says nothing.
+    assert found("python evaluate.py --repo_id tidewater/results-a\n") == []
+
+
+def test_a_trainers_model_dir_on_a_line_that_resumes_is_its_checkpoint_place():
+    text = "python train.py --model_dir /ckpt/run7/ --resume --epochs 40\n"
+    assert found(text) == [
+        ("request.checkpoint_location", "/ckpt/run7/"),
+        ("request.preemptible", True),
+    ]
+    assert found("python train.py --model_dir /ckpt/run7/ --epochs 40\n") == []
+
+
+def test_a_checkpoint_base_folder_is_where_checkpoints_go():
+    text = "python stream.py --checkpoint_base /store/ckpt/run3 --save_interval 10\n"
+    assert found(text) == [("request.checkpoint_location", "/store/ckpt/run3")]
+
+
+def test_commands_quoted_for_echo_are_advice_not_work():
+    text = (
+        'echo "to keep it: aws s3 sync /scratch/npz s3://tidewater-npz/prepared"\n'
+        "echo 'or: wget https://example.org/tides.csv'\n"
+    )
+    assert found(text) == [("data.no_inputs", True)]
+
+
+def test_a_download_saved_as_a_package_is_an_installer():
+    text = (
+        "wget -O viewer.deb 'https://downloads.example.org/get?os=linux&arch=x64'\n"
+        "sudo apt install -y ./viewer.deb\n"
+    )
+    assert ("data.inputs", "https://downloads.example.org/get?os=linux") not in found(text)
+
+
+def test_a_hub_call_whose_arguments_start_on_the_next_line_and_a_file_python_saves():
+    text = (
+        'python -c "\n'
+        "pipe = Pipeline.from_pretrained(\n"
+        "    'tidewater/wave-gen', dtype='fp16')\n"
+        "pipe('a calm sea').images[0].save('calm_sea.png')\n"
+        '"\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://tidewater/wave-gen"),
+        ("output.artifacts", "calm_sea.png"),
+    ]

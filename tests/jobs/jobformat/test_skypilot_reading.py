@@ -497,3 +497,41 @@ def test_spot_recovery_is_noted_under_the_name_the_file_gives():
     text = "resources:\n  use_spot: true\n  spot_recovery: FAILOVER\nrun: python a.py\n"
     [result] = jobformat.import_text(text)
     assert any(n.startswith("spot_recovery (job_recovery): FAILOVER") for n in result.notes)
+
+
+def test_gits_credential_store_sent_to_the_node_is_a_credential():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  ~/.git-credentials: ~/.git-credentials\n"
+        "run: python sync_results.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.credentials == ["~/.git-credentials"]
+    assert result.description.work.code == ["."]
+
+
+def test_an_uploaders_repository_is_written_and_read_only_where_another_step_names_it():
+    text = (
+        "envs:\n  HF_DATASET: harbor-lab/tide-gauges\n"
+        "run: |\n"
+        "  python -m gauges.predict --out-dir out/run1\n"
+        '  python -m gauges.upload out/run1 --repo "$HF_DATASET"\n'
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    # The env names the uploader's target only: written, not read (out/run1 is staging).
+    assert [a.destination for a in result.description.output.artifacts] == [
+        "hf://datasets/harbor-lab/tide-gauges"
+    ]
+    assert "hf://datasets/harbor-lab/tide-gauges" not in [
+        i.location for i in result.description.data.inputs or []
+    ]
+    # A step that fetches from the same repository reads it.
+    fetched = text.replace(
+        "  python -m gauges.predict",
+        '  python -m gauges.fetch --repo "$HF_DATASET"\n  python -m gauges.predict',
+    )
+    [result] = jobformat.import_text(fetched.encode(), filename="sky.yaml")
+    assert "hf://datasets/harbor-lab/tide-gauges" in [
+        i.location for i in result.description.data.inputs
+    ]
