@@ -1842,7 +1842,8 @@ class _Reader:
     def _containers(self, line, words):
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
             self._image_run(words)
-        if m := PULL.search(line) if RUNTIME_WORDS.search(line) else None:
+        runtime = RUNTIME_WORDS.search(line)  # (once: the patterns below need its words)
+        if m := PULL.search(line) if runtime else None:
             # `apptainer pull [x.sif] docker://x:1` makes x.sif (x_1.sif unnamed): a job that
             # then runs that file runs the image pulled.
             after = [self.expand(w) for w in _words(line[m.end() :]) if not w.startswith("-")]
@@ -1853,7 +1854,7 @@ class _Reader:
                 self.pulled[(named or default).rsplit("/", 1)[-1]] = source
             return
         for pattern, keep_prefix in ((APPTAINER, False), (DOCKER_RUN, False), (ENROOT, False)):
-            m = pattern.search(line) if RUNTIME_WORDS.search(line) else None
+            m = pattern.search(line) if runtime else None
             if not m:
                 continue
             after = _words(line[m.end() :])

@@ -44,9 +44,10 @@ class Variables:
 
         # Real files nest a few levels (A=$B/x, B=$C/y); four passes cover them.
         for _ in range(4):
-            text = VARIABLE.sub(one, text)
-            if "$" not in text:
-                break
+            expanded = VARIABLE.sub(one, text)
+            if expanded == text or "$" not in expanded:
+                return expanded
+            text = expanded
         return text
 
     def aliases_of(self, path):

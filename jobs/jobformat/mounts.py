@@ -66,10 +66,11 @@ MODELS_MOUNT = re.compile(r"^(?:/mnt)?/models?/?$", re.IGNORECASE)
 CLOUD = re.compile(r"^(?:s3|gs|gcs|r2|az|azure|oci|cos|hf|https?|nebius|cw|ibm)://", re.IGNORECASE)
 
 # Options that name where a program writes.
-WRITE_WORD = (
-    r"(?:output|out|save|ckpt|checkpoint|dump|export|log_dir|logdir|logging_dir|"
-    r"model_dir|dest|target|results?|persist|upload)"
-)
+WRITE_WORDS = (
+    "output", "out", "save", "ckpt", "checkpoint", "dump", "export", "log_dir", "logdir",
+    "logging_dir", "model_dir", "dest", "target", "result", "persist", "upload",
+)  # fmt: skip
+WRITE_WORD = "(?:" + "|".join(WRITE_WORDS) + ")"
 WRITE_OPTION = rf"--?[\w.-]*{WRITE_WORD}[\w.-]*"
 
 
@@ -138,21 +139,34 @@ def writes_to(script, path, aliases=()):
     ref = _refs(path, aliases)
     if not script or not ref or not _named(script, path, aliases):
         return False
+    # (the words one of which a pattern needs, the pattern)
     patterns = [
-        rf"(?:^|[^<])>>?\s*[\"']?{ref}",
-        rf"\btee\s+(?:-a\s+)?[\"']?{ref}",
-        rf"\btouch\s+[\"']?{ref}",
-        rf"{WRITE_OPTION}(?:=|\s+)[\"']?{ref}",
-        rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
-        rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*[\"']?\s*(?:$|[;&|])",
-        rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
-        rf"\bunzip\b[^\n]*-d\s+[\"']?{ref}",
-        rf"\b(?:wget|curl)\b[^\n]*(?:-O|-o|-P|--output[\w-]*)\s*[\"']?{ref}",
-        rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}",
+        ((">",), rf"(?:^|[^<])>>?\s*[\"']?{ref}"),
+        (("tee",), rf"\btee\s+(?:-a\s+)?[\"']?{ref}"),
+        (("touch",), rf"\btouch\s+[\"']?{ref}"),
+        (WRITE_WORDS, rf"{WRITE_OPTION}(?:=|\s+)[\"']?{ref}"),
+        (
+            ("cp", "mv", "rsync", "aws", "rclone"),
+            rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
+            rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*[\"']?\s*(?:$|[;&|])",
+        ),
+        (
+            ("save", "to_parquet", "to_csv", "write"),
+            rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
+        ),
+        (("unzip",), rf"\bunzip\b[^\n]*-d\s+[\"']?{ref}"),
+        (("wget", "curl"), rf"\b(?:wget|curl)\b[^\n]*(?:-O|-o|-P|--output[\w-]*)\s*[\"']?{ref}"),
+        (("download",), rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}"),
     ]
-    if any(re.search(WRITE_WORD, key) for key in _overrides(script, ref)):
+    if "=" in script and any(re.search(WRITE_WORD, key) for key in _overrides(script, ref)):
         return True
-    return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
+    # A pattern runs only when one of its words is in the script: each search is a pass over
+    # a run script that can be a megabyte long, and a substring test costs far less.
+    return any(
+        re.search(pattern, script, flags=re.MULTILINE)
+        for words, pattern in patterns
+        if any(word in script for word in words)
+    )
 
 
 # Options that hand a program something to load. A write option wins over these
@@ -302,6 +316,10 @@ COPY_TOOL = (
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
     r"(?:cp|rsync|mv)|rclone\s+(?:copy|sync|move)|s5cmd\s+(?:cp|sync|mv)|azcopy\s+(?:copy|sync))"
 )
+CLOUD_COPY = re.compile(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)")
+URI_OPTION = re.compile(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})")
+WHOLE_URI = re.compile(URI)
+WHOLE_WRITE_OPTION = re.compile(WRITE_OPTION)
 
 
 ECHOED = re.compile(r"""\b(?:echo|printf)\s+(?:-\w+\s+)*(?:"[^"]*"|'[^']*')""")
@@ -317,21 +335,21 @@ def script_locations(script):
         return reads, writes
     text = script.replace("\\\n", " ")
     for line in text.splitlines():
+        if "://" not in line:
+            continue  # (nothing to find: a plain test first, run scripts can be long)
         # A command quoted for echo or printf is advice printed for the user, not run.
         if "echo" in line or "printf" in line:
             line = ECHOED.sub("echo", line)
-        for match in re.finditer(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)", line):
+        for match in CLOUD_COPY.finditer(line):
             source, target = match.group(2).strip("\"'"), match.group(3).strip("\"'")
-            if re.fullmatch(URI, target):
+            if WHOLE_URI.fullmatch(target):
                 writes.append(target)
-            if re.fullmatch(URI, source):
+            if WHOLE_URI.fullmatch(source):
                 reads.append(source)
-        if "://" not in line:
-            continue
         # An option starts a word: tried once per word, not at every dash of a long run.
-        for match in re.finditer(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})", line):
+        for match in URI_OPTION.finditer(line):
             option, uri = match.group(1), match.group(2)
-            (writes if re.fullmatch(WRITE_OPTION, option) else reads).append(uri)
+            (writes if WHOLE_WRITE_OPTION.fullmatch(option) else reads).append(uri)
     unique_writes = list(dict.fromkeys(writes))
     unique_reads = [u for u in dict.fromkeys(reads) if u not in unique_writes]
     return unique_reads, unique_writes

@@ -222,7 +222,8 @@ def _stops_it(command):
     """True when a command of the script stops what it started (a kill or a stop command;
     a comment or a message that mentions stopping stops nothing, and neither does a kill of
     what the script starts after it: that clears a copy left by an earlier run)."""
-    if not STOPS_IT.search(command):
+    lowered = command.lower()  # (a substring test first: a search is slow on a long script)
+    if ("kill" not in lowered and "stop" not in lowered) or not STOPS_IT.search(command):
         return False
     lines = _logical_lines(command)
     for i, line in enumerate(lines):
