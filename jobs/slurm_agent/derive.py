@@ -144,14 +144,17 @@ def usage(b, record):
         "time_limit_seconds": record.time_limit or b.time_limit,
         "memory_requested_bytes": record.req_mem
         or (allocated // max(record.nodes, 1) if allocated else None),
-        "peak_memory_bytes": max((s.max_rss for s in steps if s.max_rss), default=None),
+        # (without accounting, the size slurmstepd gave when it killed the job past its memory)
+        "peak_memory_bytes": max((s.max_rss for s in steps if s.max_rss), default=None)
+        or record.max_rss,
         "cpus_allocated": record.cpus or None,
         "exit_code": record.exit_code,
         "signal": record.signal,
         "tres_allocated": record.alloc_tres[:200] or None,
     }
     if record.estimated:
-        # The controller knows the allocation, not what ran in it: no peak, no CPU time.
+        # The controller knows the allocation, not what ran in it: no CPU time, and a peak
+        # only from a kill past the memory (slurm._with_memory_kill).
         values["estimated"] = True
         return {k: v for k, v in values.items() if v is not None}
     cpu = record.total_cpu if record.total_cpu else sum(s.total_cpu or 0 for s in steps)

@@ -73,7 +73,9 @@ class Record:
     gres: str  # e.g. gpu:h100
     reason: str
     step: str = ""  # a job step (123.0, 123.batch); "" for the allocation itself
-    max_rss: int | None = None  # bytes: the largest resident set of one task (steps only)
+    # bytes: the largest resident set of one task (steps; without accounting, a job killed
+    # past its memory: the size slurmstepd wrote when it killed it)
+    max_rss: int | None = None
     total_cpu: float | None = None  # CPU seconds, user + system (the allocation sums its steps)
     req_mem: int | None = None  # bytes per node asked for
     time_limit: int | None = None  # seconds
@@ -82,6 +84,7 @@ class Record:
     gpu_util: float | None = None  # percent, peak, only where the cluster measures it
     cancelled_by: str = ""  # the uid in "CANCELLED by 1000"
     alloc_tres: str = ""
+    stdout: str = ""  # the job's output file, as the controller names it (scontrol StdOut)
     # Read from the controller (squeue, scontrol), not from accounting: times are the
     # controller's, usage is not measured, and an ended job is known only for MinJobAge.
     estimated: bool = False
@@ -307,6 +310,40 @@ def parse_squeue(text):
     return records
 
 
+# What slurmstepd writes into the job's output when it kills a step past its memory
+# (jobacct_gather's OverMemoryKill): the step's resident set and its limit, in bytes.
+MEMORY_KILL = re.compile(r"exceeded memory limit \((\d+) > (\d+)\), being killed")
+OUTPUT_TAIL = 64 * 1024  # bytes of the job's output read for that line
+
+
+def memory_kill(text):
+    """(resident bytes, limit bytes) of the last step slurmstepd killed past its memory in
+    this output, or None."""
+    found = MEMORY_KILL.findall(text or "")
+    return (int(found[-1][0]), int(found[-1][1])) if found else None
+
+
+def read_memory_kill(path):
+    """The same, from the end of the job's output file; None when it cannot be read."""
+    try:
+        with open(path, "rb") as output:
+            output.seek(max(os.path.getsize(path) - OUTPUT_TAIL, 0))
+            return memory_kill(output.read().decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return None
+
+
+def _with_memory_kill(record):
+    """Without accounting no step records a peak: a job killed (signal 9) past its memory
+    is known by slurmstepd's line in its output, which gives the step's size and limit."""
+    if record.signal != 9 or not record.stdout:
+        return record
+    killed = read_memory_kill(record.stdout)
+    if killed is None:
+        return record
+    return replace(record, max_rss=killed[0], req_mem=record.req_mem or killed[1])
+
+
 def parse_scontrol_jobs(text):
     """scontrol -o show job ID: one line per job (per array task) -> Records, estimated.
     An ended job's exit code and allocation (TRES) are only here."""
@@ -351,6 +388,7 @@ def parse_scontrol_jobs(text):
                 time_limit=parse_limit(job.get("TimeLimit", "")),
                 cpus=_int(job.get("NumCPUs", "")),
                 alloc_tres=tres,
+                stdout=job.get("StdOut", ""),
                 estimated=True,
             )
         )
@@ -500,6 +538,7 @@ class Slurm:
             if record.final:
                 ended = self._scontrol_job(record.raw_id)
                 record = next((r for r in ended if r.raw_id == record.raw_id), record)
+                record = _with_memory_kill(record)
             records.append(record)
         for record in records:
             prior = self.last_seen.get(record.raw_id)

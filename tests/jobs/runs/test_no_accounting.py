@@ -12,9 +12,11 @@ from jobs.runs import ledger, observed, services
 from jobs.runs.models import Hold, Run
 from jobs.slurm_agent import derive as derive_mod
 from jobs.slurm_agent.slurm import (
+    OUTPUT_TAIL,
     VANISHED,
     Slurm,
     SlurmError,
+    memory_kill,
     parse_scontrol_jobs,
     parse_squeue,
 )
@@ -280,3 +282,42 @@ def test_estimated_is_true_or_false():
     assert observed.clean_observed({"estimated": False}) == {}
     with pytest.raises(DomainError, match="estimated is true or false"):
         observed.clean_observed({"estimated": "yes"})
+
+
+def test_a_job_killed_past_its_memory_is_read_from_slurmstepds_line_in_its_output(
+    tmp_path, monkeypatch
+):
+    # As the local cluster printed it for a job of --mem=60M (jobacct_gather's OverMemoryKill):
+    # scontrol says only FAILED 0:9; the job's output says why, and how large it was.
+    output = tmp_path / "hog-352.out"
+    output.write_text(
+        "x" * (2 * OUTPUT_TAIL)  # what the program printed first is not read
+        + "\nslurmstepd-e31-n1: error: StepId=352.batch exceeded memory limit "
+        "(184696832 > 62914560), being killed\n"
+        "slurmstepd-e31-n1: error: Exceeded job memory limit\n"
+    )
+    killed = (
+        SCONTROL_FAILED.replace("JobId=481", "JobId=352")
+        .replace("ExitCode=3:0", "ExitCode=0:9")
+        .replace("MinMemoryNode=100M", "MinMemoryNode=60M")
+        .replace("StdOut=/tmp/nodbd-cap/slurm-481.out", f"StdOut={output}")
+    )
+    fake_commands(
+        tmp_path,
+        monkeypatch,
+        squeue="352|hog|FAILED|2026-12-07T06:22:22|2026-12-07T06:22:23|"
+        "2026-12-07T06:22:27|e31-n1|1|1|JobLaunchFailure|2:00|\n",
+        scontrol=killed + "\n",
+    )
+    [record] = Slurm(workdir=str(tmp_path), accounting="none").records(["352"])
+    assert (record.signal, record.max_rss, record.req_mem) == (9, 184696832, 60 * 2**20)
+    derived = derive_mod.derive("c", {"run": "352"}, [record], now=AT, time_limit=120)
+    failed = next(p.body for p in derived.posts if p.body.get("kind") == "failed")
+    assert failed["failure_reason"] == "out_of_memory"
+    assert failed["peak_memory_bytes"] == 184696832
+    assert "killed past its memory, peak 176 MiB" in failed["note"]
+
+
+def test_a_kill_is_not_out_of_memory_without_slurmstepds_line():
+    assert memory_kill("slurmstepd: error: *** JOB 9 ON n1 CANCELLED AT 2026-12-07 ***") is None
+    assert memory_kill("exceeded memory limit (5 > 4), being killed\nagain (x)") == (5, 4)

@@ -102,3 +102,26 @@ def test_a_failed_run_dispatched_again_keeps_both_attempts(
     assert holds.count() == 4 and all(h.measured for h in holds) and abs(held - slurm) <= 2
     page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
     assert "Earlier attempts" in page and f"Slurm jobs {', '.join(sorted(first.values()))}" in page
+
+
+def test_without_accounting_a_job_past_its_memory_is_out_of_memory_with_its_size(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job, client_for
+):
+    # No sacct, so no step's MaxRSS: slurmstepd's line in the job's output says it killed the
+    # job past its memory, and how large it was (it read "exit code 0, signal 9").
+    Cluster.objects.filter(pk=cluster.pk).update(stage_command="true", deliver_command="true")
+    data = small_job("usage-hog-no-dbd", HOG, staging=False, memory_per_node="100 MiB")
+    run = accepted_run(team_a, a_member, staff, data)
+    agent = start_agent(cluster, accounting="none")
+    wait_for(lambda: Cluster.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
+    dispatch_mod.dispatch(run=run, cluster=Cluster.objects.get(pk=cluster.pk), actor=staff)
+    wait_for(lambda: run_state(run) == "failed", 120, "failed", agent)
+
+    assert Run.objects.get(pk=run.pk).failure_reason == "out_of_memory"
+    failed = Event.objects.get(run=run, kind="failed")
+    assert failed.observed["estimated"] is True
+    assert failed.observed["peak_memory_bytes"] > 100 * 2**20
+    assert failed.observed["memory_requested_bytes"] == 100 * 2**20
+    assert "killed past its memory" in failed.note
+    page = client_for(a_member).get(reverse("job_detail", args=[run.job_id])).content.decode()
+    assert "Killed out of memory: its peak was" in page
