@@ -290,9 +290,9 @@ def test_a_job_killed_past_its_memory_is_read_from_slurmstepds_line_in_its_outpu
     # As the local cluster printed it for a job of --mem=60M (jobacct_gather's OverMemoryKill):
     # scontrol says only FAILED 0:9; the job's output says why, and how large it was.
     output = tmp_path / "hog-352.out"
+    printed = "x" * (2 * OUTPUT_TAIL)  # what the program printed first is not read
     output.write_text(
-        "x" * (2 * OUTPUT_TAIL)  # what the program printed first is not read
-        + "\nslurmstepd-e31-n1: error: StepId=352.batch exceeded memory limit "
+        printed + "\nslurmstepd-e31-n1: error: StepId=352.batch exceeded memory limit "
         "(184696832 > 62914560), being killed\n"
         "slurmstepd-e31-n1: error: Exceeded job memory limit\n"
     )
