@@ -5,7 +5,6 @@ import copy
 from . import jobformat, services
 from .models import JobDescription
 from .runs import dispatch, simulator
-from .runs.models import Cluster, SchedulerClient
 
 NIGHTLY_SBATCH = """#!/bin/bash
 #SBATCH --job-name=nightly-reindex
@@ -95,9 +94,7 @@ def load_cluster(*, users):
     name = DEMO_CLUSTER["name"]
     # Loaded already, or the name taken by a scheduler client made by hand (create_cluster would
     # refuse it): either way the demo leaves it be rather than stop the whole load.
-    if Cluster.objects.filter(name__iexact=name).exists() or (
-        SchedulerClient.objects.filter(name__iexact=name).exists()
-    ):
+    if dispatch.name_taken(name):
         return
     dispatch.create_cluster(**DEMO_CLUSTER, created_by=users["staff@e31.example"])
 

@@ -45,6 +45,15 @@ def format_accelerator_map(mapping):
     return "\n".join(f"{k} -> {v}" for k, v in (mapping or {}).items())
 
 
+def name_taken(name):
+    """Whether a cluster or a scheduler client already has this name (in any case): agents
+    log in by their cluster's name, so the two share one set of names."""
+    return (
+        Cluster.objects.filter(name__iexact=name).exists()
+        or SchedulerClient.objects.filter(name__iexact=name).exists()
+    )
+
+
 @transaction.atomic
 def create_cluster(
     *, name, partition, accelerator_map, created_by=None, stage_command="", deliver_command="",
@@ -54,9 +63,7 @@ def create_cluster(
     name = (name or "").strip()
     if not name:
         raise DomainError("Give the cluster a name.")
-    if Cluster.objects.filter(name__iexact=name).exists() or (
-        SchedulerClient.objects.filter(name__iexact=name).exists()
-    ):
+    if name_taken(name):
         raise DomainError(f"A cluster or scheduler client called {name} already exists.")
     if not PARTITION.match(partition or ""):
         raise DomainError("Name the Slurm partition jobs are submitted to, e.g. gpu.")
