@@ -14,7 +14,13 @@ from .forms import CommentForm
 from .models import JobDescription, JobStatus
 from .review.presenters import review_groups
 from .runs.ledger import for_description
-from .runs.presenters import page_clock, run_context, staff_moves
+from .runs.presenters import (
+    RUN_MESSAGES,
+    SIMULATE_MESSAGES,
+    page_clock,
+    run_context,
+    staff_moves,
+)
 from .selectors import comments_by_anchor, discussion, revisions_with_reviews, status_history
 from .steps import (
     PART_SPECS,
@@ -272,13 +278,7 @@ def _order(key):
     return (order.index(part) if part in order else 99, key)
 
 
-# Where a message about the run is shown: the redirect after a move, a dispatch or a cancel
-# opens the page at the run's section, so its messages are there, not at the top out of
-# sight; the simulator's are beside its form (jobs/_run.html) while the form is shown.
-RUN_MESSAGES = "run"
-SIMULATE_MESSAGES = "simulate"
-
-
+# Where a message is shown (RUN_MESSAGES, SIMULATE_MESSAGES: jobs/runs/presenters.py).
 def placed_messages(request, *, simulate_form):
     placed = {"top_messages": [], "run_messages": [], "simulate_messages": []}
     for message in get_messages(request):

@@ -11,6 +11,12 @@ from . import observed as observed_mod
 from . import timeline
 from .lifecycle import kinds_from
 
+# Where a message about the run is shown: the redirect after a move, a dispatch or a cancel
+# opens the page at the run's section, so its messages are there, not at the top out of
+# sight; the simulator's are beside its form (jobs/_run.html) while the form is shown.
+RUN_MESSAGES = "run"
+SIMULATE_MESSAGES = "simulate"
+
 
 def simulated_now(run, events, clock=None):
     """A simulated run lives in job time laid in the past: its clock is its latest event plus

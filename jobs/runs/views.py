@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from jobs import selectors
-from jobs.presenters import RUN_MESSAGES
 from jobs.runs.models import Cluster, SchedulerClient
 from portal import submissions
 from portal.converters import MAX_ID
@@ -20,7 +19,7 @@ from portal.validators import has_line_break, is_number
 
 from . import dispatch as dispatch_mod
 from . import services
-from .presenters import run_context
+from .presenters import RUN_MESSAGES, run_context
 
 
 def _back_to_run(request, job):
