@@ -278,8 +278,10 @@ def _order(key):
     return (order.index(part) if part in order else 99, key)
 
 
-# Where a message is shown (RUN_MESSAGES, SIMULATE_MESSAGES: jobs/runs/presenters.py).
 def placed_messages(request, *, simulate_form):
+    """The request's messages by where the job page shows them: about the run in its section,
+    the simulator's beside its form while it is shown, the rest at the top (the tags and why:
+    jobs/runs/presenters.py)."""
     placed = {"top_messages": [], "run_messages": [], "simulate_messages": []}
     for message in get_messages(request):
         if message.extra_tags == RUN_MESSAGES:
