@@ -430,6 +430,8 @@ ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
 IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
+# A container runtime's options giving the container the node's GPUs.
+GPU_FLAGS = {"--nv", "--rocm", "--gpus", "--nvccli"}
 # A variable set to the directory the job was submitted from (`wd=$(pwd)`, `WD=$PWD`,
 # ``D=`pwd` ``), and a mount source that is one.
 SUBMIT_DIRECTORY = re.compile(
@@ -809,6 +811,7 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
+        self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1881,7 +1884,9 @@ class _Reader:
             after = _words(line[m.end() :])
             image = _first_argument(["run", *after], ("run",), VALUED)
             if image:
-                self._image(image, f"{line[m.start() : m.end()].strip()} {image}", keep_prefix)
+                said = f"{line[m.start() : m.end()].strip()} {image}"
+                gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
+                self._image(image, said, keep_prefix, gpus=gpus)
             return
         if "shifter" in line and SHIFTER.search(line):
             for i, word in enumerate(words):
@@ -1909,10 +1914,17 @@ class _Reader:
                 self._image(command[i], command[i], keep_prefix=True)
                 return
 
-    def _image(self, image, said, keep_prefix):
+    def _image(self, image, said, keep_prefix, gpus=False):
+        if gpus and not self.gpu_image:
+            # Of several containers, the one given the GPUs runs the job's own program; those
+            # started before it (a database, a broker) serve it.
+            self.gpu_image = True
+            self.found = [p for p in self.found if p.path != "work.image"]
         image = self.expand(image)
         image = self.pulled.get(image.rsplit("/", 1)[-1], image)
-        if "$" in image or not _statable(image):
+        # An image file under an environment's folder (`$HOME/img/x.sif`) is kept as written;
+        # a bare variable with no value here (`$IMAGE`) names nothing.
+        if ("$" in image and not IMAGE_FILE.search(image)) or not _statable(image):
             return
         if not keep_prefix:
             image = re.sub(r"^docker://", "", image)

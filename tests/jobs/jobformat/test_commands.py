@@ -1762,3 +1762,21 @@ def test_a_folder_named_for_the_job_that_it_makes_and_works_in_is_staging():
     # A folder named for the job that it only fills is where results go, not a working copy.
     kept = "mkdir -p /lab/runs/$SLURM_JOB_ID\ncp /lab/maps/density.npy /lab/runs/$SLURM_JOB_ID/\n"
     assert ("data.inputs", "/lab/maps/density.npy") not in found(kept)
+
+
+def test_an_image_file_under_an_environment_folder_is_kept_as_written():
+    def images(text):
+        return [value for path, value in found(text) if path == "work.image"]
+
+    assert images("apptainer exec $HOME/img/solver.sif solve --mesh m1\n") == [
+        "$HOME/img/solver.sif"
+    ]
+    assert images("apptainer exec $IMAGE solve\n") == []  # a variable with no value here
+
+
+def test_of_several_containers_the_one_given_the_gpus_is_the_jobs_image():
+    text = (
+        "singularity exec /img/postgres.sif postgres -D /tmp/db &\n"
+        "singularity exec --nv --bind /data:/data /img/worker.sif embed --db /tmp/db\n"
+    )
+    assert [v for p, v in found(text) if p == "work.image"] == ["/img/worker.sif"]
