@@ -430,6 +430,8 @@ ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
 SHIFTER = re.compile(r"\bshifter\s")
 IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
+# A container runtime's options giving the container the node's GPUs.
+GPU_FLAGS = {"--nv", "--rocm", "--gpus", "--nvccli"}
 # A variable set to the directory the job was submitted from (`wd=$(pwd)`, `WD=$PWD`,
 # ``D=`pwd` ``), and a mount source that is one.
 SUBMIT_DIRECTORY = re.compile(
@@ -547,7 +549,7 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity",
+    "df", "apptainer", "singularity", "trap", "{", "}",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -564,6 +566,9 @@ BENCHMARK = re.compile(
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
 HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
+# A shell function's first line (`cleanup() {`, `function cleanup`): defining it runs nothing;
+# its body is read line by line, and what it runs is judged there.
+FUNCTION_START = re.compile(r"^\s*(?:function\s+[\w.-]+(?:\s*\(\))?|[\w.-]+\s*\(\))\s*\{?\s*$")
 # Python that reads: files, paths, downloads.
 PY_READS = re.compile(r"""open\(|load|read|Path|download|["'/]|from_pretrained|np\.|pd\.""")
 # Tools that also run programs (`conda run`, `uv run`): only these uses set a place up.
@@ -677,6 +682,8 @@ class _Quiet:
                 self.heredoc = None
             elif not python or PY_READS.search(raw):
                 self.quiet = False
+            return
+        if FUNCTION_START.match(expanded):
             return
         if m := PY_HEREDOC.match(expanded):
             self.heredoc, self.steps = (m.group(1), True), self.steps + 1
@@ -803,6 +810,8 @@ class _Reader:
         self.submit_names = set()  # variables set to the directory the job was submitted from
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.ran_before = False  # the same, before the line being read
+        self.workspaces = set()  # folders named for the job that it makes and works in
+        self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1805,13 +1814,28 @@ class _Reader:
             segment = []
 
     def _stage(self, sources, target, said):
-        local = [s for s in sources if NODE_LOCAL.match(s)]
-        if NODE_LOCAL.match(target) and not local:
+        local = [s for s in sources if self._node_local(s)]
+        if self._node_local(target) and not local:
+            # A working folder of the job's own also gets its program and settings: only
+            # data by its kind, or a folder, is read there.
+            picky = not NODE_LOCAL.match(target)
             for source in sources:
-                if _is_path(source) and not CODE_FILE.search(source):
+                kind = not picky or DATA_FILE.search(source) or "." not in source.rsplit("/", 1)[-1]
+                if _is_path(source) and not CODE_FILE.search(source) and kind:
                     self.add("data.inputs", source, said)
-        elif len(local) == len(sources) and not NODE_LOCAL.match(target) and _is_path(target):
+        elif len(local) == len(sources) and not self._node_local(target) and _is_path(target):
             self.add("output.artifacts", target, said)
+
+    def _node_local(self, path):
+        """The node's own disk, or a folder the job makes for itself and works in (named for
+        its id, `/scratch/$USER/$SLURM_JOB_ID`): a path in it, or a relative one while there."""
+        if NODE_LOCAL.match(path):
+            return True
+        if not self.workspaces:
+            return False
+        if not _is_path(path):
+            return self.cwd in self.workspaces
+        return any(path.rstrip("/") == w or path.startswith(w + "/") for w in self.workspaces)
 
     def _transfer(self, sources, target, said):
         """rsync and scp move data between places that outlast the job: to another machine
@@ -1860,7 +1884,9 @@ class _Reader:
             after = _words(line[m.end() :])
             image = _first_argument(["run", *after], ("run",), VALUED)
             if image:
-                self._image(image, f"{line[m.start() : m.end()].strip()} {image}", keep_prefix)
+                said = f"{line[m.start() : m.end()].strip()} {image}"
+                gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
+                self._image(image, said, keep_prefix, gpus=gpus)
             return
         if "shifter" in line and SHIFTER.search(line):
             for i, word in enumerate(words):
@@ -1888,10 +1914,17 @@ class _Reader:
                 self._image(command[i], command[i], keep_prefix=True)
                 return
 
-    def _image(self, image, said, keep_prefix):
+    def _image(self, image, said, keep_prefix, gpus=False):
+        if gpus and not self.gpu_image:
+            # Of several containers, the one given the GPUs runs the job's own program; those
+            # started before it (a database, a broker) serve it.
+            self.gpu_image = True
+            self.found = [p for p in self.found if p.path != "work.image"]
         image = self.expand(image)
         image = self.pulled.get(image.rsplit("/", 1)[-1], image)
-        if "$" in image or not _statable(image):
+        # An image file under an environment's folder (`$HOME/img/x.sif`) is kept as written;
+        # a bare variable with no value here (`$IMAGE`) names nothing.
+        if ("$" in image and not IMAGE_FILE.search(image)) or not _statable(image):
             return
         if not keep_prefix:
             image = re.sub(r"^docker://", "", image)
@@ -2078,6 +2111,21 @@ def _first_argument(words, after, valued=frozenset()):
     return None
 
 
+JOB_ID = re.compile(r"\$\{?SLURM_(?:JOB_?ID|ARRAY_JOB_ID)\}?")
+
+
+def _job_workspaces(lines, expand):
+    """Folders named for the job (`/scratch/$USER/$SLURM_JOB_ID`) that the script both makes
+    and changes into: its own working copy, like the node's disk (staging in and out)."""
+    made, entered = set(), set()
+    for _, line in lines:
+        words = line.split()
+        if len(words) >= 2 and words[0] in ("mkdir", "cd", "pushd"):
+            folders = made if words[0] == "mkdir" else entered
+            folders.update(expand(w).rstrip("/") for w in words[1:] if not w.startswith("-"))
+    return {f for f in made & entered if JOB_ID.search(f) and f.startswith("/")}
+
+
 def logical_lines(text):
     """(1-based line, text) for each command line, continuations joined, comments dropped."""
     out, pending, start = [], [], 0
@@ -2130,6 +2178,8 @@ def read(
         reader.pulled = pulled
     raw = (text or "").splitlines()
     lines = logical_lines(text)
+    if text and "SLURM_JOB" in text:
+        reader.workspaces = _job_workspaces(lines, reader.expand)
     read_lines = []
     for index, (number, line) in enumerate(lines):
         reader.index = index

@@ -76,8 +76,9 @@ JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "s
 # workstation cards (A6000, A5000, RTX A6000, Quadro, Titan, GeForce RTX 3090/4090), AMD
 # Instinct (MI250X, MI300X), with a vendor prefix or a memory/form suffix (`a100-sxm4-80gb`).
 # A class of node (`gpu`, `gpu80`) names no model.
+# NVIDIA's vendor and data-centre brand prefixes (`nvidia_a40`, `tesla_v100`) are the model too.
 GPU_NAMES = re.compile(
-    r"^(?:nvidia[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
+    r"^(?:nvidia[-_]?)?(?:tesla[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
     r"a10g?|(?:rtx|gtx|quadro|geforce|titan)\w*|mi\d{2,3}[ax]?|gpu(?=[-_]\w))(?:[-_]\w+)*$",
     re.IGNORECASE,
 )
@@ -740,7 +741,7 @@ def _shape(options, body, request, work, notes):
             # How many shards run at once, not how big each is: it asks for no nodes.
             notes.append(f"--array limit %{limit}: at most {limit} shards run at once.")
     elif nodes > 1:
-        if (script := _hands_off_to(body)) is not None:
+        if (script := _hands_off_to(body) or _runs_without_launcher(body)) is not None:
             # The nodes are the inner script's to use: whether it runs one program over all of
             # them or a task per node is written there, not here.
             notes.append(
@@ -779,6 +780,30 @@ def _hands_off_to(body):
     if RENDEZVOUS.search(body):
         return None  # it sets up where the nodes meet: one program spread over them
     return match.group(1)
+
+
+# A program of the project started once with no launcher in front (`python3 sim/run.py 4`,
+# `make run`): it starts on the first node only, and any use of the others is its own.
+RUNS_A_PROGRAM = re.compile(
+    r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*([^\s;&|-][^\s;&|]*\.py)|"
+    r"make\s+(?:-\S+\s+)*(\w[\w.-]*))\b[^;&|]*$"
+)
+INSTALLS = re.compile(r"^\s*(?:python[\d.]*\s+-m\s+)?pip3?\s+install\b")
+
+
+def _runs_without_launcher(body):
+    """The program a multi-node job's commands start with no launcher (python, make), when
+    every step besides setting up does so; None otherwise."""
+    steps = [
+        line
+        for line in (body or "").replace("\\\n", " ").splitlines()
+        if not SETTING_UP.match(line) and not INSTALLS.match(line)
+    ]
+    matches = [RUNS_A_PROGRAM.match(step) for step in steps]
+    if not matches or not all(matches) or RENDEZVOUS.search(body):
+        return None
+    last = matches[-1]
+    return last.group(1) or f"make {last.group(2)}"
 
 
 def _host_count(nodelist):

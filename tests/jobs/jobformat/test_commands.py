@@ -1731,3 +1731,52 @@ def test_a_hub_call_whose_arguments_start_on_the_next_line_and_a_file_python_sav
         ("data.inputs", "hf://tidewater/wave-gen"),
         ("output.artifacts", "calm_sea.png"),
     ]
+
+
+def test_a_signal_handler_defined_and_trapped_runs_nothing_of_its_own():
+    def reads_nothing(text):
+        return ("data.no_inputs", True) in found(text)
+
+    handler = 'on_usr1() {\n    echo "warned at $(date)"\n}\ntrap on_usr1 USR1\n'
+    assert reads_nothing(handler + "sleep 600 &\nwait\n")
+    assert reads_nothing("function tidy {\n  echo bye\n}\ntrap 'tidy' EXIT\nsleep 5\n")
+    # What the handler or the job runs still decides.
+    assert not reads_nothing("save() {\n  python save.py\n}\ntrap save USR1\nsleep 5\n")
+    assert not reads_nothing(handler + "python simulate.py &\nwait\n")
+
+
+def test_a_folder_named_for_the_job_that_it_makes_and_works_in_is_staging():
+    text = (
+        "work=/scratch/$USER/$SLURM_JOB_ID\n"
+        "mkdir -p $work\n"
+        "cp /lab/maps/density.npy $work/\n"
+        "cp /lab/code/fit.py /lab/code/plot.mplstyle $work\n"
+        "cd $work\n"
+        "python fit.py\n"
+        "cp -r results/* /lab/runs/$SLURM_JOB_ID/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lab/maps/density.npy"),
+        ("output.artifacts", "/lab/runs/$SLURM_JOB_ID/"),
+    ]
+    # A folder named for the job that it only fills is where results go, not a working copy.
+    kept = "mkdir -p /lab/runs/$SLURM_JOB_ID\ncp /lab/maps/density.npy /lab/runs/$SLURM_JOB_ID/\n"
+    assert ("data.inputs", "/lab/maps/density.npy") not in found(kept)
+
+
+def test_an_image_file_under_an_environment_folder_is_kept_as_written():
+    def images(text):
+        return [value for path, value in found(text) if path == "work.image"]
+
+    assert images("apptainer exec $HOME/img/solver.sif solve --mesh m1\n") == [
+        "$HOME/img/solver.sif"
+    ]
+    assert images("apptainer exec $IMAGE solve\n") == []  # a variable with no value here
+
+
+def test_of_several_containers_the_one_given_the_gpus_is_the_jobs_image():
+    text = (
+        "singularity exec /img/postgres.sif postgres -D /tmp/db &\n"
+        "singularity exec --nv --bind /data:/data /img/worker.sif embed --db /tmp/db\n"
+    )
+    assert [v for p, v in found(text) if p == "work.image"] == ["/img/worker.sif"]

@@ -69,9 +69,19 @@ def test_a_constraint_naming_a_gpu_model_gives_the_type():
     for model in ("h200", "gh200", "mi250x", "MI300X", "geforce_rtx_4090", "a100-sxm4-80gb"):
         assert gpus(model) == (model, 2, False), model
     assert gpus("nvidia_a40") == ("nvidia_a40", 2, False)  # a vendor prefix is known too
+    assert gpus("tesla_v100") == ("tesla_v100", 2, False)  # and NVIDIA's Tesla brand
     # A class of GPU nodes, a CPU generation or a site's own name is a feature, not a model.
     for feature in ("gpu80", "skylake", "a64fx", "1v100", "ib"):
         assert gpus(feature)[0] is None, feature
+
+
+def test_gpu_models_with_brand_prefixes_among_constraint_alternatives_are_choices():
+    result = imported(
+        "#SBATCH --gpus=1", '#SBATCH --constraint="tesla_v100|quadro_rtx_8000|a6000"', "./a"
+    )
+    types = [a.type for a in result.description.request.accelerators]
+    assert types == ["tesla_v100", "quadro_rtx_8000", "a6000"]
+    assert not [i for i in result.issues if i.code == "missing_accelerator_type"]
 
 
 def test_no_requeue_is_a_note_not_an_answer_about_preemption():
@@ -366,6 +376,23 @@ def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
     assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
     assert shape("srun python fit.py")[0] == "gang"
     assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"
+
+
+def test_nodes_given_to_a_program_started_without_a_launcher_leave_its_shape_to_it():
+    def shape(*lines):
+        result = imported("#SBATCH -N 4", *lines)
+        return result.description.work.shape, result.notes
+
+    found, notes = shape("pip install tqdm", "python3 /w/launch_tasks.py --all", "echo done")
+    assert found is None and any("only run /w/launch_tasks.py" in n for n in notes)
+    assert shape("make build", "make run_mpi > out.txt")[0] is None
+    # A launcher, a module run by name or a rendezvous set for it: one gang.
+    assert shape("srun python sim.py")[0] == "gang"
+    assert shape("python -m torch.distributed.run fit.py")[0] == "gang"
+    assert shape("export MASTER_ADDR=$(hostname)", "python fit.py")[0] == "gang"
+    # Alone on one node, plain python stays CPU work.
+    plain = imported("#SBATCH -N 1", "python sim.py")
+    assert plain.description.request.no_accelerators is True
 
 
 def test_a_short_option_written_with_an_equals_sign_keeps_it_as_sbatch_does():
