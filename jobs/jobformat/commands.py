@@ -171,6 +171,9 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--data_files", "--data-files", "--eval_data", "--eval-data", "--val_data",
                 "--val-data", "--test_file", "--test-file", "--eval_file", "--eval-file",
                 "--test_data", "--test-data", "--train_path", "--train-path",
+                # the held-out split an evaluation scores on (`--val_path val.bin`)
+                "--val_path", "--val-path", "--valid_path", "--valid-path", "--test_path",
+                "--test-path", "--validation_path", "--validation-path",
                 # weights a program starts from
                 "--init_checkpoint", "--init-checkpoint", "--pretrained_weights",
                 "--pretrained-weights", "--weights",
@@ -182,6 +185,12 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
 DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# A variable named for a checkpoint's place (`--model_name "${CHECKPOINT_PATH}"`): the folder
+# of the model a program loads, kept as written.
+CHECKPOINT_PATH_VARIABLE = re.compile(
+    r"\$\{?(?:\w+_)?(?:CHECKPOINT|CKPT)_(?:PATH|DIR)\}?", re.IGNORECASE
+)
+PATH_NAMED = re.compile(r"(?:PATH|DIR)\}?$", re.IGNORECASE)
 # (Not a model the job makes: `OUTPUT_MODEL_DIR`, `SAVE_MODEL_PATH`, `MERGED_MODEL_PATH`.)
 MODEL_VARIABLE = re.compile(
     r"^(?!(?:\w+_)?(?:OUTPUT|OUT|SAVE|SAVED|FINAL|EXPORT|EXPORTED|MERGED|TRAINED|NEW|TARGET|DEST|"
@@ -227,6 +236,24 @@ OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_fil
 OUTPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|path|folder|root)"
 )
+# Files named for what a program reports (`--summary_path s.json`, `--metrics_file m.json`,
+# `--predictions_path p.jsonl`): what it writes.
+REPORT_OPTION = re.compile(
+    r"--(?:summary|metrics|results?|predictions?|report|scores?)[-_](?:path|file|json)"
+)
+# A model named by its role (`--dpo_model_path`, `--reward-model-path`, `--ref_model_name_or_path`):
+# the model the program loads; not one it makes (`--output_model_path`, `--save_model_path`).
+ROLE_MODEL_OPTION = re.compile(
+    r"--(?!(?:output|out|save|saved|final|export|merged|trained|new|target|dest|upload|push|"
+    r"hub)[-_])[a-z]+(?:[-_][a-z]+)*[-_]model[-_](?:path|name_or_path|name-or-path)"
+)
+# The checkpoint a program loads (`eval.py --checkpoint runs/x`, `-ckpt best.pt`): the model it
+# reads, on a line that neither trains, saves on a schedule nor resumes.
+LOADED_CHECKPOINT = {"--checkpoint", "--ckpt", "-ckpt", "-checkpoint"}
+TRAINS = re.compile(r"train", re.IGNORECASE)
+# Generated texts (`--generated_path`, `--generations_file`): as often what an evaluation reads
+# as what a generation step writes, so not stated either way.
+GENERATED_OPTION = re.compile(r"--(?:[a-z]+[-_])*generat")
 # …and for what it reads, with a word saying what: `--input_tokenizer_file`,
 # `--dataset_base_path`, `--eval_data_dir` (not a place it writes: WRITES, nor its own files:
 # OWN_FILES). A bare `--input_dir`/`--data_root` as often names where a step writes for the next.
@@ -407,6 +434,10 @@ CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "sav
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
                  "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
+# First folders of a relative model path that are the job's own (`checkpoints/run/actor_hf`),
+# not a Hub id's organisation.
+LOCAL_MODEL_FOLDERS = {"checkpoints", "checkpoint", "ckpts", "ckpt", "models", "outputs", "output",
+                       "runs", "saves", "save", "exp", "experiments"}  # fmt: skip
 # Where a trainer puts what it hands back (`trainer.export_path=`, `model.export_dir=`).
 OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path"}
 # A trainer told to pick up from its latest checkpoint (`trainer.resume_mode=auto`).
@@ -443,6 +474,9 @@ ARGUMENT_VARIABLE = re.compile(
     r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*(?:#.*)?$""",
     re.MULTILINE,
 )
+# A variable emptied on a line of its own (`CHECKPOINT_PATH=""`), to be filled by the script's
+# own parsing of its arguments (`--checkpoint) CHECKPOINT_PATH="$2"`).
+EMPTIED = re.compile(r"""^[ \t]*([A-Za-z_]\w*)=(?:""|'')[ \t]*$""", re.MULTILINE)
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -809,6 +843,8 @@ class _Reader:
         self.ran = False  # whether a step so far ran a program (that may have written files)
         self.submit_names = set()  # variables set to the directory the job was submitted from
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
+        self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
+        self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
@@ -1140,6 +1176,11 @@ class _Reader:
                 option = "--" + option.rsplit(".", 1)[1]
             if option not in KNOWN_OPTIONS and self._named_option(option, value):
                 continue
+            if option not in KNOWN_OPTIONS and self._role_option(option, value):
+                continue
+            if option in LOADED_CHECKPOINT:
+                self._loaded_checkpoint(option, value)
+                continue
             if (
                 option not in KNOWN_OPTIONS
                 and ("out" in option or "artifact" in option)
@@ -1216,9 +1257,14 @@ class _Reader:
                     HF_ID.fullmatch(value)
                     or (option in MODEL_PATH_OPTIONS and _is_path(value))
                     or self._model_variable(value)
+                    or CHECKPOINT_PATH_VARIABLE.fullmatch(value)
                 )
             ):
-                if option not in MODEL_OPTIONS and self._model_variable(value):
+                if self._model_variable(value) and (
+                    option not in MODEL_OPTIONS or not PATH_NAMED.search(value)
+                ):
+                    # (`--base_model $BASE_MODEL`: a Hub id; `--model_name_or_path $MODEL_PATH`
+                    # names a folder as much as a Hub id, and stays as written)
                     self._unset_model(value, said)
                 else:
                     self._hub_or_path(value, said, dataset=False)
@@ -1264,7 +1310,7 @@ class _Reader:
         *.csv"`) handed to a program under an option not named for writing it, nor for the
         program's own files, is what the program reads; not one an earlier step wrote. (Long
         options only: `[ -f data.csv ]` tests a file, it does not hand it over.)"""
-        if WRITES.search(option) or OWN_FILES.search(option):
+        if WRITES.search(option) or OWN_FILES.search(option) or GENERATED_OPTION.match(option):
             return
         value = self.expand(value)
         if (
@@ -1296,6 +1342,36 @@ class _Reader:
             return True
         return False
 
+    def _role_option(self, option, value):
+        """A report file a program is told to write (`--summary_path`) or a model named by its
+        role (`--dpo_model_path`); True when the option was read. (Long options with a value.)"""
+        if option[:2] != "--" or not value or value.startswith("-"):
+            return False
+        if REPORT_OPTION.fullmatch(option):
+            value = self.expand(value)
+            if _is_path(value) or RELATIVE_PLACE.fullmatch(value):
+                self.add("output.artifacts", value, f"{option} {value}")
+            return True
+        if "model" in option and ROLE_MODEL_OPTION.fullmatch(option):
+            self._hub_or_path(self.expand(value), f"{option} {value}", dataset=False)
+            return True
+        return False
+
+    def _loaded_checkpoint(self, option, value):
+        """`--checkpoint X` of a program that does not train, save or resume: X is read."""
+        if not value or value.startswith("-") or TRAINS.search(self.current):
+            return
+        if SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current):
+            return
+        value = self.expand(value)
+        alone = SUBMIT_VARIABLE.fullmatch(value)
+        given = self.arguments | self.variables.ambiguous | self.emptied
+        if alone and not ({alone.group(1), alone.group(2)} & given):
+            return  # a variable the file gives no value (or only an empty fallback): unsaid
+        relative = RELATIVE_PLACE.fullmatch(value) and WEIGHTS_FILE.search(value)
+        if (_is_path(value) or relative) and not NODE_LOCAL.match(value):
+            self.add("data.inputs", value, f"{option} {value}")
+
     def _repo_kind(self, option):
         """`datasets/` for a dataset repository: `--repo-type dataset`, or a variable named for a
         dataset (`--repo "$HF_DATASET"`)."""
@@ -1323,7 +1399,9 @@ class _Reader:
         """A variable the file gives no value (`MODEL_ID=$1`, the environment's, a SkyPilot env
         set at launch) whose name says it is the model (`$MODEL_ID`, `${BASE_MODEL}`)."""
         m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
-        return bool(m and MODEL_VARIABLE.match(m.group(1) or m.group(2)))
+        name = m and (m.group(1) or m.group(2))
+        # (one the file gives several values, in the branches of a `case`, is not set at launch)
+        return bool(name and MODEL_VARIABLE.match(name)) and name not in self.variables.ambiguous
 
     def _unset_model(self, value, said):
         """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
@@ -1432,16 +1510,16 @@ class _Reader:
         ):
             if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
                 self.add("request.checkpoint_location", value, said)
-        elif last in OVERRIDE_DATA and placed:
+        elif (last in OVERRIDE_DATA or (last == "path" and parent == "data")) and placed:
             self.add("data.inputs", value, said)
-        elif last in OVERRIDE_OUTPUT and placed:
+        elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
             if not NODE_LOCAL.match(value):
                 self.add("output.artifacts", value, said)
         elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
             # (stated only with a checkpoint place: see _settle)
             self.add("_resume", "auto", said)
         elif (last in OVERRIDE_MODEL or (last == "path" and parent == "model")) and value:
-            if _is_path(value):
+            if _is_path(value) or (placed and value.split("/")[0].lower() in LOCAL_MODEL_FOLDERS):
                 self.add("data.inputs", value, said)
             elif HF_ID.fullmatch(value):
                 self.add("data.inputs", f"hf://{value}", said)
@@ -1507,13 +1585,21 @@ class _Reader:
 
     def _data_values(self, option, value, following):
         """`--data_path a/b c/d /lustre/e`: a data option takes one or more values, each a path
-        or a Hub dataset (`org/name`, never a folder such as `data/train`)."""
+        or a Hub dataset (`org/name`, never a folder such as `data/train`). A variable alone
+        that holds a name (`$EVAL_SET_NAME`, a loop's over `ego movie`) is not a place."""
         for each in [value, *_values_after(following)]:
+            if each[:1] == "$" and self._names_a_setting(each):
+                continue
             each = self.expand(each)
             if _is_path(each):
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _names_a_setting(self, value):
+        m = SUBMIT_VARIABLE.fullmatch(value)
+        name = m and (m.group(1) or m.group(2))
+        return bool(name) and (name.upper().endswith("NAME") or name in self.named_loops)
 
     def _program_output(self, words):
         """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
@@ -2174,6 +2260,10 @@ def read(
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if text and "=$" in text.replace('"', "").replace("'", ""):
         reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
+    if text and "for " in text:
+        reader.named_loops = _named_loops(text, variables)
+    if text and '=""' in text:
+        reader.emptied = set(EMPTIED.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -2227,6 +2317,21 @@ def read(
     if made is not None:
         made.update(reader.made)
     return _settle(found, checkpointed)
+
+
+# `for NAME in WORDS; do` (or `do` on the next line).
+FOR_LOOP = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)", re.MULTILINE)
+
+
+def _named_loops(text, variables):
+    """Loop variables whose words are all bare names (`for DATASET in ${DATASETS}`, DATASETS=
+    "ego movie"): each turn names a setting, not a place."""
+    named = set()
+    for name, words in FOR_LOOP.findall(text):
+        values = variables.expand(words, record=False).replace('"', " ").replace("'", " ").split()
+        if values and all(re.fullmatch(r"[\w.-]+", v) for v in values):
+            named.add(name)
+    return named
 
 
 def _download_products(reader, lines, read_lines):
@@ -2688,10 +2793,17 @@ NO_OUTPUT = "Output not declared"
 SHIFTER_DIRECTIVE = re.compile(r"^#SBATCH\s+--image(?:=|\s+)[\"']?([^\s\"'#]+)")
 
 
-def fill_sbatch(results, lines, first_command):
-    """sbatch: read the script's commands (after its #SBATCH header) into each component."""
+def fill_sbatch(results, lines, first_command, log_folders=()):
+    """sbatch: read the script's commands (after its #SBATCH header) into each component.
+    log_folders: where the job's own console logs go; the script naming that folder (a
+    `LOGDIR` it tests is writable) names the logs' place, not an output it delivers."""
     text = "\n".join(lines[first_command:])
     proposals = read(text, first_line=first_command + 1, shared_disk=True)
+    proposals = [
+        p
+        for p in proposals
+        if not (p.path == "output.artifacts" and str(p.value).rstrip("/") in log_folders)
+    ]
     proposals = _not_run(proposals + code_from_clones([(text, "", first_command + 1)]))
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).

@@ -112,6 +112,9 @@ def script_variables(text, given=None):
 
 
 POSITIONAL = re.compile(r"\$\{?[0-9@*]\}?")
+# The script's argument with a fallback (`CKPT="${2:-save/final.pt}"`): the fallback, as any
+# variable's (`N=${N:-2}` is 2).
+POSITIONAL_DEFAULT = re.compile(r"\$\{[0-9]:?-([^{}`$]*)\}")
 
 
 @functools.lru_cache(maxsize=8)
@@ -124,6 +127,8 @@ def _assigned(text, given):
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
+        if value[:2] == "${" and (m := POSITIONAL_DEFAULT.fullmatch(value)):
+            value = _bare(m.group(1))
         if POSITIONAL.fullmatch(value):
             # `GENOME=$1`: the script's argument, kept by its name (`$GENOME`); another value
             # later makes the name one of two.

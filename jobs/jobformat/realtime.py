@@ -60,6 +60,11 @@ FOREGROUND_PATTERNS = [
         r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
         "starts a server",
     ),
+    # …or a Python module named so (`python -m openrlhf.cli.serve_rm`, `-m app.server`).
+    (
+        r"\s-m\s+(?:[\w]+\.)*(?:serve|server)(?:_\w+)?(?:\s|$)",
+        "starts a server",
+    ),
     # An app asked for a public link (Gradio's `--share`, `launch(share=True)`) is meant to be
     # reached by others for as long as it runs; `--share` alone on an earlier step says nothing.
     (

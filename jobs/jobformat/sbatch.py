@@ -289,7 +289,7 @@ def import_text(text):
         for options, asked in zip(components, asks, strict=True)
     ]
     # Data the commands move, the container they start (commands.py, issue 28).
-    exact = commands.fill_sbatch(results, lines, first_command)
+    exact = commands.fill_sbatch(results, lines, first_command, _log_folders(components))
     unread = _unread_directives(lines, first_command)
     for _, notes in results:
         notes.extend(unread)
@@ -306,6 +306,17 @@ def import_text(text):
             )
     # Third, the lines the commands' values were read from (provenance.sources(exact=…)).
     return [(d, n, e) for (d, n), e in zip(results, exact, strict=True)]
+
+
+def _log_folders(components):
+    """The folders the job's console and error logs go to (`--output logs/%x-%j.out`)."""
+    folders = set()
+    for options in components:
+        for key in ("output", "error"):
+            folder = str(options.get(key) or "").rpartition("/")[0]
+            if folder and "%" not in folder:
+                folders.add(folder.rstrip("/"))
+    return folders
 
 
 def _component(options, body, gpus_elsewhere=False):
@@ -766,6 +777,10 @@ RUNS_A_SCRIPT = re.compile(
     r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\./))([^\s;&|]+\.sh)\b[^;&|]*$"
 )
 
+# Work handed to a Ray cluster already running elsewhere (`ray job submit --address … -- cmd`):
+# it runs there, on that cluster's machines, not in this allocation.
+RAY_SUBMIT = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S+\s+)*ray\s+job\s+submit\b[^;&|]*?\s--\s+(\S.*)$")
+
 
 def _hands_off_to(body):
     """The script a job's commands only hand over to (its one step besides setting up), or
@@ -773,8 +788,11 @@ def _hands_off_to(body):
     steps = [
         line
         for line in (body or "").replace("\\\n", " ").splitlines()
-        if not SETTING_UP.match(line)
+        # (`X=… ray job submit …` sets X for the command: a step, not an assignment)
+        if not SETTING_UP.match(line) or ("ray" in line and RAY_SUBMIT.match(line))
     ]
+    if len(steps) == 1 and (submitted := RAY_SUBMIT.match(steps[0])):
+        return submitted.group(1)
     if len(steps) != 1 or not (match := RUNS_A_SCRIPT.match(steps[0])):
         return None
     if RENDEZVOUS.search(body):

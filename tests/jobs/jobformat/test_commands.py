@@ -1780,3 +1780,86 @@ def test_of_several_containers_the_one_given_the_gpus_is_the_jobs_image():
         "singularity exec --nv --bind /data:/data /img/worker.sif embed --db /tmp/db\n"
     )
     assert [v for p, v in found(text) if p == "work.image"] == ["/img/worker.sif"]
+
+
+def test_report_files_are_written_and_a_model_named_by_its_role_is_read():
+    text = (
+        "python score.py --dpo_model_path /lab/tidewater/dpo/checkpoint-40 \\\n"
+        "  --summary_path /lab/tidewater/eval/summary.json \\\n"
+        "  --generated_path /lab/tidewater/gen/answers.jsonl \\\n"
+        "  --val_path $SCRATCH/tides/val.bin\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lab/tidewater/dpo/checkpoint-40"),
+        ("output.artifacts", "/lab/tidewater/eval/summary.json"),
+        # generated texts may be read or written: not stated
+        ("data.inputs", "$SCRATCH/tides/val.bin"),
+    ]
+    # (a model a program makes is written, not read)
+    assert found("python merge.py --output_model_path /lab/out/merged\n") == [
+        ("output.artifacts", "/lab/out/merged")
+    ]
+
+
+def test_a_checkpoint_an_evaluation_loads_is_read_but_not_one_a_trainer_is_given():
+    text = 'CKPT="${2:-save/gqa/final.pt}"\npython3 evaluate.py -config c.yaml -ckpt "${CKPT}"\n'
+    assert found(text) == [("data.inputs", "save/gqa/final.pt")]
+    parsed = (
+        'CKPT=""\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n'
+        '    --checkpoint) CKPT="$2"; shift 2 ;;\n  esac\ndone\n'
+        'python -m src.generate --checkpoint "$CKPT"\n'
+    )
+    assert found(parsed) == [("data.inputs", "$CKPT")]
+    # an optional argument (empty fallback), a trainer's, or one given from the environment
+    assert found('CKPT="${2:-}"\npython gen.py --checkpoint "$CKPT"\n') == []
+    assert found("python train.py --checkpoint /lab/runs/a\n") == []
+    assert found("python gen.py --checkpoint $CKPT\n") == []
+
+
+def test_configuration_overrides_name_the_data_path_its_output_and_a_local_model():
+    text = (
+        "python3 -m gen.main data.path=data/tides/train.parquet "
+        "data.output_path=data/tides/answers.parquet "
+        "model.path=checkpoints/tides/step_50/actor_hf\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "data/tides/train.parquet"),
+        ("output.artifacts", "data/tides/answers.parquet"),
+        ("data.inputs", "checkpoints/tides/step_50/actor_hf"),
+    ]
+
+
+def test_variables_that_hold_names_or_several_values_are_not_places_or_launch_settings():
+    text = (
+        'SETS="ego movie"\nfor SET in ${SETS}; do\n  python run.py --dataset ${SET}\ndone\n'
+        'python gen.py --dataset "${EVAL_SET_NAME}" --model_name "${CHECKPOINT_PATH}"\n'
+    )
+    assert found(text) == [("data.inputs", "${CHECKPOINT_PATH}")]
+    served = (
+        'case "$SLURM_PROCID" in\n  0)\n    MODEL_NAME="metricA"\n    ;;\n'
+        '  1)\n    MODEL_NAME="metricB"\n    ;;\nesac\npython -m rm.serve --model_name $MODEL_NAME\n'
+    )
+    assert found(served) == []
+    # a model variable the file gives no value, for an option taking a name or a path
+    assert found("python eval.py --base_model ${BASE_MODEL}\n") == [
+        ("data.inputs", "hf://${BASE_MODEL}")
+    ]
+    assert found("python eval.py --base_model ${BASE_MODEL_PATH}\n") == [
+        ("data.inputs", "${BASE_MODEL_PATH}")
+    ]
+
+
+def test_a_python_module_named_for_serving_left_in_the_foreground_serves():
+    text = "#!/bin/bash\n#SBATCH --gpus=1\npython -m tides.cli.serve_rm --port 5000\n"
+    (result,) = jobformat.import_text(text.encode(), filename="rm.sbatch")
+    assert result.description.realtime.serves_requests is True
+    assert result.description.realtime.finishes_on_its_own is False
+
+
+def test_the_folder_of_the_jobs_own_log_is_not_an_output():
+    text = (
+        "#!/bin/bash\n#SBATCH --output=/home/kai/tides/slurmlogs/eval-%j.out\n#SBATCH --gpus=1\n"
+        "LOGDIR=/home/kai/tides/slurmlogs\ntouch ${LOGDIR}/.writetest\npython eval.py\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="eval.sbatch")
+    assert result.description.output.artifacts is None

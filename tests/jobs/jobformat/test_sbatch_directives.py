@@ -419,3 +419,12 @@ def test_a_backslash_in_a_directive_keeps_the_next_character_as_sbatch_reads_it(
     assert result.description.name == "a\\b"
     # An escaped # starts no comment, and the backslash goes.
     assert result.description.work.image == "nvcr.io#nvidia/pytorch:24.01-py3"
+
+
+def test_work_submitted_to_a_running_ray_cluster_does_not_say_cpu_only():
+    handed = imported(
+        "#SBATCH --cpus-per-task=1",
+        "set -xe",
+        "RAY_ADDRESS='http://10.0.0.7:8265' ray job submit --working-dir . -- bash run_rl.sh",
+    )
+    assert handed.description.request.no_accelerators is None
