@@ -394,6 +394,14 @@ REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[
 CLOUD_URI = re.compile(URI)
 # A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
 URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
+# `key=URI` naming the folder a program writes its results under (`base_output_directory=`,
+# `output_dir=`), and the switch that makes it save checkpoints there (MaxText's
+# `enable_checkpointing=true`, `checkpoint_period=500`).
+OUTPUT_ARGUMENT = re.compile(r"(?:base_)?(?:output|out)(?:_dir|_directory|_path|_prefix)?")
+SAVES_ARGUMENT = re.compile(
+    r"(?:enable_checkpointing|save_checkpoints?)=(?:true|1)|checkpoint_(?:period|every|interval)=\d+",
+    re.IGNORECASE,
+)
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
@@ -557,6 +565,8 @@ BENCHMARK = re.compile(
     r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
     r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
     r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$|"
+    # NCCL's own test scripts (`nccl_tests.py`, `test_nccl.py`)
+    r"(?:^|/)(?:test_)?nccl[-_]tests?\.py$|"
     # load and interconnect tests: stress, HPL and HPCG, the OSU and perftest benchmarks, gpu-burn
     r"(?:^|/)(?:stress|stress-ng|xhpl|xhpcg|gpu_burn|gpu-burn|ib_(?:write|read|send)_(?:bw|lat)|"
     r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
@@ -571,9 +581,9 @@ SETUP_TOOLS = {
     tool: re.compile(rf"^(?:{uses})\b")
     for tool, uses in (
         ("conda", "activate|deactivate|env list|info|list|install|create|config"),
-        ("uv", "pip install|venv|pip list|python install|sync|tool install|add"),
-        ("pip", "install|list|freeze|show"),
-        ("pip3", "install|list|freeze|show"),
+        ("uv", "pip install|pip uninstall|venv|pip list|python install|sync|tool install|add"),
+        ("pip", "install|uninstall|list|freeze|show"),
+        ("pip3", "install|uninstall|list|freeze|show"),
         ("pipenv", "install|sync|lock"),
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
@@ -591,7 +601,9 @@ CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
-           "chown", "chgrp", "chsh"}  # fmt: skip
+           "chown", "chgrp", "chsh",
+           # clearing old files and stale processes off the machine reads no data
+           "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
 # An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
@@ -930,13 +942,22 @@ class _Reader:
 
     def _uri_arguments(self, words):
         """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
-        arguments): data it reads when the key names its input (`fq_dir=`, `input=`)."""
+        arguments): data it reads when the key names its input (`fq_dir=`, `input=`), the place
+        it writes when the key names its output folder (MaxText's `base_output_directory=`),
+        which is where it checkpoints when the same command turns checkpointing on."""
+        saves = any(SAVES_ARGUMENT.fullmatch(w) for w in words[1:])
         for word in words[1:]:
             key, eq, value = word.partition("=")
-            if eq and URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
-                value = self.expand(value)
-                if CLOUD_URI.fullmatch(value):
-                    self.add("data.inputs", value, word)
+            if not eq:
+                continue
+            value = self.expand(_unquote(value))
+            if not CLOUD_URI.fullmatch(value):
+                continue
+            if URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
+                self.add("data.inputs", value, word)
+            elif OUTPUT_ARGUMENT.fullmatch(key):
+                kind = "request.checkpoint_location" if saves else "output.artifacts"
+                self.add(kind, value, word)
 
     def _lfs_data(self, words):
         """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git
@@ -2321,9 +2342,23 @@ NOT_RUNNING = {
     "rocm-smi", "which", "pwd", "test", "[", "[[", "sed", "tee", "grep", "head", "tail", "exit",
     "tar", "unzip", "make", "cmake", "ninja", "module", "ulimit", "poetry", "pixi", "npm", "yarn",
     "wait", "trap", "local", "return", "find", "du", "df", "date", "hostname", "env",
+    "pkill", "kill", "killall",
 }  # fmt: skip
 INSTALLS = re.compile(r"\bpip3?\s+install\b|\bsetup\.py\b|\s-m\s+pip\b|^\S*python\S*\s+-c\b")
 COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
+
+
+def _split_commands(line):
+    """The commands of a line, split at `&&`, `||`, `;` and `|` outside quotes (`pkill -f
+    "a|b"` is one command)."""
+    if "'" not in line and '"' not in line:
+        return COMMAND_SPLIT.split(line)
+    masked = QUOTED.sub(lambda m: "x" * len(m.group(0)), line)  # same length, no separators
+    parts, start = [], 0
+    for match in COMMAND_SPLIT.finditer(masked):
+        parts.append(line[start : match.start()])
+        start = match.end()
+    return [*parts, line[start:]]
 
 
 class _Clone:
@@ -2381,7 +2416,7 @@ def code_from_clones(sections):
         here, depth = home, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
-            for command in COMMAND_SPLIT.split(line):
+            for command in _split_commands(line):
                 words = _words(command.strip().lstrip("(").strip())
                 while words and (words[0] == "sudo" or re.match(r"^[A-Za-z_]\w*=", words[0])):
                     words = words[1:]
@@ -2751,7 +2786,13 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     # and the user's settings and keys copied in, `~/.netrc`, are no data).
     shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
-    if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
+    ran = isinstance(task.get("run"), str)
+    if not ran and quiet and all(quiet) and not said:
+        # No run, and a setup that only readies the machine (a development box): nothing
+        # is read.
+        proposals.append(Proposal("data.no_inputs", True, 1, "", "", "setup"))
+        said = True
+    if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
     proposals = [
@@ -2763,7 +2804,8 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             and any(p.value.rstrip("/") == f or p.value.startswith(f + "/") for f in prepared)
         )
     ]
-    texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
+    # With no run there is no program of the job's own: a clone is only installed.
+    texts = [(task[k], k, 1) for k in ("setup", "run") if ran and isinstance(task.get(k), str)]
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
