@@ -157,6 +157,9 @@ DATASET_OPTIONS = {
     "--dataset_name_or_path",
     "--dataset-name-or-path",
 }
+# Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
+# --dataset-name random`): no dataset is read.
+GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
                 "--train-data-path", "--train_data_path", "--dataset",
@@ -397,7 +400,7 @@ URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|sour
 # `key=URI` naming the folder a program writes its results under (`base_output_directory=`,
 # `output_dir=`), and the switch that makes it save checkpoints there (MaxText's
 # `enable_checkpointing=true`, `checkpoint_period=500`).
-OUTPUT_ARGUMENT = re.compile(r"(?:base_)?(?:output|out)(?:_dir|_directory|_path|_prefix)?")
+OUTPUT_ARGUMENT = re.compile(r"(?:base_)?output_dir(?:ectory)?")
 SAVES_ARGUMENT = re.compile(
     r"(?:enable_checkpointing|save_checkpoints?)=(?:true|1)|checkpoint_(?:period|every|interval)=\d+",
     re.IGNORECASE,
@@ -609,7 +612,10 @@ READS_NOTHING |= SETS_UP
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
     r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
-    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$"
+    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$|"
+    # a helper script fetched and run or sourced (`bash <(curl …/setup.sh)`, `eval "$(curl …)"`)
+    r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
+    r"^\s*eval\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?\s*$"
 )
 CONTROL = {
     "if",
@@ -631,6 +637,24 @@ PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
 
 ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
 SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)(?:\$\((\(?)|`)(.*)$")
+
+
+FUNCTION_START = re.compile(r"^\s*(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$")
+FUNCTION_END = re.compile(r"^\s*\}\s*;?\s*$")
+
+
+def _function_parameters(text):
+    """Variables a shell function sets from its arguments (`exercise() { output="$4"; … }`):
+    they hold whatever each call passes, no place of their own."""
+    names, inside = set(), False
+    for line in text.splitlines():
+        if FUNCTION_START.match(line):
+            inside = True
+        elif inside and FUNCTION_END.match(line):
+            inside = False
+        elif inside and (m := ARGUMENT_VARIABLE.match(line)):
+            names.add(m.group(1))
+    return names
 
 
 def _substituted(words):
@@ -805,6 +829,7 @@ class _Reader:
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
+        self.removed = set()  # files the job deleted: read after, they are made again by it
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
@@ -814,6 +839,7 @@ class _Reader:
         self.ran = False  # whether a step so far ran a program (that may have written files)
         self.submit_names = set()  # variables set to the directory the job was submitted from
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
+        self.parameters = set()  # variables a shell function sets from its own arguments
         self.ran_before = False  # the same, before the line being read
 
     def add(self, path, value, said):
@@ -827,6 +853,12 @@ class _Reader:
             return
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
+        if path == "data.inputs" and str(value).rstrip("/") in self.removed:
+            return  # (a file the job removed, then read: a step of the job made it again)
+        if self.parameters and any(
+            re.search(rf"\$\{{?{re.escape(name)}\b", str(value)) for name in self.parameters
+        ):
+            return  # a function's argument: each call names its own place
         line, text = self.line, self.raw
         raw, start, end, first = self.span
         word = said.split()[0] if said and said.split() else ""
@@ -879,6 +911,8 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
+        if words[:1] == ["rm"]:
+            self.removed |= {self.expand(w).rstrip("/") for w in words[1:] if w[:1] != "-"}
         if "git" in line or self.repos:
             self._lfs_data(words)
         if words[:1] == ["cd"]:
@@ -1235,7 +1269,8 @@ class _Reader:
                 else:
                     self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
-                self._hub_or_path(value, said, dataset=True)
+                if not GENERATED_DATASET.fullmatch(value):
+                    self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
                 self._data_values(option, value, words[i + 2 :] if not eq else ())
             elif option in LORA_OPTIONS:
@@ -2147,6 +2182,7 @@ def read(
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if text and "=$" in text.replace('"', "").replace("'", ""):
         reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
+        reader.parameters = _function_parameters(text) if "()" in text else set()
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()

@@ -40,6 +40,11 @@ SECRET_WORDS = {
 NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
 
 
+# The registry login SkyPilot runs before pulling a private image_id: the user name and the
+# server go with the password as one credential set.
+REGISTRY_LOGIN = {"SKYPILOT_DOCKER_USERNAME", "SKYPILOT_DOCKER_PASSWORD", "SKYPILOT_DOCKER_SERVER"}
+
+
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
     return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
@@ -498,7 +503,7 @@ def task_to_data(task, auxiliary=False):
     secrets = task.get("secrets")
     if isinstance(secrets, dict):
         credentials += [str(k) for k in secrets]
-    credentials += [str(k) for k in envs if secret_name(k)]
+    credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
