@@ -157,6 +157,9 @@ DATASET_OPTIONS = {
     "--dataset_name_or_path",
     "--dataset-name-or-path",
 }
+# Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
+# --dataset-name random`): no dataset is read.
+GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
                 "--train-data-path", "--train_data_path", "--dataset",
@@ -421,6 +424,14 @@ REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[
 CLOUD_URI = re.compile(URI)
 # A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
 URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
+# `key=URI` naming the folder a program writes its results under (`base_output_directory=`,
+# `output_dir=`), and the switch that makes it save checkpoints there (MaxText's
+# `enable_checkpointing=true`, `checkpoint_period=500`).
+OUTPUT_ARGUMENT = re.compile(r"(?:base_)?output_dir(?:ectory)?")
+SAVES_ARGUMENT = re.compile(
+    r"(?:enable_checkpointing|save_checkpoints?)=(?:true|1)|checkpoint_(?:period|every|interval)=\d+",
+    re.IGNORECASE,
+)
 # A configuration override: `[+]key.sub=value`.
 OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
@@ -593,6 +604,8 @@ BENCHMARK = re.compile(
     r"(?:^|/)(?:all_reduce|all_gather|alltoall|reduce_scatter|broadcast|reduce|gather|scatter|"
     r"sendrecv|hypercube)_perf(?:_mpi)?$|(?:^|/)all_reduce_bench\w*\.py$|"
     r"(?:^|/)[\w-]*gpu[-_]test\.py$|(?:^|/)(?:deviceQuery|bandwidthTest|p2pBandwidthLatencyTest)$|"
+    # NCCL's own test scripts (`nccl_tests.py`, `test_nccl.py`)
+    r"(?:^|/)(?:test_)?nccl[-_]tests?\.py$|"
     # load and interconnect tests: stress, HPL and HPCG, the OSU and perftest benchmarks, gpu-burn
     r"(?:^|/)(?:stress|stress-ng|xhpl|xhpcg|gpu_burn|gpu-burn|ib_(?:write|read|send)_(?:bw|lat)|"
     r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
@@ -610,9 +623,9 @@ SETUP_TOOLS = {
     tool: re.compile(rf"^(?:{uses})\b")
     for tool, uses in (
         ("conda", "activate|deactivate|env list|info|list|install|create|config"),
-        ("uv", "pip install|venv|pip list|python install|sync|tool install|add"),
-        ("pip", "install|list|freeze|show"),
-        ("pip3", "install|list|freeze|show"),
+        ("uv", "pip install|pip uninstall|venv|pip list|python install|sync|tool install|add"),
+        ("pip", "install|uninstall|list|freeze|show"),
+        ("pip3", "install|uninstall|list|freeze|show"),
         ("pipenv", "install|sync|lock"),
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
@@ -630,13 +643,18 @@ CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
-           "chown", "chgrp", "chsh"}  # fmt: skip
+           "chown", "chgrp", "chsh",
+           # clearing old files and stale processes off the machine reads no data
+           "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
 # An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
     r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
-    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$"
+    r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$|"
+    # a helper script fetched and run or sourced (`bash <(curl …/setup.sh)`, `eval "$(curl …)"`)
+    r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
+    r"^\s*eval\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?\s*$"
 )
 CONTROL = {
     "if",
@@ -658,6 +676,23 @@ PLAIN_VALUE = re.compile(r"""^[A-Za-z_]\w*=(?!.*(?<!\\)\$\()""")
 
 ARITHMETIC = re.compile(r"\$\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
 SUBSTITUTION = re.compile(r"^([A-Za-z_]\w*=)(?:\$\((\(?)|`)(.*)$")
+
+
+FUNCTION_END = re.compile(r"^\s*\}\s*;?\s*$")
+
+
+def _function_parameters(text):
+    """Variables a shell function sets from its arguments (`exercise() { output="$4"; … }`):
+    they hold whatever each call passes, no place of their own."""
+    names, inside = set(), False
+    for line in text.splitlines():
+        if FUNCTION_START.match(line):
+            inside = True
+        elif inside and FUNCTION_END.match(line):
+            inside = False
+        elif inside and (m := ARGUMENT_VARIABLE.match(line)):
+            names.add(m.group(1))
+    return names
 
 
 def _substituted(words):
@@ -834,6 +869,7 @@ class _Reader:
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
+        self.removed = set()  # files the job deleted: read after, they are made again by it
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
@@ -845,6 +881,7 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
+        self.parameters = set()  # variables a shell function sets from its own arguments
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
@@ -860,6 +897,12 @@ class _Reader:
             return
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
+        if path == "data.inputs" and str(value).rstrip("/") in self.removed:
+            return  # (a file the job removed, then read: a step of the job made it again)
+        if self.parameters and any(
+            re.search(rf"\$\{{?{re.escape(name)}\b", str(value)) for name in self.parameters
+        ):
+            return  # a function's argument: each call names its own place
         line, text = self.line, self.raw
         raw, start, end, first = self.span
         word = said.split()[0] if said and said.split() else ""
@@ -912,6 +955,8 @@ class _Reader:
             return  # tensorboard --logdir reads a log directory; it writes nothing
         if words and words[0] == "ln":
             self._data_link(words)
+        if words[:1] == ["rm"]:
+            self.removed |= {self.expand(w).rstrip("/") for w in words[1:] if w[:1] != "-"}
         if "git" in line or self.repos:
             self._lfs_data(words)
         if words[:1] == ["cd"]:
@@ -975,13 +1020,22 @@ class _Reader:
 
     def _uri_arguments(self, words):
         """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
-        arguments): data it reads when the key names its input (`fq_dir=`, `input=`)."""
+        arguments): data it reads when the key names its input (`fq_dir=`, `input=`), the place
+        it writes when the key names its output folder (MaxText's `base_output_directory=`),
+        which is where it checkpoints when the same command turns checkpointing on."""
+        saves = any(SAVES_ARGUMENT.fullmatch(w) for w in words[1:])
         for word in words[1:]:
             key, eq, value = word.partition("=")
-            if eq and URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
-                value = self.expand(value)
-                if CLOUD_URI.fullmatch(value):
-                    self.add("data.inputs", value, word)
+            if not eq:
+                continue
+            value = self.expand(_unquote(value))
+            if not CLOUD_URI.fullmatch(value):
+                continue
+            if URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
+                self.add("data.inputs", value, word)
+            elif OUTPUT_ARGUMENT.fullmatch(key):
+                kind = "request.checkpoint_location" if saves else "output.artifacts"
+                self.add(kind, value, word)
 
     def _lfs_data(self, words):
         """A repository fetched with Git LFS (`git lfs clone URL`, or `git clone URL` then `git
@@ -1269,7 +1323,8 @@ class _Reader:
                 else:
                     self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
-                self._hub_or_path(value, said, dataset=True)
+                if not GENERATED_DATASET.fullmatch(value):
+                    self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
                 self._data_values(option, value, words[i + 2 :] if not eq else ())
             elif option in LORA_OPTIONS:
@@ -2260,6 +2315,7 @@ def read(
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if text and "=$" in text.replace('"', "").replace("'", ""):
         reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
+        reader.parameters = _function_parameters(text) if "()" in text else set()
     if text and "for " in text:
         reader.named_loops = _named_loops(text, variables)
     if text and '=""' in text:
@@ -2476,9 +2532,23 @@ NOT_RUNNING = {
     "rocm-smi", "which", "pwd", "test", "[", "[[", "sed", "tee", "grep", "head", "tail", "exit",
     "tar", "unzip", "make", "cmake", "ninja", "module", "ulimit", "poetry", "pixi", "npm", "yarn",
     "wait", "trap", "local", "return", "find", "du", "df", "date", "hostname", "env",
+    "pkill", "kill", "killall",
 }  # fmt: skip
 INSTALLS = re.compile(r"\bpip3?\s+install\b|\bsetup\.py\b|\s-m\s+pip\b|^\S*python\S*\s+-c\b")
 COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
+
+
+def _split_commands(line):
+    """The commands of a line, split at `&&`, `||`, `;` and `|` outside quotes (`pkill -f
+    "a|b"` is one command)."""
+    if "'" not in line and '"' not in line:
+        return COMMAND_SPLIT.split(line)
+    masked = QUOTED.sub(lambda m: "x" * len(m.group(0)), line)  # same length, no separators
+    parts, start = [], 0
+    for match in COMMAND_SPLIT.finditer(masked):
+        parts.append(line[start : match.start()])
+        start = match.end()
+    return [*parts, line[start:]]
 
 
 class _Clone:
@@ -2536,7 +2606,7 @@ def code_from_clones(sections):
         here, depth = home, 0  # the clone the shell is in, and how deep
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
-            for command in COMMAND_SPLIT.split(line):
+            for command in _split_commands(line):
                 words = _words(command.strip().lstrip("(").strip())
                 while words and (words[0] == "sudo" or re.match(r"^[A-Za-z_]\w*=", words[0])):
                     words = words[1:]
@@ -2913,7 +2983,13 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     # and the user's settings and keys copied in, `~/.netrc`, are no data).
     shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
-    if not (said and all(quiet) and isinstance(task.get("run"), str)) or shipped:
+    ran = isinstance(task.get("run"), str)
+    if not ran and quiet and all(quiet) and not said:
+        # No run, and a setup that only readies the machine (a development box): nothing
+        # is read.
+        proposals.append(Proposal("data.no_inputs", True, 1, "", "", "setup"))
+        said = True
+    if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
     proposals = [
@@ -2925,7 +3001,8 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             and any(p.value.rstrip("/") == f or p.value.startswith(f + "/") for f in prepared)
         )
     ]
-    texts = [(task[k], k, 1) for k in ("setup", "run") if isinstance(task.get(k), str)]
+    # With no run there is no program of the job's own: a clone is only installed.
+    texts = [(task[k], k, 1) for k in ("setup", "run") if ran and isinstance(task.get(k), str)]
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.

@@ -535,7 +535,10 @@ ACCELERATOR_USE = re.compile(
     r"\.cuda\(|\btorch\.cuda\b|\bcuda:\d|\bdevice\W{0,3}cuda\b|"
     r"\bCUDA_(?:DEVICE_MAX_CONNECTIONS|LAUNCH_BLOCKING|DEVICE_ORDER)\b|"
     r"neuronx|optimum[-_]neuron|\bneuron_parallel_compile\b|\bneuron-(?:ls|top|monitor)\b|"
-    r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*",
+    r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*|"
+    # Cloud TPU runtime settings and builds (`TPU_WORKER_ID`, `jax[tpu]`, libtpu, DEVICE=tpu)
+    r"\bTPU_(?:WORKER_ID|WORKER_HOSTNAMES|ACCELERATOR_TYPE|CHIPS_PER_HOST_BOUNDS)\b|"
+    r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b",
     re.IGNORECASE,
 )
 # A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
@@ -568,6 +571,7 @@ GPU_WORDS = (
     "nproc",
     "num_processes",
     "num-processes",
+    "tpu",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)

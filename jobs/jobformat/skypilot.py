@@ -13,7 +13,7 @@ from .envs import Variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving, publishes_server
 from .sbatch import gpu_hint, slurm_minutes_to_duration
-from .units import UnitError, format_size, parse_size
+from .units import UnitError, format_duration, format_size, parse_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
 TASK_KEYS = {
@@ -40,6 +40,11 @@ SECRET_WORDS = {
 NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
 
 
+# The registry login SkyPilot runs before pulling a private image_id: the user name and the
+# server go with the password as one credential set.
+REGISTRY_LOGIN = {"SKYPILOT_DOCKER_USERNAME", "SKYPILOT_DOCKER_PASSWORD", "SKYPILOT_DOCKER_SERVER"}
+
+
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
     return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
@@ -61,7 +66,8 @@ def import_documents(documents):
     for index, task in enumerate(tasks):
         auxiliary = bool(primary) and task.get("name") not in primary
         data, notes = task_to_data(task, auxiliary=auxiliary)
-        if len(tasks) > 1:
+        if len(tasks) > 1 or group:
+            # (a named pipeline of one task is still that pipeline's stage)
             stage = data.get("name") or f"stage-{index + 1}"
             data["name"] = f"{group}/{stage}" if group else stage
         results.append((data, notes))
@@ -93,8 +99,8 @@ def _accelerator_list(value):
             out += _accelerator_list(item)
             continue
         name, _, count = str(item).strip("{} ").partition(":")
-        if not name.strip():
-            continue
+        if not name.strip() or name.strip().startswith("$"):
+            continue  # (a variable: the accelerator is given at launch)
         entry = {"type": _catalog_case(name.strip())}
         number = _number(count) if count.strip() else 1  # SkyPilot: a bare name means one
         if number:
@@ -497,7 +503,7 @@ def task_to_data(task, auxiliary=False):
     secrets = task.get("secrets")
     if isinstance(secrets, dict):
         credentials += [str(k) for k in secrets]
-    credentials += [str(k) for k in envs if secret_name(k)]
+    credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
@@ -543,8 +549,14 @@ def _read_resources(task, request, work, data, notes, script=""):
                         f"resources.instance_type {named}: {acc['count']} × {acc['type']} per node."
                     )
     types = [str(c.get("instance_type") or "").strip() for c in choices]
+    unset = [a for c in choices if str(a := c.get("accelerators") or "").strip().startswith("$")]
     if accelerators:
         request["accelerators"] = accelerators
+    elif unset:
+        notes.append(
+            f"resources.accelerators {unset[0]}: a variable the file gives no value, so the "
+            "accelerators are chosen at launch; say which."
+        )
     elif all(not t or is_cpu_instance(t) for t in types):
         # SkyPilot rents a machine with no accelerator when none is asked for, and a
         # general-purpose instance type has none; an unknown type may hold GPUs. A task whose
@@ -707,9 +719,26 @@ def _config(task, request, notes):
                 continue
         shown = f" {value}" if not isinstance(value, dict | list) else ""
         notes.append(f"{path}{shown}: not represented in the format."[:1000])
+        deadline = _pod_deadline(value) if path.endswith("pod_config") else None
+        if deadline and not request.get("maximum"):
+            request["maximum"] = format_duration(deadline)
+            notes.append(
+                f"{path} spec.activeDeadlineSeconds {deadline}: Kubernetes stops the pod "
+                "then, read as the maximum."
+            )
     callback = task.get("event_callback")
     if callback:
         notes.append("event_callback: not represented in the format; kept in the original text.")
+
+
+def _pod_deadline(pod_config):
+    """A pod's activeDeadlineSeconds: Kubernetes ends the pod after that many seconds, the
+    task's wall-clock cap (as `--time` is a Slurm job's)."""
+    spec = pod_config.get("spec") if isinstance(pod_config, dict) else None
+    seconds = spec.get("activeDeadlineSeconds") if isinstance(spec, dict) else None
+    if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds > 0:
+        return seconds
+    return None
 
 
 def _leaves(value, path, depth=0):

@@ -1863,3 +1863,55 @@ def test_the_folder_of_the_jobs_own_log_is_not_an_output():
     )
     (result,) = jobformat.import_text(text.encode(), filename="eval.sbatch")
     assert result.description.output.artifacts is None
+
+
+def test_a_maxtext_output_folder_is_its_checkpoint_place_when_it_checkpoints():
+    text = (
+        "python3 -m MaxText.train base.yml dataset_path=gs://tides-data "
+        "base_output_directory=gs://tides-runs enable_checkpointing=true\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "gs://tides-data"),
+        ("request.checkpoint_location", "gs://tides-runs"),
+    ]
+    assert ("output.artifacts", "gs://tides-runs") in found(
+        "python3 -m MaxText.train base.yml base_output_directory=gs://tides-runs\n"
+    )
+
+
+def test_a_benchmarks_generated_prompts_and_a_file_it_removed_then_remade_are_not_read():
+    text = (
+        "rm -f /tmp/steps.csv\n"
+        "python -m tide.bench --dataset-name random --num-prompts 20\n"
+        "python summarize.py /tmp/steps.csv\n"
+    )
+    assert found(text) == []
+
+
+def test_fetched_helper_scripts_and_nccl_tests_read_nothing():
+    text = (
+        'eval "$(curl -fsSL https://raw.githubusercontent.com/harbor/tides/main/init.sh)"\n'
+        "torchrun --nproc_per_node=8 tools/nccl_tests.py\n"
+    )
+    assert found(text) == [("data.no_inputs", True)]
+
+
+def test_a_functions_argument_names_no_place_of_its_own():
+    text = (
+        "step() {\n"
+        '  output="$2"\n'
+        '  python fit.py --phase "$1" --output "${output}"\n'
+        "}\n"
+        "step 1 /scratch/one\n"
+    )
+    assert ("output.artifacts", "${output}") not in found(text)
+
+
+def test_a_pipe_inside_quotes_does_not_start_a_program_in_a_clone():
+    text = (
+        "git clone https://github.com/harbor-lab/tide-model.git\n"
+        "cd tide-model\n"
+        'pkill -f "tide.serve|tide.worker" || true\n'
+        'echo "ready"\n'
+    )
+    assert commands.code_from_clones([(text, "run", 1)]) == []

@@ -535,3 +535,56 @@ def test_an_uploaders_repository_is_written_and_read_only_where_another_step_nam
     assert "hf://datasets/harbor-lab/tide-gauges" in [
         i.location for i in result.description.data.inputs
     ]
+
+
+def sky(text):
+    [result] = jobformat.import_text(text.encode(), filename="task.yaml")
+    return result
+
+
+def test_a_pods_active_deadline_is_the_maximum():
+    text = (
+        "resources:\n  accelerators: H100:2\nrun: python fit.py\n"
+        "config:\n  kubernetes:\n    pod_config:\n      spec:\n        activeDeadlineSeconds: 7200\n"
+    )
+    assert sky(text).description.request.maximum.seconds == 7200
+
+
+def test_a_development_box_with_no_run_reads_nothing_and_its_clone_is_no_code():
+    text = (
+        "resources:\n  accelerators: tpu-v5e-8\n"
+        "setup: |\n  rm -rf tide-model\n  git clone https://github.com/harbor-lab/tide-model.git\n"
+        "  cd tide-model && pip install -e .\n  pkill -f 'tide.serve|tide.worker' || true\n"
+    )
+    description = sky(text).description
+    assert description.data.no_inputs is True
+    assert description.work.code is None
+
+
+def test_a_named_pipeline_of_one_task_names_its_stage():
+    text = "name: tides\n---\nname: fit\nresources:\n  cpus: 2\nrun: echo fitting\n"
+    assert sky(text).description.name == "tides/fit"
+
+
+def test_tpu_runtime_settings_point_to_accelerators_and_a_variable_names_none():
+    hosts = "num_nodes: 2\nrun: |\n  export TPU_WORKER_ID=$SKYPILOT_NODE_RANK\n  python fit.py\n"
+    request = sky(hosts).description.request
+    assert request.no_accelerators is None and not request.accelerators
+    given = "resources:\n  accelerators: $TIDE_TPU\nrun: python fit.py\n"
+    result = sky(given)
+    assert result.description.request.no_accelerators is None
+    assert not result.description.request.accelerators
+    assert any(n.startswith("resources.accelerators $TIDE_TPU") for n in result.notes)
+
+
+def test_the_registry_login_envs_are_one_credential_set():
+    text = (
+        "resources:\n  image_id: docker:tides/fit:1\nrun: python fit.py\n"
+        "envs:\n  SKYPILOT_DOCKER_USERNAME: AWS\n  SKYPILOT_DOCKER_PASSWORD: ''\n"
+        "  SKYPILOT_DOCKER_SERVER: 123.dkr.ecr.us-east-1.amazonaws.com\n"
+    )
+    assert sky(text).description.work.credentials == [
+        "SKYPILOT_DOCKER_USERNAME",
+        "SKYPILOT_DOCKER_PASSWORD",
+        "SKYPILOT_DOCKER_SERVER",
+    ]
