@@ -11,6 +11,7 @@ form we can read) is left out rather than guessed.
 The scan is line by line with anchored, bounded regexes, so a 1 MB script stays linear.
 No Django: the format runs on a login node with only pydantic and PyYAML."""
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -2316,27 +2317,45 @@ def read(
     if text and "=$" in text.replace('"', "").replace("'", ""):
         reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
         reader.parameters = _function_parameters(text) if "()" in text else set()
+    lines = logical_lines(text)
+    arrays = _arrays(lines) if text and "=(" in text else {}
     if text and "for " in text:
-        reader.named_loops = _named_loops(text, variables)
+        reader.named_loops = _named_loops(text, variables, arrays)
+        plan = _loop_plan(lines, variables, arrays)
+    else:
+        plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
         reader.emptied = set(EMPTIED.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
-    lines = logical_lines(text)
     if text and "SLURM_JOB" in text:
         reader.workspaces = _job_workspaces(lines, reader.expand)
-    read_lines = []
-    for index, (number, line) in enumerate(lines):
+    read_lines = [None] * len(lines)
+    for index, bound, part in plan:
+        number, line = lines[index]
+        line = part or line
         reader.index = index
         reader.line = number + first_line - 1
         reader.raw = raw[number - 1] if number - 1 < len(raw) else line
         # The physical lines this command spans (a long command continued with `\`).
         end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
-        # Expand the line's variables once so `--data $DATA` reads as the value.
-        read_lines.append(line if "$" not in line else _expand_words(line, variables))
-        reader.read_line(read_lines[-1])
+        # Expand the line's variables once so `--data $DATA` reads as the value (in a loop's
+        # body, with its variable bound to this turn's value).
+        kept = {name: variables.values.get(name) for name in bound}
+        variables.values.update(bound)
+        expanded = line if "$" not in line else _expand_words(line, variables)
+        reader.read_line(expanded)
+        for name, value in kept.items():
+            if value is None:
+                variables.values.pop(name, None)
+            else:
+                variables.values[name] = value
+        # (every turn's reading, for a later line that names what one of them made)
+        read_lines[index] = (
+            expanded if read_lines[index] is None else f"{read_lines[index]}\n{expanded}"
+        )
     _checkpoints_in_outputs(reader, text)
     products = _download_products(reader, lines, read_lines) if reader.downloads else []
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]
@@ -2377,17 +2396,196 @@ def read(
 
 # `for NAME in WORDS; do` (or `do` on the next line).
 FOR_LOOP = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)", re.MULTILINE)
+# A loop's header as one logical line: its name, its words, and what follows `do` on it.
+LOOP_HEADER = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*(?:;\s*do\b(.*))?$")
+# `do` and `done` where a command starts (a line's start or after `;`, `&&`, `|`).
+DO_OR_DONE = re.compile(r"(?:^|[;&|])\s*(do|done)(?=[\s;&|<>)]|$)")
+DONE_WORD = re.compile(r"(?:^|[;&|])\s*done(?=[\s;&|<>)]|$)")
+# A bash array set on one line, by name (`MODELS=(a b)`, `declare -a MODELS=(…)`).
+NAMED_ARRAY = re.compile(
+    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?([A-Za-z_]\w*)(\+?)=\(([^()#]*)\)\s*(?:#.*)?$"
+)
+# A loop's words that name every element of an array: `"${MODELS[@]}"`, `${MODELS[*]}`.
+ARRAY_WORDS = re.compile(r'^"?\$\{([A-Za-z_]\w*)\[[@*]\]\}"?$')
+# `$(seq 3)`, `$(seq 1 3)`, `$(seq 0 2 8)`: numbers the loop counts through.
+SEQ_WORDS = re.compile(r"^(?:\$\(|`)\s*seq((?:\s+-?\d+){1,3})\s*\)?`?$")
+# `{a,b}` and `{1..4}` inside a word (one level, no nesting).
+BRACES = re.compile(r"\{([^{},]*(?:,[^{},]*)+|-?\d+\.\.-?\d+)\}")
+GLOB = re.compile(r"[*?\[]")
+# Most turns read for one loop (nested loops: their product): a loop of a few models, data
+# sets or seeds is read turn by turn; one over many shards (`{1..100}`) makes as many
+# near-identical places, and is read once with its variable, as written.
+LOOP_TURNS = 16
+# Most characters read again for all of a script's loops, so a 1 MB script stays linear.
+LOOP_BUDGET = 200_000
 
 
-def _named_loops(text, variables):
+def _named_loops(text, variables, arrays=None):
     """Loop variables whose words are all bare names (`for DATASET in ${DATASETS}`, DATASETS=
     "ego movie"): each turn names a setting, not a place."""
     named = set()
     for name, words in FOR_LOOP.findall(text):
-        values = variables.expand(words, record=False).replace('"', " ").replace("'", " ").split()
+        if (m := ARRAY_WORDS.match(words)) and m.group(1) in (arrays or {}):
+            values = arrays[m.group(1)]  # `for D in "${SETS[@]}"`, SETS=(ego movie)
+        else:
+            values = variables.expand(words, record=False).replace('"', " ").replace("'", " ")
+            values = values.split()
         if values and all(re.fullmatch(r"[\w.-]+", v) for v in values):
             named.add(name)
     return named
+
+
+def _arrays(lines):
+    """Arrays set once on one line (`MODELS=("a" "b")`), by name; one set twice or added to
+    (`+=`) holds what the run decides, and is left out."""
+    arrays, twice = {}, set()
+    for _, line in lines:
+        if "=(" not in line or not (m := NAMED_ARRAY.match(line)):
+            continue
+        name, words = m.group(1), WORD.findall(m.group(3))
+        if name in arrays or m.group(2) or any(w[:1] == "[" for w in words):
+            twice.add(name)  # (`declare -A M=([a]=x)`: a table by key, left out too)
+        arrays[name] = [_unquote(w) for w in words]
+    return {k: v for k, v in arrays.items() if k not in twice}
+
+
+def _loop_values(spec, variables, arrays, limit=LOOP_TURNS):
+    """The values a `for` loop's words give, as the shell gives them: literal words, brace
+    lists, `$(seq …)`, a variable set earlier (split on spaces unless quoted) and an array's
+    elements. None when a turn's value is not in the file (a glob, a command's output, a
+    variable set at launch) or when there are more than `limit`."""
+    values = []
+    for word in WORD.findall(spec):
+        if m := ARRAY_WORDS.match(word):
+            if m.group(1) not in arrays:
+                return None
+            values += arrays[m.group(1)]
+        elif m := SEQ_WORDS.match(word):
+            numbers = [int(n) for n in m.group(1).split()]
+            first, step, last = (
+                (1, 1, numbers[0]) if len(numbers) == 1 else
+                (numbers[0], 1, numbers[1]) if len(numbers) == 2 else numbers
+            )  # fmt: skip
+            if step == 0 or (last - first) // step + 1 > (limit or 10**6):
+                return None
+            values += [str(n) for n in range(first, last + (1 if step > 0 else -1), step)]
+        elif "$(" in word or "`" in word:
+            return None
+        elif word[:1] == '"' and word[-1:] == '"' and word.count('"') == 2:
+            values.append(variables.expand(word[1:-1], record=False))  # one word, spaces kept
+        else:
+            expanded = variables.expand(word, record=False)
+            for each in expanded.split():
+                each = _unquote(each) if each[:1] in "\"'" else each
+                if GLOB.search(each):
+                    return None
+                values += _braced(each, limit)
+        if limit and len(values) > limit:
+            return None
+    return values if values and not any("$" in v for v in values) else None
+
+
+def _braced(word, limit):
+    """`run_{a,b}` is run_a, run_b; `{1..3}` is 1, 2, 3 (a long range is as many as it says,
+    so the caller's limit applies)."""
+    m = BRACES.search(word)
+    if not m:
+        return [word]
+    inside = m.group(1)
+    if ".." in inside and "," not in inside:
+        first, last = (int(n) for n in inside.split(".."))
+        if abs(last - first) + 1 > (limit or 10**6):
+            return [word] * (abs(last - first) + 1)  # too many: the caller gives up
+        step = 1 if last >= first else -1
+        parts = [str(n) for n in range(first, last + step, step)]
+    else:
+        parts = inside.split(",")
+    head, tail = word[: m.start()], word[m.end() :]
+    return [v for part in parts for v in _braced(head + part + tail, limit)]
+
+
+def _loop_ends(lines):
+    """{the line of a `do`: the line of the `done` that closes it}, `do`s and `done`s paired
+    where commands start, in one pass (a line opening two loops maps to the outer's end)."""
+    ends, open_at = {}, []
+    for i, (_, line) in enumerate(lines):
+        if "do" not in line:
+            continue
+        for m in DO_OR_DONE.finditer(line):
+            if m.group(1) == "do":
+                open_at.append(i)
+            elif open_at:
+                ends[open_at.pop()] = i
+    return ends
+
+
+def _loop_opens(lines, i, header):
+    """The line of a loop's `do`: its header's (`for M in a b; do`) or the next (`do`)."""
+    if header.group(3) is not None:
+        return i
+    if i + 1 < len(lines) and re.match(r"\s*do(?:\s|$)", lines[i + 1][1]):
+        return i + 1
+    return None
+
+
+def _before_done(body):
+    """A one-line loop's body without its closing `done`: `cmd $M; done` is `cmd $M`."""
+    closing = list(DONE_WORD.finditer(body))
+    return body[: closing[-1].start()].strip() if closing else body
+
+
+def _loop_plan(lines, variables, arrays):
+    """(line index, the loop variables bound while it is read, the part of the line read when
+    not all of it) in reading order: an HPC
+    engineer reads a loop's body once per value (`for M in llama mistral; do … $M …; done`).
+    Loops whose values the file does not give, and ones over more than LOOP_TURNS turns,
+    are read once, as written."""
+    plan, budget, ends, sizes = [], [LOOP_BUDGET], {}, []  # (sizes: characters before a line)
+
+    def walk(start, end, bound, turns):
+        i = start
+        while i < end:
+            loop = _expandable(i, turns) if "for" in lines[i][1] else None
+            if not loop or loop[2] >= end:
+                plan.append((i, bound, None))
+                i += 1
+                continue
+            name, values, close, body = loop
+            if close == i:  # `for M in a b; do cmd $M; done` on one line: its body, each turn
+                plan.extend((i, {**bound, name: v}, _before_done(body)) for v in values)
+            else:
+                if not body:
+                    plan.append((i, bound, None))
+                for v in values:
+                    if body:  # `for M in a b; do cmd $M`, then more lines
+                        plan.append((i, {**bound, name: v}, body))
+                    walk(i + 1, close, {**bound, name: v}, turns * len(values))
+                plan.append((close, bound, None))
+            i = close + 1
+
+    def _expandable(i, turns):
+        """(name, values, the `done` line, the command after `do` on the header) of a loop
+        read turn by turn, else None."""
+        m = LOOP_HEADER.match(lines[i][1]) if budget[0] > 0 else None
+        values = _loop_values(m.group(2), variables, arrays) if m else None
+        if not values or turns * len(values) > LOOP_TURNS:
+            return None
+        opens = _loop_opens(lines, i, m)
+        if not ends:
+            ends.update(_loop_ends(lines) or {None: None})
+            sizes.extend(itertools.accumulate((len(line) for _, line in lines), initial=0))
+        close = ends.get(opens)
+        if close is None or (close == opens and opens != i):
+            return None
+        size = (sizes[close + 1] - sizes[i]) * (len(values) - 1)
+        if size > budget[0]:
+            budget[0] = 0  # spent: the rest of the script is read as written
+            return None
+        budget[0] -= size
+        return m.group(1), values, close, (m.group(3) or "").strip()
+
+    walk(0, len(lines), {}, 1)
+    return plan
 
 
 def _download_products(reader, lines, read_lines):

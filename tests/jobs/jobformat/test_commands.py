@@ -1915,3 +1915,76 @@ def test_a_pipe_inside_quotes_does_not_start_a_program_in_a_clone():
         'echo "ready"\n'
     )
     assert commands.code_from_clones([(text, "run", 1)]) == []
+
+
+def test_a_loop_over_literal_words_is_read_once_per_value_on_its_body_line():
+    text = (
+        "module load python\n"
+        "for M in tern-7b gull-7b; do python eval.py --model_name_or_path harbor/$M "
+        "--output_dir /scratch/evals/$M; done\n"
+    )
+    proposals = commands.read(text)
+    assert [(p.path, p.value, p.line) for p in proposals] == [
+        ("data.inputs", "hf://harbor/tern-7b", 2),
+        ("output.artifacts", "/scratch/evals/tern-7b", 2),
+        ("data.inputs", "hf://harbor/gull-7b", 2),
+        ("output.artifacts", "/scratch/evals/gull-7b", 2),
+    ]
+
+
+def test_nested_loops_over_arrays_bind_a_variable_set_in_the_body():
+    text = (
+        'SPLITS=("dev" "test")\n'
+        "STEPS=(400)\n"
+        'for SPLIT in "${SPLITS[@]}"; do\n'
+        'for STEP in "${STEPS[@]}"; do\n'
+        "  CKPT=/lustre/runs/tide/step_${STEP}\n"
+        "  python score.py data.path=/lustre/sets/${SPLIT}.parquet model.path=${CKPT} \\\n"
+        "    data.output_path=/lustre/scores/${SPLIT}_${STEP}.parquet\n"
+        "done\n"
+        "done\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lustre/sets/dev.parquet"),
+        ("data.inputs", "/lustre/runs/tide/step_400"),
+        ("output.artifacts", "/lustre/scores/dev_400.parquet"),
+        ("data.inputs", "/lustre/sets/test.parquet"),
+        ("output.artifacts", "/lustre/scores/test_400.parquet"),
+    ]
+
+
+def test_a_loop_over_a_list_variable_braces_or_seq_with_do_on_the_next_line():
+    listed = 'SETS="reef kelp"\nfor S in $SETS\ndo\n  python fit.py --data /data/$S\ndone\n'
+    assert found(listed) == [("data.inputs", "/data/reef"), ("data.inputs", "/data/kelp")]
+    braced = "for R in run_{a,b}; do python fit.py --output_dir /out/$R; done\n"
+    assert found(braced) == [("output.artifacts", "/out/run_a"), ("output.artifacts", "/out/run_b")]
+    counted = "for S in $(seq 1 3); do\n  python fit.py --seed $S --output_dir /out/seed_$S\ndone\n"
+    assert [v for _, v in found(counted)] == ["/out/seed_1", "/out/seed_2", "/out/seed_3"]
+
+
+def test_loops_whose_values_are_not_in_the_file_or_too_many_are_read_as_written():
+    for words in ("/data/*.bin", "$(ls /data)", "$SHARDS_FROM_LAUNCH", "{1..100}", "$(seq 1 40)"):
+        text = (
+            f"for F in {words}; do\n  python fit.py --input /data/x_$F --output_dir /out/$F\ndone\n"
+        )
+        assert found(text) == [
+            ("data.inputs", "/data/x_$F"),
+            ("output.artifacts", "/out/$F"),
+        ], words
+    # nested loops count their turns together: 4 x 5 is too many, the outer one is read
+    text = (
+        "for A in a b c d; do\n  for B in 1 2 3 4 5; do\n"
+        "    python fit.py --output_dir /out/$A/$B\n  done\ndone\n"
+    )
+    assert found(text)[:2] == [("output.artifacts", "/out/a/$B"), ("output.artifacts", "/out/b/$B")]
+
+
+def test_loop_values_as_the_shell_gives_them():
+    variables = commands.script_variables('PAIR="x y"\n')
+    assert commands._loop_values('"$PAIR"', variables, {}) == ["x y"]
+    assert commands._loop_values("$PAIR z", variables, {}) == ["x", "y", "z"]
+    assert commands._loop_values('"${L[@]}"', variables, {"L": ["p", "q"]}) == ["p", "q"]
+    assert commands._loop_values('"${!L[@]}"', variables, {"L": ["p"]}) is None
+    assert commands._loop_values("`seq 0 2 4`", variables, {}) == ["0", "2", "4"]
+    arrays = commands._arrays([(1, 'L=("p" q)'), (2, "T=([a]=x)"), (3, "U=(u)"), (4, "U+=(v)")])
+    assert arrays == {"L": ["p", "q"]}
