@@ -543,6 +543,11 @@ SAMTOOLS_VALUED = {"@", "O", "T", "m", "l", "q", "f", "F", "G", "L", "t", "R", "
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
+# STAR's options that name files it reads (the index, `--genomeDir`, depends on the run mode).
+STAR_READS = ("--genomeFastaFiles", "--sjdbGTFfile", "--readFilesIn", "--sjdbFileChrStartEnd")
+# GROMACS by its program's name (`gmx`, `gmx_mpi`, `gmx_d`) or a tool run alone (`mdrun_mpi`).
+GROMACS = re.compile(r"gmx(?:_\w+)?|(?:mdrun|grompp)(?:_\w+)?")
+GROMPP_READS = ("-c", "-p", "-n", "-r", "-t")
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
@@ -985,6 +990,10 @@ class _Reader:
             self._aligner(words)
         if "samtools" in line:
             self._samtools(words)
+        if "STAR" in line:
+            self._star(words)
+        if "mdrun" in line or "grompp" in line:
+            self._gromacs(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -1724,6 +1733,58 @@ class _Reader:
                     self.add("output.artifacts", value, f"samtools {command[at + 1]} -o {value}")
                     self.produced.add(value)
 
+    def _star(self, words):
+        """STAR's files by its options: the genome FASTA, the annotation and the reads are read;
+        `--genomeDir` is the index it builds (`--runMode genomeGenerate`) or the one it aligns
+        against; `--outFileNamePrefix` is where an alignment's files go."""
+        for command in _commands(words):
+            if not any(w.rsplit("/", 1)[-1] == "STAR" for w in command):
+                continue
+            given = _option_values(command)
+            builds = (given.get("--runMode") or [""])[0] == "genomeGenerate"
+            for option in ("--genomeDir", *STAR_READS):
+                path = "output.artifacts" if option == "--genomeDir" and builds else "data.inputs"
+                for value in given.get(option, []):
+                    for each in value.split(",") if option == "--readFilesIn" else [value]:
+                        each = self.expand(each)
+                        if _file_word(each) and each not in self.produced:
+                            self.add(path, each, f"STAR {option} {each}")
+            for value in given.get("--outFileNamePrefix", [])[:1]:
+                self.add(
+                    "output.artifacts", self.expand(value), f"STAR --outFileNamePrefix {value}"
+                )
+
+    def _gromacs(self, words):
+        """GROMACS: `grompp` reads the coordinates, topology, index and restraints it is given
+        (`-c`, `-p`, `-n`, `-r`, `-t`; `-f` is the run's parameters) and writes the run input
+        `-o` for mdrun; `mdrun -deffnm X` reads X.tpr and writes the run's files under the
+        prefix X, `-s` names the run input. A file an earlier step wrote is the job's own."""
+        for command in _commands(words):
+            tool = next((i for i, w in enumerate(command) if GROMACS.fullmatch(_base(w))), -1)
+            if tool < 0:
+                continue
+            name = _base(command[tool])
+            step = command[tool + 1] if name.startswith("gmx") and tool + 1 < len(command) else name
+            given = dict(zip(command[tool + 1 :], [*command[tool + 2 :], ""], strict=False))
+            if step.startswith("grompp"):
+                for option in GROMPP_READS:
+                    self._gromacs_input(given.get(option, ""), f"grompp {option}")
+                if _file_word(written := self.expand(given.get("-o", ""))):
+                    self.produced.add(written)
+            elif step.startswith("mdrun"):
+                self._gromacs_input(given.get("-s", ""), "mdrun -s")
+                prefix = self.expand(given.get("-deffnm", ""))
+                if prefix and not prefix.startswith("-") and _statable(prefix):
+                    if "-s" not in given:
+                        self._gromacs_input(f"{prefix}.tpr", f"mdrun -deffnm {prefix}")
+                    self.add("output.artifacts", prefix, f"mdrun -deffnm {prefix}")
+                    self.produced.add(prefix)
+
+    def _gromacs_input(self, value, said):
+        value = self.expand(value)
+        if _file_word(value) and value not in self.produced:
+            self.add("data.inputs", value, f"{said} {value}")
+
     def _program_input(self, words):
         """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
         reads the one it is given with `-i` (paths only: `-i` is also an index, an interval)."""
@@ -2182,6 +2243,25 @@ def _file_word(value):
             )
         )
     )
+
+
+def _base(word):
+    return word.rsplit("/", 1)[-1]
+
+
+def _option_values(command):
+    """`--opt a b --next c` -> {"--opt": ["a", "b"], "--next": ["c"]}: a program whose long
+    options take one or more values (STAR's), up to a redirection."""
+    given, option = {}, None
+    for word in command:
+        if word[:1] in (">", "<") or word[:2] in ("2>", "1>"):
+            break
+        if word.startswith("--"):
+            option = word
+            given.setdefault(option, [])
+        elif option:
+            given[option].append(word)
+    return given
 
 
 def _copy_arguments(segment):

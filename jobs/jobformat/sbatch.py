@@ -195,6 +195,9 @@ def _read_line(body, options):
 # would read `{` or `<account>` literally, which is not what the job will be submitted with.
 TEMPLATE_FIELD = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
 OPENS = {"{": "}", "<": ">"}
+# A brace field written as one word: a name sbatch takes as written (a time or a count it
+# could not read, so only the job's name keeps it).
+ONE_WORD_FIELD = re.compile(r"\{[\w.-]+\}")
 
 
 def _template_field(value, words, i):
@@ -325,6 +328,8 @@ def _component(options, body, gpus_elsewhere=False):
     description = {}
     options = dict(options)
     for key, value in list(options.items()):
+        if key == "job-name" and ONE_WORD_FIELD.fullmatch(value or ""):
+            continue  # `--job-name={in_file}`: sbatch names the job with it, braces and all
         if TEMPLATE_FIELD.match(value or ""):
             # A template's blank: the value it is submitted with is not in the file.
             notes.append(
@@ -356,6 +361,12 @@ def _component(options, body, gpus_elsewhere=False):
         # Slurm allocates at least the nodes the list names; with no --nodes, that many.
         request["nodes"] = named
         notes.append(f"--nodelist {options.pop('nodelist')}: {named} nodes named, no --nodes.")
+    elif spread := _nodes_for_tasks(options):
+        request["nodes"] = spread
+        notes.append(
+            f"--ntasks {options['ntasks']} at most {options['ntasks-per-node']} per node, no "
+            f"--nodes: {spread} nodes."
+        )
     node_count = request.get("nodes", 1)
     tasks_per_node = _tasks_per_node(options, node_count)
     totals = [f"--{k} {options[k]}" for k in ("ntasks", "gpus") if (_int(options.get(k)) or 0) > 1]
@@ -851,6 +862,16 @@ def _range_size(part):
     low, high = int(m.group(1)), int(m.group(2) or m.group(1))
     # No cluster has a million nodes: a longer range is not a host list.
     return high - low + 1 if low <= high < low + 10**6 else None
+
+
+def _nodes_for_tasks(options):
+    """--ntasks N with --ntasks-per-node M (a most per node) and no --nodes: sbatch asks for
+    the fewest nodes that hold them, N / M rounded up. Said only when that is more than one:
+    N tasks that fit on one node say nothing of how many nodes (as --ntasks alone)."""
+    total, per_node = _int(options.get("ntasks")), _int(options.get("ntasks-per-node"))
+    if options.get("nodes") or not total or not per_node or total <= per_node:
+        return None
+    return -(-total // per_node)
 
 
 def _tasks_per_node(options, node_count):

@@ -1556,6 +1556,49 @@ def test_beagle_reads_its_genotypes_and_map_and_writes_its_out_prefix():
     ]
 
 
+def test_star_reads_its_genome_and_reads_and_writes_the_index_or_alignments():
+    build = (
+        "STAR --runThreadN 8 --runMode genomeGenerate \\\n"
+        "  --genomeDir /ref/kiwi_idx --genomeFastaFiles /ref/kiwi.fa /ref/extra.fa \\\n"
+        "  --sjdbGTFfile /ref/kiwi.gtf --outTmpDir ./tmp_$SLURM_JOB_ID\n"
+    )
+    assert found(build) == [
+        ("output.artifacts", "/ref/kiwi_idx"),
+        ("data.inputs", "/ref/kiwi.fa"),
+        ("data.inputs", "/ref/extra.fa"),
+        ("data.inputs", "/ref/kiwi.gtf"),
+    ]
+    align = (
+        "STAR --genomeDir /ref/kiwi_idx --readFilesIn s1_R1.fq.gz,s2_R1.fq.gz s1_R2.fq.gz"
+        " --readFilesCommand zcat --outFileNamePrefix aln/s1_ > star.log\n"
+    )
+    assert found(align) == [
+        ("data.inputs", "/ref/kiwi_idx"),
+        ("data.inputs", "s1_R1.fq.gz"),
+        ("data.inputs", "s2_R1.fq.gz"),
+        ("data.inputs", "s1_R2.fq.gz"),
+        ("output.artifacts", "aln/s1_"),
+    ]
+
+
+def test_gromacs_reads_the_system_and_writes_the_run_under_its_prefix():
+    text = (
+        "gmx grompp -f em.mdp -c box.gro -p topol.top -o em.tpr -maxwarn 1\n"
+        "gmx_mpi mdrun -deffnm em -ntomp 1\n"  # em.tpr was written just above
+        "srun mdrun_mpi -s /runs/prod.tpr -deffnm prod -maxh 23.9\n"
+        "gmx mdrun -deffnm nvt\n"  # nothing wrote nvt.tpr: the job reads it
+    )
+    assert found(text) == [
+        ("data.inputs", "box.gro"),
+        ("data.inputs", "topol.top"),
+        ("output.artifacts", "em"),
+        ("data.inputs", "/runs/prod.tpr"),
+        ("output.artifacts", "prod"),
+        ("data.inputs", "nvt.tpr"),
+        ("output.artifacts", "nvt"),
+    ]
+
+
 def test_samtools_reads_the_file_it_is_given_and_writes_its_output():
     text = (
         "samtools sort -@ 8 -o aln/s1.sorted.bam aln/s1.bam\n"

@@ -172,6 +172,9 @@ def test_placeholders_give_no_fact_and_are_named():
     )
     named = imported("#SBATCH --job-name=JOB_NAME", "run")
     assert named.description.name == "JOB_NAME"  # sbatch reads it as written
+    braced = imported("#SBATCH --job-name={case}", "#SBATCH --time={limit}", "run")
+    assert braced.description.name == "{case}"  # one word: the name sbatch gives the job
+    assert braced.description.request.maximum is None  # not a time sbatch reads
 
 
 def test_tasks_without_cpus_per_task_are_one_core_each():
@@ -350,6 +353,17 @@ def test_a_node_list_with_no_node_count_asks_for_the_nodes_it_names():
     assert nodes("#SBATCH -w hostA")[0] is None  # one host: what Slurm gives anyway
     assert nodes("#SBATCH --nodelist=./hosts.txt")[0] is None  # a file of names
     assert nodes("#SBATCH --nodelist=n[1-x]")[0] is None  # not a host list
+
+
+def test_tasks_at_most_so_many_per_node_ask_for_the_nodes_that_hold_them():
+    def nodes(*directives):
+        result = imported(*directives, "srun -n 40 sim")
+        return result.description.request.nodes, result.description.work.shape
+
+    assert nodes("#SBATCH --ntasks=40", "#SBATCH --tasks-per-node=16") == (3, "gang")
+    assert nodes("#SBATCH -n 40 --ntasks-per-node=40")[0] is None  # fits on one: unsaid
+    assert nodes("#SBATCH -n 40 --ntasks-per-node=8 -N 6")[0] == 6  # --nodes says
+    assert nodes("#SBATCH --ntasks=40")[0] is None  # no count per node
 
 
 def test_a_terminal_notebook_or_dashboard_left_in_the_foreground_serves():
