@@ -863,6 +863,7 @@ class _Reader:
         self.section = section
         self.found = []
         self.staged = set()  # local copies of remote data (staged in or out)
+        self.written = set()  # what the proposals so far write (WRITTEN_PATHS), for _written
         self.line = 0
         self.raw = ""
         self.span = ([], 0, 0, 1)
@@ -919,6 +920,8 @@ class _Reader:
                     line, text = i + first, raw[i]
                     break
         self.found.append(Proposal(path, value, line, _shown(text), said, self.section))
+        if path in WRITTEN_PATHS and str(value).rstrip("/"):
+            self.written.add(str(value).rstrip("/"))
 
     def expand(self, word):
         return self.variables.expand(word, record=False)
@@ -1950,10 +1953,18 @@ class _Reader:
         self.add("data.inputs", self._in_cwd(source), said)
 
     def _written(self, path):
-        """Whether an earlier step of the job wrote the path (or the folder holding it)."""
-        made = {str(p.value).rstrip("/") for p in self.found if p.path in WRITTEN_PATHS}
-        made |= self.produced | self.made | {s.rstrip("/") for s in self.staged}
-        return any(path == m or path.startswith(m + "/") for m in made if m)
+        """Whether an earlier step of the job wrote the path (or the folder holding it): the
+        path and each folder above it are looked up, so a script naming thousands of files
+        stays linear. (A written place stays written when a later rule drops its proposal.)"""
+        if not path:
+            return False
+        places = [path[:i] for i, c in enumerate(path) if c == "/" and i] + [path]
+        staged = self.staged
+        return any(
+            p in self.written or p in self.produced or p in self.made
+            or p in staged or p + "/" in staged
+            for p in places
+        )  # fmt: skip
 
     def _ran(self, words):
         """Whether the line runs a program that may write files (not a message, a module load,
