@@ -533,6 +533,8 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
+# The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
+REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
 # samtools commands that read the file they are given first, and their options with a value.
 SAMTOOLS_READS = {"sort", "view", "index", "flagstat", "idxstats", "stats", "depth", "faidx",
@@ -594,7 +596,7 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity", "trap", "{", "}",
+    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -638,6 +640,8 @@ SETUP_TOOLS = {
 }
 # Container runtimes: what they pull sets a place up, what they run decides.
 CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
+# Of them, those whose other verbs move files or start services (`docker cp`, `compose up`).
+DOCKER_TOOLS = {"docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work. They read no data
 # either (a clone, a build, an environment sourced, the node's own file modes and owners).
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
@@ -796,8 +800,9 @@ class _Quiet:
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
-            if verb in ("pull", "build", "import"):
-                return  # fetches the container image: no data
+            if verb in ("pull", "build", "import", "login", "push", "tag"):
+                # fetches, builds, names or publishes a container image: no data read
+                return
             if verb in ("exec", "run"):
                 # The program the container runs decides (`apptainer exec x.sif python -V`).
                 image = _first_argument(words[i:], (verb,), VALUED)
@@ -810,6 +815,9 @@ class _Quiet:
                         return
                     self._step(words[i + after :])
                     return
+            if first in DOCKER_TOOLS:
+                self.quiet = False  # `docker cp`, `docker compose up`: their work is not shown
+                return
         python = first.startswith("python")
         # A program told to make up its own data (`train.py --synthetic`) reads none.
         made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
@@ -2004,7 +2012,31 @@ class _Reader:
             return False
         return True
 
+    def _registry(self, line, words):
+        """An image the job publishes (`docker push org/app:1`) is what it delivers; the key it
+        logs in to the registry with (`echo $TOKEN | docker login --password-stdin`, or
+        `--password $TOKEN`) is a credential, named as the job is given it."""
+        for command in _commands(words):
+            if len(command) < 2 or command[0] not in CONTAINER_TOOLS:
+                continue
+            if command[1] == "push" and (image := _first_argument(command[1:], ("push",), ())):
+                image = self.expand(image)
+                if "$" not in image:
+                    self.add("output.artifacts", image, f"{command[0]} push {image}")
+            elif command[1] == "login":
+                value = next(
+                    (b for a, b in zip(command, command[1:]) if a in ("--password", "-p")), ""
+                )
+                if not value and "--password-stdin" in command:
+                    value = REGISTRY_KEY_PIPED.search(line)
+                    value = value.group(1) if value else ""
+                if m := SECRET_VALUE.fullmatch(value.strip("\"'")):
+                    name = next(g for g in m.groups() if g)
+                    self.add("work.credentials", name, f"{command[0]} login {value}")
+
     def _containers(self, line, words):
+        if "docker" in line or "podman" in line:
+            self._registry(line, words)
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
             self._image_run(words)
         runtime = RUNTIME_WORDS.search(line)  # (once: the patterns below need its words)
@@ -2821,7 +2853,14 @@ def merge(
                 notes.append(p.value)
             continue
         elif p.path == "data.no_inputs":
-            if known - undirected or data.get("inputs") or "no_inputs" in data:
+            # What the commands only hand back (an image pushed, a file uploaded) is no place
+            # the job reads; a mount it writes into (named by its path) may be read too.
+            delivered = {
+                norm(a.get("destination"))
+                for a in output.get("artifacts") or []
+                if not a.get("name")
+            }
+            if known - undirected - delivered or data.get("inputs") or "no_inputs" in data:
                 continue
             data["no_inputs"] = True
             notes.append(
