@@ -268,6 +268,12 @@ INPUT_NAMED = re.compile(
 # writes for the next.
 PAIRED_INPUT = {"--input_dir", "--input-dir"}
 PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
+# A command told to rehearse, and the places it would otherwise write.
+DRY_RUN = {"--dry-run", "--dry_run", "--dryrun"}
+WRITTEN_PLACES = {"output.artifacts", "request.checkpoint_location", "_save"}
+# A folder of recordings a program processes (`--video-dir raw/ --output-dir frames/`): what it
+# reads, when the same command names where it writes (a converter or not).
+MEDIA_INPUT = re.compile(r"--(?:videos?|images?|audios?|frames?|clips?)[-_](?:dir|folder|root)")
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -359,6 +365,12 @@ DOWNLOAD_TO = {
 HF_CLONE = re.compile(
     r"\bgit\s+(?:lfs\s+)?clone\s[^;&|]*?https?://huggingface\.co/(datasets/)?"
     r"([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?/?(?=[\s;&|]|$)"
+)
+# A Hub repository's page (or a folder of it) as an option's value; a file of it
+# (`…/resolve/main/x.bin`, `…/blob/…`) is fetched as a URL.
+HF_PAGE_OPTION = re.compile(
+    r"""(--?[\w.-]+)[= ]["']?https?://huggingface\.co/(datasets/)?"""
+    r"""([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?(?:/tree/[^\s"']*)?/?(?=["'\s;&|]|$)"""
 )
 # Servers that take the model as their first argument.
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
@@ -629,6 +641,8 @@ SETUP_TOOLS = {
         ("pip", "install|uninstall|list|freeze|show"),
         ("pip3", "install|uninstall|list|freeze|show"),
         ("pipenv", "install|sync|lock"),
+        # direnv loads the folder's environment settings (`direnv allow`)
+        ("direnv", "allow|reload|hook"),
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
@@ -647,7 +661,7 @@ DOCKER_TOOLS = {"docker", "podman"}
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
-           "chown", "chgrp", "chsh",
+           "chown", "chgrp", "chsh", "direnv",
            # clearing old files and stale processes off the machine reads no data
            "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
@@ -660,6 +674,37 @@ PIPED_INSTALLER = re.compile(
     r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
     r"^\s*eval\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?\s*$"
 )
+# A tool hooked into the shell (`eval "$(direnv hook bash)"`, `eval "$(pyenv init -)"`,
+# `eval "$(conda shell.bash hook)"`, `eval "$(brew shellenv)"`): it readies the shell, reads no data.
+SHELL_HOOK = re.compile(
+    r"""^\s*eval\s+["']?\$\(\s*[\w./-]+\s+(?:shell\.\w+\s+hook|hook|init|shellenv)\b[^()]*\)["']?\s*$"""
+)
+GREP_FILE = re.compile(r"^(?![^/]*[\\\[\]()*+?^|{}])(?:[~/.$]|[\w-]+/|[\w-]+\.\w{1,5}$)")
+# grep's options that take a value (the pattern given with -e, or a count, or context lines).
+GREP_VALUED = {"-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C"}
+
+
+def _filters_its_input(arguments):
+    """Whether grep is given only its pattern, so that it reads what is piped into it (a file
+    named after the pattern, or a pattern file with -f, is something it reads). A pattern
+    quoted inside `$(…)` reaches here in pieces (`CUDA`, `Version:`, `[0-9]+`): only a piece
+    shaped like a file (`log.txt`, `out/`, `$F`) is a file."""
+    operands, skip, patterns = [], False, 0
+    for word in arguments:
+        if skip:
+            skip = False
+        elif word in GREP_VALUED:
+            skip = True
+            patterns += word in ("-e", "--regexp")
+        elif word.startswith("-"):
+            if word in ("-f", "--file") or word.startswith("--file="):
+                return False
+        else:
+            operands.append(word)
+    files = [w for w in operands[(0 if patterns else 1) :] if GREP_FILE.search(w)]
+    return not files
+
+
 CONTROL = {
     "if",
     "then",
@@ -766,8 +811,8 @@ class _Quiet:
             return
         if not self.quiet:
             return  # decided: something reads
-        if PIPED_INSTALLER.match(expanded):
-            self.setups += 1  # installs a tool: sets the place up
+        if PIPED_INSTALLER.match(expanded) or SHELL_HOOK.match(expanded):
+            self.setups += 1  # installs a tool, or hooks one into the shell: sets the place up
             return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
@@ -775,19 +820,19 @@ class _Quiet:
         if head and not _may_read_nothing(head):
             self.quiet = False  # decided at the first word, however long the line
             return
-        segment = []
+        segment, piped = [], False
         for word in [*_substituted(words), ";"]:
             if word in (";", "|", "&&", "||", "&") or word.endswith(";"):
                 if word.endswith(";") and word != ";":
                     segment.append(word[:-1])
-                self._step(segment)
+                self._step(segment, piped)
                 if not self.quiet:
                     return
-                segment = []
+                segment, piped = [], word == "|"
             else:
                 segment.append(word)
 
-    def _step(self, words):
+    def _step(self, words, piped=False):
         i = 0
         while i < len(words) and _prefix(words[i]):
             i += 1  # an assignment's value is judged where it is used
@@ -795,6 +840,8 @@ class _Quiet:
             return
         head = words[i].split()
         first = head[0].rsplit("/", 1)[-1]
+        if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
+            return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
         if BENCHMARK.search(head[0]):
             self.steps += 1
             return
@@ -870,6 +917,7 @@ class _Reader:
         self.span = ([], 0, 0, 1)
         self.current = ""
         self.quiet = _Quiet()
+        self.command_start = 0  # where the current command's proposals begin in found
         self.assigned = set()  # names whose value was read once
         self.made = set()  # folders the script makes (mkdir)
         self.pulled = {}  # image file -> the image it was pulled from
@@ -972,7 +1020,7 @@ class _Reader:
             self.cwd = place if place.startswith("/") and _statable(place) else None
         if "-c" in words:
             words = _inline_scripts(words)
-        start = len(self.found)
+        start = self.command_start = len(self.found)
         if "dvc" in line:
             for m in DVC.finditer(line):
                 said = re.sub(r"\s+", " ", m.group(0))
@@ -1017,6 +1065,9 @@ class _Reader:
             self._fetch(line, words)
             self._copies(line, words)
         self._containers(line, words)
+        if "dry" in line and DRY_RUN.intersection(words):
+            # A rehearsal (`--dry-run`) only lists what it would do: it writes nothing.
+            self.found[start:] = [p for p in self.found[start:] if p.path not in WRITTEN_PLACES]
         if (
             self.inside
             or (self.shared_disk and ">" in line)
@@ -1255,7 +1306,7 @@ class _Reader:
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
                 continue
-            if option in PAIRED_INPUT and not value.startswith("-"):
+            if (option in PAIRED_INPUT or MEDIA_INPUT.fullmatch(option)) and value[:1] != "-":
                 self._paired_input(option, self.expand(value), words)
                 continue
             if (
@@ -1446,7 +1497,8 @@ class _Reader:
     def _paired_input(self, option, value, words):
         """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
         earlier step wrote it, it is on the node's own disk, or it is a variable alone."""
-        if not CONVERTER.search(self.current) or not any(
+        media = bool(MEDIA_INPUT.fullmatch(option))
+        if not (media or CONVERTER.search(self.current)) or not any(
             w.partition("=")[0] in PAIRED_OUTPUT for w in words
         ):
             return
@@ -1496,7 +1548,11 @@ class _Reader:
         for word in words[1:]:
             key, _, value = word.partition("=")
             value = self.expand(_unquote(value))
-            if key in ("output_dir", "out_dir") and _is_path(value):
+            # also a section's (`training.output_dir=train/`, an OmegaConf dotted override);
+            # the key says its value is a folder, relative ones too
+            if key.rsplit(".", 1)[-1] in ("output_dir", "out_dir") and (
+                _is_path(value) or RELATIVE.fullmatch(value)
+            ):
                 path = "output.artifacts"
             elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
                 _is_path(value) or CLOUD_URI.fullmatch(value)
@@ -1774,6 +1830,21 @@ class _Reader:
             return calls.rstrip() + raw[start + 1].strip()
         return calls
 
+    def _hub_page(self, m):
+        """A Hub repository's page given to a program (`--dataset_root
+        https://huggingface.co/datasets/org/x/tree/main`) is the repository it reads; a bare
+        name beside it on the line (`--dataset wds/x`) then names something inside that root,
+        not a repository of its own."""
+        kind, repo = m.group(2) or "", m.group(3)
+        start = self.command_start
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (p.path == "data.inputs" and p.said.startswith("--"))
+        ]
+        page = m.group(0)[len(m.group(1)) + 1 :].strip("\"'")
+        self.add("data.inputs", f"hf://{kind}{repo}", f"{m.group(1)} {page}")
+
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
@@ -1792,6 +1863,8 @@ class _Reader:
                         # The local copy, as for any download: staging, or what a job that
                         # only downloads makes (read() decides).
                         self._downloaded(source, local, written, f"download {repo} {word} {local}")
+        if "huggingface.co" in line and (m := HF_PAGE_OPTION.search(line)):
+            self._hub_page(m)
         if "huggingface.co" in line and (m := HF_CLONE.search(line)):
             kind, repo = m.group(1) or "", m.group(2)
             self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
@@ -2024,9 +2097,8 @@ class _Reader:
                 if "$" not in image:
                     self.add("output.artifacts", image, f"{command[0]} push {image}")
             elif command[1] == "login":
-                value = next(
-                    (b for a, b in zip(command, command[1:]) if a in ("--password", "-p")), ""
-                )
+                given = zip(command, command[1:], strict=False)
+                value = next((b for a, b in given if a in ("--password", "-p")), "")
                 if not value and "--password-stdin" in command:
                     value = REGISTRY_KEY_PIPED.search(line)
                     value = value.group(1) if value else ""
