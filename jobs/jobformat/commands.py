@@ -269,6 +269,12 @@ INPUT_NAMED = re.compile(
 # writes for the next.
 PAIRED_INPUT = {"--input_dir", "--input-dir"}
 PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
+# A command told to rehearse, and the places it would otherwise write.
+DRY_RUN = {"--dry-run", "--dry_run", "--dryrun"}
+WRITTEN_PLACES = {"output.artifacts", "request.checkpoint_location", "_save"}
+# A folder of recordings a program processes (`--video-dir raw/ --output-dir frames/`): what it
+# reads, when the same command names where it writes (a converter or not).
+MEDIA_INPUT = re.compile(r"--(?:videos?|images?|audios?|frames?|clips?)[-_](?:dir|folder|root)")
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -360,6 +366,12 @@ DOWNLOAD_TO = {
 HF_CLONE = re.compile(
     r"\bgit\s+(?:lfs\s+)?clone\s[^;&|]*?https?://huggingface\.co/(datasets/)?"
     r"([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?/?(?=[\s;&|]|$)"
+)
+# A Hub repository's page (or a folder of it) as an option's value; a file of it
+# (`…/resolve/main/x.bin`, `…/blob/…`) is fetched as a URL.
+HF_PAGE_OPTION = re.compile(
+    r"""(--?[\w.-]+)[= ]["']?https?://huggingface\.co/(datasets/)?"""
+    r"""([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?(?:/tree/[^\s"']*)?/?(?=["'\s;&|]|$)"""
 )
 # Servers that take the model as their first argument.
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
@@ -534,6 +546,8 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
+# The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
+REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
 # samtools commands that read the file they are given first, and their options with a value.
 SAMTOOLS_READS = {"sort", "view", "index", "flagstat", "idxstats", "stats", "depth", "faidx",
@@ -600,7 +614,7 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity", "trap", "{", "}",
+    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman",
 }  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
@@ -633,6 +647,8 @@ SETUP_TOOLS = {
         ("pip", "install|uninstall|list|freeze|show"),
         ("pip3", "install|uninstall|list|freeze|show"),
         ("pipenv", "install|sync|lock"),
+        # direnv loads the folder's environment settings (`direnv allow`)
+        ("direnv", "allow|reload|hook"),
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
@@ -644,12 +660,14 @@ SETUP_TOOLS = {
 }
 # Container runtimes: what they pull sets a place up, what they run decides.
 CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
+# Of them, those whose other verbs move files or start services (`docker cp`, `compose up`).
+DOCKER_TOOLS = {"docker", "podman"}
 # Steps that only set a place up: a job of only these shows none of its work. They read no data
 # either (a clone, a build, an environment sourced, the node's own file modes and owners).
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
-           "chown", "chgrp", "chsh",
+           "chown", "chgrp", "chsh", "direnv",
            # clearing old files and stale processes off the machine reads no data
            "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
@@ -662,6 +680,37 @@ PIPED_INSTALLER = re.compile(
     r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
     r"^\s*eval\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?\s*$"
 )
+# A tool hooked into the shell (`eval "$(direnv hook bash)"`, `eval "$(pyenv init -)"`,
+# `eval "$(conda shell.bash hook)"`, `eval "$(brew shellenv)"`): it readies the shell, reads no data.
+SHELL_HOOK = re.compile(
+    r"""^\s*eval\s+["']?\$\(\s*[\w./-]+\s+(?:shell\.\w+\s+hook|hook|init|shellenv)\b[^()]*\)["']?\s*$"""
+)
+GREP_FILE = re.compile(r"^(?![^/]*[\\\[\]()*+?^|{}])(?:[~/.$]|[\w-]+/|[\w-]+\.\w{1,5}$)")
+# grep's options that take a value (the pattern given with -e, or a count, or context lines).
+GREP_VALUED = {"-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C"}
+
+
+def _filters_its_input(arguments):
+    """Whether grep is given only its pattern, so that it reads what is piped into it (a file
+    named after the pattern, or a pattern file with -f, is something it reads). A pattern
+    quoted inside `$(…)` reaches here in pieces (`CUDA`, `Version:`, `[0-9]+`): only a piece
+    shaped like a file (`log.txt`, `out/`, `$F`) is a file."""
+    operands, skip, patterns = [], False, 0
+    for word in arguments:
+        if skip:
+            skip = False
+        elif word in GREP_VALUED:
+            skip = True
+            patterns += word in ("-e", "--regexp")
+        elif word.startswith("-"):
+            if word in ("-f", "--file") or word.startswith("--file="):
+                return False
+        else:
+            operands.append(word)
+    files = [w for w in operands[(0 if patterns else 1) :] if GREP_FILE.search(w)]
+    return not files
+
+
 CONTROL = {
     "if",
     "then",
@@ -768,8 +817,8 @@ class _Quiet:
             return
         if not self.quiet:
             return  # decided: something reads
-        if PIPED_INSTALLER.match(expanded):
-            self.setups += 1  # installs a tool: sets the place up
+        if PIPED_INSTALLER.match(expanded) or SHELL_HOOK.match(expanded):
+            self.setups += 1  # installs a tool, or hooks one into the shell: sets the place up
             return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
@@ -777,19 +826,19 @@ class _Quiet:
         if head and not _may_read_nothing(head):
             self.quiet = False  # decided at the first word, however long the line
             return
-        segment = []
+        segment, piped = [], False
         for word in [*_substituted(words), ";"]:
             if word in (";", "|", "&&", "||", "&") or word.endswith(";"):
                 if word.endswith(";") and word != ";":
                     segment.append(word[:-1])
-                self._step(segment)
+                self._step(segment, piped)
                 if not self.quiet:
                     return
-                segment = []
+                segment, piped = [], word == "|"
             else:
                 segment.append(word)
 
-    def _step(self, words):
+    def _step(self, words, piped=False):
         i = 0
         while i < len(words) and _prefix(words[i]):
             i += 1  # an assignment's value is judged where it is used
@@ -797,13 +846,16 @@ class _Quiet:
             return
         head = words[i].split()
         first = head[0].rsplit("/", 1)[-1]
+        if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
+            return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
         if BENCHMARK.search(head[0]):
             self.steps += 1
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
-            if verb in ("pull", "build", "import"):
-                return  # fetches the container image: no data
+            if verb in ("pull", "build", "import", "login", "push", "tag"):
+                # fetches, builds, names or publishes a container image: no data read
+                return
             if verb in ("exec", "run"):
                 # The program the container runs decides (`apptainer exec x.sif python -V`).
                 image = _first_argument(words[i:], (verb,), VALUED)
@@ -816,6 +868,9 @@ class _Quiet:
                         return
                     self._step(words[i + after :])
                     return
+            if first in DOCKER_TOOLS:
+                self.quiet = False  # `docker cp`, `docker compose up`: their work is not shown
+                return
         python = first.startswith("python")
         # A program told to make up its own data (`train.py --synthetic`) reads none.
         made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
@@ -869,6 +924,7 @@ class _Reader:
         self.span = ([], 0, 0, 1)
         self.current = ""
         self.quiet = _Quiet()
+        self.command_start = 0  # where the current command's proposals begin in found
         self.assigned = set()  # names whose value was read once
         self.made = set()  # folders the script makes (mkdir)
         self.pulled = {}  # image file -> the image it was pulled from
@@ -973,7 +1029,7 @@ class _Reader:
             self.cwd = place if place.startswith("/") and _statable(place) else None
         if "-c" in words:
             words = _inline_scripts(words)
-        start = len(self.found)
+        start = self.command_start = len(self.found)
         if "dvc" in line:
             for m in DVC.finditer(line):
                 said = re.sub(r"\s+", " ", m.group(0))
@@ -1022,6 +1078,9 @@ class _Reader:
             self._fetch(line, words)
             self._copies(line, words)
         self._containers(line, words)
+        if "dry" in line and DRY_RUN.intersection(words):
+            # A rehearsal (`--dry-run`) only lists what it would do: it writes nothing.
+            self.found[start:] = [p for p in self.found[start:] if p.path not in WRITTEN_PLACES]
         if (
             self.inside
             or (self.shared_disk and ">" in line)
@@ -1260,7 +1319,7 @@ class _Reader:
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
                 continue
-            if option in PAIRED_INPUT and not value.startswith("-"):
+            if (option in PAIRED_INPUT or MEDIA_INPUT.fullmatch(option)) and value[:1] != "-":
                 self._paired_input(option, self.expand(value), words)
                 continue
             if (
@@ -1451,7 +1510,8 @@ class _Reader:
     def _paired_input(self, option, value, words):
         """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
         earlier step wrote it, it is on the node's own disk, or it is a variable alone."""
-        if not CONVERTER.search(self.current) or not any(
+        media = bool(MEDIA_INPUT.fullmatch(option))
+        if not (media or CONVERTER.search(self.current)) or not any(
             w.partition("=")[0] in PAIRED_OUTPUT for w in words
         ):
             return
@@ -1501,7 +1561,11 @@ class _Reader:
         for word in words[1:]:
             key, _, value = word.partition("=")
             value = self.expand(_unquote(value))
-            if key in ("output_dir", "out_dir") and _is_path(value):
+            # also a section's (`training.output_dir=train/`, an OmegaConf dotted override);
+            # the key says its value is a folder, relative ones too
+            if key.rsplit(".", 1)[-1] in ("output_dir", "out_dir") and (
+                _is_path(value) or RELATIVE.fullmatch(value)
+            ):
                 path = "output.artifacts"
             elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
                 _is_path(value) or CLOUD_URI.fullmatch(value)
@@ -1831,6 +1895,21 @@ class _Reader:
             return calls.rstrip() + raw[start + 1].strip()
         return calls
 
+    def _hub_page(self, m):
+        """A Hub repository's page given to a program (`--dataset_root
+        https://huggingface.co/datasets/org/x/tree/main`) is the repository it reads; a bare
+        name beside it on the line (`--dataset wds/x`) then names something inside that root,
+        not a repository of its own."""
+        kind, repo = m.group(2) or "", m.group(3)
+        start = self.command_start
+        self.found[start:] = [
+            p
+            for p in self.found[start:]
+            if not (p.path == "data.inputs" and p.said.startswith("--"))
+        ]
+        page = m.group(0)[len(m.group(1)) + 1 :].strip("\"'")
+        self.add("data.inputs", f"hf://{kind}{repo}", f"{m.group(1)} {page}")
+
     def _hub(self, line, words):
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
@@ -1849,6 +1928,8 @@ class _Reader:
                         # The local copy, as for any download: staging, or what a job that
                         # only downloads makes (read() decides).
                         self._downloaded(source, local, written, f"download {repo} {word} {local}")
+        if "huggingface.co" in line and (m := HF_PAGE_OPTION.search(line)):
+            self._hub_page(m)
         if "huggingface.co" in line and (m := HF_CLONE.search(line)):
             kind, repo = m.group(1) or "", m.group(2)
             self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
@@ -2077,7 +2158,30 @@ class _Reader:
             return False
         return True
 
+    def _registry(self, line, words):
+        """An image the job publishes (`docker push org/app:1`) is what it delivers; the key it
+        logs in to the registry with (`echo $TOKEN | docker login --password-stdin`, or
+        `--password $TOKEN`) is a credential, named as the job is given it."""
+        for command in _commands(words):
+            if len(command) < 2 or command[0] not in CONTAINER_TOOLS:
+                continue
+            if command[1] == "push" and (image := _first_argument(command[1:], ("push",), ())):
+                image = self.expand(image)
+                if "$" not in image:
+                    self.add("output.artifacts", image, f"{command[0]} push {image}")
+            elif command[1] == "login":
+                given = zip(command, command[1:], strict=False)
+                value = next((b for a, b in given if a in ("--password", "-p")), "")
+                if not value and "--password-stdin" in command:
+                    value = REGISTRY_KEY_PIPED.search(line)
+                    value = value.group(1) if value else ""
+                if m := SECRET_VALUE.fullmatch(value.strip("\"'")):
+                    name = next(g for g in m.groups() if g)
+                    self.add("work.credentials", name, f"{command[0]} login {value}")
+
     def _containers(self, line, words):
+        if "docker" in line or "podman" in line:
+            self._registry(line, words)
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
             self._image_run(words)
         runtime = RUNTIME_WORDS.search(line)  # (once: the patterns below need its words)
@@ -3110,7 +3214,14 @@ def merge(
                 notes.append(p.value)
             continue
         elif p.path == "data.no_inputs":
-            if known - undirected or data.get("inputs") or "no_inputs" in data:
+            # What the commands only hand back (an image pushed, a file uploaded) is no place
+            # the job reads; a mount it writes into (named by its path) may be read too.
+            delivered = {
+                norm(a.get("destination"))
+                for a in output.get("artifacts") or []
+                if not a.get("name")
+            }
+            if known - undirected - delivered or data.get("inputs") or "no_inputs" in data:
                 continue
             data["no_inputs"] = True
             notes.append(

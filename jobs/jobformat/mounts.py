@@ -37,11 +37,12 @@ CREDENTIAL = re.compile(
 # A user's shell, editor, SSH client or tool settings copied into the home folder on the node:
 # they shape the session, not the job's code or data. An SSH client's settings (`~/.ssh/config`:
 # host aliases, which key to use) and the hosts it trusts (`known_hosts`) hold no secret; the
-# keys beside them (`~/.ssh/id_*`, a whole `~/.ssh` folder) are credentials.
+# keys beside them (`~/.ssh/id_*`, a whole `~/.ssh` folder) are credentials. A tracker's settings
+# (`~/.config/wandb`: entity, base URL; its key is in `~/.netrc`) are the user's too.
 USER_CONFIG = re.compile(
     r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:bashrc|bash_profile|bash_aliases|profile|"
-    r"zshrc|inputrc|vimrc|tmux\.conf|screenrc|condarc|config/(?:nvim|htop|tmux)(?:/.*)?|"
-    r"ssh/(?:config|known_hosts))$"
+    r"zshrc|inputrc|vimrc|tmux\.conf|screenrc|condarc|"
+    r"config/(?:nvim|htop|tmux|wandb)(?:/.*)?|ssh/(?:config|known_hosts))$"
 )
 SSH_SETTINGS = re.compile(r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$")
 

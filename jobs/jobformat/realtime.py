@@ -45,7 +45,9 @@ SERVING_PATTERNS = [
     # (`mv ttyd.x86_64 /usr/local/bin/ttyd`).
     (
         rf"{COMMAND_START}(?:ttyd|gotty|wetty|openvscode-server|jupyterhub|marimo\s+(?:edit|run))"
-        r"(?:\s|$)|\bpython[\d.]*\s+-m\s+(?:jupyterlab|notebook)\b",
+        r"(?:\s|$)|\bpython[\d.]*\s+-m\s+(?:jupyterlab|notebook)\b|"
+        # Elixir's Livebook, also as the command a container runs (`docker run … livebook server`)
+        r"\blivebook\s+server\b",
         "serves a terminal or a notebook to a browser",
     ),
 ]

@@ -2031,3 +2031,58 @@ def test_loop_values_as_the_shell_gives_them():
     assert commands._loop_values("`seq 0 2 4`", variables, {}) == ["0", "2", "4"]
     arrays = commands._arrays([(1, 'L=("p" q)'), (2, "T=([a]=x)"), (3, "U=(u)"), (4, "U+=(v)")])
     assert arrays == {"L": ["p", "q"]}
+
+
+def test_an_image_pushed_is_delivered_and_the_registry_key_piped_to_login_is_a_credential():
+    task = (
+        "resources:\n  accelerators: L4:1\nworkdir: .\nrun: |\n"
+        '  echo "$REGISTRY_PAT" | docker login ghcr.io -u bot --password-stdin\n'
+        "  docker build -t ghcr.io/northwind/seg:2 .\n"
+        "  docker push ghcr.io/northwind/seg:2\n"
+    )
+    (result,) = jobformat.import_text(task.encode(), filename="build.yaml")
+    description = result.description
+    assert description.work.credentials == ["REGISTRY_PAT"]
+    assert [a.destination for a in description.output.artifacts] == ["ghcr.io/northwind/seg:2"]
+    # Building and publishing an image reads no data: what it hands back is no place it reads.
+    assert description.data.no_inputs
+    # `docker cp` moves files the file does not show: nothing is said about them.
+    copied = task.replace("docker push", "docker cp box:/out")
+    (result,) = jobformat.import_text(copied.encode(), filename="build.yaml")
+    assert not result.description.data.no_inputs
+
+
+def test_grep_over_a_pipe_and_a_shell_hook_read_nothing_but_grep_of_a_file_does():
+    def quiet(*lines):
+        (result,) = jobformat.import_text(
+            ("resources:\n  cpus: 2\nrun: |\n" + "".join(f"  {x}\n" for x in lines)).encode(),
+            filename="probe.yaml",
+        )
+        return bool(result.description.data.no_inputs)
+
+    assert quiet("V=$(nvidia-smi | grep -oP 'Driver Version: [0-9.]+')", 'echo "$V"')
+    assert quiet('eval "$(direnv hook bash)"', "direnv allow", "nvidia-smi")
+    assert not quiet("nvidia-smi | grep -i tesla runs/seen.txt")
+    assert not quiet("grep -c ok results.log")
+
+
+def test_a_hub_page_given_as_an_option_is_the_repository_read_over_a_name_beside_it():
+    text = (
+        "python eval.py --dataset wds/coast_captions \\\n"
+        '  --dataset_root "https://huggingface.co/datasets/northwind/wds_coast/tree/main"\n'
+    )
+    assert found(text) == [("data.inputs", "hf://datasets/northwind/wds_coast")]
+
+
+def test_a_sections_output_dir_override_and_a_media_folder_paired_with_an_output():
+    assert found('python -m seg.train -c run.yaml "training.output_dir=runs/"') == [
+        ("output.artifacts", "runs/")
+    ]
+    assert found("python cut.py --video-dir /mnt/raw/clips --output-dir /mnt/frames") == [
+        ("data.inputs", "/mnt/raw/clips"),
+        ("output.artifacts", "/mnt/frames"),
+    ]
+    # a rehearsal writes nothing; what it would read is still named
+    assert found("python cut.py --video-dir /mnt/raw/clips --output-dir /mnt/frames --dry-run") == [
+        ("data.inputs", "/mnt/raw/clips")
+    ]

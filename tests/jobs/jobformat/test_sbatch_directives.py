@@ -373,6 +373,7 @@ def test_a_terminal_notebook_or_dashboard_left_in_the_foreground_serves():
     assert serves('ttyd -p 7000 bash -c "python talk.py --model ./m"')
     assert serves("cd nb && python -m jupyterlab --port 9000")
     assert serves("srun tensorboard --logdir runs --bind_all")
+    assert serves("docker run --rm -p 8080:8080 lab/books:1 livebook server /notebooks")
     # Installing one, or naming a folder for it, starts nothing; beside training, it ends with it.
     assert not serves("cp ttyd.bin /opt/bin/ttyd", "python train.py &", "wait")
     assert not serves("python train.py --tensorboard-dir tb")

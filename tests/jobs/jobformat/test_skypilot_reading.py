@@ -588,3 +588,15 @@ def test_the_registry_login_envs_are_one_credential_set():
         "SKYPILOT_DOCKER_PASSWORD",
         "SKYPILOT_DOCKER_SERVER",
     ]
+
+
+def test_a_trackers_settings_folder_is_the_users_own_not_code():
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n  ~/.config/wandb: ~/.config/wandb\n  ~/.netrc: ~/.netrc\n"
+        "run: python fit.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.code == ["."]
+    assert result.description.work.credentials == ["~/.netrc"]
+    assert any(n.startswith("file_mounts ~/.config/wandb") for n in result.notes)
