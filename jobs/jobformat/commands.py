@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .envs import DEFAULTED, script_variables
 from .mounts import ECHOED, URI
 from .realtime import ends_serving
+from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
 
 @dataclass(frozen=True)
@@ -2513,6 +2514,9 @@ def read(
         reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
         reader.parameters = _function_parameters(text) if "()" in text else set()
     lines = logical_lines(text)
+    # (where the unread lines start, when some are)
+    first_skipped = lines[HEAD_LINES][0] + first_line - 1 if len(lines) > HEAD_LINES else 0
+    lines, skipped = head_and_tail(lines)
     arrays = _arrays(lines) if text and "=(" in text else {}
     if text and "for " in text:
         reader.named_loops = _named_loops(text, variables, arrays)
@@ -2580,7 +2584,16 @@ def read(
         if not local_copy(p) and not read_through(p) and not produced(p)
     ]
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
-    if reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
+    if skipped > 0:
+        # What the unread lines do is not known: nothing is said of them but that.
+        said = (
+            f"The commands run to {len(lines) + skipped:,} lines: the first {HEAD_LINES:,} and "
+            f"the last {TAIL_LINES:,} were read, not the {skipped:,} between them"
+        )
+        found.append(Proposal("note", said, first_skipped, "", said, section))
+        if sets_up is not None:
+            sets_up.append(False)
+    elif reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))

@@ -7,6 +7,8 @@ the script ends with a server still in the foreground."""
 
 import re
 
+from .textio import head_and_tail
+
 # Where a program's name starts a command: a line, after a separator, or after a wrapper.
 COMMAND_START = r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time|sudo)\s+)(?:[\w.~-]*/)*"
 
@@ -160,7 +162,7 @@ def ends_serving(command, opens_ports=False):
     of its own or is given a port to listen on is a server too."""
     if not isinstance(command, str) or not command or _stops_it(command):
         return False
-    lines = _logical_lines(command)
+    lines, _ = head_and_tail(_logical_lines(command))
     steps = [line for line in lines if not NOT_A_STEP.match(line)]
     if not steps:
         return False

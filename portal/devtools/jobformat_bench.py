@@ -78,12 +78,27 @@ def sbatch_long_line_then_more(size=LIMIT):
     return _fill("#!/bin/bash\n#SBATCH --comment=", "x", "\n#SBATCH --nodes=2\npython t.py\n", size)
 
 
+def sbatch_data_files(size=LIMIT):
+    # Each line hands the program a file by its kind: every one is a proposal, and each
+    # asks whether an earlier step wrote it (14.8 s once, when that was a scan of them all).
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\n"
+    return _fill(head, "python fit.py --train-csv data/part_{i}.csv\n", size=size)
+
+
+def sbatch_short_commands(size=LIMIT):
+    # The most lines a megabyte holds: a script of generated length.
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\n"
+    return _fill(head, "ls\n", size=size)
+
+
 SHAPES = {
     "skypilot: 1 MB run script": skypilot_long_run,
     "skypilot: many mounts": skypilot_many_mounts,
     "sbatch: 1 MB script body": sbatch_long_body,
     "sbatch: one 1 MB #SBATCH line": sbatch_long_directive,
     "native: many inputs": native_many_inputs,
+    "sbatch: 1 MB of data files": sbatch_data_files,
+    "sbatch: 1 MB of short commands": sbatch_short_commands,
 }
 
 # Parsers timed alone, where the whole import would dilute a slow step: (input, reader).

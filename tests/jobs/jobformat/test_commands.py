@@ -3,6 +3,7 @@ scripts, each proposal with the line it was read from."""
 
 from jobs import jobformat
 from jobs.jobformat import commands
+from jobs.jobformat.textio import HEAD_LINES, TAIL_LINES
 
 
 def found(text, **kwargs):
@@ -2086,3 +2087,28 @@ def test_a_sections_output_dir_override_and_a_media_folder_paired_with_an_output
     assert found("python cut.py --video-dir /mnt/raw/clips --output-dir /mnt/frames --dry-run") == [
         ("data.inputs", "/mnt/raw/clips")
     ]
+
+
+def test_a_script_of_a_generated_length_is_read_at_its_start_and_end_and_says_so():
+    echo = "echo step\n"
+    text = (
+        "python prep.py --data /lustre/in/start\n"
+        + echo * (HEAD_LINES + 99)
+        + "python x.py --data /lustre/in/middle\n"  # line 4101: in the unread middle
+        + echo * TAIL_LINES
+        + "aws s3 cp /lustre/out s3://northwind-results/run --recursive\n"
+    )
+    read = commands.read(text)
+    places = [(p.path, p.value) for p in read if p.path != "note"]
+    assert ("data.inputs", "/lustre/in/start") in places
+    assert ("output.artifacts", "s3://northwind-results/run") in places
+    assert ("data.inputs", "/lustre/in/middle") not in places
+    [note] = [p for p in read if p.path == "note"]
+    assert note.value == (
+        f"The commands run to {HEAD_LINES + TAIL_LINES + 102:,} lines: the first {HEAD_LINES:,} "
+        f"and the last {TAIL_LINES:,} were read, not the 102 between them"
+    )
+    assert note.line == HEAD_LINES + 1
+    # Lines it did not read may read anything: "reads nothing" is not said.
+    quiet = commands.read(echo * (HEAD_LINES + TAIL_LINES + 10))
+    assert [p.path for p in quiet] == ["note"]
