@@ -41,10 +41,11 @@ class Limited(Exception):
 
 
 def _key(request, scope, rate):
-    window = int(time.time()) // rate.seconds
-    return f"ratelimit:{scope}:{client_ip(request)}:{window}", rate.seconds - int(
-        time.time()
-    ) % rate.seconds
+    """The count's key for this client and the current window, and the seconds left in it
+    (one reading of the clock: two could fall either side of the window's end)."""
+    now = int(time.time())
+    window, into = divmod(now, rate.seconds)
+    return f"ratelimit:{scope}:{client_ip(request)}:{window}", rate.seconds - into
 
 
 def _rate(scope):
