@@ -114,6 +114,23 @@ def _is_path(value):
     return value.startswith(("/", "./", "../", "~", "$")) and not value.startswith("//")
 
 
+def _dataset_description(value):
+    """`--data coco128.yaml` (YOLO's trainers): a YAML file that says where the images and
+    labels are, the dataset the run reads by the name it is given."""
+    return bool(RELATIVE.fullmatch(value) and re.search(r"\.ya?ml$", value))
+
+
+def _relative_folder(value, written=False):
+    """A place under the working directory that cannot be a Hub id (`org/name`, one slash):
+    three parts or more (`data/bowl-2018/stage1_train`); for a place written, also two under a
+    folder named for results (`outputs/run1`). (`--data-path data/train` as often names a
+    folder an earlier step of the job fills.)"""
+    if not RELATIVE_PLACE.fullmatch(value) or "$" in value:
+        return False
+    parts = value.rstrip("/").split("/")
+    return len(parts) >= 3 or (written and len(parts) == 2 and parts[0].lower() in LOCAL_FOLDERS)
+
+
 # --- the patterns ---------------------------------------------------------------------------
 
 # Options that hand a Hugging Face model (or a local copy of one) to the program.
@@ -457,7 +474,9 @@ OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_pa
 CHECKPOINT_SECTIONS = {"checkpoint", "checkpointing", "ckpt", "checkpoints"}
 CHECKPOINT_PLACES = {"dir", "path", "save", "folder", "root", "output_dir", "save_path"}
 OVERRIDE_DATA = {"train_files", "val_files", "test_files", "train_file", "val_file",
-                 "train_path", "data_path", "train_data_path", "dataset_path"}  # fmt: skip
+                 "train_path", "data_path", "train_data_path", "dataset_path",
+                 # a data module's folder (`data.data_dir=/scratch/x`)
+                 "data_dir"}  # fmt: skip
 OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_path"}
 # First folders of a relative model path that are the job's own (`checkpoints/run/actor_hf`),
 # not a Hub id's organisation.
@@ -542,7 +561,7 @@ DMTCP_INTERVAL = re.compile(
 )
 # yacs settings: an upper-case dotted key followed by its value (`MODEL.WEIGHTS /w.pkl`).
 YACS_KEY = re.compile(r"[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)+|OUTPUT_DIR")
-YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]")
+YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]|DATA_DIR\s+[/$~.]")
 # Options that hand a program a key (`--api-key`, `--hf_token`, `--logger.wandb.key`), and the
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
@@ -1064,7 +1083,7 @@ class _Reader:
             self.add("_requeue", True, REQUEUE_SELF.search(line).group(0))
         if "dmtcp" in line or "coordinator" in line:
             self._dmtcp(line)
-        if ("WEIGHTS" in line or "PRETRAINED" in line or "OUTPUT_DIR" in line) and (
+        if ("WEIGHTS" in line or "PRETRAINED" in line or "_DIR" in line) and (
             YACS_IN_LINE.search(line)
         ):
             self._yacs(words)
@@ -1497,7 +1516,13 @@ class _Reader:
         if alone and not ({alone.group(1), alone.group(2)} & given):
             return  # a variable the file gives no value (or only an empty fallback): unsaid
         relative = RELATIVE_PLACE.fullmatch(value) and WEIGHTS_FILE.search(value)
-        if (_is_path(value) or relative) and not NODE_LOCAL.match(value):
+        # (not a model an earlier step of the job wrote: `train.py --output runs/a` then
+        # `sample.py --checkpoint runs/a/model.pt`)
+        if (
+            (_is_path(value) or relative)
+            and not NODE_LOCAL.match(value)
+            and not self._written(value)
+        ):
             self.add("data.inputs", value, f"{option} {value}")
 
     def _repo_kind(self, option):
@@ -1724,7 +1749,11 @@ class _Reader:
             if each[:1] == "$" and self._names_a_setting(each):
                 continue
             each = self.expand(each)
-            if _is_path(each):
+            if (
+                _is_path(each)
+                or _relative_folder(each)
+                or (option == "--data" and _dataset_description(each))
+            ):
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
@@ -1745,7 +1774,9 @@ class _Reader:
                 w.rsplit("/", 1)[-1] in PROFILERS for w in before
             )
             value = self.expand(words[i + 1])
-            if program and (_is_path(value) or OUTPUT_FILE.search(value)):
+            if program and (
+                _is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True)
+            ):
                 self.add("output.artifacts", value, f"{word} {value}")
         if "-i" in words and "-o" in words:
             self._program_input(words)
@@ -1881,6 +1912,9 @@ class _Reader:
                 self.add("data.inputs", value, said)
             elif last == "OUTPUT_DIR" and _is_path(value):
                 self.add("output.artifacts", value, said)
+            elif last.endswith("DATA_DIR") and _is_path(value) and not self._written(value):
+                # SlowFast's `DATA.PATH_TO_DATA_DIR /data/kinetics/`: the folder it reads
+                self.add("data.inputs", value, said)
 
     def _hub_or_path(self, value, said, dataset):
         if _is_path(value):

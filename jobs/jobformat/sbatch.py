@@ -399,7 +399,12 @@ def _component(options, body, gpus_elsewhere=False):
         # Slurm gives a job no GPU unless it asks for one, but a script that uses GPUs with
         # no GPU directive gets them another way (a GPU partition, whole nodes, options given
         # at submission): CPU-only is said only when nothing in the file points to GPUs.
-        hint = None if gpus_elsewhere or _said_no_gpu(options) else gpu_hint(options, body)
+        cpu_nodes = _cpu_partition(options)
+        hint = (
+            None
+            if gpus_elsewhere or _said_no_gpu(options) or cpu_nodes
+            else gpu_hint(options, body)
+        )
         per_node = _gpus_per_whole_node(options, body) if hint else None
         if per_node:
             name, count = per_node
@@ -413,7 +418,7 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
                 "how many per node."
             )
-        elif _hands_off_to(body) is None:
+        elif _hands_off_to(body) is None or cpu_nodes:
             request["no_accelerators"] = True
         # (commands that only hand over to another script show no work of their own: what it
         # runs on is written there, so CPU-only is not said)
@@ -587,7 +592,19 @@ GPU_WORDS = (
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
 GPU_NAMED = re.compile(r"gpu", re.IGNORECASE)
+# A partition named for CPU nodes (`cpu`, `cpu-long`, `short_cpu`, `cpuonly`): no GPU there,
+# whatever script the job hands over to.
+CPU_PARTITION = re.compile(r"(?:^|[-_])cpu(?:only)?(?:$|[-_])", re.IGNORECASE)
+# GRES names of GPU-class accelerators other than `gpu`: Hygon's DCU (Sugon clusters) and
+# Huawei Ascend's NPU, counted as `--gres=gpu:N` is.
+OTHER_ACCELERATORS = {"dcu", "npu"}
 GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
+
+
+def _cpu_partition(options):
+    """Every partition the job may run in is named for CPU nodes (`-p cpu`, `cpu-long,cpu`)."""
+    names = [n for n in (options.get("partition") or "").split(",") if n.strip()]
+    return bool(names) and all(CPU_PARTITION.search(n.strip()) for n in names)
 
 
 def _said_no_gpu(options):
@@ -970,7 +987,9 @@ def _gpus(options, node_count, tasks_per_node, notes):
         for item in re.split(r",(?![^()]*\))", gres):
             item = re.sub(r"\(.*?\)", "", item).strip()
             parts = item.split(":")
-            if parts[0] != "gpu":
+            if parts[0] in OTHER_ACCELERATORS and len(parts) <= 2:
+                parts.insert(1, parts[0])  # --gres=dcu:4: four of the kind the name says
+            elif parts[0] not in OTHER_ACCELERATORS and parts[0] != "gpu":
                 notes.append(f"--gres {item}: a generic resource the format does not hold.")
                 continue
             entry = {}

@@ -2112,3 +2112,28 @@ def test_a_script_of_a_generated_length_is_read_at_its_start_and_end_and_says_so
     # Lines it did not read may read anything: "reads nothing" is not said.
     quiet = commands.read(echo * (HEAD_LINES + TAIL_LINES + 10))
     assert [p.path for p in quiet] == ["note"]
+
+
+def test_relative_data_folders_and_dataset_descriptions_are_read_but_org_name_is_a_hub_id():
+    text = (
+        "python train.py --data_path data/bowl-2018/stage1\n"
+        "python yolo.py --data roads.yaml --dataset_dir northwind/clips\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "data/bowl-2018/stage1"),
+        ("data.inputs", "roads.yaml"),
+        ("data.inputs", "hf://datasets/northwind/clips"),
+    ]
+
+
+def test_a_model_an_earlier_step_wrote_under_its_output_is_not_read():
+    text = (
+        "srun python train.py --steps 10 --output outputs/run1\n"
+        "srun python sample.py --checkpoint outputs/run1/model.pt\n"
+    )
+    assert found(text) == [("output.artifacts", "outputs/run1")]
+
+
+def test_a_yacs_data_folder_is_read():
+    text = "python tools/run_net.py --cfg c.yaml NUM_GPUS 1 DATA.PATH_TO_DATA_DIR /data/clips/\n"
+    assert found(text) == [("data.inputs", "/data/clips/")]

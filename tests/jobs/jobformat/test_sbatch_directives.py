@@ -443,3 +443,18 @@ def test_work_submitted_to_a_running_ray_cluster_does_not_say_cpu_only():
         "RAY_ADDRESS='http://10.0.0.7:8265' ray job submit --working-dir . -- bash run_rl.sh",
     )
     assert handed.description.request.no_accelerators is None
+
+
+def test_dcu_and_npu_gres_are_accelerators_counted_as_gpus_are():
+    request = imported("#SBATCH --gres=dcu:4", "srun python t.py").description.request
+    assert (request.accelerators[0].type, request.accelerators[0].count) == ("dcu", 4)
+    request = imported("#SBATCH --gres=npu:ascend910:8", "python t.py").description.request
+    assert (request.accelerators[0].type, request.accelerators[0].count) == ("ascend910", 8)
+
+
+def test_a_partition_named_for_cpu_nodes_says_cpu_only_even_for_a_hand_off():
+    # (a word such as an environment's name `sim_gpu` gives the job no GPU on CPU nodes)
+    handed = imported("#SBATCH --partition=cpu", "conda activate sim_gpu", "$@")
+    assert handed.description.request.no_accelerators is True
+    mixed = imported("#SBATCH --partition=cpu,gpu", "conda activate sim_gpu", "$@")
+    assert mixed.description.request.no_accelerators is None
