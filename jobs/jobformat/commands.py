@@ -399,7 +399,7 @@ DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dat
 FETCH = re.compile(
     r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c|gdown)\s"
 )
-URL = re.compile(r"https?://[^\s\"'|;&<>)]{1,400}")
+URL = re.compile(r"(?:https?|ftp)://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.
 NOT_DATA_URL = re.compile(
     r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"

@@ -1055,6 +1055,11 @@ def test_files_fetched_into_the_folder_the_job_changed_into():
         text = f"cd tides\n{fetch}\n"
         assert ("output.artifacts", "tides") not in found(text, shared_disk=True), fetch
     assert ("output.artifacts", "tides") not in found("cd tides\nwget https://t.example.org/a\n")
+    # An FTP server's file is fetched data too.
+    assert found("cd /lake/tides\nwget ftp://ftp.example.org/pub/a.nc\n", shared_disk=True) == [
+        ("data.inputs", "ftp://ftp.example.org/pub/a.nc"),
+        ("output.artifacts", "/lake/tides"),
+    ]
 
 
 def test_options_naming_a_directory_of_data_read_and_of_results():
