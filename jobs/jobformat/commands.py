@@ -256,7 +256,7 @@ OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_fil
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
 # `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
 OUTPUT_NAMED = re.compile(
-    r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|path|folder|root)"
+    r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|directory|path|folder|root)"
 )
 # Files named for what a program reports (`--summary_path s.json`, `--metrics_file m.json`,
 # `--predictions_path p.jsonl`): what it writes.
@@ -280,7 +280,9 @@ GENERATED_OPTION = re.compile(r"--(?:[a-z]+[-_])*generat")
 # `--dataset_base_path`, `--eval_data_dir` (not a place it writes: WRITES, nor its own files:
 # OWN_FILES). A bare `--input_dir`/`--data_root` as often names where a step writes for the next.
 INPUT_NAMED = re.compile(
-    r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|file|root|folder)"
+    r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|directory|file|root|folder)|"
+    # the data named by a word before it (`--raw_data_directory`, `--eval_data_dir`)
+    r"--(?:[a-z]+[-_])+(?:data|dataset)[-_](?:path|dir|directory|folder)"
 )
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
@@ -412,9 +414,9 @@ PY_SAVE = re.compile(
 )
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH = re.compile(
-    r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c)\s"
+    r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c|gdown)\s"
 )
-URL = re.compile(r"https?://[^\s\"'|;&<>)]{1,400}")
+URL = re.compile(r"(?:https?|ftp)://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.
 NOT_DATA_URL = re.compile(
     r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
@@ -430,7 +432,14 @@ LOOPBACK = re.compile(
     r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
     re.IGNORECASE,
 )
-FETCHERS = re.compile(r"wget|curl|axel|aria2c")
+FETCHERS = re.compile(r"wget|curl|axel|aria2c|gdown")
+# A fetch that keeps the file under its own name in the folder it runs in: wget's and gdown's
+# default, curl's with -O (`-LJO`, `--remote-name`); not one told where to save (`-O f`, `-P d`,
+# `-o f`, `--output`), nor curl without -O (it writes to its output stream).
+FETCH_NAMED_ELSEWHERE = re.compile(
+    r"\s(?:-[a-zA-Z]*[OoP]|--output\S*|--directory-prefix\S*)(?=[\s=]|$)"
+)
+CURL_KEEPS_NAME = re.compile(r"\s(?:-[a-zA-Z]*O[a-zA-Z]*|--remote-name(?:-all)?)(?=\s|$)")
 # A download saved as a package or an installer (`wget -O vscode.deb '…?build=stable'`): the
 # machine's setup, whatever its URL looks like.
 SAVED_AS_PACKAGE = re.compile(
@@ -954,6 +963,7 @@ class _Reader:
         self.produced = set()  # files a step of the job writes for a later one
         self.removed = set()  # files the job deleted: read after, they are made again by it
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
+        self.fetch_dir = None  # the folder changed into as written (`cd data`): where fetches land
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
         self.unpacked = set()  # repositories whose content was unpacked (read as data)
@@ -1047,6 +1057,8 @@ class _Reader:
         if words[:1] == ["cd"]:
             place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
             self.cwd = place if place.startswith("/") and _statable(place) else None
+        if "cd" in words:
+            self.fetch_dir = self._fetch_dir(words)
         if "-c" in words:
             words = _inline_scripts(words)
         start = self.command_start = len(self.found)
@@ -2019,6 +2031,32 @@ class _Reader:
             url = m.group(0)
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
+                self._fetched_here(line, url)
+
+    def _fetch_dir(self, words):
+        """The folder the line's last `cd` changes into (`mkdir -p d && cd d || exit 1`)."""
+        place = None
+        for i, word in enumerate(words[:-1]):
+            if word == "cd" and (i == 0 or words[i - 1] in ("&&", ";", "||")):
+                place = self.expand(words[i + 1]).rstrip("/")
+        return place if _fetch_folder(place) else None
+
+    def _fetched_here(self, line, url):
+        """A file fetched under its own name into the folder the script changed into (`cd data`,
+        then `wget URL`): that folder holds the copy. A download job (nothing after names the
+        folder) makes it, its output, on a cluster's shared disk; read() decides."""
+        tool = FETCH.search(line)
+        if not self.fetch_dir or not self.shared_disk or not tool:
+            return
+        keeps_name = CURL_KEEPS_NAME.search(line) if tool.group(1) == "curl" else True
+        if not keeps_name or (tool.group(1) != "curl" and FETCH_NAMED_ELSEWHERE.search(line)):
+            return
+        name = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        self.staged.add(f"{self.fetch_dir}/{name}")
+        before = len(self.found)
+        self.add("_download", self.fetch_dir, f"{tool.group(1)} {url} (into {self.fetch_dir})")
+        if len(self.found) > before:
+            self.downloads.append((self.found[before], self.index, {self.fetch_dir}))
 
     def _copies(self, line, words):
         m = COPY_TOOL.search(line) if COPY_WORDS.search(line) else None
@@ -2828,6 +2866,14 @@ def _loop_plan(lines, variables, arrays):
 
     walk(0, len(lines), {}, 1)
     return plan
+
+
+def _fetch_folder(place):
+    """A folder a fetch can land in, as the script names it: a path or a relative folder, not
+    one that climbs back (`cd ..`) or an option."""
+    if not place or ".." in place.split("/"):
+        return False
+    return not NODE_LOCAL.match(place) and bool(_is_path(place) or RELATIVE.fullmatch(place))
 
 
 def _download_products(reader, lines, read_lines):

@@ -418,10 +418,11 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
                 "how many per node."
             )
-        elif _hands_off_to(body) is None or cpu_nodes:
+        elif _said_no_gpu(options) or _hands_off_to(body) is None or cpu_nodes:
             request["no_accelerators"] = True
         # (commands that only hand over to another script show no work of their own: what it
-        # runs on is written there, so CPU-only is not said)
+        # runs on is written there, so CPU-only is not said; unless --gres=gpu:0 says it outright,
+        # as nothing the script starts gets a GPU the job was not given)
 
     if options.get("time"):
         limit = slurm_minutes_to_duration(options["time"])
@@ -573,6 +574,9 @@ GPU_OFF = re.compile(
     r"\bCUDA_VISIBLE_DEVICES=(?:-1\b|[\"']{2}|\s|$)",
     re.IGNORECASE,
 )
+# Loading a module built for GPUs (`module load tensorflow-gpu/2.16`) sets up the software, as
+# on clusters whose only build of a library is the GPU one: not work that uses a GPU.
+MODULE_LOAD = re.compile(r"(?:module|ml)\s+(?:(?:load|add)\s+)?[\w./+-]+(?:\s+[\w./+-]+)*\s*$")
 GPU_WORDS = (
     "gpu",
     "nvidia-smi",
@@ -646,7 +650,7 @@ def gpu_hint(options, body):
     for line in (body or "").splitlines():
         text = line.strip()
         used = text and not text.startswith("#") and GPU_USE.search(text)
-        if used and not GPU_OFF.search(text):
+        if used and not GPU_OFF.search(text) and not MODULE_LOAD.match(text):
             return text[:80]
     return _accelerator_work(body)
 

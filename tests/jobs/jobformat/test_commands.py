@@ -1037,6 +1037,39 @@ def test_a_downloads_local_copy_is_staging_unless_the_job_only_downloads():
     assert found(text) == [("data.inputs", "s3://fjord-scans")]
 
 
+def test_files_fetched_into_the_folder_the_job_changed_into():
+    # A job that only fetches, under the files' own names, into a folder it changed into
+    # (relative or not, after `mkdir -p d &&`): the folder is what it makes.
+    for fetch in ("wget https://tide.example.org/a.nc", "curl -LJO https://tide.example.org/a.nc",
+                  "gdown https://drive.example.com/uc?id=7Qx"):  # fmt: skip
+        text = f"mkdir -p tides && cd tides || exit 1\n{fetch}\n"
+        url = fetch.split()[-1]
+        assert found(text, shared_disk=True) == [
+            ("data.inputs", url),
+            ("output.artifacts", "tides"),
+        ], fetch
+    # Saved elsewhere, curl to its output stream, a later step using it, a cloud VM: no output.
+    for fetch in ("wget -O a.nc https://tide.example.org/a.nc",
+                  "curl -L https://tide.example.org/a.nc",
+                  "wget https://tide.example.org/a.nc\npython fit.py --data tides"):  # fmt: skip
+        text = f"cd tides\n{fetch}\n"
+        assert ("output.artifacts", "tides") not in found(text, shared_disk=True), fetch
+    assert ("output.artifacts", "tides") not in found("cd tides\nwget https://t.example.org/a\n")
+    # An FTP server's file is fetched data too.
+    assert found("cd /lake/tides\nwget ftp://ftp.example.org/pub/a.nc\n", shared_disk=True) == [
+        ("data.inputs", "ftp://ftp.example.org/pub/a.nc"),
+        ("output.artifacts", "/lake/tides"),
+    ]
+
+
+def test_options_naming_a_directory_of_data_read_and_of_results():
+    text = "python make.py --raw_data_directory /lake/raw --output_directory /lake/made.pt\n"
+    assert found(text) == [
+        ("data.inputs", "/lake/raw"),
+        ("output.artifacts", "/lake/made.pt"),
+    ]
+
+
 def test_an_uploads_local_side_is_read_unless_an_earlier_step_wrote_it():
     # A backup: the job only sets its place up, then sends data it did not make.
     text = "SRC=$1\nmodule load rclone\nrclone copy --checksum ${SRC}.tar vault:backups/\n"

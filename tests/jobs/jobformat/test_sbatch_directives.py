@@ -229,6 +229,21 @@ def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
     assert request("#SBATCH --gres=gpu:0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gpus=0", "nvidia-smi").no_accelerators is True
     assert request("#SBATCH --gres=nvme:0", "nvidia-smi").no_accelerators is None
+    # ...also when the commands only hand over to another script (it gets no GPU either).
+    assert request("#SBATCH --gres=gpu:0", "./env.sh python3 -m tools.make").no_accelerators
+    assert request("#SBATCH -c 4", "./env.sh python3 -m tools.make").no_accelerators is None
+
+
+def test_loading_a_gpu_build_of_a_module_is_not_gpu_work():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    # A cluster's only build of a library may be its GPU one: loading it sets software up.
+    for load in ("module load tensorflow-gpu/py3/2.16.1", "ml pytorch-gpu/2.1"):
+        assert request("#SBATCH -c 4", load, "python fetch.py").no_accelerators is True, load
+    # A line that runs something after loading still counts.
+    found = request("#SBATCH -c 4", "module load cuda && gpu_burn 60")
+    assert found.no_accelerators is None
 
 
 def test_accelerator_work_without_a_gpu_word_is_not_cpu_only():
