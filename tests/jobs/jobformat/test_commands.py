@@ -2112,3 +2112,67 @@ def test_a_script_of_a_generated_length_is_read_at_its_start_and_end_and_says_so
     # Lines it did not read may read anything: "reads nothing" is not said.
     quiet = commands.read(echo * (HEAD_LINES + TAIL_LINES + 10))
     assert [p.path for p in quiet] == ["note"]
+
+
+def sky_description(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    return result.description.to_data()
+
+
+def test_a_commented_example_command_names_no_bucket():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n  python fit.py --data /mnt/in/set\n"
+        "  # python fit.py --remote s3://example-results/run\n"
+    )
+    assert sky_data(text) == (["/mnt/in/set"], [])
+
+
+def test_a_copied_folders_glob_is_the_folder_and_the_setups_names_are_expanded():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  W=tiny-net-v2\n"
+        "  gsutil -m cp gs://weights-store/${W}/* ~/w\nrun: |\n  python serve_once.py ~/w\n"
+    )
+    inputs, _ = sky_data(text)
+    assert inputs[0] == "gs://weights-store/tiny-net-v2"
+    assert "gs://weights-store/${W}" not in inputs
+
+
+def test_an_evaluations_answer_file_is_what_it_writes():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n  python -m qa.answer --answer-file out.jsonl\n"
+    )
+    assert sky_data(text)[1] == ["out.jsonl"]
+
+
+def test_a_run_that_only_readies_the_shell_after_a_setup_that_writes_a_config_reads_nothing():
+    text = (
+        "resources:\n  accelerators: L4:1\nworkdir: .\nsetup: |\n  uv sync\n"
+        "  cat > ~/.aws/config <<CONF\n  [default]\n  region = eu-west-1\n  CONF\n"
+        "run: |\n  cd ~/sky_workdir\n  source .venv/bin/activate\n"
+    )
+    assert sky_description(text)["data"] == {"no_inputs": True}
+
+
+def test_keys_written_into_a_settings_file_from_the_environment_are_credentials():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  cat > ~/.store/keys <<K\n"
+        "  store_key_id = ${STORE_ACCESS_KEY}\n  store_secret = ${STORE_SECRET_KEY}\n"
+        "  store_region = ${STORE_REGION}\n  K\nrun: |\n  nvidia-smi\n"
+    )
+    assert sky_description(text)["work"]["credentials"] == ["STORE_ACCESS_KEY", "STORE_SECRET_KEY"]
+    # a shell assignment (no spaces around `=`) is not a settings file's line
+    shell = "resources:\n  accelerators: L4:1\nrun: |\n  T=${STORE_ACCESS_KEY}\n  nvidia-smi\n"
+    assert "credentials" not in sky_description(shell).get("work", {})
+
+
+def test_a_model_the_run_names_by_a_variable_the_setup_sets_is_no_hub_id():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  MODEL_PATH=~/tiny-net\n"
+        '  echo "export MODEL_PATH=${MODEL_PATH}" >> ~/.bashrc\n'
+        "run: |\n  python -m qa.answer --model-path $MODEL_PATH --answer-file out.jsonl\n"
+    )
+    inputs, _ = sky_data(text)
+    assert "hf://$MODEL_PATH" not in inputs
+    # set at launch, it still is one
+    launch = "envs:\n  MODEL_PATH:\nrun: |\n  python -m qa.answer --model-path $MODEL_PATH\n"
+    assert sky_data(launch)[0] == ["hf://$MODEL_PATH"]
