@@ -2176,3 +2176,12 @@ def test_a_model_the_run_names_by_a_variable_the_setup_sets_is_no_hub_id():
     # set at launch, it still is one
     launch = "envs:\n  MODEL_PATH:\nrun: |\n  python -m qa.answer --model-path $MODEL_PATH\n"
     assert sky_data(launch)[0] == ["hf://$MODEL_PATH"]
+
+
+def test_compose_bringing_services_up_in_the_foreground_of_a_task_with_ports_is_a_server():
+    from jobs.jobformat.realtime import ends_serving
+
+    up = "cd /srv && docker compose -f stack.gpu.yml up\n"
+    assert ends_serving(up, opens_ports=True)
+    assert not ends_serving(up)  # no ports opened: it may be a batch stack that ends
+    assert not ends_serving("docker compose up -d\n", opens_ports=True)  # in the background
