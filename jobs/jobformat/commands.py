@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import ECHOED, URI
+from .mounts import ECHOED, URI, copied_folder
 from .realtime import ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -259,9 +259,9 @@ OUTPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|directory|path|folder|root)"
 )
 # Files named for what a program reports (`--summary_path s.json`, `--metrics_file m.json`,
-# `--predictions_path p.jsonl`): what it writes.
+# `--predictions_path p.jsonl`, an evaluation's `--answer-file a.jsonl`): what it writes.
 REPORT_OPTION = re.compile(
-    r"--(?:summary|metrics|results?|predictions?|report|scores?)[-_](?:path|file|json)"
+    r"--(?:summary|metrics|results?|predictions?|answers?|report|scores?)[-_](?:path|file|json)"
 )
 # A model named by its role (`--dpo_model_path`, `--reward-model-path`, `--ref_model_name_or_path`):
 # the model the program loads; not one it makes (`--output_model_path`, `--save_model_path`).
@@ -661,6 +661,12 @@ BENCHMARK = re.compile(
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
+# Text written into a file from a here-document (`cat > ~/.aws/config <<EOF`, `cat <<EOF >>
+# f`, `sudo tee /etc/x.conf <<EOF`): a settings file made on the machine; its body is not run.
+FILE_HEREDOC = re.compile(
+    r"^\s*(?:sudo\s+)?(?:cat\s+(?:[^|;&<]*>>?\s*\S+\s*<<|<<-?\s*['\"]?\w+['\"]?\s*>>?\s*\S+\s*$)|"
+    r"tee\s+(?:-a\s+)?\S+[^|;&<]*<<)"
+)
 HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
 # A shell function's first line (`cleanup() {`, `function cleanup`): defining it runs nothing;
 # its body is read line by line, and what it runs is judged there.
@@ -833,6 +839,8 @@ class _Quiet:
             end, python = self.heredoc
             if raw.strip() == end:
                 self.heredoc = None
+            elif python == "text":
+                pass  # a file's text, not commands
             elif not python or PY_READS.search(raw):
                 self.quiet = False
             return
@@ -841,7 +849,10 @@ class _Quiet:
         if m := PY_HEREDOC.match(expanded):
             self.heredoc, self.steps = (m.group(1), True), self.steps + 1
             return
-        if m := HEREDOC.search(expanded):
+        if (m := HEREDOC.search(expanded)) and FILE_HEREDOC.match(expanded):
+            self.heredoc, self.setups = (m.group(1), "text"), self.setups + 1
+            return
+        if m:
             self.heredoc, self.quiet = (m.group(1), False), False
             return
         if not self.quiet:
@@ -1508,7 +1519,9 @@ class _Reader:
             return False
         if REPORT_OPTION.fullmatch(option):
             value = self.expand(value)
-            if _is_path(value) or RELATIVE_PLACE.fullmatch(value):
+            # (a bare name is a file when it has a data file's extension: `answer.jsonl`)
+            bare_file = RELATIVE.fullmatch(value) and DATA_FILE.search(value)
+            if _is_path(value) or RELATIVE_PLACE.fullmatch(value) or bare_file:
                 self.add("output.artifacts", value, f"{option} {value}")
             return True
         if "model" in option and ROLE_MODEL_OPTION.fullmatch(option):
@@ -2080,7 +2093,7 @@ class _Reader:
             for w in (source, target)
         ]
         if remote[0]:
-            self.add("data.inputs", source, said)
+            self.add("data.inputs", copied_folder(source), said)
             if not remote[1]:
                 self._downloaded(source, target, rest[1], said)
         if remote[1]:
@@ -3447,9 +3460,25 @@ def _prepared(found, made):
     return {f for f in made if f} if sourced else set()
 
 
+# A Hub id left for the launch to give (`hf://$MODEL_NAME`, see _unset_model).
+LAUNCH_MODEL = re.compile(r"hf://(?:datasets/)?\$\{?([A-Za-z_]\w*)\}?")
+
+
+def _set_by(setup, variables):
+    """Names the setup gives a value of its own (the file's envs aside)."""
+    return set(script_variables(setup, variables).values) - set(variables.values)
+
+
+def _launch_model(proposal, set_in_setup):
+    """A model the run names by a variable the setup sets (`MODEL_PATH=~/$MODEL_NAME`, put in
+    ~/.bashrc for the run) is the setup's, no Hub id given at launch."""
+    m = LAUNCH_MODEL.fullmatch(proposal.value) if isinstance(proposal.value, str) else None
+    return bool(m) and proposal.path == "data.inputs" and m.group(1) in set_in_setup
+
+
 def fill_skypilot(task, variables, work, data, request, output, notes):
     """SkyPilot: read setup then run, with envs expanded, into the task's description."""
-    proposals, quiet, pulled, prepared = [], [], {}, set()
+    proposals, quiet, pulled, prepared, set_in_setup = [], [], {}, set(), set()
     for key in ("setup", "run"):
         if isinstance(task.get(key), str):
             # Container mounts inside a SkyPilot task are the task's own business: its
@@ -3468,6 +3497,9 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             )
             if key == "setup":
                 prepared = _prepared(found, made)
+                set_in_setup = _set_by(task[key], variables)
+            else:
+                found = [p for p in found if not _launch_model(p, set_in_setup)]
             # (a setup that only installs and builds reads nothing either)
             quiet.append(any(p.path == "data.no_inputs" for p in found) or any(sets_up))
             proposals += found
@@ -3477,9 +3509,9 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
     ran = isinstance(task.get("run"), str)
-    if not ran and quiet and all(quiet) and not said:
-        # No run, and a setup that only readies the machine (a development box): nothing
-        # is read.
+    if quiet and all(quiet) and not said:
+        # No run, or one that only readies the shell (`source .venv/bin/activate`), and a
+        # setup that only readies the machine (a development box): nothing is read.
         proposals.append(Proposal("data.no_inputs", True, 1, "", "", "setup"))
         said = True
     if not (said and all(quiet)) or shipped:

@@ -324,6 +324,14 @@ WHOLE_WRITE_OPTION = re.compile(WRITE_OPTION)
 
 
 ECHOED = re.compile(r"""\b(?:echo|printf)\s+(?:-\w+\s+)*(?:"[^"]*"|'[^']*')""")
+# A copy's source ending in a glob of everything in a folder (`gs://b/model/*`).
+FOLDER_GLOB = re.compile(r"/\*{1,2}$")
+
+
+def copied_folder(source):
+    """The folder a copy reads: `gsutil cp gs://b/model/* .` copies the folder's contents,
+    so the place the data comes from is `gs://b/model`."""
+    return FOLDER_GLOB.sub("", source)
 
 
 def script_locations(script):
@@ -336,8 +344,10 @@ def script_locations(script):
         return reads, writes
     text = script.replace("\\\n", " ")
     for line in text.splitlines():
-        if "://" not in line:
-            continue  # (nothing to find: a plain test first, run scripts can be long)
+        if "://" not in line or line.lstrip().startswith("#"):
+            # (nothing to find: a plain test first, run scripts can be long; a comment is
+            # an example for the user, `# python x.py --remote s3://…`, not a command)
+            continue
         # A command quoted for echo or printf is advice printed for the user, not run.
         if "echo" in line or "printf" in line:
             line = ECHOED.sub("echo", line)
@@ -346,7 +356,7 @@ def script_locations(script):
             if WHOLE_URI.fullmatch(target):
                 writes.append(target)
             if WHOLE_URI.fullmatch(source):
-                reads.append(source)
+                reads.append(copied_folder(source))
         # An option starts a word: tried once per word, not at every dash of a long run.
         for match in URI_OPTION.finditer(line):
             option, uri = match.group(1), match.group(2)

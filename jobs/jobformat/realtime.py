@@ -105,6 +105,10 @@ PORTED_APP = re.compile(
 # So does a last step told which port to listen on, unless a server was started before it: then
 # the step is that server's client (`python bench.py --port 8000`), and the job ends with it.
 GIVEN_A_PORT = re.compile(r"(?:^|\s)--(?:server[.-])?port[= ]\S", re.IGNORECASE)
+# …and so does Compose bringing its services up in the foreground (`docker compose -f x.yml up`;
+# with `-d` it starts them in the background and the step ends).
+COMPOSE_UP = re.compile(r"\b(?:docker\s+compose|docker-compose|podman-compose)\b[^;&|]*\sup\b")
+COMPOSE_DETACHED = re.compile(r"\sup\b[^;&|]*\s(?:-d|--detach)\b")
 
 ADVICE = (
     "Keep this part on your own systems: the network runs batch work that finishes on its own, "
@@ -195,6 +199,8 @@ def ends_serving(command, opens_ports=False):
 def _listens(last, earlier):
     """True when the last step of a task that opens ports is an app or a program given a port."""
     if PORTED_APP.search(last):
+        return True
+    if COMPOSE_UP.search(last) and not COMPOSE_DETACHED.search(last):
         return True
     return bool(GIVEN_A_PORT.search(last)) and not any(serving_signals(s) for s in earlier)
 

@@ -9,7 +9,7 @@ kept in notes, never dropped."""
 import re
 
 from . import commands, mounts
-from .envs import Variables
+from .envs import Variables, script_variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving, publishes_server
 from .sbatch import gpu_hint, slurm_minutes_to_duration
@@ -48,6 +48,21 @@ REGISTRY_LOGIN = {"SKYPILOT_DOCKER_USERNAME", "SKYPILOT_DOCKER_PASSWORD", "SKYPI
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
     return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
+
+
+# A settings file's line giving a key from the environment (`aws_access_key_id = ${AWS_…}` in
+# the text written to ~/.aws/credentials): spaces around `=` make it a file's line, not the
+# shell's assignment.
+KEY_SETTING = re.compile(
+    r"^[ \t]*[\w.-]+[ \t]+=[ \t]*[\"']?\$\{?([A-Za-z_]\w*)\}?[\"']?[ \t]*$", re.M
+)
+
+
+def _keys_written(script, variables):
+    """Secret-named variables the commands write into a settings file, which the file gives no
+    value: keys passed from the launching machine (`--secret AWS_ACCESS_KEY_ID`)."""
+    names = KEY_SETTING.findall(script or "") if "=" in (script or "") else []
+    return [n for n in names if secret_name(n) and n not in variables.values]
 
 
 def looks_like_skypilot(documents):
@@ -481,8 +496,13 @@ def task_to_data(task, auxiliary=False):
         if isinstance(size_gb, int | float) and size_gb > 0:
             item["size"] = _size_gb(size_gb)
         artifacts.append(item)
+    # (with what the commands set too, `NAME=x` then `gsutil cp gs://b/$NAME`, as the reader
+    # of the commands expands them: one place, one entry)
     _script_locations(
-        variables.expand(script, record=False), inputs, artifacts, found["checkpoints"]
+        script_variables(script, variables).expand(script, record=False),
+        inputs,
+        artifacts,
+        found["checkpoints"],
     )
     _env_buckets(envs, variables, inputs, artifacts, notes)
     if inputs:
@@ -504,6 +524,7 @@ def task_to_data(task, auxiliary=False):
     if isinstance(secrets, dict):
         credentials += [str(k) for k in secrets]
     credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
+    credentials += _keys_written(script, variables)
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 

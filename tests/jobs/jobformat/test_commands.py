@@ -2170,3 +2170,76 @@ def test_a_model_an_earlier_step_wrote_under_its_output_is_not_read():
 def test_a_yacs_data_folder_is_read():
     text = "python tools/run_net.py --cfg c.yaml NUM_GPUS 1 DATA.PATH_TO_DATA_DIR /data/clips/\n"
     assert found(text) == [("data.inputs", "/data/clips/")]
+
+
+def sky_description(text):
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    return result.description.to_data()
+
+
+def test_a_commented_example_command_names_no_bucket():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n  python fit.py --data /mnt/in/set\n"
+        "  # python fit.py --remote s3://example-results/run\n"
+    )
+    assert sky_data(text) == (["/mnt/in/set"], [])
+
+
+def test_a_copied_folders_glob_is_the_folder_and_the_setups_names_are_expanded():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  W=tiny-net-v2\n"
+        "  gsutil -m cp gs://weights-store/${W}/* ~/w\nrun: |\n  python serve_once.py ~/w\n"
+    )
+    inputs, _ = sky_data(text)
+    assert inputs[0] == "gs://weights-store/tiny-net-v2"
+    assert "gs://weights-store/${W}" not in inputs
+
+
+def test_an_evaluations_answer_file_is_what_it_writes():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n  python -m qa.answer --answer-file out.jsonl\n"
+    )
+    assert sky_data(text)[1] == ["out.jsonl"]
+
+
+def test_a_run_that_only_readies_the_shell_after_a_setup_that_writes_a_config_reads_nothing():
+    text = (
+        "resources:\n  accelerators: L4:1\nworkdir: .\nsetup: |\n  uv sync\n"
+        "  cat > ~/.aws/config <<CONF\n  [default]\n  region = eu-west-1\n  CONF\n"
+        "run: |\n  cd ~/sky_workdir\n  source .venv/bin/activate\n"
+    )
+    assert sky_description(text)["data"] == {"no_inputs": True}
+
+
+def test_keys_written_into_a_settings_file_from_the_environment_are_credentials():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  cat > ~/.store/keys <<K\n"
+        "  store_key_id = ${STORE_ACCESS_KEY}\n  store_secret = ${STORE_SECRET_KEY}\n"
+        "  store_region = ${STORE_REGION}\n  K\nrun: |\n  nvidia-smi\n"
+    )
+    assert sky_description(text)["work"]["credentials"] == ["STORE_ACCESS_KEY", "STORE_SECRET_KEY"]
+    # a shell assignment (no spaces around `=`) is not a settings file's line
+    shell = "resources:\n  accelerators: L4:1\nrun: |\n  T=${STORE_ACCESS_KEY}\n  nvidia-smi\n"
+    assert "credentials" not in sky_description(shell).get("work", {})
+
+
+def test_a_model_the_run_names_by_a_variable_the_setup_sets_is_no_hub_id():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n  MODEL_PATH=~/tiny-net\n"
+        '  echo "export MODEL_PATH=${MODEL_PATH}" >> ~/.bashrc\n'
+        "run: |\n  python -m qa.answer --model-path $MODEL_PATH --answer-file out.jsonl\n"
+    )
+    inputs, _ = sky_data(text)
+    assert "hf://$MODEL_PATH" not in inputs
+    # set at launch, it still is one
+    launch = "envs:\n  MODEL_PATH:\nrun: |\n  python -m qa.answer --model-path $MODEL_PATH\n"
+    assert sky_data(launch)[0] == ["hf://$MODEL_PATH"]
+
+
+def test_compose_bringing_services_up_in_the_foreground_of_a_task_with_ports_is_a_server():
+    from jobs.jobformat.realtime import ends_serving
+
+    up = "cd /srv && docker compose -f stack.gpu.yml up\n"
+    assert ends_serving(up, opens_ports=True)
+    assert not ends_serving(up)  # no ports opened: it may be a batch stack that ends
+    assert not ends_serving("docker compose up -d\n", opens_ports=True)  # in the background
