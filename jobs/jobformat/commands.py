@@ -413,8 +413,9 @@ PY_SAVE = re.compile(
     r"\.(?:save|savefig|save_pretrained|to_csv|to_parquet|to_json)\(\s*[\"']([^\"'\s{}]{1,200})[\"']"
 )
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
+FETCH_TOOLS = r"wget|curl|axel|aria2c|gdown"
 FETCH = re.compile(
-    r"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?(wget|curl|axel|aria2c|gdown)\s"
+    rf"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?({FETCH_TOOLS})\s"
 )
 URL = re.compile(r"(?:https?|ftp)://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.
@@ -432,7 +433,7 @@ LOOPBACK = re.compile(
     r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
     re.IGNORECASE,
 )
-FETCHERS = re.compile(r"wget|curl|axel|aria2c|gdown")
+FETCHERS = re.compile(FETCH_TOOLS)
 # A fetch that keeps the file under its own name in the folder it runs in: wget's and gdown's
 # default, curl's with -O (`-LJO`, `--remote-name`); not one told where to save (`-O f`, `-P d`,
 # `-o f`, `--output`), nor curl without -O (it writes to its output stream).
