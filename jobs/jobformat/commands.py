@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import ECHOED, URI, copied_folder
+from .mounts import CLOUD_URI, ECHOED, URI, copied_folder
 from .realtime import ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -462,7 +462,6 @@ REMOTE_HOST = re.compile(r"(?:[\w.${}-]+@)?[\w.${}-]+:(?!//)[^\s\"';|&]*")
 # An rclone remote: `name:path` (any name the user gave the remote in rclone's config).
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
-CLOUD_URI = re.compile(URI)
 # A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
 URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
 # `key=URI` naming the folder a program writes its results under (`base_output_directory=`,

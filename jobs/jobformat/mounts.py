@@ -319,7 +319,7 @@ COPY_TOOL = (
 )
 CLOUD_COPY = re.compile(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)")
 URI_OPTION = re.compile(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})")
-WHOLE_URI = re.compile(URI)
+CLOUD_URI = re.compile(URI)
 WHOLE_WRITE_OPTION = re.compile(WRITE_OPTION)
 
 
@@ -353,9 +353,9 @@ def script_locations(script):
             line = ECHOED.sub("echo", line)
         for match in CLOUD_COPY.finditer(line):
             source, target = match.group(2).strip("\"'"), match.group(3).strip("\"'")
-            if WHOLE_URI.fullmatch(target):
+            if CLOUD_URI.fullmatch(target):
                 writes.append(target)
-            if WHOLE_URI.fullmatch(source):
+            if CLOUD_URI.fullmatch(source):
                 reads.append(copied_folder(source))
         # An option starts a word: tried once per word, not at every dash of a long run.
         for match in URI_OPTION.finditer(line):
