@@ -591,6 +591,11 @@ STAR_READS = ("--genomeFastaFiles", "--sjdbGTFfile", "--readFilesIn", "--sjdbFil
 # GROMACS by its program's name (`gmx`, `gmx_mpi`, `gmx_d`) or a tool run alone (`mdrun_mpi`).
 GROMACS = re.compile(r"gmx(?:_\w+)?|(?:mdrun|grompp)(?:_\w+)?")
 GROMPP_READS = ("-c", "-p", "-n", "-r", "-t")
+# Simulation programs given their input deck by an option, as they are by stdin (`pw.x < scf.in`):
+# LAMMPS (`lmp`, `lmp_mpi`, `lmp -in in.lj`), Quantum ESPRESSO's `*.x` tools (`pw.x -inp
+# scf.in`, `ph.x -input ph.in`) and CP2K (`cp2k.psmp -i md.inp`).
+DECK_PROGRAM = re.compile(r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?")
+DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
@@ -1096,6 +1101,8 @@ class _Reader:
             self._star(words)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
+        if " -i" in line or " --input" in line:
+            self._deck(words)
         if self.mounted:
             self._inside_outputs(start)
         self._in_image(words, start)
@@ -1892,19 +1899,32 @@ class _Reader:
             given = dict(zip(command[tool + 1 :], [*command[tool + 2 :], ""], strict=False))
             if step.startswith("grompp"):
                 for option in GROMPP_READS:
-                    self._gromacs_input(given.get(option, ""), f"grompp {option}")
+                    self._file_read(given.get(option, ""), f"grompp {option}")
                 if _file_word(written := self.expand(given.get("-o", ""))):
                     self.produced.add(written)
             elif step.startswith("mdrun"):
-                self._gromacs_input(given.get("-s", ""), "mdrun -s")
+                self._file_read(given.get("-s", ""), "mdrun -s")
                 prefix = self.expand(given.get("-deffnm", ""))
                 if prefix and not prefix.startswith("-") and _statable(prefix):
                     if "-s" not in given:
-                        self._gromacs_input(f"{prefix}.tpr", f"mdrun -deffnm {prefix}")
+                        self._file_read(f"{prefix}.tpr", f"mdrun -deffnm {prefix}")
                     self.add("output.artifacts", prefix, f"mdrun -deffnm {prefix}")
                     self.produced.add(prefix)
 
-    def _gromacs_input(self, value, said):
+    def _deck(self, words):
+        """The input deck a simulation program is given by an option (DECK_PROGRAM) is read,
+        as a deck given on stdin is."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if DECK_PROGRAM.fullmatch(_base(w))), -1)
+            if at < 0:
+                continue
+            given = dict(zip(command[at + 1 :], [*command[at + 2 :], ""], strict=False))
+            option = next((o for o in DECK_OPTIONS if o in given), None)
+            if option:
+                self._file_read(given[option], f"{_base(command[at])} {option}")
+
+    def _file_read(self, value, said):
+        """A file a program is given to read, unless an earlier step of the job wrote it."""
         value = self.expand(value)
         if _file_word(value) and value not in self.produced:
             self.add("data.inputs", value, f"{said} {value}")

@@ -415,8 +415,8 @@ def _component(options, body, gpus_elsewhere=False):
             )
         elif hint:
             notes.append(
-                f"No GPU directive, yet the job points to GPUs ({hint}): say which GPUs and "
-                "how many per node."
+                f"No GPU directive, yet the job points to {kind_of(hint)} ({hint}): say which "
+                f"{kind_of(hint)} and how many per node."
             )
         elif _said_no_gpu(options) or _hands_off_to(body) is None or cpu_nodes:
             request["no_accelerators"] = True
@@ -635,6 +635,17 @@ def _gpus_per_whole_node(options, body):
         if per_node:
             return name, int(value)
     return None
+
+
+def kind_of(hint):
+    """The accelerators a hint of gpu_hint points to, in words: TPU and Neuron work is not GPU
+    work."""
+    lowered = hint.lower()
+    if "tpu" in lowered:
+        return "TPUs"
+    if "neuron" in lowered:
+        return "Neuron devices (Trainium or Inferentia)"
+    return "GPUs"
 
 
 def gpu_hint(options, body):

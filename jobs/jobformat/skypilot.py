@@ -12,7 +12,7 @@ from . import commands, mounts
 from .envs import Variables, script_variables
 from .instances import accelerators_of_instance, is_cpu_instance
 from .realtime import ends_serving, publishes_server
-from .sbatch import gpu_hint, slurm_minutes_to_duration
+from .sbatch import gpu_hint, kind_of, slurm_minutes_to_duration
 from .units import UnitError, format_duration, format_size, parse_size
 
 MODE_TO_ACCESS = {"COPY": "copy_before_start", "MOUNT": "stream", "MOUNT_CACHED": "cached_mount"}
@@ -587,8 +587,8 @@ def _read_resources(task, request, work, data, notes, script=""):
         hint = gpu_hint({}, script) if script else None
         if hint:
             notes.append(
-                f"No accelerators in resources, yet the commands use GPUs ({hint}): say which "
-                "GPUs and how many per node."
+                f"No accelerators in resources, yet the commands use {kind_of(hint)} ({hint}): "
+                f"say which {kind_of(hint)} and how many per node."
             )
         else:
             request["no_accelerators"] = True

@@ -887,6 +887,24 @@ def test_a_file_a_program_reads_on_its_input_is_read():
         assert not [p for p in found(text) if p[0] == "data.inputs"], text
 
 
+def test_a_deck_a_simulation_program_is_given_by_option_is_read_as_from_stdin():
+    text = (
+        "srun lmp_mpi -in in.melt -var T 300 -log none\n"
+        "mpirun -np 64 pw.x -nk 4 -inp $WORK/scf.in > scf.out\n"
+        "srun cp2k.psmp -i md.inp -o md.out\n"
+        "ph.x -input ph.in\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "in.melt"),
+        ("data.inputs", "$WORK/scf.in"),
+        ("data.inputs", "md.inp"),
+        ("data.inputs", "ph.in"),
+    ]
+    # Another program's -i (an interval, an index) is not a deck.
+    for text in ("python fit.py -i 5\n", "lmp -sf gpu -pk gpu 1\n", "iostat -x -i 2\n"):
+        assert not [p for p in found(text) if p[0] == "data.inputs"], text
+
+
 def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
     text = 'ARGS=(--save /lustre/ck --data-path /lustre/d)\nsrun python t.py "${ARGS[@]}"\n'
     assert found(text) == [

@@ -432,6 +432,14 @@ def test_a_task_whose_commands_use_gpus_is_not_said_to_have_none():
     assert smi.description.request.no_accelerators is None
     [launcher] = jobformat.import_text("run: torchrun --nproc_per_node=4 fit.py\n")
     assert launcher.description.request.no_accelerators is None
+    assert any("use GPUs" in n for n in launcher.notes)
+
+
+def test_tpu_work_without_accelerators_is_named_tpu_work_not_gpu_work():
+    [tpu] = jobformat.import_text("run: |\n  pip install 'jax[tpu]'\n  python train.py\n")
+    assert tpu.description.request.no_accelerators is None
+    [note] = [n for n in tpu.notes if n.startswith("No accelerators in resources")]
+    assert "use TPUs" in note and "say which TPUs" in note and "GPU" not in note
 
 
 def test_a_command_that_turns_gpus_off_or_uses_none_has_no_accelerators():
