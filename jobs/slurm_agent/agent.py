@@ -1,6 +1,7 @@
 """The agent's loop: pull, submit, watch, post; back off while the portal is away.
 
-It keeps no state of its own on disk. After a restart it finds what it submitted by the
+It keeps no state of its own on disk (without accounting, slurm.py keeps what it saw of the
+jobs, which the controller forgets). After a restart it finds what it submitted by the
 Slurm job names it gave (e31-<dispatch key>-<phase>) and by the ids it told the portal, and
 posts again what Slurm recorded: the portal answers a repeated key with "duplicate"."""
 

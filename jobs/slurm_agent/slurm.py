@@ -5,14 +5,19 @@ A cluster without accounting (no slurmdbd: sacct answers "Slurm accounting stora
 disabled", or the operator says `--accounting none`) is read from the controller instead:
 `squeue` lists the watched jobs in every state it still holds, and `scontrol show job -o`
 gives an ended job's exit code and allocation. slurmctld forgets an ended job after
-MinJobAge seconds (300 by default); a watched job that is gone is VANISHED, its end unknown."""
+MinJobAge seconds (300 by default); a watched job that is gone is VANISHED, its end unknown.
+The controller keeps only a job's latest attempt, so what the agent saw of each watched job
+(its attempts requeued, its last state) is kept in the workdir (WATCHED_FILE): an agent
+restarted, or run by cron with --once, still knows them."""
 
+import json
 import logging
 import os
 import re
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 log = logging.getLogger("e31.slurm_agent")
 
@@ -37,6 +42,7 @@ SQUEUE_FORMAT = "%i|%j|%T|%V|%S|%e|%N|%D|%C|%r|%l|%b"
 # how it ended is unknown, and no accounting can tell.
 VANISHED = "VANISHED"
 NO_ACCOUNTING = "accounting storage is disabled"
+WATCHED_FILE = "watched-without-accounting.json"
 
 
 class SlurmError(RuntimeError):
@@ -423,6 +429,7 @@ class Slurm:
         self.last_seen = {}  # raw id -> (Record, when): a vanished job's last known state
         # raw id -> attempts this agent saw requeued (the controller keeps only the latest)
         self.earlier = {}
+        self.remembered = None  # what WATCHED_FILE holds, once read
         self.env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": "standard"}
         self.calls = 0  # commands run, for the benchmark
 
@@ -526,6 +533,8 @@ class Slurm:
         going, which becomes its end) when this agent saw it, nothing otherwise."""
         now = now or datetime.now(UTC)
         ids = sorted(set(job_ids))
+        if self.remembered is None:
+            self._recall()
         try:
             out = self.run(["squeue", "-h", "-t", "all", "-j", ",".join(ids),
                             "-o", SQUEUE_FORMAT])  # fmt: skip
@@ -558,7 +567,55 @@ class Slurm:
             known = [(r, at) for r, at in self.last_seen.values() if r.job_id == job_id]
             for record, at in known or [(None, now)]:
                 records.append(vanished(job_id, record, at))
+        self._remember(set(ids))
         return records
+
+    def _recall(self):
+        """Read what an earlier run of the agent saw (WATCHED_FILE); nothing if it is absent
+        or unreadable (then as after a first start: a vanished job's start is unknown)."""
+        path = Path(self.workdir) / WATCHED_FILE
+        self.remembered = ""
+        try:
+            text = path.read_text()
+            data = json.loads(text)
+            self.last_seen = {
+                raw: (_record_from(record), datetime.fromisoformat(at))
+                for raw, (record, at) in data["last_seen"].items()
+            }
+            self.earlier = {
+                raw: [_record_from(r) for r in records] for raw, records in data["earlier"].items()
+            }
+            self.remembered = text
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            log.warning("cannot read %s (%s): starting without it", path, error)
+
+    def _remember(self, ids):
+        """Keep what was seen of the jobs still watched, written whole (a crash mid-write
+        leaves the earlier file), and only when it changed."""
+        self.last_seen = {k: v for k, v in self.last_seen.items() if v[0].job_id in ids}
+        self.earlier = {k: v for k, v in self.earlier.items() if v and v[0].job_id in ids}
+        text = json.dumps(
+            {
+                "last_seen": {
+                    raw: [_record_data(r), at.isoformat()]
+                    for raw, (r, at) in self.last_seen.items()
+                },
+                "earlier": {raw: [_record_data(r) for r in rs] for raw, rs in self.earlier.items()},
+            },
+            sort_keys=True,
+        )
+        if text == self.remembered:
+            return
+        path = Path(self.workdir) / WATCHED_FILE
+        try:
+            draft = path.with_suffix(".tmp")
+            draft.write_text(text)
+            os.replace(draft, path)
+            self.remembered = text
+        except OSError as error:
+            log.warning("cannot write %s (%s): a restart will not know it", path, error)
 
     def _scontrol_job(self, raw_id):
         try:
@@ -602,6 +659,24 @@ class Slurm:
             if line.endswith("*"):
                 return line[:-1]
         raise SlurmError("no default partition: give --partition")
+
+
+TIMES = ("submit", "start", "end")
+
+
+def _record_data(record):
+    data = asdict(record)
+    for name in TIMES:
+        data[name] = data[name].isoformat() if data[name] else None
+    return data
+
+
+def _record_from(data):
+    known = {f.name for f in fields(Record)}
+    values = {k: v for k, v in data.items() if k in known}
+    for name in TIMES:
+        values[name] = datetime.fromisoformat(values[name]) if values.get(name) else None
+    return Record(**values)
 
 
 def requeued(last, last_seen_at):

@@ -14,6 +14,7 @@ from jobs.slurm_agent import derive as derive_mod
 from jobs.slurm_agent.slurm import (
     OUTPUT_TAIL,
     VANISHED,
+    WATCHED_FILE,
     Slurm,
     SlurmError,
     memory_kill,
@@ -198,8 +199,13 @@ def test_a_job_gone_before_the_agent_saw_it_end_ends_the_run_unknown(tmp_path, m
     assert "last seen going at 2026-12-07T06:25:00Z" in failed["note"]
     assert "elapsed_seconds" not in failed
 
-    # An agent that never saw it (restarted) says the same, without a start or a hold.
-    fresh = Slurm(workdir=str(tmp_path), accounting="none")
+    # An agent restarted on the same workdir remembers when it last saw the job going.
+    restarted = Slurm(workdir=str(tmp_path), accounting="none")
+    [again] = restarted.records(["535"], now=later)
+    assert again == gone
+    # One that never saw it (another workdir) says the same, without a start or a hold.
+    (tmp_path / "other").mkdir()
+    fresh = Slurm(workdir=str(tmp_path / "other"), accounting="none")
     [unseen] = fresh.records(["535"], now=later)
     derived = derive_mod.derive("c", {"run": "535"}, [unseen], now=later)
     [failed] = [p.body for p in derived.posts]
@@ -238,6 +244,39 @@ def test_a_requeue_the_agent_saw_counts_a_restart_and_closes_the_first_hold(tmp_
     )
     assert second["started_at"] == "2026-12-07T06:35:35Z" and "ended_at" not in second
     assert first["idempotency_key"] != second["idempotency_key"]
+
+
+def test_an_agent_restarted_between_polls_still_counts_the_requeue(tmp_path, monkeypatch):
+    # Each poll by a new agent on the same workdir, as cron runs `--once`.
+    fake_commands(tmp_path, monkeypatch, squeue=REQUEUE[0])
+    seen_at = datetime(2026, 12, 7, 6, 35, 33, tzinfo=UTC)
+    Slurm(workdir=str(tmp_path), accounting="none").records(["688"], now=seen_at)
+    for text, second in zip(REQUEUE[1:], (34, 36), strict=True):
+        (tmp_path / "bin" / "squeue.txt").write_text(text)
+        slurm = Slurm(workdir=str(tmp_path), accounting="none")
+        records = slurm.records(["688"], now=seen_at.replace(second=second))
+    derived = derive_mod.derive("c", {"run": "688"}, records, requeueable=True, now=AT)
+    assert [k for k in kinds(derived) if k[0] == "event"] == [
+        ("event", "rented"), ("event", "running"), ("event", "preempted"),
+        ("event", "rented"), ("event", "running"),
+    ]  # fmt: skip
+    first, _ = [p.body for p in derived.posts if p.what == "hold"]
+    assert first["ended_at"] == "2026-12-07T06:35:33Z"
+    # Jobs no longer watched are dropped from what is kept.
+    (tmp_path / "bin" / "squeue.txt").write_text("")
+    slurm.records(["700"], now=AT)
+    assert "688" not in (tmp_path / WATCHED_FILE).read_text()
+
+
+def test_an_unreadable_memory_of_the_watched_jobs_is_said_and_started_afresh(
+    tmp_path, monkeypatch, caplog
+):
+    fake_commands(tmp_path, monkeypatch, squeue=REQUEUE[0])
+    (tmp_path / WATCHED_FILE).write_text('{"last_seen": {"688": [{"job_id": ')
+    [record] = Slurm(workdir=str(tmp_path), accounting="none").records(["688"], now=AT)
+    assert record.state == "RUNNING"
+    assert f"cannot read {tmp_path / WATCHED_FILE}" in caplog.text
+    assert '"688"' in (tmp_path / WATCHED_FILE).read_text()  # written anew
 
 
 def test_a_forgotten_single_job_is_vanished_not_an_error(tmp_path, monkeypatch):

@@ -280,6 +280,40 @@ def test_without_accounting_a_requeue_the_agent_sees_counts_a_restart(
     )
 
 
+def test_without_accounting_an_agent_restarted_after_a_requeue_still_counts_it(
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+):
+    run = accepted_run(
+        team_a, a_member, staff, small_job("slurm-requeue-restart", "sleep 5", staging=False)
+    )
+    first = start_agent(cluster, accounting="none")
+    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", first)
+    dispatch_mod.dispatch(
+        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    )
+    wait_for(lambda: run_state(run) == "running", 60, "running", first)
+    job_id = dispatch_of(run).slurm_jobs["run"]
+    scontrol("requeue", job_id)
+    wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 30,
+             "the agent to see the requeue", first)  # fmt: skip
+    first.kill()
+    # The controller now holds only the new attempt; the next agent reads the first from the
+    # workdir the two share.
+    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
+    second = start_agent(cluster, accounting="none")
+    wait_for(lambda: run_state(run) == "released", 90, "released after the restart", second)
+
+    run.refresh_from_db()
+    assert run.restarts == 1
+    assert applied_kinds(run) == [
+        "rented", "running", "preempted", "rented", "running", "output", "released",
+    ]  # fmt: skip
+    assert not Event.objects.filter(run=run, status=EventStatus.REJECTED).exists()
+    first_hold, second_hold = list(Hold.objects.filter(run=run).order_by("started_at"))
+    assert first_hold.ended_at and second_hold.ended_at
+    assert first_hold.ended_at <= second_hold.started_at
+
+
 def test_shards_run_as_an_array_held_per_task(
     team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
