@@ -3213,7 +3213,14 @@ CUT_SUBSTITUTION = re.compile(r"\$\([^()]*$")
 
 
 def _no_place(value):
-    return bool(CUT_SUBSTITUTION.search(value) or LOOPBACK.match(value))
+    """A place cut inside a command substitution, the machine itself, or a place named by
+    another command's output (`s3://b/$(hostname)/`: not known before the job runs; a date
+    stamp is kept, see SHELL_LEFT)."""
+    return bool(
+        CUT_SUBSTITUTION.search(value)
+        or LOOPBACK.match(value)
+        or ("$(" in value and SHELL_LEFT.search(value))
+    )
 
 
 def merge(

@@ -312,12 +312,17 @@ def is_local(location):
     return bool(location) and not CLOUD.match(location) and "://" not in location
 
 
-URI = r"(?:s3|gs|gcs|r2|az|oci|cos|hf)://[^\s\"';|&)]+"
+# A bucket URI as the shell hands it over: a command's output inside it (`gs://b/$(hostname)/x`)
+# is part of it. `$` is a plain character only where no `(` follows, so each URI is read one
+# way (no backtracking over its parts).
+URI = r"(?:s3|gs|gcs|r2|az|oci|cos|hf)://(?:[^\s\"';|&)$]|\$\([^()\n]*\)|\$(?!\())+"
 COPY_TOOL = (
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
     r"(?:cp|rsync|mv)|rclone\s+(?:copy|sync|move)|s5cmd\s+(?:cp|sync|mv)|azcopy\s+(?:copy|sync))"
 )
-CLOUD_COPY = re.compile(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+(\S+)\s+(\S+)")
+# One shell word: quoted parts and `$(…)` keep their spaces (each read one way, as in URI).
+WORD = r"(?:\"[^\"\n]*\"|'[^'\n]*'|\$\([^()\n]*\)|[^\s\"'$]|\$(?!\())+"
+CLOUD_COPY = re.compile(rf"{COPY_TOOL}((?:\s+--?[\w-]+(?:=\S+)?)*)\s+({WORD})\s+({WORD})")
 URI_OPTION = re.compile(rf"(?<![\w.-])(--?[\w.-]+)(?:=|\s+)[\"']?({URI})")
 CLOUD_URI = re.compile(URI)
 WHOLE_WRITE_OPTION = re.compile(WRITE_OPTION)

@@ -1508,6 +1508,20 @@ def test_a_date_stamped_destination_is_stated_as_written_and_no_cut_piece_of_it(
     assert destinations == ["s3://vault/$(date +%Y-%m-%d)/"]
 
 
+def test_a_copy_reads_its_source_as_one_shell_word_whatever_spaces_it_holds():
+    text = (
+        "resources:\n  accelerators: L4:1\n"
+        "run: |\n"
+        '  aws s3 sync "s3://vault/raw scans/" /data\n'
+        "  python probe.py --data /data --out results/\n"
+        "  gsutil -m cp -r results gs://vault/runs/$(date +%F)/\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="probe.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["s3://vault/raw scans/"]
+    destinations = [a.destination for a in result.description.output.artifacts]
+    assert destinations == ["gs://vault/runs/$(date +%F)/"]
+
+
 def test_the_machine_itself_is_never_data():
     text = (
         "until curl -sf http://127.0.0.1:9100/ready; do sleep 5; done\n"
