@@ -78,9 +78,10 @@ HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # A value we can state: no command substitution, no unbalanced quoting, no glob of choices.
 # (and no placeholder left for the user to fill: `<OPENRLHF_ROOT_PATH>`, `{wandb_token}`)
 # A date stamp (`run-$(date +%Y%m%d)`) is kept as written: it names a place new each day, as
-# `$SLURM_JOB_ID` does each run; any other command's output is not known before the job runs.
+# `$SLURM_JOB_ID` does each run; the user's name (`/work/$(whoami)`, `$(id -un)`) is `$USER`'s,
+# kept as written; any other command's output is not known before the job runs.
 SHELL_LEFT = re.compile(
-    r"\$\((?!date(?:\s+[+-][^()\s]*)*\))|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
+    r"\$\((?!date(?:\s+[+-][^()\s]*)*\)|whoami\)|id\s+-un\))|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
 )
 RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
 
@@ -540,6 +541,9 @@ VALUED = {
     "--label", "-l", "--platform", "--pid", "--hostname", "-h", "--restart", "--add-host",
     "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
     "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
+    # Apptainer's own (`--no-mount bind-paths`, `--scratch /tmp`, `--fusemount …`)
+    "--no-mount", "--scratch", "-S", "--fusemount", "--security", "--network-args", "--dns",
+    "--apply-cgroups", "--memory-reservation", "--memory-swap",
 }  # fmt: skip
 # Cheap tests before the patterns above (a literal search is fast on a long line).
 COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
@@ -1346,6 +1350,9 @@ class _Reader:
             option, eq, value = word.partition("=")
             if not eq:
                 value = words[i + 1] if i + 1 < len(words) else ""
+            if word[:2] == "-B" and word[2:3] in ("/", "$", "~", "."):
+                # Apptainer's bind with its value attached (`-B/work/x:/work/x`), as getopt reads it.
+                option, eq, value = "-B", "=", word[2:]
             if option.startswith("--") and "." in option:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
@@ -2379,7 +2386,7 @@ class _Reader:
             if w.partition("=")[0] in ("--output", "--error", "-o", "-e")
         }
         logs |= {place.rsplit("/", 1)[0] for place in list(logs) if place.endswith("/logs")}
-        for spec in value.split(","):
+        for spec in _bind_specs(value):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
             if not colon or not source or not target or not _is_path(target):
@@ -2395,9 +2402,11 @@ class _Reader:
                 source == target
                 and not holds_program
                 and (target.rstrip("/") in logs or SYSTEM_PLACE.match(target))
-            ):
+            ) or (SYSTEM_PLACE.match(source) and SYSTEM_PLACE.match(target)):
                 # Mounted for the step's own log (`--output=$D/logs/%j.log`), or the node's own
-                # files seen at the same place (a scheduler's prolog, drivers, sockets).
+                # files seen at the same place (a scheduler's prolog, drivers, sockets), or
+                # software the node keeps in its system folders put into the image's
+                # (`/opt/hpcx-v2.9:/opt/hpcx`, sourced as the MPI it runs with).
                 continue
             if (m := SUBMIT_VARIABLE.fullmatch(source.rstrip("/"))) and (
                 (m.group(1) or m.group(2)) in self.submit_names
@@ -2411,7 +2420,8 @@ class _Reader:
                     # Paths the program is given under its code folder are the host's too.
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             elif target.rstrip("/").rsplit("/", 1)[-1] in READ_ONLY_MOUNTS and not re.search(
-                rf"(?<![\w.:/-]){re.escape(target.rstrip('/'))}(?![\w.-])", self.current
+                rf"(?<![\w.:/-])(?<!dst=)(?<!target=){re.escape(target.rstrip('/'))}(?![\w.-])",
+                self.current,
             ):
                 # Content the container's program only reads (its packages, model weights);
                 # one the command names a path in is stated by what it does with that path.
@@ -2534,6 +2544,17 @@ def _inline_scripts(words):
         else:
             out.append(word)
     return out
+
+
+def _bind_specs(value):
+    """The `source:target[:options]` binds a bind option's value names: a comma list, or one
+    mount written as fields (Apptainer's and Docker's `--mount type=bind,src=/x,dst=/y,ro`)."""
+    if not re.search(r"(?:^|,)(?:src|source)=", value):
+        return value.split(",")
+    fields = dict(part.partition("=")[::2] for part in value.split(","))
+    source = fields.get("src") or fields.get("source")
+    target = fields.get("dst") or fields.get("destination") or fields.get("target")
+    return [f"{source}:{target}"] if source and target else []
 
 
 def _first_argument(words, after, valued=frozenset()):
@@ -3035,7 +3056,7 @@ def serves(text):
 # The host's system folders: what a container sees there is the node's setup, not data.
 SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
 # A container folder named for what its program loads and never writes.
-READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset"}
+READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
 # The names a program looks for its data under in its working directory.
 DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
 

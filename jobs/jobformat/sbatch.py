@@ -418,7 +418,7 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to {kind_of(hint)} ({hint}): say which "
                 f"{kind_of(hint)} and how many per node."
             )
-        elif _said_no_gpu(options) or _hands_off_to(body) is None or cpu_nodes:
+        elif _said_no_gpu(options) or _hands_off_to(body, in_container=True) is None or cpu_nodes:
             request["no_accelerators"] = True
         # (commands that only hand over to another script show no work of their own: what it
         # runs on is written there, so CPU-only is not said; unless --gres=gpu:0 says it outright,
@@ -822,6 +822,14 @@ RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NOD
 # program (`./run.sh`), no launcher in front of it.
 RUNS_A_SCRIPT = re.compile(
     r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\./))([^\s;&|]+\.sh)\b[^;&|]*$"
+    # or, in a container, a program the image keeps, started alone (`bash -c /usr/local/bin/x`)
+    r"|^\s*(?:/(?:usr/)?bin/)?(?:bash|sh)\s+-c\s+[\"']?(/(?:usr|opt)/[^\s;&|\"']+)[\"']?\s*$"
+)
+# A container runtime in front of the step (`shifter`, `apptainer exec [options] IMAGE`), and
+# srun starting it: what runs inside decides.
+IN_CONTAINER = re.compile(
+    r"^\s*(?:srun(?:\s+-[\w-]+(?:=\S+|\s+\d+)?)*\s+)?(?:shifter(?:\s+--?[\w-]+(?:=\S+)?)*|"
+    r"(?:singularity|apptainer)\s+(?:exec|run)(?:\s+--?[\w-]+(?:=\S+)?)*\s+\S+\.(?:sif|simg|sqsh))\s+"
 )
 
 # Work handed to a Ray cluster already running elsewhere (`ray job submit --address … -- cmd`):
@@ -829,9 +837,11 @@ RUNS_A_SCRIPT = re.compile(
 RAY_SUBMIT = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S+\s+)*ray\s+job\s+submit\b[^;&|]*?\s--\s+(\S.*)$")
 
 
-def _hands_off_to(body):
+def _hands_off_to(body, in_container=False):
     """The script a job's commands only hand over to (its one step besides setting up), or
-    None when the commands do more or launch their work themselves."""
+    None when the commands do more or launch their work themselves. `in_container`: also
+    through a container runtime (`shifter ./x.sh`), which says nothing of the hardware the
+    script uses (still a gang of copies when srun spreads it over nodes)."""
     steps = [
         line
         for line in (body or "").replace("\\\n", " ").splitlines()
@@ -840,11 +850,15 @@ def _hands_off_to(body):
     ]
     if len(steps) == 1 and (submitted := RAY_SUBMIT.match(steps[0])):
         return submitted.group(1)
+    if in_container and len(steps) == 1 and (inside := IN_CONTAINER.match(steps[0])):
+        steps = [steps[0][inside.end() :]]
+        if not RUNS_A_SCRIPT.match(steps[0]) and not steps[0].lstrip().startswith("./"):
+            return None
     if len(steps) != 1 or not (match := RUNS_A_SCRIPT.match(steps[0])):
         return None
     if RENDEZVOUS.search(body):
         return None  # it sets up where the nodes meet: one program spread over them
-    return match.group(1)
+    return match.group(1) or match.group(2)
 
 
 # A program of the project started once with no launcher in front (`python3 sim/run.py 4`,

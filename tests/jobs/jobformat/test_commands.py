@@ -2275,3 +2275,37 @@ def test_compose_bringing_services_up_in_the_foreground_of_a_task_with_ports_is_
     assert ends_serving(up, opens_ports=True)
     assert not ends_serving(up)  # no ports opened: it may be a batch stack that ends
     assert not ends_serving("docker compose up -d\n", opens_ports=True)  # in the background
+
+
+def test_apptainer_binds_attached_or_as_mount_fields_and_the_users_name_in_a_path():
+    # `-B/x:/x` (getopt reads the value attached) and `$(whoami)`, the user's name as `$USER` is
+    text = (
+        "singularity exec -B/work/$(whoami):/work/$(whoami) /work/$(whoami)/img/seg.sif "
+        "python /work/$(whoami)/seg/prep.py\n"
+    )
+    assert found(text) == [
+        ("work.code", "/work/$(whoami)"),
+        ("work.image", "/work/$(whoami)/img/seg.sif"),
+    ]
+    # any other command's output is still not known before the job runs
+    assert found("singularity exec $(ls -d /img/*)/seg.sif python x.py\n") == []
+    # `--mount type=bind,src=…,dst=…` is one bind; `--no-mount bind-paths` takes a value
+    text = (
+        "apptainer exec --mount type=bind,src=/lab/footage/input,dst=/pipe/input "
+        "--mount type=bind,src=/lab/store,dst=/opt/_store,ro "
+        "--mount type=bind,src=/lab/seg,dst=/mnt --no-mount bind-paths /lab/img/seg.sif "
+        "Rscript /mnt/run.R\n"
+    )
+    assert found(text) == [
+        # a folder named for what its program loads
+        ("data.inputs", "/lab/footage/input"),
+        ("data.unclassified", "/opt/_store -> /lab/store"),
+        ("work.code", "/lab/seg"),
+        ("work.image", "/lab/img/seg.sif"),
+    ]
+
+
+def test_node_software_bound_from_a_system_folder_into_one_is_not_data():
+    text = "srun --container-image=seg:1 --container-mounts=/opt/mpi-4.1:/opt/mpi,/lab/r:/r t.sh\n"
+    assert ("data.unclassified", "/r -> /lab/r") in found(text)
+    assert not any("/opt/mpi" in str(v) for _, v in found(text))

@@ -473,3 +473,20 @@ def test_a_partition_named_for_cpu_nodes_says_cpu_only_even_for_a_hand_off():
     assert handed.description.request.no_accelerators is True
     mixed = imported("#SBATCH --partition=cpu,gpu", "conda activate sim_gpu", "$@")
     assert mixed.description.request.no_accelerators is None
+
+
+def test_a_hand_off_inside_a_container_does_not_say_cpu_only():
+    # Seen through the runtime (set seen-r): the script or the image's own program decides.
+    for step in (
+        "shifter ./make_ntuples.sh $SLURM_ARRAY_TASK_ID 50",
+        "srun -n 1 shifter --image=docker:northwind/loader:2 /bin/bash -c /usr/local/bin/loader",
+        "apptainer exec --nv seg.sif bash stages/run.sh",
+    ):
+        handed = imported("#SBATCH --ntasks=1", "#SBATCH --image=northwind/loader:2", step)
+        assert handed.description.request.no_accelerators is None, step
+    # a program of the job's own in the container still runs here, on the CPU
+    plain = imported("#SBATCH --ntasks=1", "apptainer exec seg.sif python prep.py")
+    assert plain.description.request.no_accelerators is True
+    # and a multi-node job spread by srun through the runtime stays one gang
+    gang = imported("#SBATCH --nodes=4", "srun shifter ./sim.sh")
+    assert gang.description.work.shape == "gang"
