@@ -2243,3 +2243,53 @@ def test_compose_bringing_services_up_in_the_foreground_of_a_task_with_ports_is_
     assert ends_serving(up, opens_ports=True)
     assert not ends_serving(up)  # no ports opened: it may be a batch stack that ends
     assert not ends_serving("docker compose up -d\n", opens_ports=True)  # in the background
+
+
+def test_a_bash_array_of_values_and_a_touched_marker_read_nothing():
+    text = "nvidia-smi\nSEEDS=(11 22 33);\nfor s in ${SEEDS[@]}; do\n  echo $s\ndone\n"
+    assert found(text) == [("data.no_inputs", True)]
+    assert found("sleep 30 &\nwait\ntouch done.marker\n") == [("data.no_inputs", True)]
+
+
+def test_a_job_resubmitting_itself_reads_nothing_but_another_script_submitted_is_work():
+    for again in ('sbatch "$0"', "sbatch ${BASH_SOURCE[0]}", 'sbatch $BASH_SOURCE "$@"'):
+        assert found(f"sleep 60 &\nwait\n{again}\n") == [("data.no_inputs", True)]
+    assert found("sleep 60\nsbatch next_stage.sh\n") == []
+    assert found("sleep 60\nsbatch $NEXT\n") == []
+
+
+def test_a_restart_from_a_file_the_script_tests_for_is_its_checkpoint_and_resumes():
+    text = (
+        "if [ -f run/state.chk ]; then\n  simulate --restart run/state.chk\nelse\n  simulate\nfi\n"
+    )
+    assert found(text) == [
+        ("request.checkpoint_location", "run/state.chk"),
+        ("request.preemptible", True),
+    ]
+    # a file tested for and handed to another option is no checkpoint
+    assert found("if [ -f opts.yaml ]; then\n  simulate --config opts.yaml\nfi\n") == []
+
+
+def test_a_data_file_the_job_stops_without_is_read():
+    text = (
+        'FEATS=data/feats_v2.npz\nif [ ! -f "$FEATS" ]; then\n  echo "make it first"\n'
+        "  exit 1\nfi\npython fit.py\n"
+    )
+    assert found(text) == [("data.inputs", "data/feats_v2.npz")]
+    assert found("[ -f /lake/tiles.parquet ] || exit 2\npython fit.py\n") == [
+        ("data.inputs", "/lake/tiles.parquet")
+    ]
+    # not a data file, a test that does not stop the job, or a file a step of the job made
+    assert found("if [ ! -f cfg.yaml ]; then\n  exit 1\nfi\npython fit.py\n") == []
+    assert found("if [ ! -f data/a.npz ]; then echo none; fi\npython fit.py\nexit 1\n") == []
+    made = "python prep.py --output_dir /x/feats\nif [ ! -f /x/feats/b.csv ]; then\n  exit 1\nfi\n"
+    assert found(made) == [("output.artifacts", "/x/feats")]
+
+
+def test_a_function_argument_taken_before_a_shift_names_no_place():
+    text = (
+        'run_one () {\n    local tag="$1"; shift\n'
+        '    python gen.py --out-dir "/lake/sweep/$tag" "$@"\n}\n'
+        "run_one a --steps 8\n"
+    )
+    assert ("output.artifacts", "/lake/sweep/$tag") not in found(text)
