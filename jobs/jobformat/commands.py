@@ -41,9 +41,9 @@ class Proposal:
 
 # A double-quoted value the assignment reader cannot take (it runs a command: `` `pwd` ``, `$(…)`).
 COMMAND_STRING = re.compile(r'^\s*(?:export\s+)?[A-Za-z_]\w*="([^"]*)"\s*$')
-# A bash array set on one line: `ARGS=(…)`, `ARGS+=(…)`, `declare -a ARGS=(…)`.
+# A bash array set on one line: `ARGS=(…)`, `ARGS+=(…)`, `declare -a ARGS=(…)` (a `;` after it too).
 ARRAY = re.compile(
-    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*(?:#.*)?$"
+    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?[A-Za-z_]\w*\+?=\(([^()]*)\)\s*;?\s*(?:#.*)?$"
 )
 # A shell word: unquoted runs, quoted strings and command substitutions (`$(date +%F)`, one
 # level of parentheses inside, and backquotes), which the shell keeps in the word whatever
@@ -367,6 +367,23 @@ RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_traini
 RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
                # Lightning's: `last` is the latest checkpoint it saved
                "--ckpt_path", "--ckpt-path"}  # fmt: skip
+# A file the script tests for (`if test -e state.cpt`, `if [ -f "$CKPT" ]`) and, when it is
+# there, hands to a restart option (`mdrun --restart state.cpt`, `-cpi`, `--resume`), else
+# starting afresh: the program's own checkpoint, which the job resumes from.
+TESTS_FOR_FILE = re.compile(
+    r"""^\s*(?:if|elif)\s+(?:test\s+-[ef]\s+|\[\[?\s+-[ef]\s+)["']?([^\s"';\]]+)["']?"""
+)
+# A data file the script stops without (`if [ ! -f data/x.npz ]; then … exit 1; fi`, or
+# `[ -f F ] || exit 1`): made before the job (by another job, a download), it is read.
+REQUIRES_FILE = re.compile(
+    r"""^\s*if\s+(?:test\s+!\s+-[ef]\s+|\[\[?\s+!\s+-[ef]\s+)["']?([^\s"';\]]+)["']?"""
+)
+REQUIRED_OR_EXIT = re.compile(
+    r"""^\s*(?:test\s+-[ef]\s+|\[\[?\s+-[ef]\s+)["']?([^\s"';\]]+)["']?\s*\]?\]?\s*\|\|\s*"""
+    r"""(?:\{[^}]*?)?exit\s+[1-9]"""
+)
+FAILS = re.compile(r"^\s*exit\s+[1-9]")
+RESTART_OPTION = re.compile(r"--?(?:restart|resume|continue|cpi)(?:[-_](?:from|file))?")
 # Flags that make a program train or run on data it makes up itself (PyTorch's and timm's
 # --dummy/--synthetic, Megatron's --mock-data, DeepSpeed's --dummy-data).
 SYNTHETIC = re.compile(
@@ -525,7 +542,8 @@ SUBMIT_DIRECTORY = re.compile(
 )
 # A variable set to one of the script's arguments (`MODEL_ID=$1`, `export X="${2}"`).
 ARGUMENT_VARIABLE = re.compile(
-    r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*(?:#.*)?$""",
+    r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*"""
+    r"""(?:;[ \t]*shift\b[ \t]*)?(?:#.*)?$""",  # (`local id="$1"; shift`: the same)
     re.MULTILINE,
 )
 # A variable emptied on a line of its own (`CHECKPOINT_PATH=""`), to be filled by the script's
@@ -652,8 +670,10 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman",
+    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch",
 }  # fmt: skip
+# The job's own script, as a job that resubmits itself names it (`sbatch $0`, `${BASH_SOURCE[0]}`).
+OWN_SCRIPT = re.compile(r"""^["']?\$(?:0|\{0\}|BASH_SOURCE|\{BASH_SOURCE(?:\[0\])?\})["']?$""")
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
 # Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
@@ -830,7 +850,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or BENCHMARK.search(parts[0])
+        or first == "sbatch" or BENCHMARK.search(parts[0])
     )  # fmt: skip
 
 
@@ -853,8 +873,8 @@ class _Quiet:
             elif not python or PY_READS.search(raw):
                 self.quiet = False
             return
-        if FUNCTION_START.match(expanded):
-            return
+        if FUNCTION_START.match(expanded) or ("=(" in expanded and ARRAY.match(expanded)):
+            return  # a function defined, or a bash array set (`SEEDS=(1 2 3)`): values only
         if m := PY_HEREDOC.match(expanded):
             self.heredoc, self.steps = (m.group(1), True), self.steps + 1
             return
@@ -899,6 +919,12 @@ class _Quiet:
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
         if BENCHMARK.search(head[0]):
             self.steps += 1
+            return
+        if first == "sbatch":
+            # Resubmitting itself reads nothing (what the script reads is read here); another
+            # script submitted is work not shown.
+            self.steps += 1
+            self.quiet = any(OWN_SCRIPT.match(w) for w in words[i + 1 :])
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
@@ -995,6 +1021,8 @@ class _Reader:
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.parameters = set()  # variables a shell function sets from its own arguments
+        self.tested = set()  # files an `if` tests for (a restart from one resumes)
+        self.required = None  # a file an `if` tests is missing, until its branch exits
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
@@ -1050,6 +1078,11 @@ class _Reader:
         self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
+        if m := TESTS_FOR_FILE.match(line):
+            self.tested.add(self.expand(m.group(1)))
+        elif self.tested:
+            self._restarts(words)
+        self._requires(line)
         self.ran_before = self.ran
         self.ran = self.ran or self._ran(words)
         if m := ASSIGNMENT.match(line):
@@ -1235,6 +1268,44 @@ class _Reader:
             value = self.expand(_unquote(value))
             if kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit():
                 self.add(kind, value, word)
+
+    def _requires(self, line):
+        """A data file the job stops without (see REQUIRES_FILE) is read, unless a step of the
+        job wrote it."""
+        if m := REQUIRES_FILE.match(line) or REQUIRED_OR_EXIT.match(line):
+            self.required = self.expand(m.group(1))
+            if not re.search(r"\bexit\s+[1-9]", line):
+                if re.search(r";\s*fi\s*$", line):
+                    self.required = None  # a one-line test that does not stop the job
+                return  # (the branch follows: its `exit` decides)
+        elif self.required is None:
+            return
+        elif re.match(r"\s*fi\b", line):
+            self.required = None
+            return
+        elif not FAILS.match(line):
+            return
+        value, self.required = self.required, None
+        if (
+            DATA_FILE.search(value)
+            and (_is_path(value) or RELATIVE_PLACE.fullmatch(value))
+            and not NODE_LOCAL.match(value)
+            and not self._written(value)
+        ):
+            self.add("data.inputs", value, f"{value} (the job stops without it)")
+
+    def _restarts(self, words):
+        """A restart option given a file the script first tested for (see TESTS_FOR_FILE)."""
+        for i, word in enumerate(words):
+            option, eq, value = word.partition("=")
+            if not RESTART_OPTION.fullmatch(option) or not (eq or i + 1 < len(words)):
+                continue
+            value = self.expand(value if eq else words[i + 1])
+            if value in self.tested and value[:1] != "-":
+                said = f"{option} {value} (when the file is there)"
+                self.add("request.checkpoint_location", value, said)
+                self.add("request.preemptible", True, said)
+                return
 
     def _llm_c(self, words):
         """llm.c's trainers (`train_gpt2cu`) take single letters: `-o` is the folder they write

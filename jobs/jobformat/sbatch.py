@@ -230,8 +230,9 @@ def slurm_minutes_to_duration(value):
         seconds = int(a) * 60 + int(b)
     else:
         seconds = int(a) * 60
-    if seconds and c is not None:
+    if seconds and c is not None and int(b) < 60 and int(c) < 60:
         return value  # H:M:S and D-H:M:S read the same in the format: kept as typed
+    # (`00:00:60` or `0:90:00` are no time on a clock; Slurm adds them up: 1min, 1h30min)
     return format_duration(seconds) if seconds else None
 
 
@@ -780,6 +781,14 @@ def _shape(options, body, request, work, notes):
     nodes = request.get("nodes", 1)
     if options.get("array"):
         count, limit = array_count(options["array"])
+        if count is None:
+            # Not indexes (`--array=SRR1,SRR2`, a name list): sbatch refuses the script, so
+            # it gives no shards; the names belong in a file the tasks read by their index.
+            notes.append(
+                f"--array {options['array']}: not an index list sbatch reads (it refuses the "
+                "script): no shards stated."
+            )
+            return
         uses_index = "ARRAY_TASK_ID" in body
         if limit == 1 and count and count > 1 and (nodes > 1 or not uses_index):
             # One allocation at a time, each picking up where the last stopped: a restart chain.
@@ -814,7 +823,8 @@ def _shape(options, body, request, work, notes):
 # environment, moving about, printing.
 SETTING_UP = re.compile(
     r"^\s*(?:#|$|(?:export\s+)?[A-Za-z_]\w*=|module\s|ml\s|source\s|\.\s|cd\s|pushd\s|popd\b|"
-    r"echo\b|printf\b|set\s|conda\s+activate\b|mkdir\s|date\b|hostname\b|nvidia-smi\b)"
+    r"echo\b|printf\b|set\s|conda\s+(?:de)?activate\b|mkdir\s|date\b|hostname\b|nvidia-smi\b|"
+    r"wandb\s+(?:login|online|offline|enabled|disabled)\b)"
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
@@ -835,6 +845,12 @@ IN_CONTAINER = re.compile(
 # Work handed to a Ray cluster already running elsewhere (`ray job submit --address … -- cmd`):
 # it runs there, on that cluster's machines, not in this allocation.
 RAY_SUBMIT = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S+\s+)*ray\s+job\s+submit\b[^;&|]*?\s--\s+(\S.*)$")
+# A W&B sweep agent (`wandb agent --count 1 "$1"`, also under `conda run`): it runs the program
+# and settings the sweep holds, written there, not here.
+SWEEP_AGENT = re.compile(
+    r"^\s*(?:conda\s+run\s+(?:(?:-n|--name|-p|--prefix)\s+\S+\s+|--[\w-]+\s+)*)?"
+    r"(wandb\s+agent\s[^;&|]*?)\s*$"
+)
 
 
 def _hands_off_to(body, in_container=False):
@@ -854,6 +870,8 @@ def _hands_off_to(body, in_container=False):
         steps = [steps[0][inside.end() :]]
         if not RUNS_A_SCRIPT.match(steps[0]) and not steps[0].lstrip().startswith("./"):
             return None
+    if len(steps) == 1 and (agent := SWEEP_AGENT.match(steps[0])):
+        return agent.group(1)
     if len(steps) != 1 or not (match := RUNS_A_SCRIPT.match(steps[0])):
         return None
     if RENDEZVOUS.search(body):

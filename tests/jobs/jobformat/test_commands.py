@@ -2309,3 +2309,53 @@ def test_node_software_bound_from_a_system_folder_into_one_is_not_data():
     text = "srun --container-image=seg:1 --container-mounts=/opt/mpi-4.1:/opt/mpi,/lab/r:/r t.sh\n"
     assert ("data.unclassified", "/r -> /lab/r") in found(text)
     assert not any("/opt/mpi" in str(v) for _, v in found(text))
+
+
+def test_a_bash_array_of_values_and_a_touched_marker_read_nothing():
+    text = "nvidia-smi\nSEEDS=(11 22 33);\nfor s in ${SEEDS[@]}; do\n  echo $s\ndone\n"
+    assert found(text) == [("data.no_inputs", True)]
+    assert found("sleep 30 &\nwait\ntouch done.marker\n") == [("data.no_inputs", True)]
+
+
+def test_a_job_resubmitting_itself_reads_nothing_but_another_script_submitted_is_work():
+    for again in ('sbatch "$0"', "sbatch ${BASH_SOURCE[0]}", 'sbatch $BASH_SOURCE "$@"'):
+        assert found(f"sleep 60 &\nwait\n{again}\n") == [("data.no_inputs", True)]
+    assert found("sleep 60\nsbatch next_stage.sh\n") == []
+    assert found("sleep 60\nsbatch $NEXT\n") == []
+
+
+def test_a_restart_from_a_file_the_script_tests_for_is_its_checkpoint_and_resumes():
+    text = (
+        "if [ -f run/state.chk ]; then\n  simulate --restart run/state.chk\nelse\n  simulate\nfi\n"
+    )
+    assert found(text) == [
+        ("request.checkpoint_location", "run/state.chk"),
+        ("request.preemptible", True),
+    ]
+    # a file tested for and handed to another option is no checkpoint
+    assert found("if [ -f opts.yaml ]; then\n  simulate --config opts.yaml\nfi\n") == []
+
+
+def test_a_data_file_the_job_stops_without_is_read():
+    text = (
+        'FEATS=data/feats_v2.npz\nif [ ! -f "$FEATS" ]; then\n  echo "make it first"\n'
+        "  exit 1\nfi\npython fit.py\n"
+    )
+    assert found(text) == [("data.inputs", "data/feats_v2.npz")]
+    assert found("[ -f /lake/tiles.parquet ] || exit 2\npython fit.py\n") == [
+        ("data.inputs", "/lake/tiles.parquet")
+    ]
+    # not a data file, a test that does not stop the job, or a file a step of the job made
+    assert found("if [ ! -f cfg.yaml ]; then\n  exit 1\nfi\npython fit.py\n") == []
+    assert found("if [ ! -f data/a.npz ]; then echo none; fi\npython fit.py\nexit 1\n") == []
+    made = "python prep.py --output_dir /x/feats\nif [ ! -f /x/feats/b.csv ]; then\n  exit 1\nfi\n"
+    assert found(made) == [("output.artifacts", "/x/feats")]
+
+
+def test_a_function_argument_taken_before_a_shift_names_no_place():
+    text = (
+        'run_one () {\n    local tag="$1"; shift\n'
+        '    python gen.py --out-dir "/lake/sweep/$tag" "$@"\n}\n'
+        "run_one a --steps 8\n"
+    )
+    assert ("output.artifacts", "/lake/sweep/$tag") not in found(text)

@@ -490,3 +490,29 @@ def test_a_hand_off_inside_a_container_does_not_say_cpu_only():
     # and a multi-node job spread by srun through the runtime stays one gang
     gang = imported("#SBATCH --nodes=4", "srun shifter ./sim.sh")
     assert gang.description.work.shape == "gang"
+
+
+def test_a_clock_time_past_59_seconds_or_minutes_is_added_up_as_slurm_does():
+    request = imported("#SBATCH --time=00:00:90", "sleep 1").description.request
+    assert request.maximum.seconds == 90
+    request = imported("#SBATCH --time=1:75:00", "sleep 1").description.request
+    assert request.maximum.seconds == 2 * 3600 + 15 * 60
+    typed = imported("#SBATCH --time=02:30:00", "sleep 1").description.request
+    assert str(typed.maximum) == "02:30:00"  # a time on a clock stays as typed
+
+
+def test_an_array_of_names_is_no_index_list_and_gives_no_shards():
+    result = imported("#SBATCH --array=runA,runB,runC", "echo $SLURM_ARRAY_TASK_ID")
+    assert result.description.work.shape is None
+    assert any(n.startswith("--array runA,runB,runC: not an index list") for n in result.notes)
+    assert imported("#SBATCH --array=1-3", "echo x").description.work.shards == 3
+
+
+def test_a_wandb_sweep_agent_hands_the_work_to_the_sweep_and_says_no_cpu_only():
+    for step in ('wandb agent --count 1 "$1"', "conda run -n exp wandb agent team/proj/ab12cd"):
+        handed = imported(
+            "#SBATCH --cpus-per-task=2", "conda activate exp", step, "conda deactivate"
+        )
+        assert handed.description.request.no_accelerators is None
+    plain = imported("#SBATCH --cpus-per-task=2", "conda activate exp", "python sweep.py")
+    assert plain.description.request.no_accelerators is True
