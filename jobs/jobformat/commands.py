@@ -2717,7 +2717,8 @@ def read(
     arrays = _arrays(lines) if text and "=(" in text else {}
     if text and "for " in text:
         reader.named_loops = _named_loops(text, variables, arrays)
-        plan = _loop_plan(lines, variables, arrays)
+    if text and ("for " in text or "()" in text or "function " in text):
+        plan = _reading_plan(lines, variables, arrays)
     else:
         plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
@@ -2939,34 +2940,79 @@ def _before_done(body):
     return body[: closing[-1].start()].strip() if closing else body
 
 
-def _loop_plan(lines, variables, arrays):
-    """(line index, the loop variables bound while it is read, the part of the line read when
-    not all of it) in reading order: an HPC
-    engineer reads a loop's body once per value (`for M in llama mistral; do … $M …; done`).
-    Loops whose values the file does not give, and ones over more than LOOP_TURNS turns,
-    are read once, as written."""
+def _reading_plan(lines, variables, arrays):
+    """(line index, the variables bound while it is read, the text read when not the line as
+    written) in reading order, as an HPC engineer reads the script:
+    - a loop's body once per value (`for M in llama mistral; do … $M …; done`); loops whose
+      values the file does not give, and ones over more than LOOP_TURNS turns, once as written;
+    - a shell function's body where it is called, with that call's arguments (`run /d/a` reads
+      `--data "$1"` as `--data /d/a`), not where it is defined (defining runs nothing); a
+      function never called is read where it is, as written.
+    Re-reading shares one budget (LOOP_BUDGET), so a long script stays linear."""
     plan, budget, ends, sizes = [], [LOOP_BUDGET], {}, []  # (sizes: characters before a line)
+    sizes.extend(itertools.accumulate((len(line) for _, line in lines), initial=0))
+    functions = _called_functions(lines)
+    read_as_written = set()  # functions whose body was read without arguments (budget spent)
 
-    def walk(start, end, bound, turns):
+    def walk(start, end, bound, turns, args=None, active=()):
         i = start
         while i < end:
+            if i in functions.starts:  # a function's definition runs nothing
+                i = functions.starts[i] + 1
+                continue
+            if (call := functions.call(lines[i][1])) and call[0] not in active:
+                plan.append((i, bound, None))
+                expand(call, bound, turns, args, active, i)
+                i += 1
+                continue
             loop = _expandable(i, turns) if "for" in lines[i][1] else None
             if not loop or loop[2] >= end:
-                plan.append((i, bound, None))
+                plan.append((i, bound, _with_arguments(lines[i][1], _at(args, i))))
                 i += 1
                 continue
             name, values, close, body = loop
             if close == i:  # `for M in a b; do cmd $M; done` on one line: its body, each turn
-                plan.extend((i, {**bound, name: v}, _before_done(body)) for v in values)
+                part = _with_arguments(_before_done(body), _at(args, i)) or _before_done(body)
+                plan.extend((i, {**bound, name: v}, part) for v in values)
             else:
                 if not body:
                     plan.append((i, bound, None))
                 for v in values:
                     if body:  # `for M in a b; do cmd $M`, then more lines
-                        plan.append((i, {**bound, name: v}, body))
-                    walk(i + 1, close, {**bound, name: v}, turns * len(values))
+                        text = _with_arguments(body, _at(args, i)) or body
+                        plan.append((i, {**bound, name: v}, text))
+                    walk(i + 1, close, {**bound, name: v}, turns * len(values), args, active)
                 plan.append((close, bound, None))
             i = close + 1
+
+    def expand(call, bound, turns, outer, active, at):
+        name, given = call
+        first, close = functions.bodies[name]
+        functions.expanded += 1
+        size = sizes[close + 1] - sizes[first]
+        if len(active) >= 3 or functions.expanded > FUNCTION_CALLS or size > budget[0]:
+            if size > budget[0]:
+                budget[0] = 0  # spent: the rest is read as written
+            if name not in read_as_written:
+                read_as_written.add(name)
+                walk(first + 1, close, bound, turns, outer, (*active, name))
+            return
+        budget[0] -= size
+        # An argument may itself be the caller's (`run "$1"` inside another function). Only
+        # places are put in: a label (`run s64 …`, a seed) names the call, and what is built
+        # from it (`$OUT/$id`) is each call's own place, left unsaid as before.
+        values = [_with_arguments(a, _at(outer, at)) or a for a in given]
+        named, shifted, offsets = {}, 0, {}
+        for index in range(first + 1, close):
+            line = lines[index][1]
+            offsets[index] = shifted
+            if m := ARGUMENT_NAME.match(line):
+                position = int(m.group(2)) + shifted
+                if position <= len(values) and _placed(values[position - 1]):
+                    named[m.group(1)] = values[position - 1]
+            if "shift" in line:
+                shifted += sum(int(m.group(1) or 1) for m in SHIFT.finditer(line))
+        walk(first + 1, close, {**bound, **named}, turns, (values, offsets), (*active, name))
 
     def _expandable(i, turns):
         """(name, values, the `done` line, the command after `do` on the header) of a loop
@@ -2978,7 +3024,6 @@ def _loop_plan(lines, variables, arrays):
         opens = _loop_opens(lines, i, m)
         if not ends:
             ends.update(_loop_ends(lines) or {None: None})
-            sizes.extend(itertools.accumulate((len(line) for _, line in lines), initial=0))
         close = ends.get(opens)
         if close is None or (close == opens and opens != i):
             return None
@@ -2991,6 +3036,100 @@ def _loop_plan(lines, variables, arrays):
 
     walk(0, len(lines), {}, 1)
     return plan
+
+
+# `name() {` / `function name {`: the name.
+FUNCTION_NAME = re.compile(r"\s*(?:function\s+)?([\w.-]+)")
+# A variable a function sets from one of its arguments (`local data="$1"`, `out=${2}`).
+ARGUMENT_NAME = re.compile(
+    r"""^\s*(?:export\s+|local\s+|declare\s+)?([A-Za-z_]\w*)=["']?\$\{?([1-9])\}?["']?\s*(?:;|$)"""
+)
+# A function's positional parameters: `$1`, `${2}`, `${1:-default}`, `"$@"`, `$*`.
+POSITIONAL = re.compile(r"\$\{([1-9])(?::?-([^}]*))?\}|\$([1-9])(?!\w)|\$\{?[@*]\}?")
+# What ends a call's arguments.
+CALL_END = {";", "&&", "||", "|", "&", ">", ">>", "2>", "2>&1", "&>"}
+FUNCTION_CALLS = 64  # calls read with their arguments, per script (then as written)
+
+
+SHIFT = re.compile(r"(?:^|[;&|])\s*shift(?:\s+(\d+))?\s*(?=;|&|\||$)")
+
+
+def _placed(value):
+    """A call's argument that names a place: a path, a URI, a Hub id or a variable's value."""
+    return bool(value) and (_is_path(value) or "/" in value)
+
+
+def _at(args, index):
+    """A call's arguments as the body's line `index` sees them (after its `shift`s)."""
+    if args is None:
+        return None
+    values, offsets = args
+    return values[offsets.get(index, 0) :]
+
+
+def _with_arguments(text, args):
+    """The text with a function call's arguments in place of `$1` … and `$@` (an argument that
+    names no place is left as written); None when there is nothing to put in."""
+    if args is None or "$" not in text:
+        return None
+
+    def one(match):
+        position = match.group(1) or match.group(3)
+        if position is None:
+            return " ".join(args)
+        if int(position) <= len(args):
+            value = args[int(position) - 1]
+            return value if _placed(value) else match.group(0)
+        return match.group(2) if match.group(2) is not None else match.group(0)
+
+    replaced = POSITIONAL.sub(one, text)
+    return replaced if replaced != text else None
+
+
+class _Functions:
+    """The shell functions of a script defined over several lines and called in it:
+    `bodies` name -> (index of the first line, index of the closing `}`), `starts` first line ->
+    closing line, for those called at least once."""
+
+    def __init__(self, bodies, starts):
+        self.bodies, self.starts = bodies, starts
+        self.expanded = 0  # calls met so far while reading
+
+    def call(self, line):
+        """(name, arguments) when the line calls one of the functions, else None."""
+        head = line.split(None, 1)
+        if not head or head[0].rstrip(";&") not in self.bodies:
+            return None
+        words = _words(line)
+        if not words or words[0] not in self.bodies:
+            return None
+        args = []
+        for word in words[1:]:
+            if word in CALL_END or word.startswith((">", "2>")):
+                break
+            args.append(word)
+        return words[0], args
+
+
+def _called_functions(lines):
+    bodies, open_at = {}, None
+    for i, (_, line) in enumerate(lines):
+        if open_at is None:
+            if ("(" in line or "function" in line) and FUNCTION_START.match(line):
+                open_at = i
+        elif FUNCTION_END.match(line):
+            bodies[FUNCTION_NAME.match(lines[open_at][1]).group(1)] = (open_at, i)
+            open_at = None
+    found = _Functions(bodies, {})
+    calls = 0
+    for _, line in lines:
+        if calls < FUNCTION_CALLS and (call := found.call(line)):
+            calls += 1
+            first, close = bodies[call[0]]
+            found.starts[first] = close
+    # Only those called; the others are read where they are.
+    found.bodies = {n: b for n, b in bodies.items() if b[0] in found.starts}
+    return found
 
 
 def _fetch_folder(place):

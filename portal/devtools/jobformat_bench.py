@@ -91,6 +91,15 @@ def sbatch_short_commands(size=LIMIT):
     return _fill(head, "ls\n", size=size)
 
 
+def sbatch_function_calls(size=LIMIT):
+    # A function called on every line: each call's arguments are read in its body.
+    head = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n"
+        'f() {\n  python t.py --data_path "$1" --output_dir "$2"\n}\n'
+    )
+    return _fill(head, "f /lustre/ds/part_0001 /lustre/out/part_0001\n", size=size)
+
+
 SHAPES = {
     "skypilot: 1 MB run script": skypilot_long_run,
     "skypilot: many mounts": skypilot_many_mounts,
@@ -99,6 +108,7 @@ SHAPES = {
     "native: many inputs": native_many_inputs,
     "sbatch: 1 MB of data files": sbatch_data_files,
     "sbatch: 1 MB of short commands": sbatch_short_commands,
+    "sbatch: 1 MB of function calls": sbatch_function_calls,
 }
 
 # Parsers timed alone, where the whole import would dilute a slow step: (input, reader).

@@ -2359,3 +2359,46 @@ def test_a_function_argument_taken_before_a_shift_names_no_place():
         "run_one a --steps 8\n"
     )
     assert ("output.artifacts", "/lake/sweep/$tag") not in found(text)
+
+
+def test_a_shell_function_is_read_where_it_is_called_with_that_calls_arguments():
+    text = (
+        "score() {\n"
+        '  local data="$1"\n'
+        '  python eval.py --data_path "$data" --output_dir "${2:-/lustre/out/default}"\n'
+        "}\n"
+        "score /lustre/ds/dev /lustre/out/dev\n"
+        "score /lustre/ds/test\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/ds/dev"),
+        ("output.artifacts", "/lustre/out/dev"),
+        ("data.inputs", "/lustre/ds/test"),
+        ("output.artifacts", "/lustre/out/default"),
+    ]
+
+
+def test_a_function_never_called_is_read_as_written_and_a_recursive_one_once():
+    never = 'cleanup() {\n  rm -rf "$1"\n  aws s3 sync /lustre/out s3://vault/out\n}\n'
+    assert ("output.artifacts", "s3://vault/out") in found(never)
+    recursive = "go() {\n  python t.py --data_path $1\n  go /lustre/b\n}\ngo /lustre/a\n"
+    # (the call inside itself is not followed again: read once, with the outer call's value)
+    assert found(recursive, shared_disk=True) == [("data.inputs", "/lustre/a")]
+
+
+def test_a_functions_shifted_arguments_and_labels_are_read_as_the_shell_does():
+    text = (
+        "OUT=/lustre/sweep\n"
+        "run_cfg() {\n"
+        '  local id="$1"; shift\n'
+        '  local model="$1"; shift\n'
+        '  python sample.py --init_checkpoint "$model" --output_dir "$OUT/$id" "$@"\n'
+        "}\n"
+        "run_cfg s64 /lustre/runs/best.pt --data /lustre/ds/x\n"
+    )
+    # `shift` moves the arguments on; the label (`s64`) names the call, so what is built
+    # from it (`$OUT/$id`) is each call's own place, left unsaid; "$@" is the rest, as given.
+    assert sorted(found(text, shared_disk=True)) == [
+        ("data.inputs", "/lustre/ds/x"),
+        ("data.inputs", "/lustre/runs/best.pt"),
+    ]
