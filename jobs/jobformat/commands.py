@@ -177,6 +177,8 @@ DATASET_OPTIONS = {
     "--dataset_name_or_path",
     "--dataset-name-or-path",
 }
+# One of the script's own arguments, alone (`$1`, `${2}`).
+POSITIONAL = re.compile(r"\$(?:\d|\{\d+\})")
 # Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
 # --dataset-name random`): no dataset is read.
 GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
@@ -283,8 +285,12 @@ GENERATED_OPTION = re.compile(r"--(?:[a-z]+[-_])*generat")
 INPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:input|data|dataset)(?:[-_][a-z]+)+[-_](?:path|dir|directory|file|root|folder)|"
     # the data named by a word before it (`--raw_data_directory`, `--eval_data_dir`)
-    r"--(?:[a-z]+[-_])+(?:data|dataset)[-_](?:path|dir|directory|folder)"
+    r"--(?:[a-z]+[-_])+(?:data|dataset)[-_](?:path|dir|directory|folder)|"
+    # what describes the data (`--video-metadata-path`, `--annotations_file`, `--captions-dir`):
+    # read, a JSON file too (it is the data's description, not the program's settings)
+    r"--(?:[a-z]+[-_])*(?:metadata|annotations?|captions?)[-_](?:path|dir|directory|file|root|folder)"
 )
+DESCRIBES_DATA = re.compile(r"metadata|annotation|caption")
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
@@ -354,6 +360,18 @@ SAVE_INTERVAL = re.compile(
 CONVERTER = re.compile(
     r"[\w.-]*(?:convert|conversion|export|merge)[\w.-]*\.py\b|\s--saver[=\s]", re.IGNORECASE
 )
+# A program named for the data it makes from what it reads (`index_builder.py`,
+# `extract_features.py`, `-m pkg.embed`, `generate.py`, `sample.py`, `inference.py`): what it is
+# told to save is that product, as for a converter, unless it trains, saves on a schedule or
+# resumes.
+_READS = r"index|embed|encod|extract|infer|predict|transcri|caption"
+_MAKES = rf"(?:{_READS}|generat|sampl)"
+PRODUCER = re.compile(
+    rf"(?:^|[\s/])[\w-]*{_MAKES}[\w-]*\.py\b|\s-m\s+[\w.]*{_MAKES}[\w.]*", re.IGNORECASE
+)
+# …of which those that make it from files they are given (`extract_features.py x.h5`), not
+# from nothing (a generator's bare argument may be what it writes).
+READER_SCRIPT = re.compile(rf"[\w-]*(?:{_READS})[\w-]*\.py", re.IGNORECASE)
 SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # A file or folder under the working directory, two parts or more (`maps/coast.shp`,
@@ -1009,6 +1027,7 @@ class _Reader:
         self.produced = set()  # files a step of the job writes for a later one
         self.removed = set()  # files the job deleted: read after, they are made again by it
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
+        self.cd_place = None  # …or any folder it names (`cd $HOME/proj`)
         self.fetch_dir = None  # the folder changed into as written (`cd data`): where fetches land
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
         self.in_repo = None  # the cloned folder the script has changed into
@@ -1110,6 +1129,8 @@ class _Reader:
         if words[:1] == ["cd"]:
             place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
             self.cwd = place if place.startswith("/") and _statable(place) else None
+            # (as written, `$HOME/proj` too: what a bind of `.` mounts)
+            self.cd_place = place if _is_path(place) and _statable(place) else None
         if "cd" in words:
             self.fetch_dir = self._fetch_dir(words)
         if "-c" in words:
@@ -1130,6 +1151,10 @@ class _Reader:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
             self._program_output(words)
+        if ".py" in line and READER_SCRIPT.search(line):
+            for command in _commands(words):
+                if any(READER_SCRIPT.fullmatch(_base(w)) for w in command):
+                    self._positional_inputs(command)
         if "bwa" in line:
             self._aligner(words)
         if "samtools" in line:
@@ -1452,7 +1477,7 @@ class _Reader:
                 continue
             if (
                 option not in KNOWN_OPTIONS
-                and ("input" in option or "data" in option)
+                and ("input" in option or "data" in option or DESCRIBES_DATA.search(option))
                 and INPUT_NAMED.fullmatch(option)
                 and not OWN_FILES.search(option)
                 and not WRITES.search(option)
@@ -1463,7 +1488,12 @@ class _Reader:
                     _is_path(value)
                     and not re.fullmatch(r"\$\{?\w+\}?/?", value)  # a variable with no value
                     and not NODE_LOCAL.match(value)  # made on the node by an earlier step
-                    and not CODE_FILE.search(value)  # a settings file listing the data
+                    # (a settings file listing the data, unless the option names what
+                    # describes the data: `--metadata_path m.json`)
+                    and not (
+                        CODE_FILE.search(value)
+                        and not (value.endswith(".json") and DESCRIBES_DATA.search(option))
+                    )
                 ):
                     self.add("data.inputs", value, f"{option} {value}")
                 continue
@@ -1510,6 +1540,7 @@ class _Reader:
                 and (
                     HF_ID.fullmatch(value)
                     or (option in MODEL_PATH_OPTIONS and _is_path(value))
+                    or self._weights_file(value)
                     or self._model_variable(value)
                     or CHECKPOINT_PATH_VARIABLE.fullmatch(value)
                 )
@@ -1523,7 +1554,10 @@ class _Reader:
                 else:
                     self._hub_or_path(value, said, dataset=False)
             elif option in DATASET_OPTIONS:
-                if not GENERATED_DATASET.fullmatch(value):
+                # (`--dataset_name "$1"`: a name the caller gives, a Hub id or one the program
+                # knows by itself, is no place; a variable named for the data still is one)
+                named_by_caller = option.endswith("name") and POSITIONAL.fullmatch(value)
+                if not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
                     self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
                 self._data_values(option, value, words[i + 2 :] if not eq else ())
@@ -1754,7 +1788,10 @@ class _Reader:
         ):
             return
         elif SAVE_OPTION.fullmatch(option) and (
-            CONVERTER.search(self.current)
+            (
+                CONVERTER.search(self.current)
+                or (PRODUCER.search(self.current) and not TRAINS.search(self.current))
+            )
             and not SAVE_INTERVAL.search(self.current)
             and not RESUMES_IN_LINE.search(self.current)
         ):
@@ -1888,6 +1925,11 @@ class _Reader:
                 _is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True)
             ):
                 self.add("output.artifacts", value, f"{word} {value}")
+                self._positional_inputs(before)
+            elif word == "--output" and self._tool_output(before, value):
+                # an installed tool's data file (`moozy encode a.h5 --output case.h5`)
+                self.add("output.artifacts", value, f"{word} {value}")
+                self._positional_inputs(before)
         if "-i" in words and "-o" in words:
             self._program_input(words)
 
@@ -2007,6 +2049,38 @@ class _Reader:
         if _file_word(value) and value not in self.produced:
             self.add("data.inputs", value, f"{said} {value}")
 
+    def _tool_output(self, before, value):
+        """`--output F` naming a data file by its kind, given to a tool that is not a launcher
+        (whose `--output` is its log) nor a download (whose copy the fetch rules read)."""
+        if not (DATA_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value))):
+            return False
+        command = list(_commands(before))
+        head = next((w for w in command[-1] if not _prefix(w)), "") if command else ""
+        return bool(
+            head
+            and _base(head) not in LAUNCHERS | {"sbatch", "salloc"}
+            and not FETCHERS.fullmatch(_base(head))
+        )
+
+    def _positional_inputs(self, before):
+        """The data files (by kind) a command is given as bare arguments, before the option
+        naming its output (`encode a.h5 b.h5 --output c.h5`) or to a program named for what it
+        makes of them (`extract_features.py x.h5`): what it reads. A word after an option is
+        that option's value, not an argument; a file an earlier step wrote is not read."""
+        command = list(_commands(before))
+        words = command[-1] if command else []
+        for previous, word in zip(words, words[1:], strict=False):
+            if previous.startswith("-") or word.startswith("-") or "=" in word:
+                continue
+            value = self.expand(_unquote(word))
+            if (
+                DATA_FILE.search(value)
+                and (_is_path(value) or RELATIVE.fullmatch(value))
+                and not NODE_LOCAL.match(value)
+                and not self._written(value)
+            ):
+                self.add("data.inputs", value, word)
+
     def _program_input(self, words):
         """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
         reads the one it is given with `-i` (paths only: `-i` is also an index, an interval)."""
@@ -2039,8 +2113,17 @@ class _Reader:
                 # SlowFast's `DATA.PATH_TO_DATA_DIR /data/kinetics/`: the folder it reads
                 self.add("data.inputs", value, said)
 
+    def _weights_file(self, value):
+        """A file of weights under the working directory (`--model_path models/x.pt`): a Hub id
+        carries no extension, so this is the file the program loads, unless a step wrote it."""
+        return bool(
+            RELATIVE_PLACE.fullmatch(value)
+            and WEIGHTS_FILE.search(value)
+            and not self._written(value)
+        )
+
     def _hub_or_path(self, value, said, dataset):
-        if _is_path(value):
+        if _is_path(value) or self._weights_file(value):
             self.add("data.inputs", value, said)
         elif HF_ID.fullmatch(value) or HF_BARE.fullmatch(value):
             self.add("data.inputs", f"hf://{'datasets/' if dataset else ''}{value}", said)
@@ -2466,9 +2549,14 @@ class _Reader:
                 # The directory the job was submitted from: the job's own files, its code.
                 self.add("work.code", source.rstrip("/"), said)
                 continue
-            if source.rstrip("/") in (".", ""):
-                continue  # the working directory
-            holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            if source.rstrip("/") in (".", "", "$(pwd)", "`pwd`"):
+                # The working directory: after `cd /abs/dir`, that folder; the job's code when
+                # the container starts in it or runs its program from it.
+                here = self.cd_place
+                if here and (target.rstrip("/") in workdirs or holds(target, programs)):
+                    self.add("work.code", here, said)
+                continue
+            holds_program = holds(target, programs)
             if (
                 source == target
                 and not holds_program
@@ -2545,6 +2633,11 @@ def _file_word(value):
             )
         )
     )
+
+
+def holds(target, programs):
+    """Whether a mount point holds one of the programs a container runs."""
+    return any(p.startswith(target.rstrip("/") + "/") for p in programs)
 
 
 def _base(word):

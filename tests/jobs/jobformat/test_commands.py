@@ -2402,3 +2402,91 @@ def test_a_functions_shifted_arguments_and_labels_are_read_as_the_shell_does():
         ("data.inputs", "/lustre/ds/x"),
         ("data.inputs", "/lustre/runs/best.pt"),
     ]
+
+
+# --- set seen-t (8 Dec 2026): batch generation, embedding and feature extraction -------------
+
+
+def test_a_model_option_given_a_weights_file_under_the_working_directory_reads_it():
+    text = "python sample.py --model_path weights/unet_64.pt --clf_path weights/clf.pt\n"
+    assert ("data.inputs", "weights/unet_64.pt") in found(text)
+    # a Hub id has no extension, and a file a step of the job wrote is not read
+    assert found("python sample.py --model_path northwind/unet-64\n") == [
+        ("data.inputs", "hf://northwind/unet-64")
+    ]
+    made = "python fit.py -o runs/a/net.pt\npython sample.py --model runs/a/net.pt\n"
+    assert ("data.inputs", "runs/a/net.pt") not in found(made)
+
+
+def test_a_program_named_for_what_it_makes_saves_its_product_not_checkpoints():
+    index = "python build_index.py --corpus_path docs.jsonl --save_dir /proj/indexes/e5\n"
+    assert ("output.artifacts", "/proj/indexes/e5") in found(index)
+    assert ("request.checkpoint_location", "/proj/indexes/e5") not in found(index)
+    module = "python -m tools.embed_corpus --save-dir /proj/vectors\n"
+    assert ("output.artifacts", "/proj/vectors") in found(module)
+    # a trainer's, or one saving on a schedule, is still the checkpoint place
+    assert ("request.checkpoint_location", "/proj/ck") in found(
+        "python train_sampler.py --save_dir /proj/ck\n"
+    )
+    assert ("request.checkpoint_location", "/proj/ck") in found(
+        "python generate.py --save_dir /proj/ck --save_every 100\n"
+    )
+
+
+def test_a_tools_output_data_file_and_the_files_it_is_given_before_it():
+    text = "slidetool encode /proj/a.h5 /proj/b.h5 --output /proj/case.h5\n"
+    assert found(text) == [
+        ("output.artifacts", "/proj/case.h5"),
+        ("data.inputs", "/proj/a.h5"),
+        ("data.inputs", "/proj/b.h5"),
+    ]
+    # a launcher's --output is its log, a download's is the fetch rules' business
+    assert ("output.artifacts", "run.csv") not in found("srun --output run.csv hostname\n")
+    # an option's value is not a bare argument
+    assert ("data.inputs", "ref.csv") not in found(
+        "python join.py --lookup ref.csv left.csv -o /proj/joined.parquet\n"
+    )
+    assert ("data.inputs", "left.csv") in found(
+        "python join.py --lookup ref.csv left.csv -o /proj/joined.parquet\n"
+    )
+
+
+def test_a_file_given_to_a_program_named_for_reading_it_is_its_input():
+    assert found("python extract_features.py signals_6000.h5 $SLURM_ARRAY_TASK_ID\n") == [
+        ("data.inputs", "signals_6000.h5")
+    ]
+    # a generator's bare argument may be what it writes
+    assert found("python generate_data.py synthetic.h5\n") == []
+
+
+def test_an_option_naming_what_describes_the_data_reads_it_json_too():
+    text = (
+        "python -m clip.embed --clip-metadata-path /proj/captions.json "
+        "--config_path /proj/run.json --output-path /proj/emb/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/proj/captions.json"),
+        ("output.artifacts", "/proj/emb/"),
+    ]
+
+
+def test_a_bind_of_the_working_directory_after_cd_is_the_code_the_container_runs():
+    text = (
+        "cd /proj/scene-net\n"
+        'singularity exec --nv --bind "$(pwd):/mnt" --pwd /mnt net.sif python3 infer.py\n'
+    )
+    assert ("work.code", "/proj/scene-net") in found(text)
+    home = "cd $HOME/scene-net\napptainer exec -B .:/app net.sif python /app/infer.py\n"
+    assert ("work.code", "$HOME/scene-net") in found(home)
+    # without a folder changed into, the working directory stays unsaid
+    assert not [
+        p for p in found("apptainer exec -B .:/app n.sif python /app/x.py\n") if p[0] == "work.code"
+    ]
+
+
+def test_a_dataset_name_the_caller_gives_as_an_argument_is_no_place():
+    assert found('python embed.py --dataset_name "$1" --split "$2"\n') == []
+    # a variable named for the data still is one
+    assert ("data.inputs", "$DATA_DIR") in found(
+        "DATA_DIR=$1\npython embed.py --dataset_name_or_path $DATA_DIR\n"
+    )
