@@ -121,6 +121,15 @@ def _dataset_description(value):
     return bool(RELATIVE.fullmatch(value) and re.search(r"\.ya?ml$", value))
 
 
+def _data_file_named(value):
+    """A data file by its kind given by a relative name (`alpaca_data.json`,
+    `data/train.jsonl`) to an option that takes a dataset or the data: the file read, not a Hub
+    id (Hub names carry no extension)."""
+    return bool(RELATIVE.fullmatch(value)) and bool(
+        DATA_FILE.search(value) or re.search(r"\.json$", value, re.IGNORECASE)
+    )
+
+
 def _relative_folder(value, written=False):
     """A place under the working directory that cannot be a Hub id (`org/name`, one slash):
     three parts or more (`data/bowl-2018/stage1_train`); for a place written, also two under a
@@ -252,8 +261,11 @@ OUTPUT_OPTIONS = {
     "--result-dir",
     "--default_root_dir",
     "--default-root-dir",
-    # where a converter puts what it made (dolma's `tokens --destination`)
+    # where a converter puts what it made (dolma's `tokens --destination`), and a merge's or
+    # an exporter's folder (LLaMA-Factory's `export --export_dir`, as the override `export_dir=`)
     "--destination",
+    "--export_dir",
+    "--export-dir",
 }
 OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file"}
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
@@ -567,6 +579,14 @@ ARGUMENT_VARIABLE = re.compile(
 # A variable emptied on a line of its own (`CHECKPOINT_PATH=""`), to be filled by the script's
 # own parsing of its arguments (`--checkpoint) CHECKPOINT_PATH="$2"`).
 EMPTIED = re.compile(r"""^[ \t]*([A-Za-z_]\w*)=(?:""|'')[ \t]*$""", re.MULTILINE)
+# Variables the script sets to a command's output (`MODEL_NAME=$(grep … model.yaml)`): known
+# when the job runs, from what the command reads; not a value given at launch.
+COMPUTED = re.compile(
+    r"""^[ \t]*(?:(?:export|local|readonly)[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\((?!\()|`)""",
+    re.MULTILINE,
+)
+# Files a step writes by redirecting its output (`cat parts/* > train.jsonl`).
+REDIRECTED = re.compile(r"""(?<![0-9&])>>?[ \t]*["']?(?:\./)?([\w${}./-]+\.[A-Za-z]\w*)""")
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -639,6 +659,9 @@ DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
+# A file in a folder named for the data (`-p datasets/gutenberg.train`, `--docs data/wiki.txt`):
+# what the program it is handed to reads, whatever its kind.
+DATA_FOLDER_FILE = re.compile(r"(?:\./)?(?:data|datasets?)/[\w.${}/-]*[\w}]\.[A-Za-z]\w*$")
 # Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
 # not settings or code.
 DATA_FILE = re.compile(
@@ -1039,6 +1062,8 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
+        self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
+        self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
         self.required = None  # a file an `if` tests is missing, until its branch exits
@@ -1520,7 +1545,13 @@ class _Reader:
                     # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
                     # is not one it reads, whatever the variable naming it is called.
                     self.produced.add(self.expand(value).rstrip("/"))
-                elif option[:2] == "--" and "." in value and DATA_FILE.search(value):
+                elif (option[:2] == "--" and "." in value and DATA_FILE.search(value)) or (
+                    # (short options too, but not a program's `-o` nor a test's `[ -f data/x ]`)
+                    "/" in value
+                    and option not in ("-o", "-O")
+                    and DATA_FOLDER_FILE.match(value)
+                    and not (option[1:2] != "-" and {"[", "[[", "test"} & set(words))
+                ):
                     self._data_file(option, value)
                 continue
             if not option.startswith("-") or value.startswith("-"):
@@ -1557,7 +1588,9 @@ class _Reader:
                 # (`--dataset_name "$1"`: a name the caller gives, a Hub id or one the program
                 # knows by itself, is no place; a variable named for the data still is one)
                 named_by_caller = option.endswith("name") and POSITIONAL.fullmatch(value)
-                if not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
+                if self._data_file_read(value):
+                    self.add("data.inputs", value, said)
+                elif not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
                     self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
                 self._data_values(option, value, words[i + 2 :] if not eq else ())
@@ -1566,10 +1599,13 @@ class _Reader:
                     # `name=org/adapter` or the adapter alone
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and (
-                _is_path(value) or (option in OUTPUT_FILE_OPTIONS and RELATIVE.fullmatch(value))
+                _is_path(value)
+                or (option in OUTPUT_FILE_OPTIONS and RELATIVE.fullmatch(value))
+                or _relative_folder(value, written=True)
             ):
                 # (an option named for one file names a file, even by a bare name: `--outfile
-                # preds`; a folder's bare name is as often a run's name)
+                # preds`; a folder's bare name is as often a run's name, but not a place under
+                # a folder named for results or data, `data/run-1`, nor one three parts deep)
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
@@ -1598,7 +1634,8 @@ class _Reader:
         """A table, array, map or tensor file (`--ports-csv data/ports.csv`, `--ais-glob "/scratch/ais/
         *.csv"`) handed to a program under an option not named for writing it, nor for the
         program's own files, is what the program reads; not one an earlier step wrote. (Long
-        options only: `[ -f data.csv ]` tests a file, it does not hand it over.)"""
+        options, or a file in a folder named for data, `-p datasets/x.train`; `[ -f data.csv ]`
+        tests a file, it does not hand it over.)"""
         if WRITES.search(option) or OWN_FILES.search(option) or GENERATED_OPTION.match(option):
             return
         value = self.expand(value)
@@ -1698,8 +1735,13 @@ class _Reader:
         set at launch) whose name says it is the model (`$MODEL_ID`, `${BASE_MODEL}`)."""
         m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
         name = m and (m.group(1) or m.group(2))
-        # (one the file gives several values, in the branches of a `case`, is not set at launch)
-        return bool(name and MODEL_VARIABLE.match(name)) and name not in self.variables.ambiguous
+        # (one the file gives several values, in the branches of a `case`, is not set at launch,
+        # nor one it sets to a command's output: `MODEL_NAME=$(grep … model.yaml)`)
+        return (
+            bool(name and MODEL_VARIABLE.match(name))
+            and name not in self.variables.ambiguous
+            and name not in self.computed
+        )
 
     def _unset_model(self, value, said):
         """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
@@ -1900,10 +1942,18 @@ class _Reader:
                 _is_path(each)
                 or _relative_folder(each)
                 or (option == "--data" and _dataset_description(each))
+                or ("data" in option and self._data_file_read(each))
             ):
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _data_file_read(self, value):
+        """A data file by its relative name (`_data_file_named`) that no earlier step of the
+        job wrote, by a proposal or by a redirect (`cat parts/* > train.jsonl`)."""
+        if not _data_file_named(value) or self._written(value):
+            return False
+        return value.removeprefix("./") not in self.redirected
 
     def _names_a_setting(self, value):
         m = SUBMIT_VARIABLE.fullmatch(value)
@@ -2529,6 +2579,14 @@ class _Reader:
         }
         # The program the container runs (`python /p/train.py`): the mount holding it is code.
         programs = [self.expand(w) for w in words if w[:1] in "/$" and SCRIPT_FILE.search(w)]
+        # Singularity and Apptainer start the container in the host's working folder: a
+        # program named relative to it (`sh repo/scripts/train.sh`) is in the host folder
+        # of that name (`--bind repo:/repo`).
+        relative_programs = (
+            [w for w in words if RELATIVE.fullmatch(w) and "/" in w and SCRIPT_FILE.search(w)]
+            if APPTAINER.search(self.current)
+            else []
+        )
         joined = " ".join(words)
         workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
         # Ray's runtime environment ships its working_dir as the job's code.
@@ -2545,9 +2603,12 @@ class _Reader:
             target = rest.split(":")[0]
             if not colon or not source or not target or not _is_path(target):
                 continue
-            if source.rstrip("/") in ("$PWD", "${PWD}"):
-                # The directory the job was submitted from: the job's own files, its code.
-                self.add("work.code", source.rstrip("/"), said)
+            if source.rstrip("/") in ("$PWD", "${PWD}") or (
+                source.rstrip("/") in ("$(pwd)", "`pwd`") and not self.cd_place
+            ):
+                # The directory the job was submitted from: the job's own files, its code
+                # (`$(pwd)` before any `cd` is the shell's `$PWD`).
+                self.add("work.code", "$PWD" if "pwd" in source else source.rstrip("/"), said)
                 continue
             if source.rstrip("/") in (".", "", "$(pwd)", "`pwd`"):
                 # The working directory: after `cd /abs/dir`, that folder; the job's code when
@@ -2556,7 +2617,13 @@ class _Reader:
                 if here and (target.rstrip("/") in workdirs or holds(target, programs)):
                     self.add("work.code", here, said)
                 continue
-            holds_program = holds(target, programs)
+            holds_program = holds(target, programs) or (
+                not _is_path(source)
+                and any(
+                    p.startswith(source.removeprefix("./").rstrip("/") + "/")
+                    for p in relative_programs
+                )
+            )
             if (
                 source == target
                 and not holds_program
@@ -2816,6 +2883,10 @@ def read(
         plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
         reader.emptied = set(EMPTIED.findall(text))
+    if text and ("=$(" in text or '="$(' in text or "=`" in text):
+        reader.computed = set(COMPUTED.findall(text))
+    if text and ">" in text:
+        reader.redirected = set(REDIRECTED.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3138,7 +3209,7 @@ ARGUMENT_NAME = re.compile(
     r"""^\s*(?:export\s+|local\s+|declare\s+)?([A-Za-z_]\w*)=["']?\$\{?([1-9])\}?["']?\s*(?:;|$)"""
 )
 # A function's positional parameters: `$1`, `${2}`, `${1:-default}`, `"$@"`, `$*`.
-POSITIONAL = re.compile(r"\$\{([1-9])(?::?-([^}]*))?\}|\$([1-9])(?!\w)|\$\{?[@*]\}?")
+POSITIONAL_PARAMETER = re.compile(r"\$\{([1-9])(?::?-([^}]*))?\}|\$([1-9])(?!\w)|\$\{?[@*]\}?")
 # What ends a call's arguments.
 CALL_END = {";", "&&", "||", "|", "&", ">", ">>", "2>", "2>&1", "&>"}
 FUNCTION_CALLS = 64  # calls read with their arguments, per script (then as written)
@@ -3175,7 +3246,7 @@ def _with_arguments(text, args):
             return value if _placed(value) else match.group(0)
         return match.group(2) if match.group(2) is not None else match.group(0)
 
-    replaced = POSITIONAL.sub(one, text)
+    replaced = POSITIONAL_PARAMETER.sub(one, text)
     return replaced if replaced != text else None
 
 

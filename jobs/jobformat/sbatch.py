@@ -556,7 +556,10 @@ ACCELERATOR_USE = re.compile(
     r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*|"
     # Cloud TPU runtime settings and builds (`TPU_WORKER_ID`, `jax[tpu]`, libtpu, DEVICE=tpu)
     r"\bTPU_(?:WORKER_ID|WORKER_HOSTNAMES|ACCELERATOR_TYPE|CHIPS_PER_HOST_BOUNDS)\b|"
-    r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b",
+    r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b|"
+    # A Python program named for fine-tuning a language model by a method that runs on GPUs
+    # (`python -m pkg.train_sft`, `run_dpo.py`, `grpo_train.py`, `train_lora_llm.py`, QLoRA)
+    r"\bpython[\d.]*(?:\s+-[A-Za-z]+)*\s+(?!-)[\w./-]*?(?<![a-z])(?:sft|dpo|grpo|q?lora)(?![a-z])",
     re.IGNORECASE,
 )
 # A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
@@ -593,6 +596,10 @@ GPU_WORDS = (
     "num_processes",
     "num-processes",
     "tpu",
+    "sft",
+    "dpo",
+    "grpo",
+    "lora",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)

@@ -2490,3 +2490,78 @@ def test_a_dataset_name_the_caller_gives_as_an_argument_is_no_place():
     assert ("data.inputs", "$DATA_DIR") in found(
         "DATA_DIR=$1\npython embed.py --dataset_name_or_path $DATA_DIR\n"
     )
+
+
+# --- 8 Dec 2026, set seen-p (fine-tuning language and vision-language models) ---------------
+
+
+def test_an_exporters_folder_and_a_relative_output_folder_under_data_are_written():
+    text = (
+        "llamafactory-cli export --model_name_or_path /models/base-7b \\\n"
+        "    --adapter_name_or_path /runs/adapter --export_dir /runs/merged\n"
+    )
+    assert ("output.artifacts", "/runs/merged") in found(text)
+    # a relative folder under a folder named for results or data is a place, not a run's name
+    assert ("output.artifacts", "data/tiny-distill") in found(
+        "python sft.py --output_dir data/tiny-distill\n"
+    )
+    assert found("python sft.py --output_dir tiny-distill\n") == []
+
+
+def test_a_data_file_by_its_relative_name_under_a_dataset_option_is_read():
+    assert found("python tune.py --dataset_name data/pairs_train.json\n") == [
+        ("data.inputs", "data/pairs_train.json")
+    ]
+    assert found("python finetune.py --data_path recipes_data.json\n") == [
+        ("data.inputs", "recipes_data.json")
+    ]
+    # a file an earlier step wrote with a redirect is the job's own
+    made = "cat parts/*.jsonl > joined.jsonl\npython finetune.py --data_path joined.jsonl\n"
+    assert ("data.inputs", "joined.jsonl") not in found(made)
+    # a Hub id is still a Hub dataset
+    assert found("python tune.py --dataset_name northwind/pairs\n") == [
+        ("data.inputs", "hf://datasets/northwind/pairs")
+    ]
+
+
+def test_a_file_in_a_folder_named_for_data_given_to_any_option_is_read():
+    assert found("python fine_tuning/run.py -c cfg/a.yml -p datasets/tales_100k.train\n") == [
+        ("data.inputs", "datasets/tales_100k.train")
+    ]
+    assert found("python convert.py -o data/out.bin\n") == [("output.artifacts", "data/out.bin")]
+    # a test of the file hands it to no program
+    assert ("data.inputs", "data/train.jsonl") not in found("[ -f data/train.jsonl ] && echo ok\n")
+
+
+def test_a_model_variable_set_from_a_commands_output_is_not_a_hub_id_given_at_launch():
+    text = (
+        "MODEL_NAME=$(grep -Po 'name: \"\\K[^\"]*' conf/model/small.yaml)\n"
+        "python serve.py --model $MODEL_NAME\n"
+    )
+    assert found(text) == []
+    # one the environment gives is still the Hub id set at launch
+    assert found("python serve.py --model $MODEL_NAME\n") == [("data.inputs", "hf://$MODEL_NAME")]
+
+
+def test_a_program_named_relative_to_a_bound_folder_in_apptainer_makes_that_folder_code():
+    text = "singularity exec --nv --bind tuner:/tuner,scratch:/scratch t.sif sh tuner/run/ft.sh\n"
+    assert found(text) == [
+        ("work.code", "tuner"),
+        ("data.unclassified", "/scratch -> scratch"),
+        ("work.image", "t.sif"),
+    ]
+
+
+def test_the_working_folder_bound_by_pwd_is_the_code():
+    text = 'apptainer exec --nv --bind "$(pwd):/app" t.sif python /app/src/train.py\n'
+    assert ("work.code", "$PWD") in found(text)
+
+
+def test_a_language_model_fine_tune_with_no_gpu_directive_is_not_cpu_only():
+    [result] = jobformat.import_text(
+        b"#!/bin/bash\n#SBATCH -N 1\n#SBATCH -p big\n"
+        b"python -m tuner.scripts.train_sft --config $1\n"
+    )
+    assert result.description.request.no_accelerators is None
+    [plain] = jobformat.import_text(b"#!/bin/bash\n#SBATCH -N 1\npython -m tuner.report\n")
+    assert plain.description.request.no_accelerators is True
