@@ -2945,6 +2945,7 @@ def read(
         for p in reader.found
         if not local_copy(p) and not read_through(p) and not produced(p)
     ]
+    found = _sibling_outputs(found)
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if skipped > 0:
         # What the unread lines do is not known: nothing is said of them but that.
@@ -2962,6 +2963,39 @@ def read(
     if made is not None:
         made.update(reader.made)
     return _settle(found, checkpointed)
+
+
+SIBLINGS = 3  # places side by side that one line names turn by turn: their folder instead
+
+
+def _sibling_outputs(found):
+    """Outputs one line names once per turn of a loop or per call of a function, SIBLINGS or
+    more side by side in one folder (`results/sweep/$CFG`), are that folder: where the run's
+    output lands, one entry, at the first's place."""
+    groups = {}
+    for p in found:
+        if p.path == "output.artifacts" and isinstance(p.value, str):
+            parent, slash, _ = p.value.rstrip("/").rpartition("/")
+            if slash and parent and not parent.endswith(":/"):
+                groups.setdefault((p.line, parent), []).append(p)
+    folded = {
+        id(group[0]): (parent, len(group))
+        for (_, parent), group in groups.items()
+        if len({p.value for p in group}) >= SIBLINGS
+    }
+    if not folded:
+        return found
+    dropped = {id(p) for (_, parent), group in groups.items() if id(group[0]) in folded
+               for p in group[1:]}  # fmt: skip
+    out = []
+    for p in found:
+        if id(p) in folded:
+            parent, count = folded[id(p)]
+            said = f"{p.said} (one of {count} places in {parent})"
+            out.append(Proposal(p.path, parent, p.line, p.text, said, p.section))
+        elif id(p) not in dropped:
+            out.append(p)
+    return out
 
 
 # `for NAME in WORDS; do` (or `do` on the next line).

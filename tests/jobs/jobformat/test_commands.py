@@ -2068,7 +2068,8 @@ def test_a_loop_over_a_list_variable_braces_or_seq_with_do_on_the_next_line():
     braced = "for R in run_{a,b}; do python fit.py --output_dir /out/$R; done\n"
     assert found(braced) == [("output.artifacts", "/out/run_a"), ("output.artifacts", "/out/run_b")]
     counted = "for S in $(seq 1 3); do\n  python fit.py --seed $S --output_dir /out/seed_$S\ndone\n"
-    assert [v for _, v in found(counted)] == ["/out/seed_1", "/out/seed_2", "/out/seed_3"]
+    # (three side by side are their folder: test_outputs_a_loop_writes_side_by_side_…)
+    assert [v for _, v in found(counted)] == ["/out"]
 
 
 def test_loops_whose_values_are_not_in_the_file_or_too_many_are_read_as_written():
@@ -2565,3 +2566,19 @@ def test_a_language_model_fine_tune_with_no_gpu_directive_is_not_cpu_only():
     assert result.description.request.no_accelerators is None
     [plain] = jobformat.import_text(b"#!/bin/bash\n#SBATCH -N 1\npython -m tuner.report\n")
     assert plain.description.request.no_accelerators is True
+
+
+def test_outputs_a_loop_writes_side_by_side_are_their_folder():
+    text = (
+        "for CFG in lr1 lr2 lr3; do\n"
+        "  python train.py --data_path /lustre/ds --output_dir /lustre/sweep/$CFG\n"
+        "done\n"
+        "for M in a b; do python eval.py --output_dir /lustre/eval/$M; done\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/ds"),
+        ("output.artifacts", "/lustre/sweep"),
+        # (two are two places, as the loop names them)
+        ("output.artifacts", "/lustre/eval/a"),
+        ("output.artifacts", "/lustre/eval/b"),
+    ]
