@@ -660,6 +660,9 @@ BENCHMARK = re.compile(
     r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
+# A helper script named for stopping programs (`bash scripts/killall_server.sh`,
+# `./stop_workers.sh`): like `pkill`, it clears old processes off the machine and reads no data.
+STOP_SCRIPT = re.compile(r"(?:^|/)(?:kill|killall|pkill|stop)(?:[_-][\w-]*)?\.sh$")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
 # Text written into a file from a here-document (`cat > ~/.aws/config <<EOF`, `cat <<EOF >>
 # f`, `sudo tee /etc/x.conf <<EOF`): a settings file made on the machine; its body is not run.
@@ -821,7 +824,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or BENCHMARK.search(parts[0])
+        or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
     )  # fmt: skip
 
 
@@ -890,6 +893,10 @@ class _Quiet:
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
         if BENCHMARK.search(head[0]):
             self.steps += 1
+            return
+        stops = words[i + 1 : i + 2] if first in ("bash", "sh") else head[:1]
+        if stops and STOP_SCRIPT.search(stops[0]):
+            self.setups += 1  # stops old processes, as `pkill` does
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
@@ -3409,6 +3416,15 @@ def _not_run(proposals):
     ]
 
 
+# The working directory named outright (`$PWD/x`, `${PWD}/x`, `./x`) is the `x` a relative
+# path names.
+HERE = re.compile(r"^(?:\$\{?PWD\}?/|\./)+")
+
+
+def _here(path):
+    return HERE.sub("", path)
+
+
 def _staged_for_run(proposals):
     """A place a step writes that a later step reads (`prepare.py --output_dir D` in setup,
     `DATA_DIR=D` or `ln -s D data/x` after it) is staging on the node's own disk: the data the
@@ -3421,14 +3437,14 @@ def _staged_for_run(proposals):
         return proposals
     drop = set()
     for out in outputs:
-        place = out.value.rstrip("/")
+        place = _here(out.value).rstrip("/")
         order = proposals.index(out)
         later = [
             p
             for p in proposals[order + 1 :]
             if p.path == "data.inputs"
             and isinstance(p.value, str)
-            and (p.value.rstrip("/") == place or p.value.startswith(place + "/"))
+            and (_here(p.value).rstrip("/") == place or _here(p.value).startswith(place + "/"))
         ]
         if not later or not place:
             continue
@@ -3440,8 +3456,10 @@ def _staged_for_run(proposals):
         if sourced:
             drop |= {id(p) for p in later}
         else:
-            # The place as the writing step names it (`DATA_DIR=D/` reads D).
-            same = {id(p) for p in later if p.value.rstrip("/") == place}
+            # The place as the writing step names it (`DATA_DIR=D/` reads D; a file it put
+            # there, `D/requests.jsonl`, is D's too): one input, where it is first read.
+            same = {id(p) for p in later}
+            drop |= {id(p) for p in later[1:]}
             proposals = [
                 Proposal(p.path, place, p.line, p.text, p.said, p.section) if id(p) in same else p
                 for p in proposals
