@@ -156,9 +156,12 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # the weights an evaluation starts from (OpenVLA's `org/name` on the Hub)
                   "--pretrained_checkpoint", "--pretrained-checkpoint",
                   # a Hub repository fetched by name (llama.cpp, BitNet's setup_env.py)
-                  "--hf-repo", "--hf_repo"}  # fmt: skip
+                  "--hf-repo", "--hf_repo",
+                  # the model's location, as `--model_path` (`--model_loc runs/base`)
+                  "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
-MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
+                      "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -411,6 +414,10 @@ PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|
 # `model.save_pretrained("out/model")`, `df.to_csv("scores.csv")`): the name is its first argument.
 PY_SAVE = re.compile(
     r"\.(?:save|savefig|save_pretrained|to_csv|to_parquet|to_json)\(\s*[\"']([^\"'\s{}]{1,200})[\"']"
+)
+# …and a file it opens to read (`open("../split.json")`, `open('x.csv', 'r')`), by its name.
+PY_READ = re.compile(
+    r"\bopen\(\s*[\"']([^\"'\s{}]{1,200}\.\w{1,8})[\"']\s*(?:,\s*(?:mode\s*=\s*)?[\"']r[bt]?[\"']\s*)?\)"
 )
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH_TOOLS = r"wget|curl|axel|aria2c|gdown"
@@ -992,6 +999,7 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
+        self.unused = set()  # variables set, not exported, and never used (`$NAME`) in the text
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
@@ -1326,8 +1334,8 @@ class _Reader:
                 self.assigned.add(name)
                 self.add("data.inputs", f"${name}", f"{name}=$N")
             return
-        if not value or name in self.assigned:
-            return
+        if not value or name in self.assigned or name in self.unused:
+            return  # (a value the script never uses names nothing the job reads)
         self.assigned.add(name)
         said = f"{name}={value}"
         if DATA_VARIABLE.match(name) and _is_path(value):
@@ -1412,7 +1420,9 @@ class _Reader:
                     # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
                     # is not one it reads, whatever the variable naming it is called.
                     self.produced.add(self.expand(value).rstrip("/"))
-                elif option[:2] == "--" and "." in value and DATA_FILE.search(value):
+                elif option[:2] == "--" and (
+                    ("." in value and DATA_FILE.search(value)) or self._data_files_each(value)
+                ):
                     self._data_file(option, value)
                 continue
             if not option.startswith("-") or value.startswith("-"):
@@ -1497,6 +1507,14 @@ class _Reader:
         ):
             self.add("data.inputs", value, f"{option} {value}")
 
+    def _data_files_each(self, value):
+        """A variable alone the script sets to a data file in each of its branches (`TRAIN=
+        a/train.jsonl`, else `TRAIN=b/train.jsonl`): a data file whichever the run takes, kept
+        as written (`$TRAIN`)."""
+        m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
+        given = self.variables.choices.get(m and (m.group(1) or m.group(2)), ())
+        return bool(given) and all(DATA_FILE.search(v) for v in given)
+
     def _named_option(self, option, value):
         """Options read by a word of their name or by the program they are given to: a Hub
         dataset named for its use, the repository an uploader writes to, a trainer's folder
@@ -1534,6 +1552,13 @@ class _Reader:
         if "model" in option and ROLE_MODEL_OPTION.fullmatch(option):
             self._hub_or_path(self.expand(value), f"{option} {value}", dataset=False)
             return True
+        if option.endswith("model") and ROLE_MODEL_OPTION.fullmatch(f"{option}-path"):
+            # The same role named without `_path` (`--gpt-model /models/x/`): a model it loads
+            # when it is given a folder (a bare name is as often a setting: `--gpt-model gpt-4o`).
+            place = self.expand(value)
+            if _is_path(place) and not SUBMIT_VARIABLE.fullmatch(place):
+                self._hub_or_path(place, f"{option} {value}", dataset=False)
+                return True
         return False
 
     def _loaded_checkpoint(self, option, value):
@@ -1682,6 +1707,15 @@ class _Reader:
         ):
             if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
                 self.add("output.artifacts", value, said)  # the model a converter makes
+        elif SAVE_OPTION.fullmatch(option) and not (
+            TRAINS.search(self.current)
+            or SAVE_INTERVAL.search(self.current)
+            or RESUMES_IN_LINE.search(self.current)
+        ):
+            # A program that neither trains, saves on a schedule nor resumes (a search, a
+            # sampler, an evaluation) saves its results there: what it writes.
+            if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
+                self.add("output.artifacts", value, said)
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
         elif _is_path(value) or CLOUD_URI.fullmatch(value):
@@ -2025,6 +2059,11 @@ class _Reader:
             place = self.expand(m.group(1))
             if _is_path(place) or RELATIVE.fullmatch(place):
                 self.add("output.artifacts", place, m.group(0))
+        for m in PY_READ.finditer(calls) if "open(" in line else ():
+            # A file the job's own Python reads by name, unless an earlier step wrote it.
+            place = self.expand(m.group(1))
+            if (_is_path(place) or RELATIVE.fullmatch(place)) and not self._written(place):
+                self.add("data.inputs", place, m.group(0))
         if "serve" in line and (m := SERVE_MODEL.search(line)):
             # `vllm serve org/model` (or a local folder): the model the server loads.
             model = self.expand(_unquote(m.group(1)))
@@ -2617,6 +2656,8 @@ def read(
         plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
         reader.emptied = set(EMPTIED.findall(text))
+    if text and "=" in text:
+        reader.unused = _unused(text)
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3404,6 +3445,19 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
             if part:
                 description[key] = part
     return exact
+
+
+# A plain assignment at a line's start (not exported: a program cannot see it).
+PLAIN_ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_]\w*)=", re.MULTILINE)
+
+
+def _unused(text):
+    """Names the text sets with a plain assignment and never uses (`$NAME`, `${NAME…}`), nor
+    exports: a value left over (`MODEL_PATH=/models/x`, the program given the path outright)."""
+    used = {m.group(1) or m.group(2) for m in SUBMIT_VARIABLE.finditer(text)}
+    used |= set(re.findall(r"\$\{!?([A-Za-z_]\w*)", text))
+    exported = set(re.findall(r"\b(?:export|declare\s+-\w*x\w*)\s+([A-Za-z_]\w*)", text))
+    return set(PLAIN_ASSIGNMENT.findall(text)) - used - exported
 
 
 def _not_run(proposals):
