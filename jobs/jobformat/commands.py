@@ -348,7 +348,7 @@ ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
 SAVE_INTERVAL = re.compile(
-    r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
+    r"--(?:save|checkpoint|ckpt|snapshot)[-_](?:interval|every|steps|freq|frequency|iters)\b"
 )
 # A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
 # `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
@@ -670,6 +670,10 @@ PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 # A helper script named for stopping programs (`bash scripts/killall_server.sh`,
 # `./stop_workers.sh`): like `pkill`, it clears old processes off the machine and reads no data.
 STOP_SCRIPT = re.compile(r"(?:^|/)(?:kill|killall|pkill|stop)(?:[_-][\w-]*)?\.sh$")
+# `python -c "` opening inline Python, and the printing calls in it (`print(f"step {i}")`),
+# whose quoted text is a message, not a file name.
+PY_INLINE = re.compile(r'^\s*python[\d.]*\s+(?:-u\s+)?-c\s+"')
+PRINTED = re.compile(r"\bprint\((?:[^()]|\([^()]*\))*\)")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
 # Text written into a file from a here-document (`cat > ~/.aws/config <<EOF`, `cat <<EOF >>
 # f`, `sudo tee /etc/x.conf <<EOF`): a settings file made on the machine; its body is not run.
@@ -847,6 +851,14 @@ class _Quiet:
     def line(self, raw, expanded, words):
         if self.heredoc:
             end, python = self.heredoc
+            if python == "inline":
+                # `python -c "…` over several lines: its body, up to the closing quote.
+                body = raw.rstrip()
+                if body.endswith('"') and not body.endswith('\\"'):
+                    self.heredoc, body = None, body[:-1]
+                if PY_READS.search(PRINTED.sub("", body)):
+                    self.quiet = False
+                return
             if raw.strip() == end:
                 self.heredoc = None
             elif python == "text":
@@ -855,6 +867,10 @@ class _Quiet:
                 self.quiet = False
             return
         if FUNCTION_START.match(expanded):
+            return
+        if self.quiet and (m := PY_INLINE.match(expanded)) and expanded.count('"') == 1:
+            # Inline Python whose quoted body continues on the next lines.
+            self.heredoc, self.steps = ('"', "inline"), self.steps + 1
             return
         if m := PY_HEREDOC.match(expanded):
             self.heredoc, self.steps = (m.group(1), True), self.steps + 1

@@ -431,12 +431,48 @@ def _env_models(envs, variables, data, output, notes, script=""):
         location = f"hf://{kind}{value}"
         if location in stated or (location in written and not _read_by_commands(name, script)):
             continue
+        if not _environment_read(name, script):
+            # Commands that start no program of the job's own (only inline Python, a print,
+            # a sleep), never name the env, nor look into their environment: set, never used.
+            notes.append(f"envs {name}: {value}, set and never used by the commands.")
+            continue
         data.setdefault("inputs", []).append({"location": location})
         stated.add(location)
         if data.pop("no_inputs", None):
             # The commands looked as if they read nothing; the program loads this model.
             notes[:] = [n for n in notes if not n.startswith("Reads no data")]
         notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
+
+
+def _environment_read(name, script):
+    """Whether the commands name the variable or read their environment (`os.environ`,
+    `getenv`), where a program finds it."""
+    script = script or ""
+    if name in script or re.search(r"environ|getenv|ENV\[", script):
+        return True
+    return not _only_inline_python(script)
+
+
+def _only_inline_python(script):
+    """Whether the commands run nothing but inline Python (`python -c "…"`, whose body may span
+    lines) and steps that read nothing (`echo`, `sleep`, `pip install`): no program that could
+    look its settings up in the environment by itself (a server's launcher reads `MODEL_ID`)."""
+    inline, seen = False, False
+    for _, line in commands.logical_lines(script):
+        text = line.strip()
+        if inline:
+            inline = not text.endswith('"')
+            continue
+        if not text or text.startswith("#"):
+            continue
+        if m := re.match(r"(?:\w+=\S*\s+)*python[\d.]*\s+-c\s+\"", text):
+            seen = True
+            inline = text.count('"', m.end() - 1) % 2 == 1
+            continue
+        head = text.split()[0]
+        if head not in commands.READS_NOTHING or head in commands.LAUNCHERS:
+            return False
+    return seen
 
 
 def _read_by_commands(name, script):
