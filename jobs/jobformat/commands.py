@@ -1015,7 +1015,8 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
-        self.unused = set()  # variables set, not exported, and never used (`$NAME`) in the text
+        self.text = ""  # the whole text read (for _unused, worked out only when needed)
+        self._unused = None
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
@@ -1341,6 +1342,15 @@ class _Reader:
         elif "x" in flags:
             self.add("data.inputs", archive, f"tar -{flags} {archive}")
 
+    def _leftover(self, name, value):
+        """A variable the text never uses nor exports, whose value a command is given outright
+        (`MODEL_PATH=/models/x`, then `--llm /models/x/`): the assignment is left over, and the
+        place is read where the command names it."""
+        if self._unused is None:
+            self._unused = _unused(self.text)
+        place = value.rstrip("/")
+        return name in self._unused and len(place) > 1 and self.text.count(place) > 1
+
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
         value = self.expand(self.variables.values.get(name))
@@ -1350,8 +1360,8 @@ class _Reader:
                 self.assigned.add(name)
                 self.add("data.inputs", f"${name}", f"{name}=$N")
             return
-        if not value or name in self.assigned or name in self.unused:
-            return  # (a value the script never uses names nothing the job reads)
+        if not value or name in self.assigned or self._leftover(name, value):
+            return
         self.assigned.add(name)
         said = f"{name}={value}"
         if DATA_VARIABLE.match(name) and _is_path(value):
@@ -1723,15 +1733,6 @@ class _Reader:
         ):
             if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
                 self.add("output.artifacts", value, said)  # the model a converter makes
-        elif SAVE_OPTION.fullmatch(option) and not (
-            TRAINS.search(self.current)
-            or SAVE_INTERVAL.search(self.current)
-            or RESUMES_IN_LINE.search(self.current)
-        ):
-            # A program that neither trains, saves on a schedule nor resumes (a search, a
-            # sampler, an evaluation) saves its results there: what it writes.
-            if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
-                self.add("output.artifacts", value, said)
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
         elif _is_path(value) or CLOUD_URI.fullmatch(value):
@@ -2672,8 +2673,7 @@ def read(
         plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
         reader.emptied = set(EMPTIED.findall(text))
-    if text and "=" in text:
-        reader.unused = _unused(text)
+    reader.text = text or ""
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
