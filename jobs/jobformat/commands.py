@@ -419,6 +419,7 @@ PY_SAVE = re.compile(
 PY_READ = re.compile(
     r"\bopen\(\s*[\"']([^\"'\s{}]{1,200}\.\w{1,8})[\"']\s*(?:,\s*(?:mode\s*=\s*)?[\"']r[bt]?[\"']\s*)?\)"
 )
+SETTINGS_OR_CODE = re.compile(r"\.(?:ya?ml|toml|ini|cfg|conf|txt|md|py|sh|env)$", re.IGNORECASE)
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH_TOOLS = r"wget|curl|axel|aria2c|gdown"
 FETCH = re.compile(
@@ -2079,6 +2080,8 @@ class _Reader:
         for m in PY_READ.finditer(calls) if "open(" in line else ():
             # A file the job's own Python reads by name, unless an earlier step wrote it.
             place = self.expand(m.group(1))
+            if SETTINGS_OR_CODE.search(place):
+                continue  # the program's own settings or code, not data
             if (_is_path(place) or RELATIVE.fullmatch(place)) and not self._written(place):
                 self.add("data.inputs", place, m.group(0))
         if "serve" in line and (m := SERVE_MODEL.search(line)):

@@ -90,6 +90,7 @@ SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 # ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
 DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
 CONTINUED = re.compile(r"\\\n")
+DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
 
 
@@ -125,7 +126,12 @@ def _assigned(text, given):
     are read from the same body more than once (a hetjob's components share one)."""
     values = dict(given)
     own, twice, fallbacks, each = {}, set(), {}, {}
-    for name, raw in SCRIPT_ASSIGNMENT.findall(_joined(text or "")):
+    joined = _joined(text or "")
+    for m in SCRIPT_ASSIGNMENT.finditer(joined):
+        name, raw = m.groups()
+        # (in a block or after a test: indented, or after a `case` pattern or `&&`)
+        prefix = joined[joined.rfind("\n", 0, m.start(1)) + 1 : m.start(1)]
+        nested = bool(prefix) and not DECLARED.fullmatch(prefix)
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
@@ -136,7 +142,12 @@ def _assigned(text, given):
             # later makes the name one of two. After a value of the script's own
             # (`DATA=data/train`, then `--data) DATA="$2"` in an option loop) it is that
             # default's override at launch, as `${2:-data/train}` is: the default stands.
-            if name in own and not POSITIONAL.fullmatch(own[name]) and "$" not in own[name]:
+            if (
+                nested
+                and name in own
+                and not POSITIONAL.fullmatch(own[name])
+                and "$" not in own[name]
+            ):
                 continue
             if name in own and own[name] != value:
                 twice.add(name)

@@ -2331,6 +2331,8 @@ def test_an_option_loop_override_leaves_the_scripts_default_standing():
     )
     assert script_variables(text).values["DATA"] == "data/sets/train"
     assert "DATA" not in script_variables("DATA=$1\n").values
+    # an override at the script's first column always happens: the default is gone
+    assert "DATA" not in script_variables("DATA=data/sets/train\nDATA=$1\n").values
 
 
 def test_two_defaults_in_the_arms_of_a_case_leave_the_name_unset():
