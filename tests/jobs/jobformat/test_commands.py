@@ -2381,6 +2381,8 @@ def test_a_file_the_jobs_python_opens_to_read_is_an_input():
     assert ("data.inputs", "../split.json") in found(text)
     written = "python - <<'PY'\nwith open(\"out.json\", \"w\") as f:\n    f.write('x')\nPY\n"
     assert ("data.inputs", "out.json") not in found(written)
+    settings = "python - <<'PY'\nwith open(\"conf/run.yaml\") as f:\n    print(f)\nPY\n"
+    assert ("data.inputs", "conf/run.yaml") not in found(settings)
 
 
 def test_a_role_model_option_given_a_folder_is_read():
