@@ -166,9 +166,12 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # the weights an evaluation starts from (OpenVLA's `org/name` on the Hub)
                   "--pretrained_checkpoint", "--pretrained-checkpoint",
                   # a Hub repository fetched by name (llama.cpp, BitNet's setup_env.py)
-                  "--hf-repo", "--hf_repo"}  # fmt: skip
+                  "--hf-repo", "--hf_repo",
+                  # the model's location, as `--model_path` (`--model_loc runs/base`)
+                  "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
-MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
+MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
+                      "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …and that name a Hub dataset.
 DATASET_OPTIONS = {
     "--dataset_name",
@@ -364,7 +367,7 @@ ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
 SAVE_INTERVAL = re.compile(
-    r"--(?:save|checkpoint|ckpt)[-_](?:interval|every|steps|freq|frequency|iters)\b"
+    r"--(?:save|checkpoint|ckpt|snapshot)[-_](?:interval|every|steps|freq|frequency|iters)\b"
 )
 # A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
 # `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
@@ -460,6 +463,11 @@ PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|
 PY_SAVE = re.compile(
     r"\.(?:save|savefig|save_pretrained|to_csv|to_parquet|to_json)\(\s*[\"']([^\"'\s{}]{1,200})[\"']"
 )
+# …and a file it opens to read (`open("../split.json")`, `open('x.csv', 'r')`), by its name.
+PY_READ = re.compile(
+    r"\bopen\(\s*[\"']([^\"'\s{}]{1,200}\.\w{1,8})[\"']\s*(?:,\s*(?:mode\s*=\s*)?[\"']r[bt]?[\"']\s*)?\)"
+)
+SETTINGS_OR_CODE = re.compile(r"\.(?:ya?ml|toml|ini|cfg|conf|txt|md|py|sh|env)$", re.IGNORECASE)
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH_TOOLS = r"wget|curl|axel|aria2c|gdown"
 FETCH = re.compile(
@@ -730,6 +738,13 @@ BENCHMARK = re.compile(
     r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
+# A helper script named for stopping programs (`bash scripts/killall_server.sh`,
+# `./stop_workers.sh`): like `pkill`, it clears old processes off the machine and reads no data.
+STOP_SCRIPT = re.compile(r"(?:^|/)(?:kill|killall|pkill|stop)(?:[_-][\w-]*)?\.sh$")
+# `python -c "` opening inline Python, and the printing calls in it (`print(f"step {i}")`),
+# whose quoted text is a message, not a file name.
+PY_INLINE = re.compile(r'^\s*python[\d.]*\s+(?:-u\s+)?-c\s+"')
+PRINTED = re.compile(r"\bprint\((?:[^()]|\([^()]*\))*\)")
 PY_HEREDOC = re.compile(r"^\s*python[\d.]*\s+(?:-u\s+)?-\s*<<-?\s*['\"]?(\w+)")
 # Text written into a file from a here-document (`cat > ~/.aws/config <<EOF`, `cat <<EOF >>
 # f`, `sudo tee /etc/x.conf <<EOF`): a settings file made on the machine; its body is not run.
@@ -891,7 +906,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or first == "sbatch" or BENCHMARK.search(parts[0])
+        or first == "sbatch" or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
     )  # fmt: skip
 
 
@@ -907,6 +922,14 @@ class _Quiet:
     def line(self, raw, expanded, words):
         if self.heredoc:
             end, python = self.heredoc
+            if python == "inline":
+                # `python -c "…` over several lines: its body, up to the closing quote.
+                body = raw.rstrip()
+                if body.endswith('"') and not body.endswith('\\"'):
+                    self.heredoc, body = None, body[:-1]
+                if PY_READS.search(PRINTED.sub("", body)):
+                    self.quiet = False
+                return
             if raw.strip() == end:
                 self.heredoc = None
             elif python == "text":
@@ -916,6 +939,10 @@ class _Quiet:
             return
         if FUNCTION_START.match(expanded) or ("=(" in expanded and ARRAY.match(expanded)):
             return  # a function defined, or a bash array set (`SEEDS=(1 2 3)`): values only
+        if self.quiet and (m := PY_INLINE.match(expanded)) and expanded.count('"') == 1:
+            # Inline Python whose quoted body continues on the next lines.
+            self.heredoc, self.steps = ('"', "inline"), self.steps + 1
+            return
         if m := PY_HEREDOC.match(expanded):
             self.heredoc, self.steps = (m.group(1), True), self.steps + 1
             return
@@ -966,6 +993,10 @@ class _Quiet:
             # script submitted is work not shown.
             self.steps += 1
             self.quiet = any(OWN_SCRIPT.match(w) for w in words[i + 1 :])
+            return
+        stops = words[i + 1 : i + 2] if first in ("bash", "sh") else head[:1]
+        if stops and STOP_SCRIPT.search(stops[0]):
+            self.setups += 1  # stops old processes, as `pkill` does
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
@@ -1064,6 +1095,8 @@ class _Reader:
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
         self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
+        self.text = ""  # the whole text read (for _unused, worked out only when needed)
+        self._unused = None
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
         self.required = None  # a file an `if` tests is missing, until its branch exits
@@ -1442,6 +1475,15 @@ class _Reader:
         elif "x" in flags:
             self.add("data.inputs", archive, f"tar -{flags} {archive}")
 
+    def _leftover(self, name, value):
+        """A variable the text never uses nor exports, whose value a command is given outright
+        (`MODEL_PATH=/models/x`, then `--llm /models/x/`): the assignment is left over, and the
+        place is read where the command names it."""
+        if self._unused is None:
+            self._unused = _unused(self.text)
+        place = value.rstrip("/")
+        return name in self._unused and len(place) > 1 and self.text.count(place) > 1
+
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
         value = self.expand(self.variables.values.get(name))
@@ -1451,7 +1493,7 @@ class _Reader:
                 self.assigned.add(name)
                 self.add("data.inputs", f"${name}", f"{name}=$N")
             return
-        if not value or name in self.assigned:
+        if not value or name in self.assigned or self._leftover(name, value):
             return
         self.assigned.add(name)
         said = f"{name}={value}"
@@ -1545,7 +1587,10 @@ class _Reader:
                     # A file the job makes itself (`--output-meg-ds-ratio-file $TRAIN_DATA_PATH`)
                     # is not one it reads, whatever the variable naming it is called.
                     self.produced.add(self.expand(value).rstrip("/"))
-                elif (option[:2] == "--" and "." in value and DATA_FILE.search(value)) or (
+                elif (
+                    option[:2] == "--"
+                    and (("." in value and DATA_FILE.search(value)) or self._data_files_each(value))
+                ) or (
                     # (short options too, but not a program's `-o` nor a test's `[ -f data/x ]`)
                     "/" in value
                     and option not in ("-o", "-O")
@@ -1646,6 +1691,14 @@ class _Reader:
         ):
             self.add("data.inputs", value, f"{option} {value}")
 
+    def _data_files_each(self, value):
+        """A variable alone the script sets to a data file in each of its branches (`TRAIN=
+        a/train.jsonl`, else `TRAIN=b/train.jsonl`): a data file whichever the run takes, kept
+        as written (`$TRAIN`)."""
+        m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
+        given = self.variables.choices.get(m and (m.group(1) or m.group(2)), ())
+        return bool(given) and all(DATA_FILE.search(v) for v in given)
+
     def _named_option(self, option, value):
         """Options read by a word of their name or by the program they are given to: a Hub
         dataset named for its use, the repository an uploader writes to, a trainer's folder
@@ -1683,6 +1736,13 @@ class _Reader:
         if "model" in option and ROLE_MODEL_OPTION.fullmatch(option):
             self._hub_or_path(self.expand(value), f"{option} {value}", dataset=False)
             return True
+        if option.endswith("model") and ROLE_MODEL_OPTION.fullmatch(f"{option}-path"):
+            # The same role named without `_path` (`--gpt-model /models/x/`): a model it loads
+            # when it is given a folder (a bare name is as often a setting: `--gpt-model gpt-4o`).
+            place = self.expand(value)
+            if _is_path(place) and not SUBMIT_VARIABLE.fullmatch(place):
+                self._hub_or_path(place, f"{option} {value}", dataset=False)
+                return True
         return False
 
     def _loaded_checkpoint(self, option, value):
@@ -2249,6 +2309,13 @@ class _Reader:
             place = self.expand(m.group(1))
             if _is_path(place) or RELATIVE.fullmatch(place):
                 self.add("output.artifacts", place, m.group(0))
+        for m in PY_READ.finditer(calls) if "open(" in line else ():
+            # A file the job's own Python reads by name, unless an earlier step wrote it.
+            place = self.expand(m.group(1))
+            if SETTINGS_OR_CODE.search(place):
+                continue  # the program's own settings or code, not data
+            if (_is_path(place) or RELATIVE.fullmatch(place)) and not self._written(place):
+                self.add("data.inputs", place, m.group(0))
         if "serve" in line and (m := SERVE_MODEL.search(line)):
             # `vllm serve org/model` (or a local folder): the model the server loads.
             model = self.expand(_unquote(m.group(1)))
@@ -2887,6 +2954,7 @@ def read(
         reader.computed = set(COMPUTED.findall(text))
     if text and ">" in text:
         reader.redirected = set(REDIRECTED.findall(text))
+    reader.text = text or ""
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3855,6 +3923,19 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
     return exact
 
 
+# A plain assignment at a line's start (not exported: a program cannot see it).
+PLAIN_ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_]\w*)=", re.MULTILINE)
+
+
+def _unused(text):
+    """Names the text sets with a plain assignment and never uses (`$NAME`, `${NAME…}`), nor
+    exports: a value left over (`MODEL_PATH=/models/x`, the program given the path outright)."""
+    used = {m.group(1) or m.group(2) for m in SUBMIT_VARIABLE.finditer(text)}
+    used |= set(re.findall(r"\$\{!?([A-Za-z_]\w*)", text))
+    exported = set(re.findall(r"\b(?:export|declare\s+-\w*x\w*)\s+([A-Za-z_]\w*)", text))
+    return set(PLAIN_ASSIGNMENT.findall(text)) - used - exported
+
+
 def _not_run(proposals):
     """A repository the job runs its program from is its code, not data it unpacks."""
     code = {str(p.value).split("@")[0].rstrip("/") for p in proposals if p.path == "work.code"}
@@ -3863,6 +3944,15 @@ def _not_run(proposals):
         for p in proposals
         if not (p.path == "data.inputs" and p.said.startswith("git lfs clone") and p.value in code)
     ]
+
+
+# The working directory named outright (`$PWD/x`, `${PWD}/x`, `./x`) is the `x` a relative
+# path names.
+HERE = re.compile(r"^(?:\$\{?PWD\}?/|\./)+")
+
+
+def _here(path):
+    return HERE.sub("", path)
 
 
 def _staged_for_run(proposals):
@@ -3877,14 +3967,14 @@ def _staged_for_run(proposals):
         return proposals
     drop = set()
     for out in outputs:
-        place = out.value.rstrip("/")
+        place = _here(out.value).rstrip("/")
         order = proposals.index(out)
         later = [
             p
             for p in proposals[order + 1 :]
             if p.path == "data.inputs"
             and isinstance(p.value, str)
-            and (p.value.rstrip("/") == place or p.value.startswith(place + "/"))
+            and (_here(p.value).rstrip("/") == place or _here(p.value).startswith(place + "/"))
         ]
         if not later or not place:
             continue
@@ -3896,8 +3986,10 @@ def _staged_for_run(proposals):
         if sourced:
             drop |= {id(p) for p in later}
         else:
-            # The place as the writing step names it (`DATA_DIR=D/` reads D).
-            same = {id(p) for p in later if p.value.rstrip("/") == place}
+            # The place as the writing step names it (`DATA_DIR=D/` reads D; a file it put
+            # there, `D/requests.jsonl`, is D's too): one input, where it is first read.
+            same = {id(p) for p in later}
+            drop |= {id(p) for p in later[1:]}
             proposals = [
                 Proposal(p.path, place, p.line, p.text, p.said, p.section) if id(p) in same else p
                 for p in proposals

@@ -14,6 +14,7 @@ RUNTIME = re.compile(r"^(?:SKYPILOT_|SLURM_|HOME$|USER$|PWD$|HOSTNAME$)")
 
 class Variables:
     ambiguous = frozenset()  # names a script sets to two different values (script_variables)
+    choices = {}  # of those, name -> the plain values the script gives it, in order
 
     def __init__(self, values):
         self.values = {}
@@ -78,7 +79,7 @@ def unresolved(text):
 # Each piece of a value is one character or one quoted string, matched one way only, so a line
 # that is no assignment after all (`X=aaaa…(`) fails in linear time, not by trying every split.
 SCRIPT_ASSIGNMENT = re.compile(
-    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*"""
+    r"""(?:^|(?<=[;&|])|(?<=then)|(?<=else)|(?<=\bdo)|(?<=[\w*]\)))[ \t]*"""
     r"""(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="""
     r"""((?:[^\s"'`;&|()\\$]|\$(?!\()|\$\([^()"'`]*\)|\\.|"""
     r""""(?:[^"`$\\]|\$(?!\()|\$\(\([^()"`]*\)\)|\$\([^()"`]*\)|\\.)*"|'[^']*')*)"""
@@ -89,6 +90,7 @@ SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 # ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
 DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
 CONTINUED = re.compile(r"\\\n")
+DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
 
 
@@ -105,9 +107,10 @@ def script_variables(text, given=None):
       listed in `.ambiguous`: which one the job uses depends on the run, and a location is
       kept as written rather than guessed."""
     base = given.values if isinstance(given, Variables) else (given or {})
-    values, twice = _assigned(text or "", tuple(Variables(base).values.items()))
+    values, twice, given_each = _assigned(text or "", tuple(Variables(base).values.items()))
     variables = Variables(values)
     variables.ambiguous = twice
+    variables.choices = {name: given_each[name] for name in twice if name in given_each}
     return variables
 
 
@@ -119,11 +122,16 @@ POSITIONAL_DEFAULT = re.compile(r"\$\{[0-9]:?-([^{}`$]*)\}")
 
 @functools.lru_cache(maxsize=8)
 def _assigned(text, given):
-    """(values, names set twice); cached because an sbatch script's commands and directives
+    """(values, names set twice, each name's plain values in order); cached because an sbatch script's commands and directives
     are read from the same body more than once (a hetjob's components share one)."""
     values = dict(given)
-    own, twice = {}, set()
-    for name, raw in SCRIPT_ASSIGNMENT.findall(_joined(text or "")):
+    own, twice, fallbacks, each = {}, set(), {}, {}
+    joined = _joined(text or "")
+    for m in SCRIPT_ASSIGNMENT.finditer(joined):
+        name, raw = m.groups()
+        # (in a block or after a test: indented, or after a `case` pattern or `&&`)
+        prefix = joined[joined.rfind("\n", 0, m.start(1)) + 1 : m.start(1)]
+        nested = bool(prefix) and not DECLARED.fullmatch(prefix)
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
@@ -131,13 +139,30 @@ def _assigned(text, given):
             value = _bare(m.group(1))
         if POSITIONAL.fullmatch(value):
             # `GENOME=$1`: the script's argument, kept by its name (`$GENOME`); another value
-            # later makes the name one of two.
+            # later makes the name one of two. After a value of the script's own
+            # (`DATA=data/train`, then `--data) DATA="$2"` in an option loop) it is that
+            # default's override at launch, as `${2:-data/train}` is: the default stands.
+            if (
+                nested
+                and name in own
+                and not POSITIONAL.fullmatch(own[name])
+                and "$" not in own[name]
+            ):
+                continue
             if name in own and own[name] != value:
                 twice.add(name)
             own[name] = value
             values.pop(name, None)
             continue
         if "$" in value:
+            if (m := DEFAULTED.fullmatch(value)) and m.group(1) == name and name in fallbacks:
+                # `X=${X:-a}` and elsewhere `X=${X:-b}` (the arms of a `case`): two defaults,
+                # which one holds depends on the run.
+                if fallbacks[name] != m.group(2):
+                    twice.add(name)
+                continue
+            if m and m.group(1) == name and name not in own:
+                fallbacks[name] = m.group(2)
             value = DEFAULTED.sub(lambda m: values.get(m.group(1)) or _bare(m.group(2)), value)
             if any((m.group(1) or m.group(2)) == name for m in VARIABLE.finditer(value)):
                 rest = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)
@@ -152,7 +177,9 @@ def _assigned(text, given):
         if name in own and own[name] != value:
             twice.add(name)
         own[name] = values[name] = value
-    return {k: v for k, v in values.items() if k not in twice}, frozenset(twice)
+        each.setdefault(name, ())
+        each[name] += (value,)
+    return {k: v for k, v in values.items() if k not in twice}, frozenset(twice), each
 
 
 def _joined(text):

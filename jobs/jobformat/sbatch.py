@@ -786,7 +786,12 @@ def _submits(body):
 
 def _shape(options, body, request, work, notes):
     nodes = request.get("nodes", 1)
-    if options.get("array"):
+    array = options.get("array")
+    if array and array_count(array)[0] == 1:
+        # An array of one task (`--array=1`): one run, picked by its index; no shards.
+        notes.append(f"--array {array}: an array of one task.")
+        array = None
+    if array:
         count, limit = array_count(options["array"])
         if count is None:
             # Not indexes (`--array=SRR1,SRR2`, a name list): sbatch refuses the script, so

@@ -308,6 +308,14 @@ def _mounts(task, variables, script, notes, serves=False):
         elif use == mounts.Use.CONFIG:
             notes.append(f"{section} {target}: the user's own settings ({verdict.reason}).")
             continue
+        elif use == mounts.Use.CODE and _unnamed_settings(
+            target, now, f"{script}\n{variables.expand(script or '', record=False)}"
+        ):
+            notes.append(
+                f"{section} {target}: a settings file sent from {now} that no command names "
+                "(what the run reads is given elsewhere); say whether it uses it."
+            )
+            continue
         elif use == mounts.Use.CODE:
             found["code"].append(now)
         else:
@@ -319,6 +327,20 @@ def _mounts(task, variables, script, notes, serves=False):
             continue
         notes.append(f"{section} {target}: {use} ({verdict.reason}).")
     return found
+
+
+# A settings file by its kind: what a program is told to read, not a program.
+SETTINGS_FILE = re.compile(r"\.(?:ya?ml|json|toml|ini|cfg|conf)$", re.IGNORECASE)
+
+
+def _unnamed_settings(target, local, script):
+    """A settings file sent from the launching machine (`/app/configs/a.yaml: ./configs/a.yaml`)
+    that no command names, by its path or its file name: the run reads the settings it is told
+    to (`--config_path ${CONFIG}`, given at launch), so this one is neither its code nor data."""
+    if not target or not SETTINGS_FILE.search(target) or not SETTINGS_FILE.search(local or ""):
+        return False
+    names = {target.rstrip("/").rsplit("/", 1)[-1], str(local).rstrip("/").rsplit("/", 1)[-1]}
+    return not any(name and name in (script or "") for name in names)
 
 
 # A file fetched from a GitHub repository at a ref: owner, repository, ref.
@@ -409,12 +431,48 @@ def _env_models(envs, variables, data, output, notes, script=""):
         location = f"hf://{kind}{value}"
         if location in stated or (location in written and not _read_by_commands(name, script)):
             continue
+        if not _environment_read(name, script):
+            # Commands that start no program of the job's own (only inline Python, a print,
+            # a sleep), never name the env, nor look into their environment: set, never used.
+            notes.append(f"envs {name}: {value}, set and never used by the commands.")
+            continue
         data.setdefault("inputs", []).append({"location": location})
         stated.add(location)
         if data.pop("no_inputs", None):
             # The commands looked as if they read nothing; the program loads this model.
             notes[:] = [n for n in notes if not n.startswith("Reads no data")]
         notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
+
+
+def _environment_read(name, script):
+    """Whether the commands name the variable or read their environment (`os.environ`,
+    `getenv`), where a program finds it."""
+    script = script or ""
+    if name in script or re.search(r"environ|getenv|ENV\[", script):
+        return True
+    return not _only_inline_python(script)
+
+
+def _only_inline_python(script):
+    """Whether the commands run nothing but inline Python (`python -c "…"`, whose body may span
+    lines) and steps that read nothing (`echo`, `sleep`, `pip install`): no program that could
+    look its settings up in the environment by itself (a server's launcher reads `MODEL_ID`)."""
+    inline, seen = False, False
+    for _, line in commands.logical_lines(script):
+        text = line.strip()
+        if inline:
+            inline = not text.endswith('"')
+            continue
+        if not text or text.startswith("#"):
+            continue
+        if m := re.match(r"(?:\w+=\S*\s+)*python[\d.]*\s+-c\s+\"", text):
+            seen = True
+            inline = text.count('"', m.end() - 1) % 2 == 1
+            continue
+        head = text.split()[0]
+        if head not in commands.READS_NOTHING or head in commands.LAUNCHERS:
+            return False
+    return seen
 
 
 def _read_by_commands(name, script):
@@ -525,6 +583,7 @@ def task_to_data(task, auxiliary=False):
         credentials += [str(k) for k in secrets]
     credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
     credentials += _keys_written(script, variables)
+    credentials += _pod_secrets(task.get("config"))
     if credentials:
         work["credentials"] = [c[:300] for c in dict.fromkeys(credentials)]
 
@@ -548,11 +607,22 @@ def task_to_data(task, auxiliary=False):
     return description, notes
 
 
+def _on_instance(choice, accelerators):
+    """A choice that names an instance type the catalogue knows takes, of the accelerators it
+    inherits (a base `{L40S:1, A100:1}` under an `any_of` entry `instance_type: g6e.2xlarge`),
+    only those that instance has: SkyPilot keeps only the pairs it can rent. With none of them
+    on it, or an instance not in the catalogue, the accelerators stay as written."""
+    named = str(choice.get("instance_type") or "").strip()
+    has = {a["type"].upper() for a in accelerators_of_instance(named)} if named else set()
+    kept = [a for a in accelerators if str(a.get("type", "")).upper() in has]
+    return kept or accelerators
+
+
 def _read_resources(task, request, work, data, notes, script=""):
     choices = _resources(task.get("resources"), notes)
     accelerators = []
     for choice in choices:
-        for acc in _accelerator_list(choice.get("accelerators")):
+        for acc in _on_instance(choice, _accelerator_list(choice.get("accelerators"))):
             if acc not in accelerators:
                 accelerators.append(acc)
     first = choices[0] if choices else {}
@@ -762,6 +832,32 @@ def _pod_deadline(pod_config):
     return None
 
 
+def _pod_secrets(config):
+    """Kubernetes secrets a pod_config puts in the containers' environment (`envFrom:
+    secretRef: {name: x}`, `env: valueFrom: secretKeyRef: {name: x}`): keys, by the secret's
+    name."""
+    kubernetes = config.get("kubernetes") if isinstance(config, dict) else None
+    pod = kubernetes.get("pod_config") if isinstance(kubernetes, dict) else None
+    spec = pod.get("spec") if isinstance(pod, dict) else None
+    containers = spec.get("containers") if isinstance(spec, dict) else None
+    names = []
+    for container in containers if isinstance(containers, list) else []:
+        if not isinstance(container, dict):
+            continue
+        refs = [e.get("secretRef") for e in _dicts(container.get("envFrom"))]
+        refs += [
+            e["valueFrom"].get("secretKeyRef")
+            for e in _dicts(container.get("env"))
+            if isinstance(e.get("valueFrom"), dict)
+        ]
+        names += [str(r["name"]) for r in refs if isinstance(r, dict) and r.get("name")]
+    return names
+
+
+def _dicts(value):
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _leaves(value, path, depth=0):
     """(dotted path, value) for each setting; a Kubernetes pod_config or a list is one
     setting (its contents are a manifest, not options of their own)."""
@@ -782,8 +878,17 @@ def _screen(task, work, realtime, notes, auxiliary):
             "primary tasks finish."
         )
     elif ends_serving(work.get("command"), opens_ports=_opens_ports(task)):
-        realtime.update(serves_requests=True, finishes_on_its_own=False)
-        notes.append("The run command ends by leaving a server running in the foreground.")
+        idle = next((k for k in _envs_of(task) if IDLE_LIMIT.search(k)), None)
+        if idle:
+            # The server is given how long it may sit idle: it may stop itself then.
+            realtime.update(serves_requests=True)
+            notes.append(
+                f"The run command ends by leaving a server running in the foreground; envs "
+                f"{idle} gives it an idle limit, so whether it ends on its own is not said."
+            )
+        else:
+            realtime.update(serves_requests=True, finishes_on_its_own=False)
+            notes.append("The run command ends by leaving a server running in the foreground.")
     elif publishes_server(work.get("command")):
         # Whether it ends on its own depends on what it waits on (an idle watcher, a cap).
         realtime.update(serves_requests=True)
@@ -794,6 +899,19 @@ def _screen(task, work, realtime, notes, auxiliary):
             "The task installs a web framework, opens a port and ends in its own program: a web "
             "app (a dashboard) that answers until it is stopped."
         )
+
+
+# An env naming how long a server may sit idle (`MAX_IDLE_MINUTES`, `IDLE_TIMEOUT`).
+IDLE_LIMIT = re.compile(
+    r"(?:^|_)IDLE(?:_|$)(?=.*(?:MIN|SEC|HOUR|TIMEOUT|TTL|SHUTDOWN|STOP))|"
+    r"(?:MIN|SEC|HOUR|TIMEOUT|TTL|SHUTDOWN|STOP).*_IDLE(?:_|$)",
+    re.IGNORECASE,
+)
+
+
+def _envs_of(task):
+    envs = task.get("envs")
+    return [str(k) for k in envs] if isinstance(envs, dict) else []
 
 
 # `shutdown -h +240` (minutes from now), put in the background at the start of the run.

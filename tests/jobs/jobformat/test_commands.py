@@ -2582,3 +2582,159 @@ def test_outputs_a_loop_writes_side_by_side_are_their_folder():
         ("output.artifacts", "/lustre/eval/a"),
         ("output.artifacts", "/lustre/eval/b"),
     ]
+
+
+# --- 8 Dec 2026: sets seen-b, seen-d and seen-g revisited ---------------------------------------
+
+
+def sbatch_description(body):
+    text = "#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --time=1:00:00\n" + body
+    (result,) = jobformat.import_text(text.encode(), filename="job.sh")
+    return result.description.to_data()
+
+
+def test_a_folder_one_step_writes_and_a_later_step_reads_through_pwd_is_the_input():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n"
+        "  python make_set.py --output work/set/inputs\n"
+        '  REQ="$PWD/work/set/inputs/items.jsonl"\n'
+        '  python replay.py --request-jsonl "$REQ" --output work/set/first\n'
+    )
+    inputs, outputs = sky_data(text)
+    assert inputs == ["work/set/inputs"]
+    assert outputs == ["work/set/first"]
+
+
+def test_a_helper_script_named_for_stopping_programs_reads_nothing():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n"
+        "  git clone https://github.com/example-org/tool.git\n  cd tool && pip install -e .\n"
+        "  bash scripts/killall_servers.sh\n"
+    )
+    assert sky_description(text)["data"] == {"no_inputs": True}
+    assert commands.STOP_SCRIPT.search("./stop_workers.sh")
+    assert not commands.STOP_SCRIPT.search("scripts/stopwatch.sh")
+
+
+def test_an_any_of_choice_naming_an_instance_takes_only_the_accelerators_it_has():
+    text = (
+        "resources:\n  accelerators: {L40S:1, A100:1, L4:1}\n  any_of:\n"
+        "    - cloud: aws\n      instance_type: g6e.2xlarge\n"
+        "    - cloud: gcp\n      accelerators: L4:1\n"
+        "    - cloud: oci\n      accelerators: A100:1\nrun: |\n  python fit.py\n"
+    )
+    types = [a["type"] for a in sky_description(text)["request"]["accelerators"]]
+    assert types == ["L40S", "L4", "A100"]
+
+
+def test_a_server_given_an_idle_limit_is_not_said_to_run_until_stopped():
+    text = (
+        "resources:\n  accelerators: L4:1\n  ports: 8000\nenvs:\n  MAX_IDLE_MINUTES: 20\n"
+        "run: |\n  python -m uvicorn app:api --host 0.0.0.0 --port 8000\n"
+    )
+    realtime = sky_description(text)["realtime"]
+    assert realtime == {"serves_requests": True}
+    no_limit = text.replace("  MAX_IDLE_MINUTES: 20\n", "  PORT: 8000\n")
+    assert sky_description(no_limit)["realtime"]["finishes_on_its_own"] is False
+
+
+def test_a_settings_file_sent_to_the_node_that_no_command_names_is_not_code():
+    text = (
+        "resources:\n  accelerators: L4:1\nfile_mounts:\n  /app/fit.py: ./fit.py\n"
+        "  /app/conf/small.yaml: ./conf/small.yaml\nrun: |\n"
+        "  cd /app && python fit.py --config ${CONFIG}\n"
+    )
+    assert sky_description(text)["work"]["code"] == ["./fit.py"]
+    named = text.replace("${CONFIG}", "conf/small.yaml")
+    assert sky_description(named)["work"]["code"] == ["./fit.py", "./conf/small.yaml"]
+
+
+def test_kubernetes_secrets_put_in_the_pod_environment_are_credentials():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n  python fit.py\nconfig:\n  kubernetes:\n"
+        "    pod_config:\n      spec:\n        containers:\n          - envFrom:\n"
+        "              - secretRef:\n                  name: team-keys\n"
+        "            env:\n              - name: TOKEN\n                valueFrom:\n"
+        "                  secretKeyRef:\n                    name: store-token\n"
+        "                    key: value\n"
+    )
+    assert sky_description(text)["work"]["credentials"] == ["team-keys", "store-token"]
+
+
+def test_an_option_loop_override_leaves_the_scripts_default_standing():
+    from jobs.jobformat.envs import script_variables
+
+    text = (
+        'DATA="data/sets/train"\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n'
+        '    --data)\n      DATA="$2"\n      shift 2\n      ;;\n  esac\ndone\n'
+    )
+    assert script_variables(text).values["DATA"] == "data/sets/train"
+    assert "DATA" not in script_variables("DATA=$1\n").values
+    # an override at the script's first column always happens: the default is gone
+    assert "DATA" not in script_variables("DATA=data/sets/train\nDATA=$1\n").values
+
+
+def test_two_defaults_in_the_arms_of_a_case_leave_the_name_unset():
+    from jobs.jobformat.envs import script_variables
+
+    text = (
+        'case "$KIND" in\n  small) NET=${NET:-org/net-small} ;;\n'
+        "  large) NET=${NET:-org/net-large} ;;\nesac\n"
+    )
+    assert "NET" in script_variables(text).ambiguous
+
+
+def test_a_variable_set_to_a_data_file_in_each_branch_is_read_as_written():
+    body = (
+        'if [ "$S" = a ]; then\n  TRAIN=sets/a/train.jsonl\nelse\n  TRAIN=sets/b/train.jsonl\nfi\n'
+        'python fit.py --train "$TRAIN"\n'
+    )
+    assert [i["location"] for i in sbatch_description(body)["data"]["inputs"]] == ["$TRAIN"]
+
+
+def test_a_model_location_option_is_read():
+    assert found("python tune.py --model_loc /models/base-1b --out_dir runs/x\n")[0] == (
+        "data.inputs",
+        "/models/base-1b",
+    )
+
+
+def test_an_array_of_one_task_is_no_shards():
+    text = "#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --array=1\npython fit.py\n"
+    (result,) = jobformat.import_text(text.encode(), filename="job.sh")
+    work = result.description.to_data().get("work", {})
+    assert "shape" not in work and "shards" not in work
+
+
+def test_a_path_assigned_never_used_and_given_outright_is_read_where_it_is_given():
+    text = "MODEL_PATH=/models/net\npython - <<'PY'\nopen('a.csv')\nPY\npython fit.py --gpt-model /models/net/\n"
+    assert [v for p, v in found(text) if p == "data.inputs"] == ["a.csv", "/models/net/"]
+    # never used and given nowhere else, it is still the variable the convention reads
+    assert found("MODEL_PATH=/models/net\npython fit.py --lr 1\n") == [
+        ("data.inputs", "/models/net")
+    ]
+
+
+def test_a_file_the_jobs_python_opens_to_read_is_an_input():
+    text = "python - <<'PY'\nimport json\nwith open(\"../split.json\") as f:\n    print(f)\nPY\n"
+    assert ("data.inputs", "../split.json") in found(text)
+    written = "python - <<'PY'\nwith open(\"out.json\", \"w\") as f:\n    f.write('x')\nPY\n"
+    assert ("data.inputs", "out.json") not in found(written)
+    settings = "python - <<'PY'\nwith open(\"conf/run.yaml\") as f:\n    print(f)\nPY\n"
+    assert ("data.inputs", "conf/run.yaml") not in found(settings)
+
+
+def test_a_role_model_option_given_a_folder_is_read():
+    assert ("data.inputs", "/models/coder/") in found("python run.py --gpt-model /models/coder/\n")
+    assert found("python run.py --gpt-model gpt-4o\n") == []
+    assert found("python run.py --output-model /models/new/\n") == []
+
+
+def test_an_env_model_that_inline_only_commands_never_use_is_not_read():
+    text = (
+        "envs:\n  MODEL_NAME: org/net-1b\nresources:\n  accelerators: L4:1\nrun: |\n"
+        "  python -c \"\n  import time\n  print('waiting')\n  time.sleep(5)\n  print('done')\"\n"
+    )
+    assert sky_description(text)["data"] == {"no_inputs": True}
+    program = text.replace('python -c "', 'python serve.py\n  python -c "')
+    assert sky_data(program)[0] == ["hf://org/net-1b"]
