@@ -490,3 +490,24 @@ def test_a_hand_off_inside_a_container_does_not_say_cpu_only():
     # and a multi-node job spread by srun through the runtime stays one gang
     gang = imported("#SBATCH --nodes=4", "srun shifter ./sim.sh")
     assert gang.description.work.shape == "gang"
+
+
+def test_gpus_hidden_from_every_step_or_asked_for_with_a_blank():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    # CUDA_VISIBLE_DEVICES emptied for all the script runs: CPU work, even on a GPU partition
+    hidden = request("#SBATCH -p gpu -c 4", "export CUDA_VISIBLE_DEVICES=''", "python fit.py")
+    assert hidden.no_accelerators is True
+    # …unless a later step is given a GPU back
+    shown = request(
+        "#SBATCH -p gpu -c 4", "export CUDA_VISIBLE_DEVICES=", "CUDA_VISIBLE_DEVICES=0 ./a"
+    )
+    assert shown.no_accelerators is None
+    # GPUs asked for with a template's blank: neither GPUs nor CPU-only, and a note
+    blank = imported("#SBATCH --gres=[2 A100 80g]", "python -m srv.api --port 9000")
+    assert blank.description.request.no_accelerators is None
+    assert blank.description.request.accelerators is None
+    assert any(n.startswith("--gres [2 A100 80g]: a template field") for n in blank.notes)
+    # a bracketed range in one word is Slurm's own (arrays, node lists)
+    assert imported("#SBATCH --array=[0-3]", "python x.py").description.work.shards == 4
