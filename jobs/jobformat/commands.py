@@ -564,7 +564,11 @@ SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strate
                "--checkpoint-interval", "--save_interval", "--save-interval", "--save_every",
                "--save-every"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
-APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
+# (after the runtime's own options, which come before the command: `apptainer -d exec`)
+APPTAINER = re.compile(
+    r"\b(?:singularity|apptainer)\s+(?:-(?:d|q|s|v|-debug|-quiet|-silent|-verbose|-nocolor)\s+)*"
+    r"(?:exec|run|shell|instance\s+start)\s"
+)
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
 ENROOT = re.compile(r"\benroot\s+start\s")
 PULL = re.compile(r"\b(?:singularity|apptainer)\s+pull\s")
@@ -1191,7 +1195,7 @@ class _Reader:
             self.cd_place = place if _is_path(place) and _statable(place) else None
         if "cd" in words:
             self.fetch_dir = self._fetch_dir(words)
-        if "-c" in words:
+        if "-c" in words or any(" " in w for w in words):
             words = _inline_scripts(words)
         start = self.command_start = len(self.found)
         if "dvc" in line:
@@ -2624,9 +2628,12 @@ class _Reader:
             self.found = [p for p in self.found if p.path != "work.image"]
         image = self.expand(image)
         image = self.pulled.get(image.rsplit("/", 1)[-1], image)
-        # An image file under an environment's folder (`$HOME/img/x.sif`) is kept as written;
-        # a bare variable with no value here (`$IMAGE`) names nothing.
-        if ("$" in image and not IMAGE_FILE.search(image)) or not _statable(image):
+        # An image file under an environment's folder (`$HOME/img/x.sif`) is kept as written,
+        # as is one the script is given as its argument (`CONTAINER=$1` … `exec $CONTAINER`, as
+        # a model so given is); a bare variable with no value here (`$IMAGE`) names nothing.
+        argument = SUBMIT_VARIABLE.fullmatch(image)
+        argument = argument and (argument.group(1) or argument.group(2)) in self.arguments
+        if ("$" in image and not IMAGE_FILE.search(image) and not argument) or not _statable(image):
             return
         if not keep_prefix:
             image = re.sub(r"^docker://", "", image)
@@ -2833,11 +2840,21 @@ def _values_after(words):
     return out
 
 
+# A whole command line handed to a launcher as one argument (`ray_launch.py "python -u
+# train.py --data /d"`): a Python program run with its options.
+HANDED_COMMAND = re.compile(r"^\s*(?:\S*/)?python[\d.]*\s+(?:-\w+\s+)*(?:-m\s+\w|\S+\.py\b)")
+
+
 def _inline_scripts(words):
-    """`bash -c "cmd --opt value"`: the quoted script's own words, in place."""
+    """`bash -c "cmd --opt value"`, or a command line given to a launcher as one argument: the
+    quoted script's own words, in place."""
     out = []
     for i, word in enumerate(words):
-        if i and words[i - 1] == "-c" and any(c.isspace() for c in word):
+        if (
+            i
+            and any(c.isspace() for c in word)
+            and (words[i - 1] == "-c" or HANDED_COMMAND.match(word))
+        ):
             out += _words(word)
         else:
             out.append(word)

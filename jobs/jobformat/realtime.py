@@ -7,6 +7,7 @@ the script ends with a server still in the foreground."""
 
 import re
 
+from .envs import script_variables
 from .textio import head_and_tail
 
 # Where a program's name starts a command: a line, after a separator, or after a wrapper.
@@ -34,7 +35,16 @@ SERVING_PATTERNS = [
     ),
     # A database or a remote editor kept in the foreground answers others until it is stopped.
     (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
-    (r"\bcode(?:-insiders)?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
+    # (the editor's path may be quoted: `exec "$HOME/opt/vscode_cli/code" tunnel`)
+    (r"\bcode(?:-insiders)?[\"']?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
+    # A compute cluster's member kept in the foreground takes work from others until stopped:
+    # a Dask scheduler or worker, a Ray node told to block (`ray start --head --block`).
+    (
+        rf"{COMMAND_START}dask(?:-|\s+)(?:scheduler|worker)\b|\bray\s+start\b[^\n]*\s--block\b",
+        "starts a member of a compute cluster",
+    ),
+    # TRL's vLLM server (`trl vllm-serve`, `python -m trl.scripts.vllm_serve`).
+    (r"\bvllm[_-]serve\b", "starts a vLLM server"),
     # Any program's `serve` subcommand (`./tabby serve`, `mkdocs serve`, `panel serve app.py`):
     # the word right after the program's name, not an argument further on (`--mode serve`).
     (
@@ -137,6 +147,18 @@ WAITS_FOREVER = re.compile(
 )
 
 
+# A cluster's daemons, which run on after the command that starts them returns (`ray start`
+# without --block, Spark's and Hadoop's start scripts): a wait that never ends (not `wait`,
+# which does not wait for them) keeps the cluster up for others to use.
+DAEMONS = re.compile(
+    r"\bray\s+start\b|\bstart-(?:master|workers?|slaves?|all|dfs|yarn)\.sh\b", re.IGNORECASE
+)
+WAIT_BUILTIN = re.compile(r"^\s*wait\b")
+BARE_WAIT = re.compile(r"^\s*wait\s*;?\s*$")  # waits for every background step
+# A step whose program is a script variable (`exec "$EDITOR_CLI" tunnel`, `$SERVER --port 80`).
+PROGRAM_VARIABLE = re.compile(r"^(\s*(?:(?:exec|nohup|srun)\s+)?)[\"']?\$\{?(\w+)\}?[\"']?(?=\s|$)")
+
+
 # A wait that never ends by itself (not a sleep of hours, which the time limit ends).
 ENDLESS_WAIT = re.compile(
     r"^\s*(?:sleep\s+inf(?:inity)?|tail\s+-f\s+\S+|while\s+(?:true|:)\s*;\s*do\s+sleep\b)",
@@ -167,19 +189,25 @@ def ends_serving(command, opens_ports=False):
     if not isinstance(command, str) or not command or _stops_it(command):
         return False
     lines, _ = head_and_tail(_logical_lines(command))
+    lines = _named_programs(lines, command)
     steps = [line for line in lines if not NOT_A_STEP.match(line)]
     if not steps:
         return False
     if (before := _before_endless_loop(lines)) is not None:
         # The script ends in a loop that never ends (a health check, a keep-alive): it keeps
         # whatever it started running.
-        return any(serving_signals(step) for step in before)
+        return any(serving_signals(step) or DAEMONS.search(step) for step in before)
     announced = _announced_steps(lines)
     for index in _final_steps(lines):
         last = steps[index]
         if WAITS_FOREVER.search(last):
-            if any(serving_signals(step) for step in steps[:index]):
+            served = [i for i, step in enumerate(steps[:index]) if serving_signals(step)]
+            if served and not (
+                BARE_WAIT.match(last) and _client_ran(steps[served[-1] + 1 : index])
+            ):
                 return True
+            if not WAIT_BUILTIN.match(last) and any(DAEMONS.search(s) for s in steps[:index]):
+                return True  # a cluster's daemons kept up (`ray start --head`, `sleep inf`)
             if ENDLESS_WAIT.search(last) and not steps[:index]:
                 return True  # a run that only holds the machine (a box kept for SSH use)
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
@@ -194,6 +222,40 @@ def ends_serving(command, opens_ports=False):
         ):
             return True
     return False
+
+
+# A step that does a job's work with a server it started (a trainer, an evaluation): a
+# program of its own, a launcher, not a command that only asks the server how it is.
+CLIENT_WORK = re.compile(
+    r"\.py\b|\b(?:accelerate\s+launch|torchrun|deepspeed|lm_eval|python3?\s+-[mc])\b"
+)
+
+
+def _client_ran(steps):
+    """Whether a step in the foreground did the job's work after its server started (a trainer
+    using the server): then `wait` only waits for the rest, and the job is batch."""
+    return any(
+        not (re.search(r"&\s*$", step) and not re.search(r"&&\s*$", step))
+        and CLIENT_WORK.search(step)
+        and not serving_signals(step)
+        for step in steps
+    )
+
+
+def _named_programs(lines, command):
+    """Lines whose program is a script variable, with the variable's value in its place
+    (`VSCODE_CLI=$HOME/opt/code` … `exec "$VSCODE_CLI" tunnel` is `exec …/code tunnel`)."""
+    if not any(PROGRAM_VARIABLE.match(line) for line in lines):
+        return lines
+    values = script_variables(command).values
+    out = []
+    for line in lines:
+        m = PROGRAM_VARIABLE.match(line)
+        value = values.get(m.group(2)) if m else None
+        if value and not any(c.isspace() for c in value):
+            line = m.group(1) + value + line[m.end() :]
+        out.append(line)
+    return out
 
 
 def _listens(last, earlier):

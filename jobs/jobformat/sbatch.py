@@ -191,10 +191,11 @@ def _read_line(body, options):
         i += 1
 
 
-# A template's blank to fill in (`-J { jobname }`, `-t {LIMIT_TIME}`, `-A <account>`): sbatch
+# A template's blank to fill in (`-J { jobname }`, `-t {LIMIT_TIME}`, `-A <account>`, words in
+# square brackets, `--gres=[2 A100 80g]`; not `--array=[0-9]`, one word Slurm reads): sbatch
 # would read `{` or `<account>` literally, which is not what the job will be submitted with.
-TEMPLATE_FIELD = re.compile(r"^(?:\{.*\}|<.*>)$", re.DOTALL)
-OPENS = {"{": "}", "<": ">"}
+TEMPLATE_FIELD = re.compile(r"^(?:\{.*\}|<.*>|\[[^\]]*\s[^\]]*\])$", re.DOTALL)
+OPENS = {"{": "}", "<": ">", "[": "]"}
 # A brace field written as one word: a name sbatch takes as written (a time or a count it
 # could not read, so only the job's name keeps it).
 ONE_WORD_FIELD = re.compile(r"\{[\w.-]+\}")
@@ -328,6 +329,7 @@ def _component(options, body, gpus_elsewhere=False):
     work, data, request, output, realtime = {}, {}, {}, {}, {}
     description = {}
     options = dict(options)
+    blank_gpus = False
     for key, value in list(options.items()):
         if key == "job-name" and ONE_WORD_FIELD.fullmatch(value or ""):
             continue  # `--job-name={in_file}`: sbatch names the job with it, braces and all
@@ -337,6 +339,8 @@ def _component(options, body, gpus_elsewhere=False):
                 f"--{key} {value}: a template field left unfilled, not a value sbatch reads."
             )
             del options[key]
+            # GPUs asked for with a blank: how many is not said, nor that there are none.
+            blank_gpus = blank_gpus or key in GPU_KEYS
     if options.get("job-name"):
         description["name"] = options["job-name"]
     exported = COMMAND_MARK in body.splitlines()
@@ -396,11 +400,11 @@ def _component(options, body, gpus_elsewhere=False):
             )
     if choices:
         request["accelerators"] = choices
-    elif accelerators is None:
+    elif accelerators is None and not blank_gpus:
         # Slurm gives a job no GPU unless it asks for one, but a script that uses GPUs with
         # no GPU directive gets them another way (a GPU partition, whole nodes, options given
         # at submission): CPU-only is said only when nothing in the file points to GPUs.
-        cpu_nodes = _cpu_partition(options)
+        cpu_nodes = _cpu_partition(options) or _hides_gpus(body)
         hint = (
             None
             if gpus_elsewhere or _said_no_gpu(options) or cpu_nodes
@@ -617,6 +621,20 @@ def _cpu_partition(options):
     """Every partition the job may run in is named for CPU nodes (`-p cpu`, `cpu-long,cpu`)."""
     names = [n for n in (options.get("partition") or "").split(",") if n.strip()]
     return bool(names) and all(CPU_PARTITION.search(n.strip()) for n in names)
+
+
+# The script hides every GPU from all it runs after (`export CUDA_VISIBLE_DEVICES=''`, `=-1`)…
+HIDES_GPUS = re.compile(
+    r"""^[ \t]*export[ \t]+CUDA_VISIBLE_DEVICES=(?:""|''|-1|"-1"|'-1')?[ \t]*;?[ \t]*$""", re.M
+)
+# …and gives none back later (`CUDA_VISIBLE_DEVICES=0 python …`).
+SHOWS_GPUS = re.compile(r"""CUDA_VISIBLE_DEVICES=["']?(?:\$|\d)""")
+
+
+def _hides_gpus(body):
+    """With no GPU directive, a script that hides the node's GPUs from everything it starts
+    runs on CPUs, even in a partition named for GPUs."""
+    return bool(HIDES_GPUS.search(body or "")) and not SHOWS_GPUS.search(body or "")
 
 
 def _said_no_gpu(options):

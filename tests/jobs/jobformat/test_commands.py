@@ -2738,3 +2738,49 @@ def test_an_env_model_that_inline_only_commands_never_use_is_not_read():
     assert sky_description(text)["data"] == {"no_inputs": True}
     program = text.replace('python -c "', 'python serve.py\n  python -c "')
     assert sky_data(program)[0] == ["hf://org/net-1b"]
+
+
+def test_a_compute_cluster_kept_up_serves_and_one_started_for_a_driver_does_not():
+    from jobs.jobformat.realtime import ends_serving
+
+    # A Ray node told to block, started in the background, then an endless sleep
+    head = "srun -w $HEAD ray start --head --port=6400 --block &\nsleep 5\nsleep infinity\n"
+    assert ends_serving(head)
+    # Ray's and Spark's daemons return at once: an endless sleep keeps them up…
+    assert ends_serving("ray start --head --port=6400\nsleep inf\n")
+    assert ends_serving("$SPARK/sbin/start-master.sh\nwhile true; do sleep 60; done\n")
+    # …a `wait` does not wait for them, and a driver that ends ends the job
+    assert not ends_serving("ray start --head --port=6400\nwait\n")
+    assert not ends_serving("srun ray start --head --block &\nsleep 10\npython -u tune.py\n")
+    assert not ends_serving("start-master.sh\nspark-submit --master spark://h:7077 job.py\n")
+    # A Dask worker or scheduler in the foreground takes work until stopped
+    assert ends_serving("dask-worker --nthreads 8 --scheduler-file ~/sched.json\n")
+    assert ends_serving("srun dask scheduler --port 8786\n")
+    assert not ends_serving("dask-scheduler &\nsrun dask-worker tcp://h:8786 &\npython calc.py\n")
+
+
+def test_trl_vllm_server_and_a_program_named_by_a_variable():
+    from jobs.jobformat.realtime import ends_serving
+
+    assert ends_serving("srun python -m trl.scripts.vllm_serve --model org/m &\nwait\n")
+    assert ends_serving("trl vllm-serve --model org/m --port 8001\n")
+    # a reward function's file named so starts no server before the wait
+    assert not ends_serving("python train.py reward.path=/r/reward_vllm_serve.py &\nwait\n")
+    # the editor's CLI kept in a variable, run in its place
+    tunnel = 'EDITOR_CLI="$HOME/opt/editor/code"\nexec "$EDITOR_CLI" tunnel --name box-1\n'
+    assert ends_serving(tunnel)
+    assert not ends_serving('TOOL="$HOME/bin/code"\n"$TOOL" --version\n')
+
+
+def test_a_command_line_handed_to_a_launcher_is_read_word_by_word():
+    text = 'python launch_on_ray.py "$VENV/bin/python -u /lab/tune.py --data /lab/sets/img"\n'
+    assert ("data.inputs", "/lab/sets/img") in found(text)
+    # a quoted message is not a command
+    assert found('python notify.py "training done, data in /lab/sets/img"\n') == []
+
+
+def test_apptainer_options_before_the_command_and_an_image_given_as_the_argument():
+    text = "IMG=$1\napptainer -d exec $IMG python /lab/prep.py\n"
+    assert ("work.image", "$IMG") in found(text)
+    # an image variable the script neither sets nor is given names nothing
+    assert not any(p == "work.image" for p, _ in found("apptainer exec $IMG python x.py\n"))

@@ -516,3 +516,44 @@ def test_a_wandb_sweep_agent_hands_the_work_to_the_sweep_and_says_no_cpu_only():
         assert handed.description.request.no_accelerators is None
     plain = imported("#SBATCH --cpus-per-task=2", "conda activate exp", "python sweep.py")
     assert plain.description.request.no_accelerators is True
+
+
+def test_gpus_hidden_from_every_step_or_asked_for_with_a_blank():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    # CUDA_VISIBLE_DEVICES emptied for all the script runs: CPU work, even on a GPU partition
+    hidden = request("#SBATCH -p gpu -c 4", "export CUDA_VISIBLE_DEVICES=''", "python fit.py")
+    assert hidden.no_accelerators is True
+    # …unless a later step is given a GPU back
+    shown = request(
+        "#SBATCH -p gpu -c 4", "export CUDA_VISIBLE_DEVICES=", "CUDA_VISIBLE_DEVICES=0 ./a"
+    )
+    assert shown.no_accelerators is None
+    # GPUs asked for with a template's blank: neither GPUs nor CPU-only, and a note
+    blank = imported("#SBATCH --gres=[2 A100 80g]", "python -m srv.api --port 9000")
+    assert blank.description.request.no_accelerators is None
+    assert blank.description.request.accelerators is None
+    assert any(n.startswith("--gres [2 A100 80g]: a template field") for n in blank.notes)
+    # a bracketed range in one word is Slurm's own (arrays, node lists)
+    assert imported("#SBATCH --array=[0-3]", "python x.py").description.work.shards == 4
+
+
+def test_a_server_used_by_a_trainer_then_a_bare_wait_is_batch_work():
+    head = "#!/bin/bash\n#SBATCH --gres=gpu:4\n"
+    trainer = (
+        "trl vllm-serve --model $M --tensor_parallel_size 2 &\n"
+        "sleep 60\n"
+        "accelerate launch --num_processes 2 train_grpo.py\n"
+        "wait\n"
+    )
+    [batch] = jobformat.import_text((head + trainer).encode())
+    assert batch.description.realtime.serves_requests is not True
+    # Only asking the server how it is, then waiting for it: it is left serving.
+    listing = "jupyter notebook --no-browser --port 8889 &\nsleep 5\njupyter notebook list\nwait\n"
+    [served] = jobformat.import_text((head + listing).encode())
+    assert served.description.realtime.serves_requests is True
+    # Waiting for the server's own process keeps it serving whatever ran before.
+    pid = "vllm serve $M &\nPID=$!\npython warmup.py\nwait $PID\n"
+    [kept] = jobformat.import_text((head + pid).encode())
+    assert kept.description.realtime.serves_requests is True
