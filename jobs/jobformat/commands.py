@@ -434,6 +434,11 @@ LOOPBACK = re.compile(
     re.IGNORECASE,
 )
 FETCHERS = re.compile(FETCH_TOOLS)
+DETACHED = {"-d", "--detach", "-dit", "-itd", "-di", "-id", "-dt", "-td"}
+# A fetch inside `$(…)` that is part of another URL (`https://host/release/$(curl -s
+# https://host/release/stable.txt)/bin/tool`): it looks up a piece of that URL, a version or a
+# path, and reads no data of the job's.
+URL_LOOKUP = re.compile(rf"(?:https?|ftp)://[^\s\"'$]*(\$\((?:{FETCH_TOOLS})\s[^()]*\))")
 # A fetch that keeps the file under its own name in the folder it runs in: wget's and gdown's
 # default, curl's with -O (`-LJO`, `--remote-name`); not one told where to save (`-O f`, `-P d`,
 # `-o f`, `--output`), nor curl without -O (it writes to its output stream).
@@ -564,6 +569,10 @@ PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE":
 BEAGLE_KEYS = {"gt": "data.inputs", "ref": "data.inputs", "map": "data.inputs",
                "out": "output.artifacts"}  # fmt: skip
 BEAGLE_FILE = re.compile(r"[\w${}./~-]+")
+# Programs whose operands are `key=value` words, by program name: Beagle (genotype phasing)
+# and dd (a block copy: `if=` is read, `of=` written; devices such as /dev/urandom are not data).
+KEY_VALUE_PROGRAMS = {"beagle": BEAGLE_KEYS,
+                      "dd": {"if": "data.inputs", "of": "output.artifacts"}}  # fmt: skip
 REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
@@ -687,7 +696,7 @@ SETUP_TOOLS = {
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
-        ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset"),
+        ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset|remote"),
         # a shell's environment, a virtual environment's or a toolchain's (`.venv/bin/activate`)
         ("source", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
         (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
@@ -821,7 +830,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or BENCHMARK.search(parts[0])
+        or first == "dd" or BENCHMARK.search(parts[0])
     )  # fmt: skip
 
 
@@ -911,7 +920,19 @@ class _Quiet:
             if first in DOCKER_TOOLS:
                 self.quiet = False  # `docker cp`, `docker compose up`: their work is not shown
                 return
+        if first == "dd":
+            # A block copy from a device (`dd if=/dev/urandom of=f`) makes bytes up: it reads no
+            # data; from a file it reads that file (commands.KEY_VALUE_PROGRAMS).
+            sources = [w for w in words[i + 1 :] if w.startswith("if=")]
+            if sources and all(_unquote(w[3:]).startswith("/dev/") for w in sources):
+                self.steps += 1
+            else:
+                self.quiet = False
+            return
         python = first.startswith("python")
+        if python and words[i + 1 : i + 3] == ["-m", "pip"]:
+            # `python -m pip install …` is pip run by the interpreter: it sets the place up
+            words, i, head, first, python = ["pip", *words[i + 3 :]], 0, ["pip"], "pip", False
         # A program told to make up its own data (`train.py --synthetic`) reads none.
         made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
         if not _may_read_nothing(head[0]):
@@ -989,6 +1010,7 @@ class _Reader:
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
+        self.detached = set()  # images started in the background (`docker run -d`)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1080,7 +1102,7 @@ class _Reader:
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
-        if "beagle" in line and "=" in line:
+        if ("beagle" in line or "dd " in line) and "=" in line:
             self._beagle(words)
         if "://" in line and "=" in line:
             self._uri_arguments(words)
@@ -1213,16 +1235,22 @@ class _Reader:
                 self.produced.add(value)
 
     def _beagle(self, words):
-        """Beagle (genotype phasing and imputation) takes `key=value` words: the genotypes
-        (`gt=`), the reference panel (`ref=`) and the genetic map (`map=`) are read; `out=` is
-        the prefix of the files it writes."""
-        if not any("beagle" in w.rsplit("/", 1)[-1] for w in words):
+        """Programs that take `key=value` words (KEY_VALUE_PROGRAMS). Beagle (genotype phasing
+        and imputation): the genotypes (`gt=`), the reference panel (`ref=`) and the genetic map
+        (`map=`) are read; `out=` is the prefix of the files it writes. dd: `if=` is read and
+        `of=` written, unless it is a device (`/dev/urandom`, `/dev/null`)."""
+        names = [w.rsplit("/", 1)[-1] for w in words[:1]]
+        keys = KEY_VALUE_PROGRAMS["dd"] if names == ["dd"] else None
+        if keys is None and any("beagle" in w.rsplit("/", 1)[-1] for w in words):
+            keys = BEAGLE_KEYS
+        if keys is None:
             return
         for word in words:
             key, eq, value = word.partition("=")
-            kind = BEAGLE_KEYS.get(key) if eq else None
+            kind = keys.get(key) if eq else None
             value = self.expand(_unquote(value))
-            if kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit():
+            usable = kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit()
+            if usable and not value.startswith("/dev/"):
                 self.add(kind, value, word)
 
     def _llm_c(self, words):
@@ -1918,6 +1946,11 @@ class _Reader:
             ran = any(w.endswith(".py") or w.rsplit("/", 1)[-1] in PROFILERS for w in command)
             if ran and _is_path(value) and _is_path(out):
                 self.add("data.inputs", value, f"-i {value}")
+            elif URL.fullmatch(value) and DATA_FILE.search(value) and OUTPUT_FILE.search(out):
+                # A data file fetched by URL (`-i https://…/batch.jsonl`) and the file of
+                # results named beside it (`-o results.jsonl`): read and written.
+                self.add("data.inputs", value, f"-i {value}")
+                self.add("output.artifacts", out, f"-o {out}")
 
     def _dmtcp(self, line):
         """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the
@@ -2040,8 +2073,11 @@ class _Reader:
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
+        lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]
         for m in URL.finditer(line):
             url = m.group(0)
+            if any(start <= m.start() < end for start, end in lookups):
+                continue  # a lookup that builds another URL (a release's version): no data
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url)
@@ -2290,6 +2326,8 @@ class _Reader:
             if image:
                 said = f"{line[m.start() : m.end()].strip()} {image}"
                 gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
+                if pattern is DOCKER_RUN and DETACHED.intersection(after[: after.index(image)]):
+                    self.detached.add(self.expand(image))
                 self._image(image, said, keep_prefix, gpus=gpus)
             return
         if "shifter" in line and SHIFTER.search(line):
@@ -2682,6 +2720,11 @@ def read(
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
+    images = {p.value for p in found if p.path == "work.image"}
+    if len(reader.detached) > 1 and images <= reader.detached:
+        # Several images started in the background (`docker run -d A`, `docker run -d B`),
+        # none in the foreground: services the job starts side by side, none of them its image.
+        found = [p for p in found if p.path != "work.image"]
     if made is not None:
         made.update(reader.made)
     return _settle(found, checkpointed)
@@ -3103,6 +3146,7 @@ def code_from_clones(sections):
     for text, section, first_line in sections:
         # Each section starts in the working directory: in that clone, when there is one.
         here, depth = home, 0  # the clone the shell is in, and how deep
+        away = None  # an absolute place outside any clone the shell changed into (`cd ~`)
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
             for command in _split_commands(line):
@@ -3115,6 +3159,10 @@ def code_from_clones(sections):
                     words = ["git", "clone", *words[3:]]  # (the same clone, large files too)
                 if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
                     url, directory, ref = found
+                    if away and not directory.startswith(("/", "~", "$")) and directory != ".":
+                        # made outside the working directory (`cd ~ && git clone URL`): paths
+                        # from the working directory do not reach it, its full place does
+                        directory = f"{away}/{directory}"
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
                     clone = clones.setdefault(directory, _Clone(url, directory, ref, *where))
@@ -3122,7 +3170,13 @@ def code_from_clones(sections):
                         home = here = clone
                     continue
                 if words[0] in ("cd", "pushd", "popd"):
+                    if away and here is None and len(words) > 1 and words[1][:1] not in "/~$":
+                        words = [words[0], f"{away}/{words[1]}", *words[2:]]
                     here, depth = _cd(words, here, depth, clones)
+                    target = words[1] if len(words) > 1 else ""
+                    away = target.rstrip("/") if here is None and target[:1] in "/~$" else None
+                    if away in WORKING_DIRECTORIES:
+                        away = None  # (SkyPilot's working directory, where each section starts)
                     continue
                 if words[0] == "git" and here and depth == 0 and len(words) > 2:
                     if words[1] == "checkout" and not words[2].startswith("-"):
@@ -3138,8 +3192,12 @@ def code_from_clones(sections):
                 # A module of the clone run by name (`python -m Clone.app`, the clone installed
                 # or on the path): the program is the clone's.
                 for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
-                    if (clone := clones.get(module.split(".", 1)[0])) is not None:
-                        clone.used = True
+                    # (a package is named as its repository is, often in lower case and with
+                    # `_` for `-`: FastChat's is `fastchat`)
+                    top = _package_name(module.split(".", 1)[0])
+                    for clone in clones.values():
+                        if _package_name(clone.dir.rsplit("/", 1)[-1]) == top:
+                            clone.used = True
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
@@ -3152,6 +3210,13 @@ def code_from_clones(sections):
             said = f"git clone {value}"
             out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
     return out
+
+
+WORKING_DIRECTORIES = {"~/sky_workdir", "$HOME/sky_workdir", "${HOME}/sky_workdir"}
+
+
+def _package_name(name):
+    return name.lower().replace("-", "_")
 
 
 def _cd(words, here, depth, clones):

@@ -543,6 +543,13 @@ GPU_USE = re.compile(
     r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
+# Lines that name GPUs without using them: a message printed (`echo "=== GPUs ==="`,
+# `printf`) and SkyPilot's catalogue of GPU types (`sky show-gpus`).
+GPU_WORDS_ONLY = re.compile(
+    r"(?:(?:echo|printf)\s|sky\s+show-gpus\b)(?:\"[^\"]*\"|'[^']*'|[^&;|\"'])*"
+    r"(?:\|\|\s*echo\s(?:\"[^\"]*\"|'[^']*'|[^&;|\"'])*)?$"
+)
+GPU_DEVICES = re.compile(r"VISIBLE_DEVICES|nvidia-smi|rocm-smi|\$\{?SLURM_\w*GPU", re.IGNORECASE)
 # Accelerator work a command shows without saying "gpu": PyTorch putting tensors on CUDA
 # (`.cuda()`, `device=cuda`, `cuda:0`, `torch.cuda`), CUDA settings only a GPU run reads
 # (Megatron's CUDA_DEVICE_MAX_CONNECTIONS), and AWS Trainium/Inferentia's Neuron tools and
@@ -555,7 +562,10 @@ ACCELERATOR_USE = re.compile(
     r"\bNEURON_(?:RT|CC|EXTRACT|COMPILE|FUSE|NUM)\w*|"
     # Cloud TPU runtime settings and builds (`TPU_WORKER_ID`, `jax[tpu]`, libtpu, DEVICE=tpu)
     r"\bTPU_(?:WORKER_ID|WORKER_HOSTNAMES|ACCELERATOR_TYPE|CHIPS_PER_HOST_BOUNDS)\b|"
-    r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b",
+    r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b|"
+    # GPU inference engines serving or batch-running a model (vLLM, SGLang, TGI)
+    r"\bvllm\s+(?:serve|run-batch)\b|\bvllm\.entrypoints\b|\bsglang\.launch_server\b|"
+    r"\btext-generation-launcher\b",
     re.IGNORECASE,
 )
 # A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
@@ -592,6 +602,9 @@ GPU_WORDS = (
     "num_processes",
     "num-processes",
     "tpu",
+    "vllm",
+    "sglang",
+    "text-generation-launcher",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
@@ -651,6 +664,8 @@ def gpu_hint(options, body):
         text = line.strip()
         used = text and not text.startswith("#") and GPU_USE.search(text)
         if used and not GPU_OFF.search(text) and not MODULE_LOAD.match(text):
+            if GPU_WORDS_ONLY.match(text) and not GPU_DEVICES.search(text):
+                continue  # (printing the GPUs the job was given still says it has some)
             return text[:80]
     return _accelerator_work(body)
 
