@@ -3387,10 +3387,19 @@ def merge(
         elif p.path == "data.no_inputs":
             # What the commands only hand back (an image pushed, a file uploaded) is no place
             # the job reads; a mount it writes into (named by its path) may be read too.
+            # A mount the commands plainly write into (`dd if=/dev/urandom of=/out/x`) while
+            # every step reads nothing is not read either.
+            written_in = [
+                norm(q.value) for q in proposals if q.path == "output.artifacts" and q is not p
+            ]
             delivered = {
                 norm(a.get("destination"))
                 for a in output.get("artifacts") or []
                 if not a.get("name")
+                or any(
+                    isinstance(w, str) and (w + "/").startswith(norm(a["name"]) + "/")
+                    for w in written_in
+                )
             }
             if known - undirected - delivered or data.get("inputs") or "no_inputs" in data:
                 continue

@@ -2316,6 +2316,8 @@ def test_dd_reads_its_if_and_writes_its_of_but_a_device_is_no_data():
         "run: |\n  dd if=/dev/urandom of=/out/blob bs=1M count=4\n"
     )
     assert sky_data(text)[1] == ["s3://example-blobs"]
+    # every step reads nothing: the bucket it only writes into is not read either
+    assert sky_description(text)["data"] == {"no_inputs": True}
 
 
 def test_a_step_that_only_passes_on_the_status_is_not_the_last_step():
