@@ -1154,6 +1154,10 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+        if len(self.found) - start > 1:
+            # Places of one kind one line names are numbered in the order the line gives them,
+            # as an engineer reading it would (`-i URL … --model M`), whichever reader found them.
+            self.found[start:] = _in_line_order(self.found[start:], line)
 
     def _uri_arguments(self, words):
         """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
@@ -3213,6 +3217,29 @@ def code_from_clones(sections):
 
 
 WORKING_DIRECTORIES = {"~/sky_workdir", "$HOME/sky_workdir", "${HOME}/sky_workdir"}
+
+
+def _in_line_order(proposals, line):
+    """proposals with those of each path (inputs, outputs, …) in the order the line names
+    them; each keeps the slots its path had."""
+    out = list(proposals)
+    for path in {p.path for p in proposals}:
+        slots = [i for i, p in enumerate(proposals) if p.path == path]
+        if len(slots) > 1:
+            ordered = sorted((proposals[i] for i in slots), key=lambda p: _at(line, p))
+            for i, p in zip(slots, ordered, strict=True):
+                out[i] = p
+    return out
+
+
+def _at(line, proposal):
+    """Where a proposal's place is written in its line (its own words, else its value without
+    the scheme the reader added); the end of the line when neither is there."""
+    value = str(proposal.value)
+    for text in (proposal.said, value, re.sub(r"^hf://(?:datasets/)?", "", value)):
+        if text and (at := line.find(str(text))) >= 0:
+            return at
+    return len(line)
 
 
 def _package_name(name):

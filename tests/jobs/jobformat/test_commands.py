@@ -2390,3 +2390,13 @@ def test_a_loop_over_the_files_of_a_mount_reads_it():
         'run: |\n  for f in /in/frame_*; do\n    python count.py "$f"\n  done\n'
     )
     assert sky_data(text)[0] == ["s3://example-frames"]
+
+
+def test_places_of_one_kind_on_one_line_are_numbered_in_the_lines_order():
+    line = (
+        "batchtool -i https://data.example.org/q/batch.jsonl -o out.jsonl --model example/tiny-lm\n"
+    )
+    assert [v for p, v in found(line) if p == "data.inputs"] == [
+        "https://data.example.org/q/batch.jsonl",
+        "hf://example/tiny-lm",
+    ]
