@@ -490,6 +490,11 @@ LOOPBACK = re.compile(
     re.IGNORECASE,
 )
 FETCHERS = re.compile(FETCH_TOOLS)
+DETACHED = {"-d", "--detach", "-dit", "-itd", "-di", "-id", "-dt", "-td"}
+# A fetch inside `$(…)` that is part of another URL (`https://host/release/$(curl -s
+# https://host/release/stable.txt)/bin/tool`): it looks up a piece of that URL, a version or a
+# path, and reads no data of the job's.
+URL_LOOKUP = re.compile(rf"(?:https?|ftp)://[^\s\"'$]*(\$\((?:{FETCH_TOOLS})\s[^()]*\))")
 # A fetch that keeps the file under its own name in the folder it runs in: wget's and gdown's
 # default, curl's with -O (`-LJO`, `--remote-name`); not one told where to save (`-O f`, `-P d`,
 # `-o f`, `--output`), nor curl without -O (it writes to its output stream).
@@ -636,6 +641,10 @@ PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE":
 BEAGLE_KEYS = {"gt": "data.inputs", "ref": "data.inputs", "map": "data.inputs",
                "out": "output.artifacts"}  # fmt: skip
 BEAGLE_FILE = re.compile(r"[\w${}./~-]+")
+# Programs whose operands are `key=value` words, by program name: Beagle (genotype phasing)
+# and dd (a block copy: `if=` is read, `of=` written; devices such as /dev/urandom are not data).
+KEY_VALUE_PROGRAMS = {"beagle": BEAGLE_KEYS,
+                      "dd": {"if": "data.inputs", "of": "output.artifacts"}}  # fmt: skip
 REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
@@ -776,7 +785,7 @@ SETUP_TOOLS = {
         ("poetry", "install|lock|add|config"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
-        ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset"),
+        ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset|remote"),
         # a shell's environment, a virtual environment's or a toolchain's (`.venv/bin/activate`)
         ("source", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
         (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
@@ -910,7 +919,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or first == "sbatch" or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
+        or first in ("sbatch", "dd") or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
     )  # fmt: skip
 
 
@@ -1022,7 +1031,19 @@ class _Quiet:
             if first in DOCKER_TOOLS:
                 self.quiet = False  # `docker cp`, `docker compose up`: their work is not shown
                 return
+        if first == "dd":
+            # A block copy from a device (`dd if=/dev/urandom of=f`) makes bytes up: it reads no
+            # data; from a file it reads that file (commands.KEY_VALUE_PROGRAMS).
+            sources = [w for w in words[i + 1 :] if w.startswith("if=")]
+            if sources and all(_unquote(w[3:]).startswith("/dev/") for w in sources):
+                self.steps += 1
+            else:
+                self.quiet = False
+            return
         python = first.startswith("python")
+        if python and words[i + 1 : i + 3] == ["-m", "pip"]:
+            # `python -m pip install …` is pip run by the interpreter: it sets the place up
+            words, i, head, first, python = ["pip", *words[i + 3 :]], 0, ["pip"], "pip", False
         # A program told to make up its own data (`train.py --synthetic`) reads none.
         made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
         if not _may_read_nothing(head[0]):
@@ -1107,6 +1128,7 @@ class _Reader:
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
+        self.detached = set()  # images started in the background (`docker run -d`)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1205,7 +1227,7 @@ class _Reader:
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
-        if "beagle" in line and "=" in line:
+        if ("beagle" in line or "dd " in line) and "=" in line:
             self._beagle(words)
         if "://" in line and "=" in line:
             self._uri_arguments(words)
@@ -1263,6 +1285,10 @@ class _Reader:
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
+        if len(self.found) - start > 1:
+            # Places of one kind one line names are numbered in the order the line gives them,
+            # as an engineer reading it would (`-i URL … --model M`), whichever reader found them.
+            self.found[start:] = _in_line_order(self.found[start:], line)
 
     def _uri_arguments(self, words):
         """A bucket given to a program as `key=gs://…` (Snakemake's `--config`, make-style
@@ -1344,16 +1370,22 @@ class _Reader:
                 self.produced.add(value)
 
     def _beagle(self, words):
-        """Beagle (genotype phasing and imputation) takes `key=value` words: the genotypes
-        (`gt=`), the reference panel (`ref=`) and the genetic map (`map=`) are read; `out=` is
-        the prefix of the files it writes."""
-        if not any("beagle" in w.rsplit("/", 1)[-1] for w in words):
+        """Programs that take `key=value` words (KEY_VALUE_PROGRAMS). Beagle (genotype phasing
+        and imputation): the genotypes (`gt=`), the reference panel (`ref=`) and the genetic map
+        (`map=`) are read; `out=` is the prefix of the files it writes. dd: `if=` is read and
+        `of=` written, unless it is a device (`/dev/urandom`, `/dev/null`)."""
+        names = [w.rsplit("/", 1)[-1] for w in words[:1]]
+        keys = KEY_VALUE_PROGRAMS["dd"] if names == ["dd"] else None
+        if keys is None and any("beagle" in w.rsplit("/", 1)[-1] for w in words):
+            keys = BEAGLE_KEYS
+        if keys is None:
             return
         for word in words:
             key, eq, value = word.partition("=")
-            kind = BEAGLE_KEYS.get(key) if eq else None
+            kind = keys.get(key) if eq else None
             value = self.expand(_unquote(value))
-            if kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit():
+            usable = kind and BEAGLE_FILE.fullmatch(value) and not value.isdigit()
+            if usable and not value.startswith("/dev/"):
                 self.add(kind, value, word)
 
     def _requires(self, line):
@@ -2204,6 +2236,11 @@ class _Reader:
             ran = any(w.endswith(".py") or w.rsplit("/", 1)[-1] in PROFILERS for w in command)
             if ran and _is_path(value) and _is_path(out):
                 self.add("data.inputs", value, f"-i {value}")
+            elif URL.fullmatch(value) and DATA_FILE.search(value) and OUTPUT_FILE.search(out):
+                # A data file fetched by URL (`-i https://…/batch.jsonl`) and the file of
+                # results named beside it (`-o results.jsonl`): read and written.
+                self.add("data.inputs", value, f"-i {value}")
+                self.add("output.artifacts", out, f"-o {out}")
 
     def _dmtcp(self, line):
         """DMTCP checkpoints every `-i`/`--interval` seconds (given to dmtcp_launch or to the
@@ -2342,8 +2379,11 @@ class _Reader:
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
+        lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]
         for m in URL.finditer(line):
             url = m.group(0)
+            if any(start <= m.start() < end for start, end in lookups):
+                continue  # a lookup that builds another URL (a release's version): no data
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url)
@@ -2592,6 +2632,8 @@ class _Reader:
             if image:
                 said = f"{line[m.start() : m.end()].strip()} {image}"
                 gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
+                if pattern is DOCKER_RUN and DETACHED.intersection(after[: after.index(image)]):
+                    self.detached.add(self.expand(image))
                 self._image(image, said, keep_prefix, gpus=gpus)
             return
         if "shifter" in line and SHIFTER.search(line):
@@ -2890,7 +2932,9 @@ def _first_argument(words, after, valued=frozenset()):
     return None
 
 
-JOB_ID = re.compile(r"\$\{?SLURM_(?:JOB_?ID|ARRAY_JOB_ID)\}?")
+# A place named after the job's id is new for every job: nothing is resumed from it, and a
+# folder so named that the script makes and enters is its own working copy.
+JOB_ID = re.compile(r"\$\{?SLURM_(?:JOB_?ID|ARRAY_JOB_ID)\}?|\$\{?SKYPILOT_TASK_ID\}?")
 
 
 def _job_workspaces(lines, expand):
@@ -3045,6 +3089,11 @@ def read(
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))
+    images = {p.value for p in found if p.path == "work.image"}
+    if len(reader.detached) > 1 and images <= reader.detached:
+        # Several images started in the background (`docker run -d A`, `docker run -d B`),
+        # none in the foreground: services the job starts side by side, none of them its image.
+        found = [p for p in found if p.path != "work.image"]
     if made is not None:
         made.update(reader.made)
     return _settle(found, checkpointed)
@@ -3250,19 +3299,21 @@ def _reading_plan(lines, variables, arrays):
                 continue
             loop = _expandable(i, turns) if "for" in lines[i][1] else None
             if not loop or loop[2] >= end:
-                plan.append((i, bound, _with_arguments(lines[i][1], _at(args, i))))
+                plan.append((i, bound, _with_arguments(lines[i][1], _arguments_at(args, i))))
                 i += 1
                 continue
             name, values, close, body = loop
             if close == i:  # `for M in a b; do cmd $M; done` on one line: its body, each turn
-                part = _with_arguments(_before_done(body), _at(args, i)) or _before_done(body)
+                part = _with_arguments(_before_done(body), _arguments_at(args, i)) or _before_done(
+                    body
+                )
                 plan.extend((i, {**bound, name: v}, part) for v in values)
             else:
                 if not body:
                     plan.append((i, bound, None))
                 for v in values:
                     if body:  # `for M in a b; do cmd $M`, then more lines
-                        text = _with_arguments(body, _at(args, i)) or body
+                        text = _with_arguments(body, _arguments_at(args, i)) or body
                         plan.append((i, {**bound, name: v}, text))
                     walk(i + 1, close, {**bound, name: v}, turns * len(values), args, active)
                 plan.append((close, bound, None))
@@ -3284,7 +3335,7 @@ def _reading_plan(lines, variables, arrays):
         # An argument may itself be the caller's (`run "$1"` inside another function). Only
         # places are put in: a label (`run s64 …`, a seed) names the call, and what is built
         # from it (`$OUT/$id`) is each call's own place, left unsaid as before.
-        values = [_with_arguments(a, _at(outer, at)) or a for a in given]
+        values = [_with_arguments(a, _arguments_at(outer, at)) or a for a in given]
         named, shifted, offsets = {}, 0, {}
         for index in range(first + 1, close):
             line = lines[index][1]
@@ -3342,7 +3393,7 @@ def _placed(value):
     return bool(value) and (_is_path(value) or "/" in value)
 
 
-def _at(args, index):
+def _arguments_at(args, index):
     """A call's arguments as the body's line `index` sees them (after its `shift`s)."""
     if args is None:
         return None
@@ -3480,10 +3531,6 @@ def _expand_words(line, variables):
     if m := re.match(r"^(\s*(?:export\s+)?[A-Za-z_]\w*=)(.*)$", line):
         return m.group(1) + variables.expand(m.group(2), record=False)
     return variables.expand(line, record=False)
-
-
-# A place named after the job's id is new for every job: nothing is resumed from it.
-JOB_ID = re.compile(r"\$\{?SLURM_JOB_?ID\}?|\$\{?SKYPILOT_TASK_ID\}?")
 
 
 def _settle(found, checkpointed=False):
@@ -3637,6 +3684,7 @@ def code_from_clones(sections):
     for text, section, first_line in sections:
         # Each section starts in the working directory: in that clone, when there is one.
         here, depth = home, 0  # the clone the shell is in, and how deep
+        away = None  # an absolute place outside any clone the shell changed into (`cd ~`)
         raw = (text or "").splitlines()
         for number, line in logical_lines(text):
             for command in _split_commands(line):
@@ -3649,6 +3697,10 @@ def code_from_clones(sections):
                     words = ["git", "clone", *words[3:]]  # (the same clone, large files too)
                 if words[:2] == ["git", "clone"] and (found := _clone_of(words)):
                     url, directory, ref = found
+                    if away and not directory.startswith(("/", "~", "$")) and directory != ".":
+                        # made outside the working directory (`cd ~ && git clone URL`): paths
+                        # from the working directory do not reach it, its full place does
+                        directory = f"{away}/{directory}"
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
                     clone = clones.setdefault(directory, _Clone(url, directory, ref, *where))
@@ -3656,7 +3708,13 @@ def code_from_clones(sections):
                         home = here = clone
                     continue
                 if words[0] in ("cd", "pushd", "popd"):
+                    if away and here is None and len(words) > 1 and words[1][:1] not in "/~$":
+                        words = [words[0], f"{away}/{words[1]}", *words[2:]]
                     here, depth = _cd(words, here, depth, clones)
+                    target = words[1] if len(words) > 1 else ""
+                    away = target.rstrip("/") if here is None and target[:1] in "/~$" else None
+                    if away in WORKING_DIRECTORIES:
+                        away = None  # (SkyPilot's working directory, where each section starts)
                     continue
                 if words[0] == "git" and here and depth == 0 and len(words) > 2:
                     if words[1] == "checkout" and not words[2].startswith("-"):
@@ -3672,8 +3730,12 @@ def code_from_clones(sections):
                 # A module of the clone run by name (`python -m Clone.app`, the clone installed
                 # or on the path): the program is the clone's.
                 for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
-                    if (clone := clones.get(module.split(".", 1)[0])) is not None:
-                        clone.used = True
+                    # (a package is named as its repository is, often in lower case and with
+                    # `_` for `-`: FastChat's is `fastchat`)
+                    top = _package_name(module.split(".", 1)[0])
+                    for clone in clones.values():
+                        if _package_name(clone.dir.rsplit("/", 1)[-1]) == top:
+                            clone.used = True
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
@@ -3686,6 +3748,36 @@ def code_from_clones(sections):
             said = f"git clone {value}"
             out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
     return out
+
+
+WORKING_DIRECTORIES = {"~/sky_workdir", "$HOME/sky_workdir", "${HOME}/sky_workdir"}
+
+
+def _in_line_order(proposals, line):
+    """proposals with those of each path (inputs, outputs, …) in the order the line names
+    them; each keeps the slots its path had."""
+    out = list(proposals)
+    for path in {p.path for p in proposals}:
+        slots = [i for i, p in enumerate(proposals) if p.path == path]
+        if len(slots) > 1:
+            ordered = sorted((proposals[i] for i in slots), key=lambda p: _at(line, p))
+            for i, p in zip(slots, ordered, strict=True):
+                out[i] = p
+    return out
+
+
+def _at(line, proposal):
+    """Where a proposal's place is written in its line (its own words, else its value without
+    the scheme the reader added); the end of the line when neither is there."""
+    value = str(proposal.value)
+    for text in (proposal.said, value, re.sub(r"^hf://(?:datasets/)?", "", value)):
+        if text and (at := line.find(str(text))) >= 0:
+            return at
+    return len(line)
+
+
+def _package_name(name):
+    return name.lower().replace("-", "_")
 
 
 def _cd(words, here, depth, clones):
@@ -3863,10 +3955,19 @@ def merge(
         elif p.path == "data.no_inputs":
             # What the commands only hand back (an image pushed, a file uploaded) is no place
             # the job reads; a mount it writes into (named by its path) may be read too.
+            # A mount the commands plainly write into (`dd if=/dev/urandom of=/out/x`) while
+            # every step reads nothing is not read either.
+            written_in = [
+                norm(q.value) for q in proposals if q.path == "output.artifacts" and q is not p
+            ]
             delivered = {
                 norm(a.get("destination"))
                 for a in output.get("artifacts") or []
                 if not a.get("name")
+                or any(
+                    isinstance(w, str) and (w + "/").startswith(norm(a["name"]) + "/")
+                    for w in written_in
+                )
             }
             if known - undirected - delivered or data.get("inputs") or "no_inputs" in data:
                 continue

@@ -156,6 +156,8 @@ def writes_to(script, path, aliases=()):
             rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
         ),
         (("unzip",), rf"\bunzip\b[^\n]*-d\s+[\"']?{ref}"),
+        # (dd's `of=` operand, the file it writes: commands.KEY_VALUE_PROGRAMS)
+        (("of=",), rf"\bdd\s[^\n]*\bof=[\"']?{ref}"),
         (("wget", "curl"), rf"\b(?:wget|curl)\b[^\n]*(?:-O|-o|-P|--output[\w-]*)\s*[\"']?{ref}"),
         (("download",), rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}"),
     ]
@@ -214,6 +216,9 @@ def reads_from(script, path, aliases=()):
         rf"{READ_TOOL}\b(?:\s+-[\w-]+)*\s+[\"']?{ref}",
         rf"{COPY_FROM}(?:\s+-[\w-]+(?:=\S+)?)*\s+[\"']?{ref}(?:[/\s\"']|$)",
         rf"<\s*[\"']?{ref}",
+        rf"\bdd\s[^\n]*\bif=[\"']?{ref}",
+        # a loop over the files in it (`for f in /data/file_*; do`): the shell lists them
+        rf"^\s*for\s+\w+\s+in\s+[\"']?{ref}",
     ]
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 

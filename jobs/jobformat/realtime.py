@@ -96,7 +96,10 @@ STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b(?!\s+-0\b)|(?<![-\w])stop\b(?
 # a trap, which cleans up when the script ends and so ends no serving.
 SAYS_ONLY = re.compile(r"^\s*(?:#|echo\b|printf\b|trap\b)")
 # (A line holding only a quote closes a multi-line `bash -c "…"` string.)
-NOT_A_STEP = re.compile(r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|[\"']\s*$|$)")
+# (`exit` or `exit $?` hands on the status of the step before it and runs nothing)
+NOT_A_STEP = re.compile(
+    r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|[\"']\s*$|exit(?:\s+\$\?)?\s*;?\s*$|$)"
+)
 # The author's own note just above a step that it starts a server (`# Start server`),
 ANNOUNCES_SERVER = re.compile(
     r"^\s*#\s*(?:start|launch|run)s?\s+(?:the\s+|a\s+|our\s+)?(?:[\w-]+\s+)?server"
@@ -119,6 +122,12 @@ GIVEN_A_PORT = re.compile(r"(?:^|\s)--(?:server[.-])?port[= ]\S", re.IGNORECASE)
 # with `-d` it starts them in the background and the step ends).
 COMPOSE_UP = re.compile(r"\b(?:docker\s+compose|docker-compose|podman-compose)\b[^;&|]*\sup\b")
 COMPOSE_DETACHED = re.compile(r"\sup\b[^;&|]*\s(?:-d|--detach)\b")
+# A last step that starts a container in the background with a port published to the outside
+# (`docker run -d -p 8888:8888 IMAGE`): the container outlives the script and keeps serving.
+DETACHED_SERVER = re.compile(
+    r"\b(?:docker|podman)\s+run\b(?=[^;&|\n]*\s(?:-d|--detach|-[a-ce-z]*d[a-z]*)\b)"
+    r"(?=[^;&|\n]*\s(?:-p|--publish)[\s=]+[\d.:]*\d+:\d+)"
+)
 
 ADVICE = (
     "Keep this part on your own systems: the network runs batch work that finishes on its own, "
@@ -210,6 +219,8 @@ def ends_serving(command, opens_ports=False):
                 return True  # a cluster's daemons kept up (`ray start --head`, `sleep inf`)
             if ENDLESS_WAIT.search(last) and not steps[:index]:
                 return True  # a run that only holds the machine (a box kept for SSH use)
+        elif DETACHED_SERVER.search(last):
+            return True  # a container left serving on a published port after the script ends
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
             continue  # started in the background; the script then ends
         elif (
@@ -291,6 +302,8 @@ def _before_endless_loop(lines):
     return [line for line in lines[:start] + rest if not NOT_A_STEP.match(line)]
 
 
+CONTAINER_STOP = re.compile(r"\b(?:docker|podman)\s+(?:kill|stop|rm)\b")
+CONTAINER_RUN = re.compile(r"\b(?:docker|podman)\s+run\b")
 # What `pkill -f NAME` or `killall NAME` is told to kill.
 KILL_TARGET = re.compile(r"\b(?:pkill|killall)\b(?:\s+-\w+)*\s+['\"]?([^'\"\s;|&]+)")
 
@@ -309,6 +322,8 @@ def _stops_it(command):
         target = KILL_TARGET.search(line)
         if target and any(target.group(1) in later for later in lines[i + 1 :]):
             continue
+        if CONTAINER_STOP.search(line) and any(CONTAINER_RUN.search(x) for x in lines[i + 1 :]):
+            continue  # old containers cleared before new ones are started
         return True
     return False
 

@@ -548,6 +548,13 @@ GPU_USE = re.compile(
     r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
 )
+# Lines that name GPUs without using them: a message printed (`echo "=== GPUs ==="`,
+# `printf`) and SkyPilot's catalogue of GPU types (`sky show-gpus`).
+GPU_WORDS_ONLY = re.compile(
+    r"(?:(?:echo|printf)\s|sky\s+show-gpus\b)(?:\"[^\"]*\"|'[^']*'|[^&;|\"'])*"
+    r"(?:\|\|\s*echo\s(?:\"[^\"]*\"|'[^']*'|[^&;|\"'])*)?$"
+)
+GPU_DEVICES = re.compile(r"VISIBLE_DEVICES|nvidia-smi|rocm-smi|\$\{?SLURM_\w*GPU", re.IGNORECASE)
 # Accelerator work a command shows without saying "gpu": PyTorch putting tensors on CUDA
 # (`.cuda()`, `device=cuda`, `cuda:0`, `torch.cuda`), CUDA settings only a GPU run reads
 # (Megatron's CUDA_DEVICE_MAX_CONNECTIONS), and AWS Trainium/Inferentia's Neuron tools and
@@ -563,7 +570,10 @@ ACCELERATOR_USE = re.compile(
     r"jax\[tpu\]|\blibtpu\b|\bdevice[= ]tpu\b|"
     # A Python program named for fine-tuning a language model by a method that runs on GPUs
     # (`python -m pkg.train_sft`, `run_dpo.py`, `grpo_train.py`, `train_lora_llm.py`, QLoRA)
-    r"\bpython[\d.]*(?:\s+-[A-Za-z]+)*\s+(?!-)[\w./-]*?(?<![a-z])(?:sft|dpo|grpo|q?lora)(?![a-z])",
+    r"\bpython[\d.]*(?:\s+-[A-Za-z]+)*\s+(?!-)[\w./-]*?(?<![a-z])(?:sft|dpo|grpo|q?lora)(?![a-z])|"
+    # GPU inference engines serving or batch-running a model (vLLM, SGLang, TGI)
+    r"\bvllm\s+(?:serve|run-batch)\b|\bvllm\.entrypoints\b|\bsglang\.launch_server\b|"
+    r"\btext-generation-launcher\b",
     re.IGNORECASE,
 )
 # A launcher starting several processes on each node (`torchrun --nproc-per-node=4`, `deepspeed
@@ -604,6 +614,9 @@ GPU_WORDS = (
     "dpo",
     "grpo",
     "lora",
+    "vllm",
+    "sglang",
+    "text-generation-launcher",
 )
 # A partition named for its GPU nodes by a `-g` suffix (LUMI's `small-g`, `standard-g`, `dev-g`).
 GPU_PARTITION = re.compile(r"gpu|[-_]g(?:$|,)", re.IGNORECASE)
@@ -688,6 +701,8 @@ def gpu_hint(options, body):
         text = line.strip()
         used = text and not text.startswith("#") and GPU_USE.search(text)
         if used and not GPU_OFF.search(text) and not MODULE_LOAD.match(text):
+            if GPU_WORDS_ONLY.match(text) and not GPU_DEVICES.search(text):
+                continue  # (printing the GPUs the job was given still says it has some)
             return text[:80]
     return _accelerator_work(body)
 

@@ -344,16 +344,23 @@ def _unnamed_settings(target, local, script):
 
 
 # A file fetched from a GitHub repository at a ref: owner, repository, ref.
-RAW_GITHUB = re.compile(r"https://raw\.githubusercontent\.com/([\w.-]+)/([\w.-]+)/([\w.-]+)/")
+RAW_GITHUB = re.compile(
+    r"https://raw\.githubusercontent\.com/([\w.-]+)/([\w.-]+)/((?:refs/(?:heads|tags)/)?[\w.-]+)/"
+)
+RAW_GITHUB_URL = re.compile(r"https://raw\.githubusercontent\.com/\S*")
 
 
 def _fetched_from_its_repository(script, run):
     """A task that fetches its setup from a GitHub repository at a ref and then runs a program
     from a folder named for that repository (`…/Metta-AI/metta/main/setup.sh`, then
     `/workspace/metta/run.sh`) runs that repository's code at that ref."""
+    # (the fetched URL itself names the repository: a folder is looked for elsewhere in the run)
+    elsewhere = RAW_GITHUB_URL.sub(" ", run or "")
     for owner, repo, ref in RAW_GITHUB.findall(script):
-        if re.search(rf"/{re.escape(repo)}/", run or ""):
-            return [f"https://github.com/{owner}/{repo}@{ref}"]
+        if re.search(rf"/{re.escape(repo)}/", elsewhere):
+            return [
+                f"https://github.com/{owner}/{repo}@{re.sub(r'^refs/(?:heads|tags)/', '', ref)}"
+            ]
     return []
 
 
@@ -663,6 +670,12 @@ def _read_resources(task, request, work, data, notes, script=""):
         else:
             request["no_accelerators"] = True
     image = first.get("image_id")
+    images = list(dict.fromkeys(str(c.get("image_id")) for c in choices if c.get("image_id")))
+    if len(images) > 1:
+        # Each resource choice brings its own image (a ROCm build for one GPU, a CUDA build
+        # for another): which one runs depends on the choice made at launch.
+        notes.append(f"resources image_id: one per choice ({', '.join(images)}); not one image.")
+        image = None
     if isinstance(image, str) and image.startswith("docker:"):
         work["image"] = image.removeprefix("docker:")
     elif isinstance(image, str) and (_container_cloud(first) or CONTAINER_IMAGE.match(image)):

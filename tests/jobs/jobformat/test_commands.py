@@ -2784,3 +2784,160 @@ def test_apptainer_options_before_the_command_and_an_image_given_as_the_argument
     assert ("work.image", "$IMG") in found(text)
     # an image variable the script neither sets nor is given names nothing
     assert not any(p == "work.image" for p, _ in found("apptainer exec $IMG python x.py\n"))
+
+
+# --- set seen-q (8 Dec 2026) ---------------------------------------------------------------
+
+
+def test_a_fetch_that_looks_up_a_piece_of_another_url_reads_no_data():
+    text = (
+        'curl -LO "https://tools.example.org/rel/$(curl -Ls https://tools.example.org/rel/latest.txt)'
+        '/bin/linux/amd64/ctl"\n'
+    )
+    assert "https://tools.example.org/rel/latest.txt" not in [v for _, v in found(text)]
+    # a fetch of its own is still read
+    assert ("data.inputs", "https://data.example.org/set.csv") in found(
+        "curl -LO https://data.example.org/set.csv\n"
+    )
+
+
+def test_printing_gpu_words_or_listing_the_gpu_catalogue_is_no_gpu_use():
+    from jobs.jobformat.sbatch import gpu_hint
+
+    assert gpu_hint({}, 'echo "=== GPUs per worker: $WORKER_GPUS ==="\npython drive.py\n') is None
+    assert gpu_hint({}, 'sky show-gpus --infra k8s || echo "no list"\n') is None
+    # printing the devices the job was given, or a real command after the message, still is
+    assert gpu_hint({}, 'echo "devices: $CUDA_VISIBLE_DEVICES"\n')
+    assert gpu_hint({}, 'echo "check" && nvidia-smi\n')
+
+
+def test_an_inference_engine_serving_a_model_is_gpu_work():
+    text = "resources:\n  cpus: 8+\nrun: |\n  vllm serve /models/tiny --port 9000\n"
+    assert "no_accelerators" not in sky_description(text).get("request", {})
+
+
+def test_a_module_of_a_clone_run_by_its_lower_case_package_name_is_the_code():
+    text = (
+        "resources:\n  accelerators: L4:1\nsetup: |\n"
+        "  git clone https://github.com/example/ChatKit --branch demo\n"
+        "  cd ChatKit && pip install -e .\nrun: |\n  python -m chatkit.serve.worker --port 9000\n"
+    )
+    assert sky_description(text)["work"]["code"] == ["https://github.com/example/ChatKit@demo"]
+
+
+def test_a_clone_made_outside_the_working_directory_is_not_reached_by_its_relative_paths():
+    sections = [
+        (
+            "cd ~\ngit clone https://github.com/example/tool.git\ncd tool\npip install -e .\n"
+            "cd ~/sky_workdir\n",
+            "setup",
+            1,
+        ),
+        ("python -m app.main --config conf/tool/run.yaml\n", "run", 10),
+    ]
+    assert commands.code_from_clones(sections) == []
+    # made in the working directory, the same path is the clone's
+    here = [("git clone https://github.com/example/tool.git\n", "setup", 1), sections[1]]
+    assert [p.value for p in commands.code_from_clones(here)] == [
+        "https://github.com/example/tool.git"
+    ]
+
+
+def test_dd_reads_its_if_and_writes_its_of_but_a_device_is_no_data():
+    assert found("dd if=/scratch/disk.img of=/scratch/copy.img bs=4M\n") == [
+        ("data.inputs", "/scratch/disk.img"),
+        ("output.artifacts", "/scratch/copy.img"),
+    ]
+    assert found("echo start\ndd if=/dev/zero of=/scratch/blank bs=1M count=8\n") == [
+        ("output.artifacts", "/scratch/blank"),
+        ("data.no_inputs", True),
+    ]
+    text = (
+        "resources:\n  cpus: 2\nfile_mounts:\n  /out:\n    source: s3://example-blobs\n"
+        "run: |\n  dd if=/dev/urandom of=/out/blob bs=1M count=4\n"
+    )
+    assert sky_data(text)[1] == ["s3://example-blobs"]
+    # every step reads nothing: the bucket it only writes into is not read either
+    assert sky_description(text)["data"] == {"no_inputs": True}
+
+
+def test_a_step_that_only_passes_on_the_status_is_not_the_last_step():
+    from jobs.jobformat.realtime import ends_serving
+
+    assert ends_serving(
+        "python train.py\npython -m app.web_server --share | tee web.log\nexit $?\n"
+    )
+    assert not ends_serving("python train.py\nexit $?\n")
+
+
+def test_several_containers_started_in_the_background_name_no_image_and_keep_serving():
+    from jobs.jobformat.realtime import ends_serving
+
+    run = (
+        "docker rm -f $(docker ps -aq)\n"
+        "docker run -d -p 8000:8000 example/notebook-a:1\n"
+        "docker run -d -p 8001:8000 example/notebook-b:1\n"
+    )
+    assert "image" not in sky_description(
+        f"resources:\n  cpus: 2\nrun: |\n  {run.replace(chr(10), chr(10) + '  ')}"
+    ).get("work", {})
+    assert ends_serving(run)
+    # one container in the foreground is the job's image
+    assert [
+        p.value
+        for p in commands.read("docker run example/batch:1 python go.py\n")
+        if p.path == "work.image"
+    ] == ["example/batch:1"]
+
+
+def test_resource_choices_with_their_own_images_name_no_single_image():
+    text = (
+        "resources:\n  any_of:\n    - image_id: docker:example/rocm-run:1\n      accelerators: MI300:1\n"
+        "    - image_id: docker:example/cuda-run:1\n      accelerators: L4:1\nrun: |\n  nvidia-smi\n"
+    )
+    assert "image" not in sky_description(text).get("work", {})
+    same = text.replace("rocm-run", "cuda-run")
+    assert sky_description(same)["work"]["image"] == "example/cuda-run:1"
+
+
+def test_a_data_file_fetched_by_url_with_a_results_file_beside_it():
+    assert found("batchtool -i https://data.example.org/q/batch.jsonl -o answers.jsonl\n") == [
+        ("data.inputs", "https://data.example.org/q/batch.jsonl"),
+        ("output.artifacts", "answers.jsonl"),
+    ]
+
+
+def test_a_raw_file_of_a_repository_given_as_data_is_not_its_code():
+    text = (
+        "resources:\n  accelerators: L4:1\nrun: |\n"
+        "  batchtool -i https://raw.githubusercontent.com/example/demo/refs/heads/main/q.jsonl"
+        " -o out.jsonl\n"
+    )
+    assert "code" not in sky_description(text).get("work", {})
+
+
+def test_python_running_pip_and_git_remote_set_the_place_up():
+    text = (
+        "resources:\n  accelerators: L4:1\nworkdir: .\nsetup: |\n"
+        "  python3 -m pip install -r requirements.txt\n"
+        "  git remote set-url origin https://github.com/example/x.git\nrun: |\n  echo ready\n"
+    )
+    assert sky_description(text)["data"] == {"no_inputs": True}
+
+
+def test_a_loop_over_the_files_of_a_mount_reads_it():
+    text = (
+        "resources:\n  cpus: 2\nfile_mounts:\n  /in:\n    source: s3://example-frames\n"
+        'run: |\n  for f in /in/frame_*; do\n    python count.py "$f"\n  done\n'
+    )
+    assert sky_data(text)[0] == ["s3://example-frames"]
+
+
+def test_places_of_one_kind_on_one_line_are_numbered_in_the_lines_order():
+    line = (
+        "batchtool -i https://data.example.org/q/batch.jsonl -o out.jsonl --model example/tiny-lm\n"
+    )
+    assert [v for p, v in found(line) if p == "data.inputs"] == [
+        "https://data.example.org/q/batch.jsonl",
+        "hf://example/tiny-lm",
+    ]
