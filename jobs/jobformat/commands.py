@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import CLOUD_URI, ECHOED, URI, copied_folder
+from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, copied_folder
 from .realtime import ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -338,9 +338,6 @@ RESUMES_IN_LINE = re.compile(
 )
 # (--output_checkpoint_dir is left out: conversion scripts name the model they write with it.)
 CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
-# Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
-LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
-                "--lora-path", "--lora_path", "--adapter_name_or_path", "--adapter-name-or-path"}  # fmt: skip
 # First folders of relative paths that look like `org/name` but are the job's own folders.
 LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
@@ -479,6 +476,8 @@ NOT_DATA_URL = re.compile(
     r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
     r"(?:get\.docker|repo\.anaconda|conda\.io|astral\.sh|bun\.sh|rustup|nodesource|"
     r"developer\.download\.nvidia|deb\.|apt\.|pypi\.|download\.pytorch|raw\.githubusercontent|"
+    # Google's software downloads (the Cloud SDK, Go, Chrome), never a job's data
+    r"dl\.google\.com/|"
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge|"
     # Apache's release mirrors hold software (Spark, Hadoop, Maven), never a job's data
     r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
@@ -530,7 +529,9 @@ URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|sour
 # `enable_checkpointing=true`, `checkpoint_period=500`).
 OUTPUT_ARGUMENT = re.compile(r"(?:base_)?output_dir(?:ectory)?")
 SAVES_ARGUMENT = re.compile(
-    r"(?:enable_checkpointing|save_checkpoints?)=(?:true|1)|checkpoint_(?:period|every|interval)=\d+",
+    r"(?:enable_checkpointing|save_checkpoints?)=(?:true|1)"
+    # (`checkpoint_every_n_steps=500`, fairseq2's; `checkpoint_interval=2000`)
+    r"|checkpoint_(?:period|every|interval)(?:_n)?(?:_steps|_epochs|_iters)?=\d+",
     re.IGNORECASE,
 )
 # A configuration override: `[+]key.sub=value`.
@@ -1708,6 +1709,8 @@ class _Reader:
             # llm-foundry's `save_folder=s3://…`).
             self._top_level(words)
         self._saves_in_output(words)
+        if self.made and "=" in self.current:
+            self._saves_in_made_folder(words)
         if "model_args" in self.current:
             self._model_args(words)
 
@@ -1966,6 +1969,21 @@ class _Reader:
                 self.add("data.inputs", value, said)
             elif HF_ID.fullmatch(value):
                 self.add("data.inputs", f"hf://{value}", said)
+
+    def _saves_in_made_folder(self, words):
+        """A trainer told to save on a schedule in its settings (`checkpoint_every_n_steps=500`)
+        and handed, as a bare argument, a folder the job made for it (`mkdir -p $OUT`, then
+        `trainer $OUT --config …`): it keeps its checkpoints there."""
+        saves = next((w for w in words[1:] if SAVES_ARGUMENT.fullmatch(w)), None)
+        if not saves:
+            return
+        for word in words[1:]:
+            if word.startswith("-") or "=" in word:
+                continue
+            value = self.expand(_unquote(word)).rstrip("/")
+            if value in self.made and (_is_path(value) or CLOUD_URI.fullmatch(value)):
+                self.add("request.checkpoint_location", value, f"{word} with {saves}")
+                return
 
     def _saves_in_output(self, words):
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the

@@ -223,6 +223,21 @@ def reads_from(script, path, aliases=()):
     return any(re.search(p, script, flags=re.MULTILINE) for p in patterns)
 
 
+# Adapters a server or trainer loads on top of its model (`--lora-paths name=org/adapter`).
+LORA_OPTIONS = {"--lora-paths", "--lora_paths", "--lora-modules", "--lora_modules",
+                "--lora-path", "--lora_path", "--adapter_name_or_path", "--adapter-name-or-path"}  # fmt: skip
+
+
+def loads_adapter(script, path, aliases=()):
+    """True when a program is handed path as an adapter to load on its model
+    (`--lora-modules name=/checkpoints`, `--lora_path /ckpt/adapter`)."""
+    ref = _refs(path, aliases)
+    if not script or not ref or ("lora" not in script and "adapter" not in script):
+        return False
+    options = "|".join(re.escape(o) for o in sorted(LORA_OPTIONS))
+    return bool(re.search(rf"(?:{options})(?:=|\s+)[\"']?(?:[\w.$-]+=)?{ref}", script))
+
+
 # A folder named only for what a job produces (`./outputs`, `results/`).
 OUTPUT_FOLDER = re.compile(
     r"(?:^|/)(?:outputs?|results?|out|artifacts?|logs?|exports?|predictions?)/?$", re.IGNORECASE
@@ -288,6 +303,10 @@ def classify(
     if new_bucket:
         # A bucket created empty by the launcher holds only what the job writes into it;
         # one the commands only read already holds data (the name is an existing bucket's).
+        if named_checkpoint and serves and loads_adapter(script, mount_path, aliases):
+            # A server handed checkpoints as an adapter to load on its model
+            # (`--lora-modules name=/checkpoints`) answers with what another job left there.
+            return Verdict(Use.READ, "checkpoints a service loads and does not write into")
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "a new bucket named for checkpoints")
         if read:

@@ -204,6 +204,10 @@ def _cpus(value):
     return (int(number) if number.is_integer() else number), bool(match.group(2))
 
 
+# A value left for the user to fill in (`<your-bucket-name>`, `<BUCKET>`).
+TO_FILL = re.compile(r"<[\w .-]+>")
+
+
 def _location(spec, variables):
     """A file_mounts value -> (location the job sees, where the data is now, mode, new bucket)."""
     if isinstance(spec, str):
@@ -262,6 +266,10 @@ def _mounts(task, variables, script, notes, serves=False):
                 f"{section} {target}: a bucket whose name the file leaves blank ({verdict.use}); "
                 "say which bucket."
             )
+            continue
+        if TO_FILL.fullmatch(seen):
+            # A placeholder for the user to fill (`source: <your-bucket-name>`) names no place.
+            notes.append(f"{section} {target}: {seen} is a placeholder; say where it comes from.")
             continue
         verdict = mounts.classify(
             target,

@@ -2941,3 +2941,24 @@ def test_places_of_one_kind_on_one_line_are_numbered_in_the_lines_order():
         "https://data.example.org/q/batch.jsonl",
         "hf://example/tiny-lm",
     ]
+
+
+def test_a_folder_made_for_a_trainer_saving_on_a_schedule_holds_its_checkpoints():
+    text = (
+        "RUN=/lake/runs/sweep-$(date +%F)\nmkdir -p $RUN\n"
+        "tuner lm finetune $RUN --config model=tiny checkpoint_every_n_steps=250 dtype=bf16\n"
+    )
+    assert ("request.checkpoint_location", "/lake/runs/sweep-$(date +%F)") in found(text)
+    # no schedule, or a folder the job did not make: no checkpoint place
+    unscheduled = "mkdir -p /lake/out\ntuner lm finetune /lake/out --config model=tiny\n"
+    assert all(p != "request.checkpoint_location" for p, _ in found(unscheduled))
+    not_made = "tuner lm finetune /lake/out --config checkpoint_every_n_steps=250\n"
+    assert all(p != "request.checkpoint_location" for p, _ in found(not_made))
+
+
+def test_googles_software_downloads_are_not_data():
+    text = (
+        "curl -O https://dl.google.com/dl/cloudsdk/release/northwind-cli-linux.tar.gz\n"
+        "tar -xf northwind-cli-linux.tar.gz\n"
+    )
+    assert all(p != "data.inputs" for p, _ in found(text))

@@ -608,3 +608,27 @@ def test_a_trackers_settings_folder_is_the_users_own_not_code():
     assert result.description.work.code == ["."]
     assert result.description.work.credentials == ["~/.netrc"]
     assert any(n.startswith("file_mounts ~/.config/wandb") for n in result.notes)
+
+
+def test_checkpoints_a_server_loads_as_an_adapter_are_read_not_written():
+    from jobs.jobformat.mounts import Use, classify
+
+    serve = "vllm serve org/base --enable-lora --lora-modules mine=/ckpts --port 8000\n"
+    verdict = classify("/ckpts", "bucket://b", script=serve, new_bucket=True, serves=True)
+    assert verdict.use == Use.READ
+    # a trainer that serves at the end still keeps its checkpoints there
+    train = "python train.py --save_dir /ckpts\nvllm serve /ckpts/final --port 8000\n"
+    verdict = classify("/ckpts", "bucket://b", script=train, new_bucket=True, serves=True)
+    assert verdict.use == Use.CHECKPOINT
+
+
+def test_a_mount_source_left_as_a_placeholder_names_nothing():
+    text = (
+        "envs:\n  SRC: <your-bucket>\nfile_mounts:\n  /adapters:\n    source: $SRC\n"
+        "resources:\n  accelerators: L4:1\nrun: python serve.py --adapters /adapters\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    data = result.description.to_data()
+    stated = str(data.get("data", {})) + str(data.get("work", {}).get("code", ""))
+    assert "<your-bucket>" not in stated
+    assert any("placeholder" in note for note in result.notes)
