@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import CLOUD_URI, ECHOED, URI, copied_folder
+from .mounts import CLOUD_URI, ECHOED, URI, USER_CONFIG, copied_folder
 from .realtime import ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -491,7 +491,8 @@ SAVES_ARGUMENT = re.compile(
     re.IGNORECASE,
 )
 # A configuration override: `[+]key.sub=value`.
-OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
+# (also as a dotted option: OLMo-core's `--dataset.paths=[…]`, `--model.model_path=…`)
+OVERRIDE = re.compile(r"^(?:--)?\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
                        # Composer's and llm-foundry's, NeMo's experiment folder
                        "save_folder", "exp_dir",
@@ -518,7 +519,7 @@ RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 SAVES_IN_LINE = re.compile(
     r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
 )
-OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
+OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
                # NVIDIA's examples, and trainers that say it the other way round
                "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
@@ -549,6 +550,13 @@ ARGUMENT_VARIABLE = re.compile(
 # A variable emptied on a line of its own (`CHECKPOINT_PATH=""`), to be filled by the script's
 # own parsing of its arguments (`--checkpoint) CHECKPOINT_PATH="$2"`).
 EMPTIED = re.compile(r"""^[ \t]*([A-Za-z_]\w*)=(?:""|'')[ \t]*$""", re.MULTILINE)
+# A variable set to what a command prints (`pw=$(uuidgen)`): a value the job makes itself, unless
+# the command reads it from a file or a secret store (`$(cat ~/.token)`, `$(vault kv get …)`).
+GENERATED = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(|`)"""
+    r"""(?!\s*(?:<|(?:cat|jq|yq|aws|gcloud|az|vault|pass|op|kubectl|security|gpg|sops)\s))""",
+    re.MULTILINE,
+)
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -1020,6 +1028,7 @@ class _Reader:
         self.arguments = set()  # variables set to the script's arguments (`MODEL_ID=$1`)
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
+        self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
         self.required = None  # a file an `if` tests is missing, until its branch exits
@@ -1475,9 +1484,11 @@ class _Reader:
                     and SECRET_OPTION.search(option)
                     and (m := SECRET_VALUE.fullmatch(value))
                 ):
-                    # A key handed to the program, by the name it is kept under (never a value).
+                    # A key handed to the program, by the name it is kept under (never a value);
+                    # one the script makes itself (`pw=$(uuidgen)`) is no key the job is given.
                     name = next(g for g in m.groups() if g)
-                    self.add("work.credentials", name, f"{option} {value}")
+                    if name not in self.generated:
+                        self.add("work.credentials", name, f"{option} {value}")
                     continue
                 if option in EMBEDDINGS_OPTIONS and ENCODES.search(self.current):
                     value = self.expand(value)
@@ -1536,6 +1547,8 @@ class _Reader:
             ):
                 # (an option named for one file names a file, even by a bare name: `--outfile
                 # preds`; a folder's bare name is as often a run's name)
+                if ("$(" in value or "`" in value) and (written := self._as_written(option)):
+                    value, said = written, f"{option} {written}"  # (as _checkpoint keeps it)
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
@@ -1557,7 +1570,7 @@ class _Reader:
             # llm-foundry's `save_folder=s3://…`).
             self._top_level(words)
         self._saves_in_output(words)
-        if "model_args" in self.current:
+        if "model_args" in self.current or "pretrained=" in self.current:
             self._model_args(words)
 
     def _data_file(self, option, value):
@@ -1664,8 +1677,12 @@ class _Reader:
         set at launch) whose name says it is the model (`$MODEL_ID`, `${BASE_MODEL}`)."""
         m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
         name = m and (m.group(1) or m.group(2))
-        # (one the file gives several values, in the branches of a `case`, is not set at launch)
-        return bool(name and MODEL_VARIABLE.match(name)) and name not in self.variables.ambiguous
+        # (one the file gives several values, in the branches of a `case`, is not set at launch;
+        # a bare `MODEL` is the model when it is the script's argument, `MODEL=$1`)
+        return bool(
+            name
+            and (MODEL_VARIABLE.match(name) or (name.upper() == "MODEL" and name in self.arguments))
+        ) and name not in self.variables.ambiguous
 
     def _unset_model(self, value, said):
         """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
@@ -1679,12 +1696,16 @@ class _Reader:
 
     def _model_args(self, words):
         """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
-        the model it evaluates and an adapter loaded on it are what it reads."""
+        the model it evaluates and an adapter loaded on it are what it reads. The same list given
+        as a program's argument (lighteval's `lighteval vllm "pretrained=/m,dtype=bfloat16" …`)."""
         for i, word in enumerate(words):
             option, eq, value = word.partition("=")
-            if option not in ("--model_args", "--model-args"):
+            if i and _unquote(word).startswith("pretrained=") and "," in word:
+                option, value = "model arguments", word
+            elif option not in ("--model_args", "--model-args"):
                 continue
-            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+            else:
+                value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
             for pair in _unquote(value).split(","):
                 # (quotes escaped inside `bash -c "…"` are left on the pair's ends)
                 key, eq, given = pair.strip(" \\\"'").partition("=")
@@ -1718,12 +1739,9 @@ class _Reader:
         URI. A value a command computes (`CKPT=$(pwd)/ckpt`) is kept as the script writes it
         (`$CKPT`). A plain --save of a run's name is a name, not a place."""
         if "$(" in value or "`" in value:
-            raw, start, end, _ = self.span
-            text = " ".join(raw[start:end]) if end > start else self.raw
-            word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
-            if not (m := re.search(word, text)):
+            if not (written := self._as_written(option)):
                 return
-            value, said = m.group(1), f"{option} {m.group(1)}"
+            value, said = written, f"{option} {written}"
         if option in ("--save", "--load"):
             if option == "--save" and not _is_location(value):
                 self.add("remark", f"{said}: a name for the run, not a place.", said)
@@ -1765,10 +1783,24 @@ class _Reader:
         elif _is_path(value) or CLOUD_URI.fullmatch(value):
             self.add("output.artifacts", value, said)  # the model it saves at the end
 
+    def _as_written(self, option):
+        """The variable an option is given, as the script writes it (`--output_dir "$OUT"`), for a
+        value a command computes (`OUT=$(pwd)/out`): known only when the job runs."""
+        raw, start, end, _ = self.span
+        text = " ".join(raw[start:end]) if end > start else self.raw
+        word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
+        return m.group(1) if (m := re.search(word, text)) else None
+
     def _override(self, key, value, said):
         """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
         `checkpointing.checkpoint_dir=…`), read by its last keys."""
         value = self.expand(_unquote(value))
+        if value[:1] == "[" and value[-1:] == "]" and "://" not in value:
+            # a list (`data.train_files=[a.parquet,b.parquet]`): each item is one value
+            for item in value[1:-1].split(","):
+                if item := item.strip(" \"'"):
+                    self._override(key, item, said)
+            return
         parts = key.lower().split(".")
         last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
         placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
@@ -1778,7 +1810,12 @@ class _Reader:
         ):
             if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
                 self.add("request.checkpoint_location", value, said)
-        elif (last in OVERRIDE_DATA or (last == "path" and parent == "data")) and placed:
+        elif (
+            last in OVERRIDE_DATA
+            # a data section's paths (`data.path=`, OLMo-core's `dataset.paths=[…]`,
+            # `dataset.label_mask_paths=[…]`)
+            or (parent in ("data", "dataset") and (last in ("path", "paths") or last.endswith("_paths")))
+        ) and placed:
             self.add("data.inputs", value, said)
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
             if not NODE_LOCAL.match(value):
@@ -1812,6 +1849,8 @@ class _Reader:
             or (OUTPUT_NAMED.fullmatch(o) and not OWN_FILES.search(o))
         ]:
             value = self.expand(values.get(option, ""))
+            if ("$(" in value or "`" in value) and (written := self._as_written(option)):
+                value = written  # a value a command computes, kept as the script writes it
             if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
                 saves = next(o for o in SAVES_EVERY if o in values)
                 said = f"{option} {value} with {saves} {values[saves]}"
@@ -2468,7 +2507,19 @@ class _Reader:
                 continue
             if source.rstrip("/") in (".", ""):
                 continue  # the working directory
+            if (
+                source == "/dev/null"  # an empty file hiding the image's own (`/dev/null:~/.bashrc`)
+                or USER_CONFIG.match(target.rstrip("/"))
+                or HOME_TOOL_FOLDER.match(source.strip())
+            ):
+                continue  # the user's shell settings, user installs and compiler caches: no data
             holds_program = any(p.startswith(target.rstrip("/") + "/") for p in programs)
+            # a folder inside the mount the container starts in, running a program of its own
+            # from there (`cd /root/repo/examples; ./build.sh`): the mount holds the code
+            holds_program = holds_program or (
+                any(w.startswith(target.rstrip("/") + "/") for w in workdirs)
+                and bool(RELATIVE_PROGRAM.search(joined))
+            )
             if (
                 source == target
                 and not holds_program
@@ -2722,6 +2773,8 @@ def read(
         plan = [(index, {}, None) for index in range(len(lines))]
     if text and '=""' in text:
         reader.emptied = set(EMPTIED.findall(text))
+    if text and ("$(" in text or "`" in text):
+        reader.generated = set(GENERATED.findall(text))
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3126,6 +3179,13 @@ def serves(text):
 
 # The host's system folders: what a container sees there is the node's setup, not data.
 SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
+# The home folder's user installs and compiler caches (`~/.local`, `~/.triton`): the
+# tools' own files, mounted so a container finds them; not the job's data.
+HOME_TOOL_FOLDER = re.compile(
+    r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:local|triton|nv|npm)/?$"
+)
+# A program run from the working directory (`./build.sh`, `bash run.sh`, `python train.py`).
+RELATIVE_PROGRAM = re.compile(r"(?:^|[\s;&|])(?:\./[\w.-]+|(?:bash|sh|python3?)\s+[\w-][\w.-]*\.(?:sh|py))")
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
 # The names a program looks for its data under in its working directory.
