@@ -161,6 +161,8 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model"}
 # …and that name a Hub dataset.
+# open-instruct's datasets and their weights (`--dataset_mixer_list org/a 1.0 org/b 0.5`)
+MIXER_OPTIONS = {"--dataset_mixer_list", "--dataset-mixer-list"}
 DATASET_OPTIONS = {
     "--dataset_name",
     "--dataset-name",
@@ -176,6 +178,7 @@ DATASET_OPTIONS = {
     "--train-dataset",
     "--dataset_name_or_path",
     "--dataset-name-or-path",
+    *MIXER_OPTIONS,
 }
 # Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
 # --dataset-name random`): no dataset is read.
@@ -311,7 +314,7 @@ CHECKPOINT_OPTION = re.compile(
 CHECKPOINT_FILE_OPTION = re.compile(r"--(?:checkpoints?|ckpts?)[-_]?path")
 WEIGHTS_FILE = re.compile(r"\.(?:ckpt|pt|pth|mdl|bin|safetensors|h5|keras|pkl)$")
 RESUMES_IN_LINE = re.compile(
-    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto)\b|"
+    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto|latest)\b|"
     r"\s*$|\s+-)",
     re.IGNORECASE,
 )
@@ -517,7 +520,7 @@ OVERRIDE_RESUME = {"resume_mode", "resume"}
 RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
-    r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
+    r"--save[-_](?:s|interval|every|frequency)|_per_checkpoint|checkpoint[-_](?:every|interval)"
 )
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
@@ -525,7 +528,9 @@ SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strate
                "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
                "--checkpoint_every", "--checkpoint-every", "--checkpoint_interval",
                "--checkpoint-interval", "--save_interval", "--save-interval", "--save_every",
-               "--save-every"}  # fmt: skip
+               "--save-every",
+               # open_clip's, a checkpoint every N epochs under its --logs folder
+               "--save-frequency", "--save_frequency"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 APPTAINER = re.compile(r"\b(?:singularity|apptainer)\s+(?:exec|run|shell|instance\s+start)\s")
 DOCKER_RUN = re.compile(r"\b(?:docker|podman|podman-hpc|nvidia-docker)\s+run\s")
@@ -1029,6 +1034,7 @@ class _Reader:
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
+        self.runtimes = {}  # variables naming the container runtime (`engine=podman`): its word
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
         self.required = None  # a file an `if` tests is missing, until its branch exits
@@ -1510,7 +1516,10 @@ class _Reader:
                 continue
             value = self.expand(value)
             said = f"{option} {value}"
-            if (option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes")) or (
+            # (`--resume latest`: the newest checkpoint the run saved, open_clip's and others')
+            if (
+                option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes", "latest")
+            ) or (
                 option in RESUME_FLAGS | RESUME_FROM and not value  # a flag at the line's end
             ):
                 self.add("request.preemptible", True, option)
@@ -1533,6 +1542,11 @@ class _Reader:
                     self._unset_model(value, said)
                 else:
                     self._hub_or_path(value, said, dataset=False)
+            elif option in MIXER_OPTIONS:
+                # open-instruct's `--dataset_mixer_list org/a 1.0 org/b 0.5`: datasets and weights
+                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                    if not re.fullmatch(r"[\d.]+%?", each):
+                        self._hub_or_path(self.expand(each), f"{option} {each}", dataset=True)
             elif option in DATASET_OPTIONS:
                 if not GENERATED_DATASET.fullmatch(value):
                     self._hub_or_path(value, said, dataset=True)
@@ -1679,10 +1693,16 @@ class _Reader:
         name = m and (m.group(1) or m.group(2))
         # (one the file gives several values, in the branches of a `case`, is not set at launch;
         # a bare `MODEL` is the model when it is the script's argument, `MODEL=$1`)
-        return bool(
-            name
-            and (MODEL_VARIABLE.match(name) or (name.upper() == "MODEL" and name in self.arguments))
-        ) and name not in self.variables.ambiguous
+        return (
+            bool(
+                name
+                and (
+                    MODEL_VARIABLE.match(name)
+                    or (name.upper() == "MODEL" and name in self.arguments)
+                )
+            )
+            and name not in self.variables.ambiguous
+        )
 
     def _unset_model(self, value, said):
         """Such a variable handed to an option that takes a Hub id (`--model $MODEL_NAME`): the
@@ -1814,7 +1834,10 @@ class _Reader:
             last in OVERRIDE_DATA
             # a data section's paths (`data.path=`, OLMo-core's `dataset.paths=[…]`,
             # `dataset.label_mask_paths=[…]`)
-            or (parent in ("data", "dataset") and (last in ("path", "paths") or last.endswith("_paths")))
+            or (
+                parent in ("data", "dataset")
+                and (last in ("path", "paths") or last.endswith("_paths"))
+            )
         ) and placed:
             self.add("data.inputs", value, said)
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
@@ -1845,7 +1868,7 @@ class _Reader:
         for option in [
             o
             for o in places
-            if o in ("--output_dir", "--output-dir", "--output_path", "--output-path")
+            if o in ("--output_dir", "--output-dir", "--output_path", "--output-path", "--logs")
             or (OUTPUT_NAMED.fullmatch(o) and not OWN_FILES.search(o))
         ]:
             value = self.expand(values.get(option, ""))
@@ -2403,6 +2426,16 @@ class _Reader:
                     self.add("work.credentials", name, f"{command[0]} login {value}")
 
     def _containers(self, line, words):
+        if self.runtimes and "$" in line:
+            # `${container_command} run … IMAGE`, the variable set to docker or podman (whichever
+            # works on the node): a container run all the same
+            named = re.sub(
+                r"\$\{?(\w+)\}?",
+                lambda m: self.runtimes.get(m.group(1), m.group(0)),
+                line,
+            )
+            if named != line:
+                line, words = named, _words(named)
         if "docker" in line or "podman" in line:
             self._registry(line, words)
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
@@ -2508,7 +2541,8 @@ class _Reader:
             if source.rstrip("/") in (".", ""):
                 continue  # the working directory
             if (
-                source == "/dev/null"  # an empty file hiding the image's own (`/dev/null:~/.bashrc`)
+                source
+                == "/dev/null"  # an empty file hiding the image's own (`/dev/null:~/.bashrc`)
                 or USER_CONFIG.match(target.rstrip("/"))
                 or HOME_TOOL_FOLDER.match(source.strip())
             ):
@@ -2668,6 +2702,25 @@ def _inline_scripts(words):
     return out
 
 
+RUNTIME_ASSIGNED = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([\w-]+)["']?[ \t]*(?:#.*)?$""", re.MULTILINE
+)
+
+
+def _runtime_variables(text):
+    """Variables every assignment of which names a container runtime (`cmd=docker`, and
+    `cmd=podman` in another branch): name -> the first runtime named."""
+    values = {}
+    for name, value in RUNTIME_ASSIGNED.findall(text):
+        values.setdefault(name, []).append(value)
+    return {
+        name: given[0]
+        for name, given in values.items()
+        if all(v in ("docker", "podman", "podman-hpc", "nvidia-docker") for v in given)
+        and len(re.findall(rf"^[ \t]*(?:export[ \t]+)?{name}=", text, re.MULTILINE)) == len(given)
+    }
+
+
 def _bind_specs(value):
     """The `source:target[:options]` binds a bind option's value names: a comma list, or one
     mount written as fields (Apptainer's and Docker's `--mount type=bind,src=/x,dst=/y,ro`)."""
@@ -2775,6 +2828,8 @@ def read(
         reader.emptied = set(EMPTIED.findall(text))
     if text and ("$(" in text or "`" in text):
         reader.generated = set(GENERATED.findall(text))
+    if text and ("docker" in text or "podman" in text):
+        reader.runtimes = _runtime_variables(text)
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3185,7 +3240,9 @@ HOME_TOOL_FOLDER = re.compile(
     r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:local|triton|nv|npm)/?$"
 )
 # A program run from the working directory (`./build.sh`, `bash run.sh`, `python train.py`).
-RELATIVE_PROGRAM = re.compile(r"(?:^|[\s;&|])(?:\./[\w.-]+|(?:bash|sh|python3?)\s+[\w-][\w.-]*\.(?:sh|py))")
+RELATIVE_PROGRAM = re.compile(
+    r"(?:^|[\s;&|])(?:\./[\w.-]+|(?:bash|sh|python3?)\s+[\w-][\w.-]*\.(?:sh|py))"
+)
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
 # The names a program looks for its data under in its working directory.

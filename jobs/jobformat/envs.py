@@ -89,7 +89,9 @@ SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 # ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
 DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
 # A default that names another variable (`${OUT:-${ROOT}/data}`): that variable's value first.
-NESTED_DEFAULT = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*\$\{[A-Za-z_]\w*\}(?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}")
+NESTED_DEFAULT = re.compile(
+    r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*\$\{[A-Za-z_]\w*\}(?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}"
+)
 PLAIN_BRACED = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 CONTINUED = re.compile(r"\\\n")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
@@ -143,8 +145,12 @@ def _assigned(text, given):
         if "$" in value:
             if "${" in value and NESTED_DEFAULT.search(value):
                 value = NESTED_DEFAULT.sub(
-                    lambda m: values.get(m.group(1))
-                    or PLAIN_BRACED.sub(lambda n: values.get(n.group(1), n.group(0)), _bare(m.group(2))),
+                    lambda m: (
+                        values.get(m.group(1))
+                        or PLAIN_BRACED.sub(
+                            lambda n: values.get(n.group(1), n.group(0)), _bare(m.group(2))
+                        )
+                    ),
                     value,
                 )
             value = DEFAULTED.sub(lambda m: values.get(m.group(1)) or _bare(m.group(2)), value)

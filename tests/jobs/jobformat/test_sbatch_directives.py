@@ -516,3 +516,10 @@ def test_a_wandb_sweep_agent_hands_the_work_to_the_sweep_and_says_no_cpu_only():
         assert handed.description.request.no_accelerators is None
     plain = imported("#SBATCH --cpus-per-task=2", "conda activate exp", "python sweep.py")
     assert plain.description.request.no_accelerators is True
+
+
+def test_a_zero_memory_per_cpu_is_all_of_the_nodes_memory_not_a_size():
+    text = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH -c 8\n#SBATCH --mem-per-cpu=0\nhostname\n"
+    [result] = jobformat.import_text(text, filename="zero.sh")
+    assert "memory_per_node" not in result.description.to_data()["request"]
+    assert any("--mem-per-cpu 0" in note for note in result.notes)
