@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, script_variables
-from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, copied_folder
+from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder
 from .realtime import ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -173,6 +173,8 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …and that name a Hub dataset.
+# open-instruct's datasets and their weights (`--dataset_mixer_list org/a 1.0 org/b 0.5`)
+MIXER_OPTIONS = {"--dataset_mixer_list", "--dataset-mixer-list"}
 DATASET_OPTIONS = {
     "--dataset_name",
     "--dataset-name",
@@ -188,6 +190,7 @@ DATASET_OPTIONS = {
     "--train-dataset",
     "--dataset_name_or_path",
     "--dataset-name-or-path",
+    *MIXER_OPTIONS,
 }
 # One of the script's own arguments, alone (`$1`, `${2}`).
 POSITIONAL = re.compile(r"\$(?:\d|\{\d+\})")
@@ -332,7 +335,7 @@ CHECKPOINT_OPTION = re.compile(
 CHECKPOINT_FILE_OPTION = re.compile(r"--(?:checkpoints?|ckpts?)[-_]?path")
 WEIGHTS_FILE = re.compile(r"\.(?:ckpt|pt|pth|mdl|bin|safetensors|h5|keras|pkl)$")
 RESUMES_IN_LINE = re.compile(
-    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto)\b|"
+    r"(?:--resume|--auto[-_]resume|--cont(?:inue)?[-_]training)(?:[=\s]+(?:true|1|yes|auto|latest)\b|"
     r"\s*$|\s+-)",
     re.IGNORECASE,
 )
@@ -535,7 +538,8 @@ SAVES_ARGUMENT = re.compile(
     re.IGNORECASE,
 )
 # A configuration override: `[+]key.sub=value`.
-OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
+# (also as a dotted option: OLMo-core's `--dataset.paths=[…]`, `--model.model_path=…`)
+OVERRIDE = re.compile(r"^(?:--)?\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
                        # Composer's and llm-foundry's, NeMo's experiment folder
                        "save_folder", "exp_dir",
@@ -560,15 +564,17 @@ OVERRIDE_RESUME = {"resume_mode", "resume"}
 RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
-    r"--save[-_](?:s|interval|every)|_per_checkpoint|checkpoint[-_](?:every|interval)"
+    r"--save[-_](?:s|interval|every|frequency)|_per_checkpoint|checkpoint[-_](?:every|interval)"
 )
-OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
+OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
                # NVIDIA's examples, and trainers that say it the other way round
                "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
                "--checkpoint_every", "--checkpoint-every", "--checkpoint_interval",
                "--checkpoint-interval", "--save_interval", "--save-interval", "--save_every",
-               "--save-every"}  # fmt: skip
+               "--save-every",
+               # open_clip's, a checkpoint every N epochs under its --logs folder
+               "--save-frequency", "--save_frequency"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 # (after the runtime's own options, which come before the command: `apptainer -d exec`)
 APPTAINER = re.compile(
@@ -605,6 +611,13 @@ COMPUTED = re.compile(
 )
 # Files a step writes by redirecting its output (`cat parts/* > train.jsonl`).
 REDIRECTED = re.compile(r"""(?<![0-9&])>>?[ \t]*["']?(?:\./)?([\w${}./-]+\.[A-Za-z]\w*)""")
+# A variable set to what a command prints (`pw=$(uuidgen)`): a value the job makes itself, unless
+# the command reads it from a file or a secret store (`$(cat ~/.token)`, `$(vault kv get …)`).
+GENERATED = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(|`)"""
+    r"""(?!\s*(?:<|(?:cat|jq|yq|aws|gcloud|az|vault|pass|op|kubectl|security|gpg|sops)\s))""",
+    re.MULTILINE,
+)
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # Options of those runtimes that take a value (the image is the first other word).
 VALUED = {
@@ -1123,6 +1136,8 @@ class _Reader:
         self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._unused = None
+        self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
+        self.runtimes = {}  # variables naming the container runtime (`engine=podman`): its word
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
         self.required = None  # a file an `if` tests is missing, until its branch exits
@@ -1609,9 +1624,11 @@ class _Reader:
                     and SECRET_OPTION.search(option)
                     and (m := SECRET_VALUE.fullmatch(value))
                 ):
-                    # A key handed to the program, by the name it is kept under (never a value).
+                    # A key handed to the program, by the name it is kept under (never a value);
+                    # one the script makes itself (`pw=$(uuidgen)`) is no key the job is given.
                     name = next(g for g in m.groups() if g)
-                    self.add("work.credentials", name, f"{option} {value}")
+                    if name not in self.generated:
+                        self.add("work.credentials", name, f"{option} {value}")
                     continue
                 if option in EMBEDDINGS_OPTIONS and ENCODES.search(self.current):
                     value = self.expand(value)
@@ -1642,7 +1659,10 @@ class _Reader:
                 continue
             value = self.expand(value)
             said = f"{option} {value}"
-            if (option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes")) or (
+            # (`--resume latest`: the newest checkpoint the run saved, open_clip's and others')
+            if (
+                option in RESUME_FLAGS and value.lower() in ("true", "1", "auto", "yes", "latest")
+            ) or (
                 option in RESUME_FLAGS | RESUME_FROM and not value  # a flag at the line's end
             ):
                 self.add("request.preemptible", True, option)
@@ -1666,6 +1686,11 @@ class _Reader:
                     self._unset_model(value, said)
                 else:
                     self._hub_or_path(value, said, dataset=False)
+            elif option in MIXER_OPTIONS:
+                # open-instruct's `--dataset_mixer_list org/a 1.0 org/b 0.5`: datasets and weights
+                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                    if not re.fullmatch(r"[\d.]+%?", each):
+                        self._hub_or_path(self.expand(each), f"{option} {each}", dataset=True)
             elif option in DATASET_OPTIONS:
                 # (`--dataset_name "$1"`: a name the caller gives, a Hub id or one the program
                 # knows by itself, is no place; a variable named for the data still is one)
@@ -1688,6 +1713,8 @@ class _Reader:
                 # (an option named for one file names a file, even by a bare name: `--outfile
                 # preds`; a folder's bare name is as often a run's name, but not a place under
                 # a folder named for results or data, `data/run-1`, nor one three parts deep)
+                if ("$(" in value or "`" in value) and (written := self._as_written(option)):
+                    value, said = written, f"{option} {written}"  # (as _checkpoint keeps it)
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
@@ -1711,7 +1738,7 @@ class _Reader:
         self._saves_in_output(words)
         if self.made and "=" in self.current:
             self._saves_in_made_folder(words)
-        if "model_args" in self.current:
+        if "model_args" in self.current or "pretrained=" in self.current:
             self._model_args(words)
 
     def _data_file(self, option, value):
@@ -1835,9 +1862,16 @@ class _Reader:
         m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
         name = m and (m.group(1) or m.group(2))
         # (one the file gives several values, in the branches of a `case`, is not set at launch,
-        # nor one it sets to a command's output: `MODEL_NAME=$(grep … model.yaml)`)
+        # nor one it sets to a command's output: `MODEL_NAME=$(grep … model.yaml)`; a bare
+        # `MODEL` is the model when it is the script's argument, `MODEL=$1`)
         return (
-            bool(name and MODEL_VARIABLE.match(name))
+            bool(
+                name
+                and (
+                    MODEL_VARIABLE.match(name)
+                    or (name.upper() == "MODEL" and name in self.arguments)
+                )
+            )
             and name not in self.variables.ambiguous
             and name not in self.computed
         )
@@ -1854,12 +1888,16 @@ class _Reader:
 
     def _model_args(self, words):
         """lm-evaluation-harness's `--model_args pretrained=org/name,peft=/adapters/x,dtype=auto`:
-        the model it evaluates and an adapter loaded on it are what it reads."""
+        the model it evaluates and an adapter loaded on it are what it reads. The same list given
+        as a program's argument (lighteval's `lighteval vllm "pretrained=/m,dtype=bfloat16" …`)."""
         for i, word in enumerate(words):
             option, eq, value = word.partition("=")
-            if option not in ("--model_args", "--model-args"):
+            if i and _unquote(word).startswith("pretrained=") and "," in word:
+                option, value = "model arguments", word
+            elif option not in ("--model_args", "--model-args"):
                 continue
-            value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+            else:
+                value = value if eq else (words[i + 1] if i + 1 < len(words) else "")
             for pair in _unquote(value).split(","):
                 # (quotes escaped inside `bash -c "…"` are left on the pair's ends)
                 key, eq, given = pair.strip(" \\\"'").partition("=")
@@ -1893,12 +1931,9 @@ class _Reader:
         URI. A value a command computes (`CKPT=$(pwd)/ckpt`) is kept as the script writes it
         (`$CKPT`). A plain --save of a run's name is a name, not a place."""
         if "$(" in value or "`" in value:
-            raw, start, end, _ = self.span
-            text = " ".join(raw[start:end]) if end > start else self.raw
-            word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
-            if not (m := re.search(word, text)):
+            if not (written := self._as_written(option)):
                 return
-            value, said = m.group(1), f"{option} {m.group(1)}"
+            value, said = written, f"{option} {written}"
         if option in ("--save", "--load"):
             if option == "--save" and not _is_location(value):
                 self.add("remark", f"{said}: a name for the run, not a place.", said)
@@ -1943,10 +1978,24 @@ class _Reader:
         elif _is_path(value) or CLOUD_URI.fullmatch(value):
             self.add("output.artifacts", value, said)  # the model it saves at the end
 
+    def _as_written(self, option):
+        """The variable an option is given, as the script writes it (`--output_dir "$OUT"`), for a
+        value a command computes (`OUT=$(pwd)/out`): known only when the job runs."""
+        raw, start, end, _ = self.span
+        text = " ".join(raw[start:end]) if end > start else self.raw
+        word = rf"{re.escape(option)}(?:=|\s+)[\"']?(\$\{{?\w+\}}?[^\s\"';|&]*)"
+        return m.group(1) if (m := re.search(word, text)) else None
+
     def _override(self, key, value, said):
         """A configuration override (Hydra, OmegaConf: `data.train_files=…`, `model.path=…`,
         `checkpointing.checkpoint_dir=…`), read by its last keys."""
         value = self.expand(_unquote(value))
+        if value[:1] == "[" and value[-1:] == "]" and "://" not in value:
+            # a list (`data.train_files=[a.parquet,b.parquet]`): each item is one value
+            for item in value[1:-1].split(","):
+                if item := item.strip(" \"'"):
+                    self._override(key, item, said)
+            return
         parts = key.lower().split(".")
         last, parent = parts[-1], (parts[-2] if len(parts) > 1 else "")
         placed = _is_path(value) or ("/" in value and "://" not in value and "$" not in value)
@@ -1956,7 +2005,15 @@ class _Reader:
         ):
             if not NODE_LOCAL.match(value):  # the node's own disk outlives nothing
                 self.add("request.checkpoint_location", value, said)
-        elif (last in OVERRIDE_DATA or (last == "path" and parent == "data")) and placed:
+        elif (
+            last in OVERRIDE_DATA
+            # a data section's paths (`data.path=`, OLMo-core's `dataset.paths=[…]`,
+            # `dataset.label_mask_paths=[…]`)
+            or (
+                parent in ("data", "dataset")
+                and (last in ("path", "paths") or last.endswith("_paths"))
+            )
+        ) and placed:
             self.add("data.inputs", value, said)
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
             if not NODE_LOCAL.match(value):
@@ -2001,10 +2058,12 @@ class _Reader:
         for option in [
             o
             for o in places
-            if o in ("--output_dir", "--output-dir", "--output_path", "--output-path")
+            if o in ("--output_dir", "--output-dir", "--output_path", "--output-path", "--logs")
             or (OUTPUT_NAMED.fullmatch(o) and not OWN_FILES.search(o))
         ]:
             value = self.expand(values.get(option, ""))
+            if ("$(" in value or "`" in value) and (written := self._as_written(option)):
+                value = written  # a value a command computes, kept as the script writes it
             if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
                 saves = next(o for o in SAVES_EVERY if o in values)
                 said = f"{option} {value} with {saves} {values[saves]}"
@@ -2626,6 +2685,16 @@ class _Reader:
                     self.add("work.credentials", name, f"{command[0]} login {value}")
 
     def _containers(self, line, words):
+        if self.runtimes and "$" in line:
+            # `${container_command} run … IMAGE`, the variable set to docker or podman (whichever
+            # works on the node): a container run all the same
+            named = re.sub(
+                r"\$\{?(\w+)\}?",
+                lambda m: self.runtimes.get(m.group(1), m.group(0)),
+                line,
+            )
+            if named != line:
+                line, words = named, _words(named)
         if "docker" in line or "podman" in line:
             self._registry(line, words)
         if (".sif" in line or ".simg" in line or ".sqsh" in line) and not APPTAINER.search(line):
@@ -2751,11 +2820,27 @@ class _Reader:
                 if here and (target.rstrip("/") in workdirs or holds(target, programs)):
                     self.add("work.code", here, said)
                 continue
-            holds_program = holds(target, programs) or (
-                not _is_path(source)
-                and any(
-                    p.startswith(source.removeprefix("./").rstrip("/") + "/")
-                    for p in relative_programs
+            if (
+                source
+                == "/dev/null"  # an empty file hiding the image's own (`/dev/null:~/.bashrc`)
+                or USER_CONFIG.match(target.rstrip("/"))
+                or HOME_TOOL_FOLDER.match(source.strip())
+            ):
+                continue  # the user's shell settings, user installs and compiler caches: no data
+            holds_program = (
+                holds(target, programs)
+                or (
+                    not _is_path(source)
+                    and any(
+                        p.startswith(source.removeprefix("./").rstrip("/") + "/")
+                        for p in relative_programs
+                    )
+                )
+                # a folder inside the mount the container starts in, running a program of its
+                # own from there (`cd /root/repo/examples; ./build.sh`): the mount holds the code
+                or (
+                    any(w.startswith(target.rstrip("/") + "/") for w in workdirs)
+                    and bool(RELATIVE_PROGRAM.search(joined))
                 )
             )
             if (
@@ -2921,6 +3006,25 @@ def _inline_scripts(words):
     return out
 
 
+RUNTIME_ASSIGNED = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=["']?([\w-]+)["']?[ \t]*(?:#.*)?$""", re.MULTILINE
+)
+
+
+def _runtime_variables(text):
+    """Variables every assignment of which names a container runtime (`cmd=docker`, and
+    `cmd=podman` in another branch): name -> the first runtime named."""
+    values = {}
+    for name, value in RUNTIME_ASSIGNED.findall(text):
+        values.setdefault(name, []).append(value)
+    return {
+        name: given[0]
+        for name, given in values.items()
+        if all(v in ("docker", "podman", "podman-hpc", "nvidia-docker") for v in given)
+        and len(re.findall(rf"^[ \t]*(?:export[ \t]+)?{name}=", text, re.MULTILINE)) == len(given)
+    }
+
+
 def _bind_specs(value):
     """The `source:target[:options]` binds a bind option's value names: a comma list, or one
     mount written as fields (Apptainer's and Docker's `--mount type=bind,src=/x,dst=/y,ro`)."""
@@ -3034,6 +3138,10 @@ def read(
     if text and ">" in text:
         reader.redirected = set(REDIRECTED.findall(text))
     reader.text = text or ""
+    if text and ("$(" in text or "`" in text):
+        reader.generated = set(GENERATED.findall(text))
+    if text and ("docker" in text or "podman" in text):
+        reader.runtimes = _runtime_variables(text)
     if pulled is not None:
         reader.pulled = pulled
     raw = (text or "").splitlines()
@@ -3613,6 +3721,15 @@ def serves(text):
 
 # The host's system folders: what a container sees there is the node's setup, not data.
 SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
+# The home folder's user installs and compiler caches (`~/.local`, `~/.triton`): the
+# tools' own files, mounted so a container finds them; not the job's data.
+HOME_TOOL_FOLDER = re.compile(
+    r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:local|triton|nv|npm)/?$"
+)
+# A program run from the working directory (`./build.sh`, `bash run.sh`, `python train.py`).
+RELATIVE_PROGRAM = re.compile(
+    r"(?:^|[\s;&|])(?:\./[\w.-]+|(?:bash|sh|python3?)\s+[\w-][\w.-]*\.(?:sh|py))"
+)
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
 # The names a program looks for its data under in its working directory.

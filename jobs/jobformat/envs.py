@@ -89,6 +89,11 @@ SCRIPT_ASSIGNMENT = re.compile(
 SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 # ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
 DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
+# A default that names another variable (`${OUT:-${ROOT}/data}`): that variable's value first.
+NESTED_DEFAULT = re.compile(
+    r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*\$\{[A-Za-z_]\w*\}(?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}"
+)
+PLAIN_BRACED = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 CONTINUED = re.compile(r"\\\n")
 DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
@@ -163,6 +168,16 @@ def _assigned(text, given):
                 continue
             if m and m.group(1) == name and name not in own:
                 fallbacks[name] = m.group(2)
+            if "${" in value and NESTED_DEFAULT.search(value):
+                value = NESTED_DEFAULT.sub(
+                    lambda m: (
+                        values.get(m.group(1))
+                        or PLAIN_BRACED.sub(
+                            lambda n: values.get(n.group(1), n.group(0)), _bare(m.group(2))
+                        )
+                    ),
+                    value,
+                )
             value = DEFAULTED.sub(lambda m: values.get(m.group(1)) or _bare(m.group(2)), value)
             if any((m.group(1) or m.group(2)) == name for m in VARIABLE.finditer(value)):
                 rest = re.sub(rf"\$\{{?{name}\}}?(?!\w)", "", value)

@@ -1019,6 +1019,9 @@ def _memory(options, cpus, accelerators, notes):
         value = options.get(key)
         if not value:
             continue
+        if value.strip() == "0":  # a zero size is Slurm's "all of the node's memory", as --mem=0
+            notes.append(f"--{key} 0: all the memory of each node.")
+            return None
         unit = slurm_memory(value)
         if unit and isinstance(per, int):
             size = Size.of(unit)

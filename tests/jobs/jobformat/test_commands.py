@@ -2962,3 +2962,89 @@ def test_googles_software_downloads_are_not_data():
         "tar -xf northwind-cli-linux.tar.gz\n"
     )
     assert all(p != "data.inputs" for p, _ in found(text))
+
+
+def test_a_password_the_script_makes_itself_is_no_credential():
+    text = 'pw=$(openssl rand -hex 8)\nray start --head --redis-password="$pw" --block &\n'
+    assert found(text) == []
+    # one read from a file or handed in from outside is a key the job is given
+    assert ("work.credentials", "TOK") in found("TOK=$(cat ~/.tok)\npython a.py --api-key $TOK\n")
+    assert found("python a.py --api-key $SVC_KEY\n") == [("work.credentials", "SVC_KEY")]
+
+
+def test_a_list_in_a_configuration_override_gives_each_item():
+    text = "python -m trainer data.train_files=[/lake/a.parquet,/lake/b.parquet] trainer.n=1\n"
+    assert found(text) == [("data.inputs", "/lake/a.parquet"), ("data.inputs", "/lake/b.parquet")]
+    # also as a dotted option, under a data section's paths
+    text = 'torchrun sft.py train --dataset.paths="[/lake/tok/ids_*.npy]" --seq=8\n'
+    assert found(text) == [("data.inputs", "/lake/tok/ids_*.npy")]
+
+
+def test_home_installs_and_an_emptied_settings_file_mounted_are_no_data():
+    text = (
+        "srun --container-image=img --container-mounts=$HOME/.local:/root/.local,"
+        "/dev/null:/root/.bashrc,/lake/in:/in python /opt/run.py\n"
+    )
+    assert found(text) == [("data.unclassified", "/in -> /lake/in")]
+
+
+def test_a_mount_the_container_works_in_a_folder_of_holds_the_code():
+    text = (
+        "srun --container-image=img --container-mounts=$HOME/proj:/root/proj "
+        'bash -c "cd /root/proj/tools; ./build.sh; python go.py"\n'
+    )
+    assert ("work.code", "$HOME/proj") in found(text)
+    # a folder inside the mount, running the image's own program: use not told
+    text = (
+        "srun --container-image=img --container-mounts=/lake/x:/x bash -c 'cd /x/run1; /opt/go'\n"
+    )
+    assert ("data.unclassified", "/x -> /lake/x") in found(text)
+
+
+def test_pretrained_in_a_model_argument_list_given_as_a_word_is_the_model_read():
+    text = 'lighteval vllm "pretrained=/lake/models/tiny-7b,dtype=bfloat16" "suite|task|0|0"\n'
+    assert found(text) == [("data.inputs", "/lake/models/tiny-7b")]
+
+
+def test_an_output_a_command_computes_is_kept_as_the_script_writes_it():
+    text = 'OUT="$(pwd)/tokens"\npython convert.py --output_dir "$OUT"\n'
+    assert found(text) == [("output.artifacts", "$OUT")]
+    text = 'OUT="$(pwd)/tokens"\npython convert.py --output_dir "$OUT" --checkpoint_interval 500\n'
+    assert ("request.checkpoint_location", "$OUT") in found(text)
+
+
+def test_a_default_naming_another_variable_is_expanded():
+    text = 'ROOT=/lake/p\nOUT="${OUT:-${ROOT}/tok}"\npython convert.py --output_dir "$OUT"\n'
+    assert found(text) == [("output.artifacts", "/lake/p/tok")]
+
+
+def test_a_bare_model_variable_from_the_scripts_argument_is_the_model():
+    assert found("MODEL=$1\npython grpo.py --model $MODEL\n") == [("data.inputs", "$MODEL")]
+    # set from the environment, a bare MODEL says nothing
+    assert found("python grpo.py --model $MODEL\n") == []
+
+
+def test_a_runtime_chosen_in_a_variable_runs_the_image():
+    text = (
+        "if docker ps; then\n  eng=docker\nelse\n  eng=podman\nfi\n"
+        "IMG=registry.example/team/train:2\n${eng} run --rm $IMG bash go.sh\n"
+    )
+    assert ("work.image", "registry.example/team/train:2") in found(text)
+
+
+def test_open_clip_logs_with_a_save_frequency_hold_the_checkpoints_and_latest_resumes():
+    text = (
+        "torchrun -m training.main --train-data '/lake/s-{0..9}.tar' --save-frequency 1 "
+        "--resume latest --logs /lake/runs/\n"
+    )
+    got = found(text)
+    assert ("request.checkpoint_location", "/lake/runs/") in got
+    assert ("request.preemptible", True) in got
+
+
+def test_a_mixer_list_names_hub_datasets_between_their_weights():
+    text = "python prep.py --dataset_mixer_list northwind/chat-a 1.0 northwind/chat-b 0.5 --x 1\n"
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/northwind/chat-a"),
+        ("data.inputs", "hf://datasets/northwind/chat-b"),
+    ]

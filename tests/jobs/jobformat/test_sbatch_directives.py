@@ -557,3 +557,10 @@ def test_a_server_used_by_a_trainer_then_a_bare_wait_is_batch_work():
     pid = "vllm serve $M &\nPID=$!\npython warmup.py\nwait $PID\n"
     [kept] = jobformat.import_text((head + pid).encode())
     assert kept.description.realtime.serves_requests is True
+
+
+def test_a_zero_memory_per_cpu_is_all_of_the_nodes_memory_not_a_size():
+    text = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH -c 8\n#SBATCH --mem-per-cpu=0\nhostname\n"
+    [result] = jobformat.import_text(text, filename="zero.sh")
+    assert "memory_per_node" not in result.description.to_data()["request"]
+    assert any("--mem-per-cpu 0" in note for note in result.notes)
