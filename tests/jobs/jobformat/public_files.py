@@ -10,8 +10,8 @@ the files, named by their flat name, in one folder (any sub-folders), then:
     python -m tests.jobs.jobformat.public_files FOLDER seen -v    # one set, file by file
 
 Sets (fixtures/imports/public/<set>/{sbatch,skypilot}/<flat name>.expected.yaml):
-- `seen`, `seen-b` … `seen-k` (no `seen-i`): files whose misses were read to write general
-  rules (7 Dec 2026); tuning sets (each set's first look, before its rules, is in
+- `seen`, `seen-b` … `seen-z` (no `seen-i`, `seen-o`): files whose misses were read to write
+  general rules (7 Dec 2026); tuning sets (each set's first look, before its rules, is in
   docs/job-format.md).
 - `held-out`: files only ever scored as a total; `-v` is refused for them. A file of it that
   is read to fix something moves to `seen`, with its facts, the same day.

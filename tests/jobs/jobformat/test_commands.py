@@ -2405,7 +2405,7 @@ def test_a_functions_shifted_arguments_and_labels_are_read_as_the_shell_does():
     ]
 
 
-# --- set seen-t (8 Dec 2026): batch generation, embedding and feature extraction -------------
+# --- set seen-t (7 Dec 2026, third session): batch generation, embedding and feature extraction -------------
 
 
 def test_a_model_option_given_a_weights_file_under_the_working_directory_reads_it():
@@ -2493,7 +2493,7 @@ def test_a_dataset_name_the_caller_gives_as_an_argument_is_no_place():
     )
 
 
-# --- 8 Dec 2026, set seen-p (fine-tuning language and vision-language models) ---------------
+# --- 7 Dec 2026, third session, set seen-p (fine-tuning language and vision-language models) ---------------
 
 
 def test_an_exporters_folder_and_a_relative_output_folder_under_data_are_written():
@@ -2584,7 +2584,7 @@ def test_outputs_a_loop_writes_side_by_side_are_their_folder():
     ]
 
 
-# --- 8 Dec 2026: sets seen-b, seen-d and seen-g revisited ---------------------------------------
+# --- 7 Dec 2026, third session: sets seen-b, seen-d and seen-g revisited ---------------------------------------
 
 
 def sbatch_description(body):
@@ -2786,7 +2786,7 @@ def test_apptainer_options_before_the_command_and_an_image_given_as_the_argument
     assert not any(p == "work.image" for p, _ in found("apptainer exec $IMG python x.py\n"))
 
 
-# --- set seen-q (8 Dec 2026) ---------------------------------------------------------------
+# --- set seen-q (7 Dec 2026, third session) ---------------------------------------------------------------
 
 
 def test_a_fetch_that_looks_up_a_piece_of_another_url_reads_no_data():
