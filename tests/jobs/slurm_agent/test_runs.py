@@ -206,9 +206,10 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     ).exists()
 
 
-def run_requeued_once(run, cluster, staff, agent):
+def run_requeued_once(run, cluster, staff, agent, restart=None):
     """Dispatches the run, requeues its Slurm job once it runs (what a preemption with
-    PreemptMode=REQUEUE does) and waits for the run's release; the Slurm job's id."""
+    PreemptMode=REQUEUE does) and waits for the run's release; the Slurm job's id. `restart`,
+    once the agent has seen the requeue, kills it and starts the next (on the same workdir)."""
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
         run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
@@ -217,6 +218,13 @@ def run_requeued_once(run, cluster, staff, agent):
     job_id = dispatch_of(run).slurm_jobs["run"]
     scontrol("requeue", job_id)
     wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
+    if restart:
+        wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 30,
+                 "the agent to see the requeue", agent)  # fmt: skip
+        agent.kill()
+        # The controller now holds only the new attempt; the next agent reads the first
+        # from the workdir the two share.
+        agent = restart()
     # Slurm holds a requeued job back for two minutes before it may start again; a few
     # seconds are enough for the node to tidy up.
     scontrol("update", f"JobId={job_id}", "StartTime=now+4")
@@ -286,22 +294,13 @@ def test_without_accounting_an_agent_restarted_after_a_requeue_still_counts_it(
     run = accepted_run(
         team_a, a_member, staff, small_job("slurm-requeue-restart", "sleep 5", staging=False)
     )
-    first = start_agent(cluster, accounting="none")
-    wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", first)
-    dispatch_mod.dispatch(
-        run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
+    run_requeued_once(
+        run,
+        cluster,
+        staff,
+        start_agent(cluster, accounting="none"),
+        restart=lambda: start_agent(cluster, accounting="none"),
     )
-    wait_for(lambda: run_state(run) == "running", 60, "running", first)
-    job_id = dispatch_of(run).slurm_jobs["run"]
-    scontrol("requeue", job_id)
-    wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 30,
-             "the agent to see the requeue", first)  # fmt: skip
-    first.kill()
-    # The controller now holds only the new attempt; the next agent reads the first from the
-    # workdir the two share.
-    scontrol("update", f"JobId={job_id}", "StartTime=now+4")
-    second = start_agent(cluster, accounting="none")
-    wait_for(lambda: run_state(run) == "released", 90, "released after the restart", second)
 
     run.refresh_from_db()
     assert run.restarts == 1
