@@ -750,6 +750,9 @@ READS_NOTHING = {
 }  # fmt: skip
 # The job's own script, as a job that resubmits itself names it (`sbatch $0`, `${BASH_SOURCE[0]}`).
 OWN_SCRIPT = re.compile(r"""^["']?\$(?:0|\{0\}|BASH_SOURCE|\{BASH_SOURCE(?:\[0\])?\})["']?$""")
+# SkyPilot's CLI verbs that only control the API server, clusters or jobs, or list its catalogue.
+SKY_CONTROLS = {"api", "status", "check", "show-gpus", "queue", "down", "stop", "cancel",
+                "autostop", "cost-report"}  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
 # Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
@@ -933,7 +936,7 @@ def _may_read_nothing(word):
     first = parts[0].rsplit("/", 1)[-1]
     return bool(
         first.startswith("python") or first in LAUNCHERS or first in READS_NOTHING
-        or first in ("sbatch", "dd") or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
+        or first in ("sbatch", "dd", "sky") or BENCHMARK.search(parts[0]) or STOP_SCRIPT.search(parts[0])
     )  # fmt: skip
 
 
@@ -945,6 +948,7 @@ class _Quiet:
         self.steps = 0  # steps that run something (not only set a place up)
         self.setups = 0  # steps that only set a place up (module load, cd, pip install)
         self.heredoc = None  # (terminator, python body?)
+        self.serving = False  # a server started and not stopped after (`sky api start`)
 
     def line(self, raw, expanded, words):
         if self.heredoc:
@@ -1014,6 +1018,19 @@ class _Quiet:
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
         if BENCHMARK.search(head[0]):
             self.steps += 1
+            return
+        if first == "sky":
+            # SkyPilot's own controls (its API server, clusters' status and stops, the GPU
+            # catalogue) read no data; a launch hands work to another task, not shown here,
+            # unless it is a dry run (`sky launch --dryrun`), which launches nothing.
+            # The API server started and left running (`sky api start` with no `sky api stop`
+            # after it) is the job's work: what it serves is not shown.
+            verb = words[i + 1] if i + 1 < len(words) else ""
+            dry = verb in ("launch", "exec", "jobs") and "--dryrun" in words[i + 1 :]
+            if verb == "api" and words[i + 2 : i + 3] in (["start"], ["stop"]):
+                self.serving = words[i + 2] == "start"
+            self.steps += 1
+            self.quiet = self.quiet and (verb in SKY_CONTROLS or dry)
             return
         if first == "sbatch":
             # Resubmitting itself reads nothing (what the script reads is read here); another
@@ -1088,7 +1105,7 @@ class _Quiet:
         self.quiet = self.quiet and runs
 
     def reads_nothing(self):
-        return self.quiet and self.steps > 0 and not self.heredoc
+        return self.quiet and self.steps > 0 and not self.heredoc and not self.serving
 
     def only_sets_up(self):
         """Every step sets a place up (`module load`, `pip install`, `source .venv/bin/activate`)
@@ -3869,7 +3886,10 @@ def code_from_clones(sections):
                     # `_` for `-`: FastChat's is `fastchat`)
                     top = _package_name(module.split(".", 1)[0])
                     for clone in clones.values():
-                        if _package_name(clone.dir.rsplit("/", 1)[-1]) == top:
+                        # (by the folder, or by the repository's own name when the folder
+                        # is another: `git clone …/vllm.git vllm_repo`, `python -m vllm.x`)
+                        names = (clone.dir.rsplit("/", 1)[-1], _repository_name(clone.url))
+                        if top in {_package_name(n) for n in names}:
                             clone.used = True
                 for word in words if clones else ():
                     parts = _components(word)
@@ -3913,6 +3933,11 @@ def _at(line, proposal):
 
 def _package_name(name):
     return name.lower().replace("-", "_")
+
+
+def _repository_name(url):
+    """The repository's name in a clone URL (`https://github.com/org/vllm.git` -> `vllm`)."""
+    return re.sub(r"\.git$", "", url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1])
 
 
 def _cd(words, here, depth, clones):
@@ -4332,7 +4357,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.
-    points, blank, created = [], [], []
+    points, blank = [], []
     for key in ("file_mounts", "volumes"):
         section = task.get(key)
         for entry in section if isinstance(section, list) else [section]:
@@ -4343,11 +4368,50 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
                 for k, v in (entry.items() if isinstance(entry, dict) else ())
                 if isinstance(v, dict) and not v.get("name") and not v.get("source")
             ]
-            created += [
-                variables.expand(str(k), record=False).rstrip("/")
-                for k, v in (entry.items() if isinstance(entry, dict) else ())
-                if isinstance(v, dict) and v.get("name") and not v.get("source")
-            ]
     under = [variables.expand(str(k), record=False) for k in points]
+    new_buckets = created_buckets(task, variables)
+    created = list(new_buckets)
+    proposals = _not_from_new_buckets(proposals, set(new_buckets.values()), notes)
     merge(proposals, work, data, request, output, notes, under=under, blank=blank, created=created)
     return proposals
+
+
+def created_buckets(task, variables):
+    """The buckets the launcher creates for the task (`name:` without `source:`): mount point
+    -> bucket name."""
+    found = {}
+    for key in ("file_mounts", "volumes"):
+        section = task.get(key)
+        for entry in section if isinstance(section, list) else [section]:
+            for point, spec in entry.items() if isinstance(entry, dict) else ():
+                if isinstance(spec, dict) and spec.get("name") and not spec.get("source"):
+                    name = variables.expand(str(spec["name"]), record=False).strip("/")
+                    found[variables.expand(str(point), record=False).rstrip("/")] = name
+    return found
+
+
+def read_back(value, names):
+    """The bucket of a store URI when it is one of `names` (`s3://NAME/f`), else None."""
+    match = BUCKET_URI.match(str(value))
+    return match.group(1) if match and match.group(1) in names else None
+
+
+def _not_from_new_buckets(proposals, names, notes):
+    """A bucket the launcher creates for the task (`names`) starts empty: what the commands
+    copy out of it by its URI (`aws s3 cp s3://NAME/f ~/`) is what the job itself put there
+    through the mount, not an input."""
+    kept = []
+    for p in proposals:
+        bucket = read_back(p.value, names) if p.path == "data.inputs" else None
+        if bucket:
+            notes.append(
+                f"{p.value} (line {p.line}): read back from the bucket the task creates "
+                f"({bucket}), so what the job wrote there, not an input."
+            )
+            continue
+        kept.append(p)
+    return kept
+
+
+# A cloud store's URI and its bucket (`s3://NAME/…`, `gs://NAME`, `r2://NAME/…`).
+BUCKET_URI = re.compile(r"^(?:s3|gs|r2|az|oci|cos|bucket)://([^/\s]+)")

@@ -24,7 +24,7 @@ TASK_KEYS = {
 HANDLED = TASK_KEYS | {"name", "min_nodes", "job_recovery"}
 RESOURCE_KEYS = {
     "accelerators", "cpus", "memory", "disk_size", "instance_type", "use_spot", "job_recovery",
-    "image_id", "ports", "ordered", "any_of", "min_nodes", "spot_recovery",
+    "image_id", "ports", "ordered", "any_of", "candidates", "min_nodes", "spot_recovery",
 }  # fmt: skip
 STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
 # Words of a variable's name that make it a credential (HF_TOKEN, WANDB_API_KEY,
@@ -148,9 +148,19 @@ def _resources(resources, notes):
         resources = {"any_of": resources}
     if not isinstance(resources, dict):
         return []
-    base = _aliased({k: v for k, v in resources.items() if k not in ("ordered", "any_of")})
+    lists = ("ordered", "any_of", "candidates")
+    base = _aliased({k: v for k, v in resources.items() if k not in lists})
     if isinstance(resources.get("ordered"), list):
         choices = [r for r in resources["ordered"] if isinstance(r, dict)]
+        return [{**base, **_aliased(r)} for r in choices] or [base]
+    if isinstance(resources.get("candidates"), list) and "any_of" not in resources:
+        # SkyPilot Benchmark's older spelling of resource choices (`sky bench launch` runs the
+        # task on each to compare them): choices in the order written, as `ordered` is.
+        notes.append(
+            "resources.candidates: SkyPilot Benchmark's choices (`sky bench` runs the task on "
+            "each to compare them); read as choices in the order written."
+        )
+        choices = [r for r in resources["candidates"] if isinstance(r, dict)]
         return [{**base, **_aliased(r)} for r in choices] or [base]
     if isinstance(resources.get("any_of"), list):
         notes.append("resources.any_of: the choices are alternatives with no order of preference.")
@@ -385,8 +395,9 @@ def _mapping(task, key, notes):
     return value if isinstance(value, dict) else {}
 
 
-def _script_locations(script, inputs, artifacts, checkpoints):
-    """Buckets the commands name outright, beyond the mounts (`--output-dir s3://…`)."""
+def _script_locations(script, inputs, artifacts, checkpoints, created=()):
+    """Buckets the commands name outright, beyond the mounts (`--output-dir s3://…`); not a
+    read from a bucket the task creates (`created`: what the job wrote there)."""
     known = {i.get("location") for i in inputs} | {a.get("destination") for a in artifacts}
     known |= set(checkpoints)
     reads, writes = mounts.script_locations(script)
@@ -395,7 +406,7 @@ def _script_locations(script, inputs, artifacts, checkpoints):
             artifacts.append({"destination": uri})
             known.add(uri)
     for uri in reads:
-        if uri not in known:
+        if uri not in known and not commands.read_back(uri, created):
             inputs.append({"location": uri})
             known.add(uri)
 
@@ -576,6 +587,7 @@ def task_to_data(task, auxiliary=False):
         inputs,
         artifacts,
         found["checkpoints"],
+        set(commands.created_buckets(task, variables).values()),
     )
     _env_buckets(envs, variables, inputs, artifacts, notes)
     if inputs:

@@ -3048,3 +3048,16 @@ def test_a_mixer_list_names_hub_datasets_between_their_weights():
         ("data.inputs", "hf://datasets/northwind/chat-a"),
         ("data.inputs", "hf://datasets/northwind/chat-b"),
     ]
+
+
+def test_a_clones_module_is_matched_by_the_repositorys_name_too():
+    setup = (
+        "git clone https://github.com/tide-lab/tideserve.git tideserve_src\n"
+        "cd tideserve_src && pip install -e .\n"
+    )
+    run = "python -m tideserve.api --port 9000\n"
+    got = commands.code_from_clones([(setup, "setup", 1), (run, "run", 1)])
+    assert [p.value for p in got] == ["https://github.com/tide-lab/tideserve.git"]
+    # a module of another name runs no program of the clone's
+    other = "python -m http.server 9000\n"
+    assert commands.code_from_clones([(setup, "setup", 1), (other, "run", 1)]) == []

@@ -632,3 +632,40 @@ def test_a_mount_source_left_as_a_placeholder_names_nothing():
     stated = str(data.get("data", {})) + str(data.get("work", {}).get("code", ""))
     assert "<your-bucket>" not in stated
     assert any("placeholder" in note for note in result.notes)
+
+
+def test_benchmark_candidates_are_choices_in_the_order_written():
+    text = (
+        "resources:\n  cloud: gcp\n  candidates:\n  - {accelerators: L4}\n"
+        "  - {accelerators: A10G:2}\nrun: python fit.py\n"
+    )
+    result = sky(text)
+    request = result.description.request
+    assert [(a.type, a.count) for a in request.accelerators] == [("L4", 1), ("A10G", 2)]
+    assert request.no_accelerators is None
+    assert any(n.startswith("resources.candidates") for n in result.notes)
+
+
+def test_skypilots_own_controls_read_nothing_unless_a_server_is_left_running():
+    cycle = "run: |\n  sky api start\n  sky api status\n  sky launch --dryrun -y\n  sky api stop\n"
+    assert sky(cycle).description.data.no_inputs is True
+    # the API server started and left up is the job's work: what it serves is not shown
+    left = "run: |\n  sky api start\n"
+    assert sky(left).description.data.no_inputs is None
+    # a real launch hands work to another task
+    launch = "run: |\n  sky launch -y tides.yaml\n"
+    assert sky(launch).description.data.no_inputs is None
+
+
+def test_a_file_read_back_from_the_bucket_the_task_creates_is_no_input():
+    text = (
+        "file_mounts:\n  /bench:\n    name: tides-bench\n    mode: MOUNT\n"
+        "run: |\n  fio --name=seq --directory=/bench/ > /bench/seq.json\n"
+        "  aws s3 cp s3://tides-bench/seq.0.0 ~/\n"
+    )
+    data = sky(text).description.to_data().get("data") or {}
+    assert "s3://tides-bench/seq.0.0" not in str(data.get("inputs"))
+    # a bucket the task did not create is still read
+    other = text.replace("s3://tides-bench/", "s3://tides-archive/")
+    inputs = sky(other).description.to_data()["data"]["inputs"]
+    assert {"location": "s3://tides-archive/seq.0.0"} in inputs
