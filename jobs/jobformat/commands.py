@@ -697,6 +697,9 @@ OUTPUT_FILE = re.compile(
 # A file in a folder named for the data (`-p datasets/gutenberg.train`, `--docs data/wiki.txt`):
 # what the program it is handed to reads, whatever its kind.
 DATA_FOLDER_FILE = re.compile(r"(?:\./)?(?:data|datasets?)/[\w.${}/-]*[\w}]\.[A-Za-z]\w*$")
+# A folder named for the data (`./data`, `datasets`), or one in such a folder at an absolute
+# place (`/network/datasets/inat`): handed to a program as its first argument, what it reads.
+DATA_FOLDER = re.compile(r"(?:\./)?(?:data|datasets?)|(?:/[\w.-]+)*/(?:data|datasets?)/[\w.-]+")
 # Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
 # not settings or code.
 DATA_FILE = re.compile(
@@ -748,6 +751,11 @@ READS_NOTHING = {
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
     "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch",
 }  # fmt: skip
+# Compilers: building the job's own program from its source reads no data (as `make`, `nvcc`).
+COMPILERS = {"nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++", "mpicc", "mpicxx", "mpic++",
+             "icc", "icpc", "icx", "icpx", "nvc", "nvc++", "nvfortran", "gfortran", "ifort", "ifx",
+             "mpif90", "mpifort", "hipcc"}  # fmt: skip
+READS_NOTHING |= COMPILERS
 # The job's own script, as a job that resubmits itself names it (`sbatch $0`, `${BASH_SOURCE[0]}`).
 OWN_SCRIPT = re.compile(r"""^["']?\$(?:0|\{0\}|BASH_SOURCE|\{BASH_SOURCE(?:\[0\])?\})["']?$""")
 # SkyPilot's CLI verbs that only control the API server, clusters or jobs, or list its catalogue.
@@ -786,8 +794,14 @@ HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
 # A shell function's first line (`cleanup() {`, `function cleanup`): defining it runs nothing;
 # its body is read line by line, and what it runs is judged there.
 FUNCTION_START = re.compile(r"^\s*(?:function\s+[\w.-]+(?:\s*\(\))?|[\w.-]+\s*\(\))\s*\{?\s*$")
-# Python that reads: files, paths, downloads.
-PY_READS = re.compile(r"""open\(|load|read|Path|download|["'/]|from_pretrained|np\.|pd\.""")
+# Python that reads: files, paths, downloads. A quoted word reads when it is shaped like a
+# place (`"/data/x"`, `"~/f"`, `"runs/a"`, `"x.csv"`); one that is not (`torch.device("cuda")`,
+# a division `n / t`) names no file.
+PY_READS = re.compile(
+    r"""open\(|load|read|Path|download|from_pretrained|np\.|pd\.|os\.path|glob|listdir|"""
+    r"""scandir|shutil|h5py|connect\(|requests|urlopen|"""
+    r"""["'](?:[~/.$]|[\w.-]*/)|["'][^"'\n]*\.[A-Za-z]\w{0,4}["']"""
+)
 # Tools that also run programs (`conda run`, `uv run`): only these uses set a place up.
 SETUP_TOOLS = {
     tool: re.compile(rf"^(?:{uses})\b")
@@ -949,6 +963,7 @@ class _Quiet:
         self.setups = 0  # steps that only set a place up (module load, cd, pip install)
         self.heredoc = None  # (terminator, python body?)
         self.serving = False  # a server started and not stopped after (`sky api start`)
+        self.built = set()  # programs the job compiles (`nvcc x.cu -o x`)
 
     def line(self, raw, expanded, words):
         if self.heredoc:
@@ -965,7 +980,7 @@ class _Quiet:
                 self.heredoc = None
             elif python == "text":
                 pass  # a file's text, not commands
-            elif not python or PY_READS.search(raw):
+            elif not python or PY_READS.search(PRINTED.sub("", raw)):
                 self.quiet = False
             return
         if FUNCTION_START.match(expanded) or ("=(" in expanded and ARRAY.match(expanded)):
@@ -991,7 +1006,7 @@ class _Quiet:
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
         head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
-        if head and not _may_read_nothing(head):
+        if head and not _may_read_nothing(head) and head.removeprefix("./") not in self.built:
             self.quiet = False  # decided at the first word, however long the line
             return
         segment, piped = [], False
@@ -1031,6 +1046,13 @@ class _Quiet:
                 self.serving = words[i + 2] == "start"
             self.steps += 1
             self.quiet = self.quiet and (verb in SKY_CONTROLS or dry)
+            return
+        if first in COMPILERS and "-o" in words[i + 1 : -1]:
+            self.built.add(words[words.index("-o", i + 1) + 1].removeprefix("./"))
+        elif head[0].removeprefix("./") in self.built and len(words) == i + 1:
+            # A program the job compiled from its source, run with no arguments (a hello
+            # world, a device check): it reads no data.
+            self.steps += 1
             return
         if first == "sbatch":
             # Resubmitting itself reads nothing (what the script reads is read here); another
@@ -1152,6 +1174,7 @@ class _Reader:
         self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
         self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
+        self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
         self._unused = None
         self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
         self.runtimes = {}  # variables naming the container runtime (`engine=podman`): its word
@@ -1268,6 +1291,8 @@ class _Reader:
             self._llm_c(words)
         if "-o" in words or "--output" in line:
             self._program_output(words)
+        if ".py" in line and ("data" in line or "dataset" in line):
+            self._data_folder_argument(words)
         if ".py" in line and READER_SCRIPT.search(line):
             for command in _commands(words):
                 if any(READER_SCRIPT.fullmatch(_base(w)) for w in command):
@@ -2321,6 +2346,45 @@ class _Reader:
             ):
                 self.add("data.inputs", value, word)
 
+    def _data_folder_argument(self, words):
+        """A Python program's first bare argument that is a folder named for data (`train.py
+        ./data`, `prepare.py /network/datasets/inat`): what it reads, unless a step wrote it
+        or it is on the node's own disk (a copy made there)."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if w.endswith(".py")), None)
+            if at is None or at + 1 >= len(command):
+                continue
+            word = command[at + 1]
+            value = self.expand(_unquote(word)).rstrip("/")
+            if (
+                not DATA_FOLDER.fullmatch(value)
+                or NODE_LOCAL.match(value)
+                or self._written(value)
+                or self._written(value.removeprefix("./"))
+            ):
+                continue
+            if (not _is_path(value) or value.startswith("./")) and self._named_before(value):
+                continue  # a folder under the working directory the job may fill itself
+            self.add("data.inputs", value, f"{command[at]} {word}")
+
+    def _named_before(self, folder):
+        """Whether a line before the current command names a folder under the working
+        directory (`wget -P data`, `cp -r /x ./data`, `DATA=data`); comments aside. The lines
+        naming each folder are found once."""
+        folder = folder.removeprefix("./")
+        if folder not in self._folder_lines:
+            named = re.compile(rf"(?<![\w./$-])(?:\./)?{re.escape(folder)}(?![\w.-])")
+            raw = self.span[0]
+            self._folder_lines[folder] = next(
+                (
+                    i
+                    for i, line in enumerate(raw)
+                    if folder in line and not line.lstrip().startswith("#") and named.search(line)
+                ),
+                len(raw),
+            )
+        return self._folder_lines[folder] < self.span[1]
+
     def _program_input(self, words):
         """`prog.py -i in.csv -o out.txt`: a program that writes the path it is given with `-o`
         reads the one it is given with `-i` (paths only: `-i` is also an index, an interval)."""
@@ -2842,6 +2906,9 @@ class _Reader:
                 == "/dev/null"  # an empty file hiding the image's own (`/dev/null:~/.bashrc`)
                 or USER_CONFIG.match(target.rstrip("/"))
                 or HOME_TOOL_FOLDER.match(source.strip())
+                # a folder of packages put at the container's user installs (`-B
+                # ~/local/torch-2.1:$HOME/.local`): software for the image, no data
+                or HOME_TOOL_FOLDER.match(target.strip())
             ):
                 continue  # the user's shell settings, user installs and compiler caches: no data
             holds_program = (

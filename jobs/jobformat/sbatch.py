@@ -898,6 +898,24 @@ SWEEP_AGENT = re.compile(
 )
 
 
+# The program itself given at submission (`python $*`, `srun python3 "$@"`, `"$@"`), also through
+# a variable set to the script's arguments (`cmd="$@"` … `python $cmd`): a hand-off, as to a script.
+ARGS_VARIABLE = re.compile(
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$(?:[@*]|\{[@*]\})["']?\s*$""", re.M
+)
+GIVEN_PROGRAM = re.compile(
+    r"""^\s*(?:srun(?:\s+-[\w-]+(?:=\S+)?)*\s+)?(?:python[\d.]*\s+(?:-\w+\s+)*)?"""
+    r"""["']?\$(?:[@*]|\{[@*]\})["']?\s*$"""
+)
+
+
+def _given_program(step, body):
+    """Whether a step runs a program the script is given as its arguments."""
+    for name in ARGS_VARIABLE.findall(body or ""):
+        step = re.sub(rf"\$(?:{name}\b|\{{{name}\}})", "$@", step)
+    return bool(GIVEN_PROGRAM.match(step))
+
+
 def _hands_off_to(body, in_container=False):
     """The script a job's commands only hand over to (its one step besides setting up), or
     None when the commands do more or launch their work themselves. `in_container`: also
@@ -917,6 +935,8 @@ def _hands_off_to(body, in_container=False):
             return None
     if len(steps) == 1 and (agent := SWEEP_AGENT.match(steps[0])):
         return agent.group(1)
+    if len(steps) == 1 and _given_program(steps[0], body):
+        return steps[0].strip()
     if len(steps) != 1 or not (match := RUNS_A_SCRIPT.match(steps[0])):
         return None
     if RENDEZVOUS.search(body):

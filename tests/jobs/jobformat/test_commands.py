@@ -3061,3 +3061,42 @@ def test_a_clones_module_is_matched_by_the_repositorys_name_too():
     # a module of another name runs no program of the clone's
     other = "python -m http.server 9000\n"
     assert commands.code_from_clones([(setup, "setup", 1), (other, "run", 1)]) == []
+
+
+def test_inline_python_reads_only_what_names_a_place_and_a_program_built_here_reads_nothing():
+    def quiet(text):
+        return ("data.no_inputs", True) in found(text)
+
+    bench = 'python3 - <<"PY"\nimport torch\nx = torch.ones(8, device=torch.device("cuda"))\n'
+    assert quiet(bench + 'print(f"{x.sum() / 8:.1f} per item")\nPY\n')
+    assert not quiet(bench + 'y = torch.load("w/ones.pt")\nPY\n')
+    assert not quiet('python3 - <<"PY"\nrows = list(csv_reader("tab.csv"))\nPY\n')
+    assert quiet("module load cuda\nnvcc hi.cu -o hi\n./hi\n")
+    assert quiet("mpicc ring.c -o ring\nsrun ./ring\n") is False  # srun's program is not shown
+    assert not quiet("nvcc hi.cu -o hi\n./hi frames/\n")  # handed a folder: what it reads
+    assert not quiet("./hi\n")  # not built here
+
+
+def test_a_folder_named_for_data_as_a_programs_first_argument_is_read():
+    assert found("python prep.py /lake/datasets/birds 16\n") == [
+        ("data.inputs", "/lake/datasets/birds")
+    ]
+    assert ("data.inputs", "./data") in found("accelerate launch tune.py ./data --epochs 1\n")
+    # a copy on the node's own disk, or a folder a step of the job wrote, is not what it reads
+    assert found("python fit.py $SLURM_TMPDIR/data\n") == []
+    assert ("data.inputs", "data") not in found(
+        "wget -P data https://x.example/a.csv\npython fit.py data\n"
+    )
+    assert found("cp -r /lake/raw ./data\npython fit.py ./data\n") == []
+    assert found("python make.py --output_dir /w/data/x\npython fit.py /w/data/x\n") == [
+        ("output.artifacts", "/w/data/x")
+    ]
+    # another first argument says nothing
+    assert found("python fit.py /lake/birds\n") == []
+
+
+def test_packages_bound_at_the_containers_user_installs_are_software_not_data():
+    text = "apptainer exec --nv --bind ~/pkgs/torch-2:$HOME/.local ~/t.sif python fit.py\n"
+    got = found(text)
+    assert not any(path == "data.unclassified" for path, _ in got)
+    assert ("work.image", "~/t.sif") in got

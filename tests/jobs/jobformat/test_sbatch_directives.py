@@ -564,3 +564,14 @@ def test_a_zero_memory_per_cpu_is_all_of_the_nodes_memory_not_a_size():
     [result] = jobformat.import_text(text, filename="zero.sh")
     assert "memory_per_node" not in result.description.to_data()["request"]
     assert any("--mem-per-cpu 0" in note for note in result.notes)
+
+
+def test_a_program_given_at_submission_is_a_hand_off_that_says_nothing_of_cpu_only():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    for runs in ("python $*", 'srun python3 "$@"', '"$@"', 'ARGS="$@"\necho $ARGS\npython $ARGS'):
+        got = request("#SBATCH -t 1:00:00", "module load tools", runs)
+        assert got.no_accelerators is None and got.accelerators is None, runs
+    # a program of its own, given the arguments, is still work shown here
+    assert request("#SBATCH -t 1:00:00", "python fit.py $*").no_accelerators is True
