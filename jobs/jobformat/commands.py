@@ -261,6 +261,9 @@ OUTPUT_OPTIONS = {
     "--out_file",
     "--out-file",
     "--outdir",
+    # a designer's or predictor's folder of results (ProteinMPNN's `--out_folder`)
+    "--out_folder",
+    "--out-folder",
     "--output_folder",
     "--output-folder",
     "--result_dir",
@@ -293,7 +296,13 @@ ROLE_MODEL_OPTION = re.compile(
 # The checkpoint a program loads (`eval.py --checkpoint runs/x`, `-ckpt best.pt`): the model it
 # reads, on a line that neither trains, saves on a schedule nor resumes.
 LOADED_CHECKPOINT = {"--checkpoint", "--ckpt", "-ckpt", "-checkpoint"}
-TRAINS = re.compile(r"train", re.IGNORECASE)
+# …and a weights file under an option naming the checkpoint with another word (`--openfold_
+# checkpoint_path model.pt`, `--checkpoint_soluble_mpnn v_48_002.pt`), on the same terms.
+NAMED_CHECKPOINT = re.compile(
+    r"--(?:[a-z0-9]+[-_])+(?:checkpoint|ckpt)(?:[-_](?:path|file))?|--(?:checkpoint|ckpt)(?:[-_][a-z0-9]+)+"
+)
+# (not `pretrained`: the weights a program starts from, `run_pretrained_openfold.py`)
+TRAINS = re.compile(r"(?<!pre)train", re.IGNORECASE)
 # Generated texts (`--generated_path`, `--generations_file`): as often what an evaluation reads
 # as what a generation step writes, so not stated either way.
 GENERATED_OPTION = re.compile(r"--(?:[a-z]+[-_])*generat")
@@ -309,11 +318,37 @@ INPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:metadata|annotations?|captions?)[-_](?:path|dir|directory|file|root|folder)"
 )
 DESCRIBES_DATA = re.compile(r"metadata|annotation|caption")
+# …and options named for the kind of file they hand over, in structural biology and chemistry:
+# the structures, sequences, alignments, molecules or cells a predictor or designer reads
+# (`--pdb_path`, `--pdb x.pdb`, `--fasta_paths`, `--a3m_dir`, `--template_mmcif_dir`,
+# `--use_precomputed_alignments DIR`, `--sdf_file`, `--h5ad_path`, AlphaFold 3's `--json_path`).
+# (Not one named for writing: WRITES; a bare `--json` is a switch as often as a file.)
+FORMAT_INPUT = re.compile(
+    r"--(?:[a-z0-9]+[-_])*(?:pdbs?|fastas?|a3ms?|msas?|alignments|mmcif|cif|sdf|mol2|smiles|h5ad)"
+    r"(?:[-_](?:paths?|dir|directory|files?|folder|root))?|"
+    r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
+)
+FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json")
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
 PAIRED_INPUT = {"--input_dir", "--input-dir"}
 PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
+# Predictors named with their bare arguments, in order: what each one is (PREDICTOR_ARGUMENTS),
+# and options whose value is a place (not a flag before an argument).
+PREDICTOR_ARGUMENTS = {
+    ("colabfold_batch", None): ("data.inputs", "output.artifacts"),
+    ("boltz", "predict"): ("data.inputs",),
+    ("chai-lab", "fold"): ("data.inputs", "output.artifacts"),
+    ("run_pretrained_openfold.py", None): ("data.inputs", "data.inputs"),
+}
+PREDICTOR_IN_LINE = re.compile(
+    r"colabfold_batch|boltz\s+predict|chai-lab\s+fold|run_pretrained_openfold"
+)
+PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGNORECASE)
+# Long options written with one dash, as Go, Java and many scientific programs take them
+# (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.
+SINGLE_DASH_LONG = {"-input", "-output"}
 # A command told to rehearse, and the places it would otherwise write.
 DRY_RUN = {"--dry-run", "--dry_run", "--dryrun"}
 WRITTEN_PLACES = {"output.artifacts", "request.checkpoint_location", "_save"}
@@ -416,6 +451,8 @@ REQUIRED_OR_EXIT = re.compile(
     r"""(?:\{[^}]*?)?exit\s+[1-9]"""
 )
 FAILS = re.compile(r"^\s*exit\s+[1-9]")
+# `NAME=--flag` (quoted or not): a variable holding one option.
+FLAG_ASSIGNMENT = re.compile(r"""([A-Za-z_]\w*)=["']?(--?[A-Za-z][\w-]*)["']?""")
 RESTART_OPTION = re.compile(r"--?(?:restart|resume|continue|cpi)(?:[-_](?:from|file))?")
 # Flags that make a program train or run on data it makes up itself (PyTorch's and timm's
 # --dummy/--synthetic, Megatron's --mock-data, DeepSpeed's --dummy-data).
@@ -558,7 +595,14 @@ OVERRIDE_MODEL = {"model_name_or_path", "pretrained_model_name_or_path", "model_
 LOCAL_MODEL_FOLDERS = {"checkpoints", "checkpoint", "ckpts", "ckpt", "models", "outputs", "output",
                        "runs", "saves", "save", "exp", "experiments"}  # fmt: skip
 # Where a trainer puts what it hands back (`trainer.export_path=`, `model.export_dir=`).
-OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path"}
+OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path",
+                   # where a sampler's designs go (RFdiffusion's `inference.output_prefix=`)
+                   "output_prefix"}  # fmt: skip
+# What a program is given to read, by a key named for its input (`inference.input_pdb=`,
+# `data.input_path=`), and the weights a sampler loads by a key naming a checkpoint
+# (`inference.ckpt_override_path=m.pt`, `model.weights=w.pt`) on a line that does not train.
+OVERRIDE_INPUT = re.compile(r"input(?:_\w+)?")
+OVERRIDE_WEIGHTS = re.compile(r"(?:\w+_)?(?:ckpt|checkpoint|weights)(?:_\w+)?")
 # A trainer told to pick up from its latest checkpoint (`trainer.resume_mode=auto`).
 OVERRIDE_RESUME = {"resume_mode", "resume"}
 RESUMES = {"latest", "auto", "resume_path", "last", "true"}
@@ -1176,10 +1220,14 @@ class _Reader:
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
         self._unused = None
+        self._unsaid = None  # names used only in lines commented out
+        self.consumed = set()  # data files one step writes and a later one reads
         self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
         self.runtimes = {}  # variables naming the container runtime (`engine=podman`): its word
         self.parameters = set()  # variables a shell function sets from its own arguments
         self.tested = set()  # files an `if` tests for (a restart from one resumes)
+        self.last_tested = None
+        self.restart_flags = {}  # variables set to a restart flag when a tested file is there
         self.required = None  # a file an `if` tests is missing, until its branch exits
         self.ran_before = False  # the same, before the line being read
         self.workspaces = set()  # folders named for the job that it makes and works in
@@ -1197,6 +1245,10 @@ class _Reader:
             return
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
+            if isinstance(value, str) and "//" in value and "://" not in value:
+                # A folder's value ending in `/` joined to a name (`$DIR/x` with DIR=/in/):
+                # one path, `/in/x`, as the system reads it.
+                value = DOUBLE_SLASH.sub("/", value)
         if path == "data.inputs" and str(value).rstrip("/") in self.removed:
             return  # (a file the job removed, then read: a step of the job made it again)
         if self.parameters and any(
@@ -1239,6 +1291,7 @@ class _Reader:
         self.quiet.line(self.raw, line, words)
         if m := TESTS_FOR_FILE.match(line):
             self.tested.add(self.expand(m.group(1)))
+            self.last_tested = self.expand(m.group(1))
         elif self.tested:
             self._restarts(words)
         self._requires(line)
@@ -1289,7 +1342,7 @@ class _Reader:
             self._uri_arguments(words)
         if "train_gpt2" in line:
             self._llm_c(words)
-        if "-o" in words or "--output" in line:
+        if "-o" in words or "--output" in line or "-output" in words:
             self._program_output(words)
         if ".py" in line and ("data" in line or "dataset" in line):
             self._data_folder_argument(words)
@@ -1299,6 +1352,8 @@ class _Reader:
                     self._positional_inputs(command)
         if "bwa" in line:
             self._aligner(words)
+        if ("fold" in line or "predict" in line) and PREDICTOR_IN_LINE.search(line):
+            self._predictor(words)
         if "samtools" in line:
             self._samtools(words)
         if "STAR" in line:
@@ -1472,7 +1527,21 @@ class _Reader:
             self.add("data.inputs", value, f"{value} (the job stops without it)")
 
     def _restarts(self, words):
-        """A restart option given a file the script first tested for (see TESTS_FOR_FILE)."""
+        """A restart option given a file the script first tested for (see TESTS_FOR_FILE), or
+        a variable set to a restart flag when that file is there (`if [ -f ckpt/last.pth ];
+        then FLAG="--resume"; fi`, then `train.py $FLAG`): the job resumes from that file."""
+        if words and (m := FLAG_ASSIGNMENT.fullmatch(words[0])) and self.last_tested:
+            if RESTART_OPTION.fullmatch(m.group(2)):
+                self.restart_flags[m.group(1)] = self.last_tested
+            return
+        for word in words:
+            name = m.group(1) or m.group(2) if (m := SUBMIT_VARIABLE.fullmatch(word)) else None
+            if name in self.restart_flags:
+                tested = self.restart_flags[name]
+                said = f"{word} ({name} set to resume when {tested} is there)"
+                self.add("request.checkpoint_location", tested, said)
+                self.add("request.preemptible", True, said)
+                return
         for i, word in enumerate(words):
             option, eq, value = word.partition("=")
             if not RESTART_OPTION.fullmatch(option) or not (eq or i + 1 < len(words)):
@@ -1589,6 +1658,25 @@ class _Reader:
             return
         if not value or name in self.assigned or self._leftover(name, value):
             return
+        if (
+            (
+                DATA_VARIABLE.match(name)
+                or OUTPUT_VARIABLE.match(name)
+                or CHECKPOINT_VARIABLE.match(name)
+            )
+            and "#" in self.text
+            and self._unsaid is None
+        ):
+            # (used in lines commented out and nowhere else; _leftover set _unused)
+            self._unsaid = _unused(COMMENT_LINE.sub("", self.text)) - self._unused
+        if name in (self._unsaid or ()) and (
+            DATA_VARIABLE.match(name)
+            or OUTPUT_VARIABLE.match(name)
+            or CHECKPOINT_VARIABLE.match(name)
+        ):
+            # A place set and used only in lines commented out (`data_dir=/x`, then only
+            # `# train -i $data_dir`), nor exported: the commands that took it are not run.
+            return
         self.assigned.add(name)
         said = f"{name}={value}"
         if DATA_VARIABLE.match(name) and _is_path(value):
@@ -1610,16 +1698,28 @@ class _Reader:
             if word[:2] == "-B" and word[2:3] in ("/", "$", "~", "."):
                 # Apptainer's bind with its value attached (`-B/work/x:/work/x`), as getopt reads it.
                 option, eq, value = "-B", "=", word[2:]
+            if option in SINGLE_DASH_LONG:
+                option = "-" + option  # (`-input x.a3m`: the program's `--input`)
             if option.startswith("--") and "." in option:
                 # A program's grouped options (`--actor.model_name_or_path`, `--ckpt.output_dir`):
                 # the last part is the option.
                 option = "--" + option.rsplit(".", 1)[1]
-            if option not in KNOWN_OPTIONS and self._named_option(option, value):
+            if option not in KNOWN_OPTIONS and self._named_option(option, value, words):
                 continue
             if option not in KNOWN_OPTIONS and self._role_option(option, value):
                 continue
             if option in LOADED_CHECKPOINT:
                 self._loaded_checkpoint(option, value)
+                continue
+            if (
+                "ck" in option
+                and NAMED_CHECKPOINT.fullmatch(option)
+                and not CHECKPOINT_OPTION.fullmatch(option)
+                and not WRITES.search(option)
+                and not RESTART_OPTION.search(option)
+                and WEIGHTS_FILE.search(_unquote(value))
+            ):
+                self._loaded_checkpoint(option, _unquote(value))
                 continue
             if (
                 option not in KNOWN_OPTIONS
@@ -1632,6 +1732,17 @@ class _Reader:
                 if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
                     self.add("output.artifacts", value, f"{option} {value}")
                     self.produced.add(value.rstrip("/"))
+                continue
+            if (
+                option not in KNOWN_OPTIONS
+                and FORMAT_WORD.search(option)
+                and FORMAT_INPUT.fullmatch(option)
+                and not WRITES.search(option)
+                # (by whole words: `--template_mmcif_dir` is no temporary folder)
+                and not any(OWN_FILES.fullmatch(w) for w in re.split(r"[-_]", option[2:]))
+                and value[:1] not in ("-", "")
+            ):
+                self._format_input(option, value)
                 continue
             if (option in PAIRED_INPUT or MEDIA_INPUT.fullmatch(option)) and value[:1] != "-":
                 self._paired_input(option, self.expand(value), words)
@@ -1783,6 +1894,23 @@ class _Reader:
         if "model_args" in self.current or "pretrained=" in self.current:
             self._model_args(words)
 
+    def _format_input(self, option, value):
+        """A path handed over under an option named for its kind of file (FORMAT_INPUT): what
+        the program reads, the script's own argument too (`--fasta_paths "$1"`, kept as
+        written); not a file an earlier step wrote, nor a settings file or a bare word."""
+        value = self.expand(_unquote(value))
+        if self.mounted and value[:1] == "/":
+            self._through_mount(option, value)
+        elif POSITIONAL.fullmatch(value) or (
+            (_is_path(value) or RELATIVE_PLACE.fullmatch(value) or _file_word(value))
+            and not re.fullmatch(r"\$\{?\w+\}?/?", value)  # a variable with no value
+            and not NODE_LOCAL.match(value)
+            and not self._written(value)
+            and value.rstrip("/") not in self.produced
+            and not (CODE_FILE.search(value) and not value.endswith(".json"))
+        ):
+            self.add("data.inputs", value, f"{option} {value}")
+
     def _data_file(self, option, value):
         """A table, array, map or tensor file (`--ports-csv data/ports.csv`, `--ais-glob "/scratch/ais/
         *.csv"`) handed to a program under an option not named for writing it, nor for the
@@ -1792,11 +1920,9 @@ class _Reader:
         if WRITES.search(option) or OWN_FILES.search(option) or GENERATED_OPTION.match(option):
             return
         value = self.expand(value)
-        if (
-            (_is_path(value) or RELATIVE_PLACE.fullmatch(value))
-            and not NODE_LOCAL.match(value)
-            and not self._written(value)
-        ):
+        if self._written(value):
+            self.consumed.add(value.rstrip("/"))  # (made by an earlier step for this one)
+        elif (_is_path(value) or RELATIVE_PLACE.fullmatch(value)) and not NODE_LOCAL.match(value):
             self.add("data.inputs", value, f"{option} {value}")
 
     def _data_files_each(self, value):
@@ -1807,7 +1933,7 @@ class _Reader:
         given = self.variables.choices.get(m and (m.group(1) or m.group(2)), ())
         return bool(given) and all(DATA_FILE.search(v) for v in given)
 
-    def _named_option(self, option, value):
+    def _named_option(self, option, value, words=()):
         """Options read by a word of their name or by the program they are given to: a Hub
         dataset named for its use, the repository an uploader writes to, a trainer's folder
         it resumes from. True when the option was read."""
@@ -1826,6 +1952,18 @@ class _Reader:
                 return True
         elif option in MODEL_DIR_OPTIONS and RESUMES_IN_LINE.search(self.current):
             self._checkpoint(option, self.expand(value), said)
+            return True
+        elif (
+            option in MODEL_DIR_OPTIONS
+            and _is_path(self.expand(value))
+            and any(FORMAT_INPUT.fullmatch(w.partition("=")[0]) for w in words)
+            and not self.mounted  # (a container's path: read through its mount)
+        ):
+            # (a predictor handed its structures or sequences by an option named for them,
+            # FORMAT_INPUT, that neither trains, saves on a schedule nor resumes: the model's
+            # parameters it loads, AlphaFold 3's `--json_path=… --model_dir=/params`; elsewhere
+            # as often a trainer's own folder)
+            self._loaded_checkpoint(option, value)
             return True
         return False
 
@@ -2057,6 +2195,15 @@ class _Reader:
             )
         ) and placed:
             self.add("data.inputs", value, said)
+        elif (OVERRIDE_INPUT.fullmatch(last) and placed and not WRITES.search(last)) or (
+            OVERRIDE_WEIGHTS.fullmatch(last)
+            and WEIGHTS_FILE.search(value)
+            and not WRITES.search(last)
+            and not TRAINS.search(self.current)
+            and (_is_path(value) or RELATIVE_PLACE.fullmatch(value))
+        ):
+            if not NODE_LOCAL.match(value) and not self._written(value):
+                self.add("data.inputs", value, said)
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
             if not NODE_LOCAL.match(value):
                 self.add("output.artifacts", value, said)
@@ -2179,7 +2326,7 @@ class _Reader:
         """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
         profiler (`kernprof -o run.lprof`, `nsys profile -o report`) names what it writes."""
         for i, word in enumerate(words[:-1]):
-            if word not in ("-o", "--output"):
+            if word not in ("-o", "--output", "-output"):
                 continue
             before = words[:i]
             program = any(w.endswith(".py") for w in before) or any(
@@ -2218,6 +2365,40 @@ class _Reader:
             for value in given[:3]:
                 if _is_path(value) or RELATIVE.fullmatch(value):
                     self.add("data.inputs", value, f"bwa mem {value}")
+
+    def _predictor(self, words):
+        """Structure predictors that take their input, and some their output folder, as bare
+        arguments (PREDICTOR_ARGUMENTS): `colabfold_batch IN OUT`, `boltz predict IN`,
+        `chai-lab fold IN OUT`, `run_pretrained_openfold.py FASTA_DIR MMCIF_DIR`. An option's
+        value is not an argument (a path after an option named for a place is that option's);
+        a file an earlier step wrote is not read."""
+        for command in _commands(words):
+            bases = [_base(w) for w in command]
+            for (tool, step), places in PREDICTOR_ARGUMENTS.items():
+                if tool not in bases:
+                    continue
+                at = bases.index(tool) + 1
+                if step:
+                    if command[at : at + 1] != [step]:
+                        continue
+                    at += 1
+                given = []
+                for previous, word in zip(command[at - 1 :], command[at:], strict=False):
+                    if word.startswith("-") or word in (">", ">>", "2>", "|"):
+                        continue
+                    value = self.expand(_unquote(word))
+                    valued = previous.startswith("-") and "=" not in previous
+                    if valued and (not _file_word(value) or PLACE_OPTION.search(previous)):
+                        continue  # (the option's value)
+                    if _file_word(value):
+                        given.append(value)
+                for path, value in zip(places, given, strict=False):
+                    said = f"{tool}{' ' + step if step else ''} {value}"
+                    if path == "output.artifacts":
+                        self.add(path, value, said)
+                        self.produced.add(value.rstrip("/"))
+                    elif not NODE_LOCAL.match(value) and not self._written(value):
+                        self.add(path, value, said)
 
     def _samtools(self, words):
         """`samtools sort|view|index|… [options] FILE`: the file named first is read (a view's
@@ -2973,6 +3154,9 @@ class _Reader:
                 p.path == "data.inputs"
                 and isinstance(p.value, str)
                 and any(p.value.startswith(o + "/") for o in outs)
+                # (not a file handed over under an option named for its kind, FORMAT_INPUT:
+                # AlphaFold 3's `--json_path=/in/x.json` with /in and /out one folder)
+                and not FORMAT_INPUT.fullmatch(p.said.split(" ", 1)[0])
             )
         ]
 
@@ -3285,6 +3469,7 @@ def read(
         if not local_copy(p) and not read_through(p) and not produced(p)
     ]
     found = _sibling_outputs(found)
+    found = _intermediates(found, reader.consumed)
     reads = ("data.inputs", "data.unclassified", "request.checkpoint_location", "_load")
     if skipped > 0:
         # What the unread lines do is not known: nothing is said of them but that.
@@ -3307,6 +3492,22 @@ def read(
     if made is not None:
         made.update(reader.made)
     return _settle(found, checkpointed)
+
+
+def _intermediates(found, consumed):
+    """A data file one step writes and a later step reads (`parse.py --output_path p.jsonl`,
+    then `design.py --jsonl_path p.jsonl --out_folder designs/`) passes between the job's
+    steps: not what the job delivers, when it names another output."""
+    if not consumed:
+        return found
+    passed = [
+        p for p in found
+        if p.path == "output.artifacts" and isinstance(p.value, str)
+        and p.value.rstrip("/") in consumed and DATA_FILE.search(p.value)
+    ]  # fmt: skip
+    if not passed or not any(p.path == "output.artifacts" and p not in passed for p in found):
+        return found
+    return [p for p in found if p not in passed]
 
 
 SIBLINGS = 3  # places side by side that one line names turn by turn: their folder instead
@@ -3975,6 +4176,9 @@ def code_from_clones(sections):
 WORKING_DIRECTORIES = {"~/sky_workdir", "$HOME/sky_workdir", "${HOME}/sky_workdir"}
 
 
+DOUBLE_SLASH = re.compile(r"(?<=[^/])/{2,}")
+
+
 def _in_line_order(proposals, line):
     """proposals with those of each path (inputs, outputs, …) in the order the line names
     them; each keeps the slots its path had."""
@@ -3992,7 +4196,9 @@ def _at(line, proposal):
     """Where a proposal's place is written in its line (its own words, else its value without
     the scheme the reader added); the end of the line when neither is there."""
     value = str(proposal.value)
-    for text in (proposal.said, value, re.sub(r"^hf://(?:datasets/)?", "", value)):
+    # (its words as `--option value`, or as the line may write them, `--option=value`)
+    written = proposal.said.replace(" ", "=", 1) if proposal.said[:1] == "-" else ""
+    for text in (proposal.said, written, value, re.sub(r"^hf://(?:datasets/)?", "", value)):
         if text and (at := line.find(str(text))) >= 0:
             return at
     return len(line)
@@ -4270,6 +4476,8 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
 
 # A plain assignment at a line's start (not exported: a program cannot see it).
 PLAIN_ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_]\w*)=", re.MULTILINE)
+# A whole line commented out (`#SBATCH` directives are read elsewhere).
+COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
 def _unused(text):

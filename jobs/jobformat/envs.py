@@ -125,6 +125,10 @@ POSITIONAL = re.compile(r"\$\{?[0-9@*]\}?")
 POSITIONAL_DEFAULT = re.compile(r"\$\{[0-9]:?-([^{}`$]*)\}")
 
 
+# A shell parameter operation on one variable (`${F%.json}`, `${P##*/}`, `${S/a/b}`).
+PARAMETER_OPERATION = re.compile(r"\$\{([A-Za-z_]\w*)(?:%%?|##?|//?|\^\^?|,,?)[^{}]*\}")
+
+
 @functools.lru_cache(maxsize=8)
 def _assigned(text, given):
     """(values, names set twice, each name's plain values in order); cached because an sbatch script's commands and directives
@@ -140,6 +144,10 @@ def _assigned(text, given):
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
+        if (m := PARAMETER_OPERATION.fullmatch(value)) and m.group(1) not in values:
+            # `JOBNAME=${JSON%.json}` of a name known only when the job runs: kept by its own
+            # name where a path uses it (`$OUT/${JOBNAME}`), as a command's output is.
+            continue
         if value[:2] == "${" and (m := POSITIONAL_DEFAULT.fullmatch(value)):
             value = _bare(m.group(1))
         if POSITIONAL.fullmatch(value):

@@ -3100,3 +3100,134 @@ def test_packages_bound_at_the_containers_user_installs_are_software_not_data():
     got = found(text)
     assert not any(path == "data.unclassified" for path, _ in got)
     assert ("work.image", "~/t.sif") in got
+
+
+# --- 7 Dec 2026, set seen-z (AI models in biology and chemistry) ---------------------------
+
+
+def test_options_named_for_the_kind_of_file_they_hand_over_are_read():
+    text = (
+        "python design.py --pdb_path ./targets/kinase --out_folder ./designs/kinase\n"
+        "python score.py --pdb motifs/site_a.pdb --sdf_file /lake/ligands/set1.sdf\n"
+        'fold --fasta_paths "$1" --template_mmcif_dir /db/mmcif --output_report_pdb x/y.pdb\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "./targets/kinase"),
+        ("output.artifacts", "./designs/kinase"),
+        ("data.inputs", "motifs/site_a.pdb"),
+        ("data.inputs", "/lake/ligands/set1.sdf"),
+        ("data.inputs", "$1"),
+        ("data.inputs", "/db/mmcif"),
+        # (an option named for writing is not read)
+    ]
+
+
+def test_a_json_input_inside_the_folder_written_is_still_read_through_its_mount():
+    text = (
+        "D=/lake/runs/$1\n"
+        "apptainer exec --nv -B $D:/work/in -B $D:/work/out -B /lake/params:/p img.sif \\\n"
+        "  python run.py --json_path=/work/in/query.json --model_dir=/p --output_dir=/work/out\n"
+    )
+    got = found(text, shared_disk=True)
+    assert got.index(("data.inputs", "/lake/runs/$1/query.json")) < got.index(
+        ("data.inputs", "/lake/params")
+    )
+    assert ("output.artifacts", "/lake/runs/$1") in got
+
+
+def test_a_model_dir_beside_a_structure_input_is_the_parameters_loaded():
+    text = "predict --json_path=/in/a.json --model_dir=/lake/params --output_dir=/out/a\n"
+    assert found(text) == [
+        ("data.inputs", "/in/a.json"),
+        ("data.inputs", "/lake/params"),
+        ("output.artifacts", "/out/a"),
+    ]
+    # a trainer's own folder stays what it was (nothing said without resumption)
+    assert found("python estimator.py --model_dir=/lake/runs/a --output_dir=/out\n") == [
+        ("output.artifacts", "/out")
+    ]
+
+
+def test_a_weights_file_under_an_option_naming_a_checkpoint_is_loaded():
+    text = (
+        "python run_pretrained_sampler.py --sampler_checkpoint_path w/finetuned.pt\n"
+        "python run.py --checkpoint_small_net ./params/net_v2.pt --seed 3\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "w/finetuned.pt"),
+        ("data.inputs", "./params/net_v2.pt"),
+    ]
+
+
+def test_hydra_keys_named_for_input_output_prefix_and_weights():
+    text = (
+        "python scripts/sample.py inference.input_pdb=inputs/t.pdb "
+        "inference.output_prefix=outputs/t1/ inference.ckpt_override_path=models/base.pt\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "inputs/t.pdb"),
+        ("output.artifacts", "outputs/t1/"),
+        ("data.inputs", "models/base.pt"),
+    ]
+
+
+def test_structure_predictors_bare_arguments():
+    text = (
+        "boltz predict ../queries/set_a --use_msa_server --out_dir ../preds\n"
+        "colabfold_batch --num-recycle 3 /lake/fastas /lake/cf_out\n"
+        "python3 run_pretrained_openfold.py /lake/fasta_dir /db/mmcif_files --output_dir ./\n"
+    )
+    got = found(text)
+    assert [v for p, v in got if p == "data.inputs"] == [
+        "../queries/set_a",
+        "/lake/fastas",
+        "/lake/fasta_dir",
+        "/db/mmcif_files",
+    ]
+    assert [v for p, v in got if p == "output.artifacts"] == ["../preds", "/lake/cf_out", "./"]
+
+
+def test_single_dash_long_input_and_output_options():
+    text = "python3 ./fold.py -input ./q/a.a3m -output ./out/folds -name t\n"
+    assert found(text) == [("data.inputs", "./q/a.a3m"), ("output.artifacts", "./out/folds")]
+
+
+def test_a_place_used_only_in_lines_commented_out_says_nothing():
+    text = (
+        'data_dir="/lake/cells"\nresult_dir="/lake/results"\n'
+        "# python old.py -i $data_dir -o $result_dir\n"
+        "python run.py --experiment a_to_b\n"
+    )
+    assert found(text) == []
+
+
+def test_a_name_derived_by_a_parameter_operation_is_kept_by_its_name():
+    text = (
+        "OUT=/lake/msas\nJSON=$(ls *.json | head -1)\nNAME=${JSON%.json}\n"
+        "predict --json_path=/in//${JSON} --output_dir=${OUT}/${NAME}\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/in/${JSON}"),  # (`//` is one `/`)
+        ("output.artifacts", "/lake/msas/${NAME}"),
+    ]
+
+
+def test_a_file_one_step_writes_for_the_next_is_not_the_jobs_output():
+    text = (
+        "python parse.py --input_path=../pdbs/ --output_path=../pdbs/parsed.jsonl\n"
+        "python design.py --jsonl_path ../pdbs/parsed.jsonl --out_folder ../pdbs/designs\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "../pdbs/"),
+        ("output.artifacts", "../pdbs/designs"),
+    ]
+
+
+def test_a_resume_flag_set_when_the_checkpoint_is_there_resumes_from_it():
+    text = (
+        'FLAG=""\nif [ -f ckpts/last.pth ]; then\n    FLAG="--resume"\nfi\n'
+        "torchrun --nproc_per_node=2 finetune.py --data_path /lake/cells.h5ad $FLAG\n"
+    )
+    got = found(text)
+    assert ("request.checkpoint_location", "ckpts/last.pth") in got
+    assert ("request.preemptible", True) in got
