@@ -367,12 +367,18 @@ def script_locations(script):
     """Cloud locations the commands read and write, in order: ([read], [written]).
 
     Only what the commands say outright: an option naming an output (`--output-dir s3://…`)
-    or a copy tool's destination is written; any other option or a copy's source is read."""
+    or a copy tool's destination is written; any other option or a copy's source is read.
+    A place the job writes before it reads it is its own copy, not read from outside, as is
+    one copied down and back up (a sync of its own files); one a program's option reads before
+    anything writes it (`--input_path gs://s.zarr --output_path gs://s.zarr`, a store updated
+    in place) is read and written."""
     reads, writes = [], []
     if not script:
         return reads, writes
+    # where a program's option first reads each place, and where it is first written
+    first_read, first_write = {}, {}
     text = script.replace("\\\n", " ")
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines()):
         if "://" not in line or line.lstrip().startswith("#"):
             # (nothing to find: a plain test first, run scripts can be long; a comment is
             # an example for the user, `# python x.py --remote s3://…`, not a command)
@@ -384,12 +390,18 @@ def script_locations(script):
             source, target = match.group(2).strip("\"'"), match.group(3).strip("\"'")
             if CLOUD_URI.fullmatch(target):
                 writes.append(target)
+                first_write.setdefault(target, (number, match.start(3)))
             if CLOUD_URI.fullmatch(source):
                 reads.append(copied_folder(source))
         # An option starts a word: tried once per word, not at every dash of a long run.
         for match in URI_OPTION.finditer(line):
             option, uri = match.group(1), match.group(2)
-            (writes if WHOLE_WRITE_OPTION.fullmatch(option) else reads).append(uri)
+            written = WHOLE_WRITE_OPTION.fullmatch(option)
+            (writes if written else reads).append(uri)
+            (first_write if written else first_read).setdefault(uri, (number, match.start()))
     unique_writes = list(dict.fromkeys(writes))
-    unique_reads = [u for u in dict.fromkeys(reads) if u not in unique_writes]
+    unique_reads = [
+        u for u in dict.fromkeys(reads)
+        if u not in unique_writes or first_read.get(u, first_write[u]) < first_write[u]
+    ]  # fmt: skip
     return unique_reads, unique_writes

@@ -3231,3 +3231,17 @@ def test_a_resume_flag_set_when_the_checkpoint_is_there_resumes_from_it():
     got = found(text)
     assert ("request.checkpoint_location", "ckpts/last.pth") in got
     assert ("request.preemptible", True) in got
+
+
+def test_a_store_a_program_reads_and_updates_in_place_is_read_and_written():
+    from jobs.jobformat import mounts
+
+    # read first by the program's input option, then written back: both
+    text = "python add_field.py --src=gs://lake/grid.zarr --output_path=gs://lake/grid.zarr\n"
+    assert mounts.script_locations(text) == (["gs://lake/grid.zarr"], ["gs://lake/grid.zarr"])
+    # written first, then read: the job's own copy, not read from outside
+    text = "gsutil cp -r out gs://lake/run1\npython eval.py --data gs://lake/run1\n"
+    assert mounts.script_locations(text) == ([], ["gs://lake/run1"])
+    # copied down and synced back up: its own files, written only
+    text = "aws s3 sync s3://lake/ckpt ckpt\npython t.py\naws s3 sync ckpt s3://lake/ckpt\n"
+    assert mounts.script_locations(text) == ([], ["s3://lake/ckpt"])
