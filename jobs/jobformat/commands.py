@@ -15,9 +15,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .envs import DEFAULTED, script_variables
+from .envs import DEFAULTED, POSITIONAL, script_variables
 from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder
-from .realtime import ends_serving
+from .realtime import CONTAINER_VALUED, ends_serving
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
 
@@ -192,8 +192,6 @@ DATASET_OPTIONS = {
     "--dataset-name-or-path",
     *MIXER_OPTIONS,
 }
-# One of the script's own arguments, alone (`$1`, `${2}`).
-POSITIONAL = re.compile(r"\$(?:\d|\{\d+\})")
 # Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
 # --dataset-name random`): no dataset is read.
 GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
@@ -302,7 +300,7 @@ NAMED_CHECKPOINT = re.compile(
     r"--(?:[a-z0-9]+[-_])+(?:checkpoint|ckpt)(?:[-_](?:path|file))?|--(?:checkpoint|ckpt)(?:[-_][a-z0-9]+)+"
 )
 # (not `pretrained`: the weights a program starts from, `run_pretrained_openfold.py`)
-TRAINS = re.compile(r"(?<!pre)train", re.IGNORECASE)
+TRAINS = re.compile(r"(?<!pre)train|pretrain(?!ed)", re.IGNORECASE)
 # Generated texts (`--generated_path`, `--generations_file`): as often what an evaluation reads
 # as what a generation step writes, so not stated either way.
 GENERATED_OPTION = re.compile(r"--(?:[a-z]+[-_])*generat")
@@ -324,8 +322,10 @@ DESCRIBES_DATA = re.compile(r"metadata|annotation|caption")
 # `--use_precomputed_alignments DIR`, `--sdf_file`, `--h5ad_path`, AlphaFold 3's `--json_path`).
 # (Not one named for writing: WRITES; a bare `--json` is a switch as often as a file.)
 FORMAT_INPUT = re.compile(
-    r"--(?:[a-z0-9]+[-_])*(?:pdbs?|fastas?|a3ms?|msas?|alignments|mmcif|cif|sdf|mol2|smiles|h5ad)"
+    r"--(?:[a-z0-9]+[-_])*(?:pdbs?|fastas?|a3ms?|msas?|alignments|mmcif|cif|sdf|mol2|h5ad)"
     r"(?:[-_](?:paths?|dir|directory|files?|folder|root))?|"
+    # (a bare `--smiles` is as often a molecule written out, `c1ccccc1.O`)
+    r"--(?:[a-z0-9]+[-_])*smiles[-_](?:paths?|dir|directory|files?|folder|root)|"
     r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
 )
 FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json")
@@ -447,7 +447,7 @@ REQUIRES_FILE = re.compile(
     r"""^\s*if\s+(?:test\s+!\s+-[ef]\s+|\[\[?\s+!\s+-[ef]\s+)["']?([^\s"';\]]+)["']?"""
 )
 REQUIRED_OR_EXIT = re.compile(
-    r"""^\s*(?:test\s+-[ef]\s+|\[\[?\s+-[ef]\s+)["']?([^\s"';\]]+)["']?\s*\]?\]?\s*\|\|\s*"""
+    r"""^\s*(?:test\s+-[ef]\s+|\[\[?\s+-[ef]\s+)["']?([^\s"';\]]+)["']?\s*(?:\]\]?\s*)?\|\|\s*"""
     r"""(?:\{[^}]*?)?exit\s+[1-9]"""
 )
 FAILS = re.compile(r"^\s*exit\s+[1-9]")
@@ -639,8 +639,9 @@ SUBMIT_DIRECTORY = re.compile(
     re.MULTILINE,
 )
 # A variable set to one of the script's arguments (`MODEL_ID=$1`, `export X="${2}"`).
+# (the name, then the argument's position; a function's own, `local data="$1"`, the same)
 ARGUMENT_VARIABLE = re.compile(
-    r"""^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?[0-9]\}?["']?[ \t]*"""
+    r"""^[ \t]*(?:(?:export|local|declare)[ \t]+)?([A-Za-z_]\w*)=["']?\$\{?([0-9])\}?["']?[ \t]*"""
     r"""(?:;[ \t]*shift\b[ \t]*)?(?:#.*)?$""",  # (`local id="$1"; shift`: the same)
     re.MULTILINE,
 )
@@ -663,19 +664,6 @@ GENERATED = re.compile(
     re.MULTILINE,
 )
 SUBMIT_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
-# Options of those runtimes that take a value (the image is the first other word).
-VALUED = {
-    "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
-    "-W", "--workdir", "-v", "--volume", "-e", "-p", "--publish", "--name", "-w", "--gpus",
-    "--shm-size", "--ipc", "--network", "--net", "--entrypoint", "-u", "--user", "--runtime",
-    "--ulimit", "--device", "--cap-add", "--security-opt", "-m", "--memory", "--cpus",
-    "--label", "-l", "--platform", "--pid", "--hostname", "-h", "--restart", "--add-host",
-    "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
-    "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
-    # Apptainer's own (`--no-mount bind-paths`, `--scratch /tmp`, `--fusemount …`)
-    "--no-mount", "--scratch", "-S", "--fusemount", "--security", "--network-args", "--dns",
-    "--apply-cgroups", "--memory-reservation", "--memory-swap",
-}  # fmt: skip
 # Cheap tests before the patterns above (a literal search is fast on a long line).
 COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
 RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
@@ -696,13 +684,14 @@ SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
 PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE": "data.inputs",
                "OUTPUT": "output.artifacts", "O": "output.artifacts",
                "METRICS_FILE": "output.artifacts", "M": "output.artifacts"}  # fmt: skip
-BEAGLE_KEYS = {"gt": "data.inputs", "ref": "data.inputs", "map": "data.inputs",
-               "out": "output.artifacts"}  # fmt: skip
 BEAGLE_FILE = re.compile(r"[\w${}./~-]+")
 # Programs whose operands are `key=value` words, by program name: Beagle (genotype phasing)
 # and dd (a block copy: `if=` is read, `of=` written; devices such as /dev/urandom are not data).
-KEY_VALUE_PROGRAMS = {"beagle": BEAGLE_KEYS,
-                      "dd": {"if": "data.inputs", "of": "output.artifacts"}}  # fmt: skip
+KEY_VALUE_PROGRAMS = {
+    "beagle": {"gt": "data.inputs", "ref": "data.inputs", "map": "data.inputs",
+               "out": "output.artifacts"},
+    "dd": {"if": "data.inputs", "of": "output.artifacts"},
+}  # fmt: skip
 REQUEUE_SELF = re.compile(r"\bscontrol\s+requeue\s+[\"']?\$\{?SLURM_JOB_?ID\}?")
 DMTCP_INTERVAL = re.compile(
     r"\b(?:dmtcp_launch|dmtcp_coordinator|start_coordinator)\b[^;&|]*?\s(?:-i|--interval)[= ]+(\d+)\b"
@@ -1115,7 +1104,7 @@ class _Quiet:
                 return
             if verb in ("exec", "run"):
                 # The program the container runs decides (`apptainer exec x.sif python -V`).
-                image = _first_argument(words[i:], (verb,), VALUED)
+                image = _first_argument(words[i:], (verb,), CONTAINER_VALUED)
                 if image:
                     after = words[i:].index(image, 2) + 1
                     if i + after >= len(words):
@@ -1220,6 +1209,7 @@ class _Reader:
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
         self._unused = None
+        self._leftovers_tried = 0
         self._unsaid = None  # names used only in lines commented out
         self.consumed = set()  # data files one step writes and a later one reads
         self.generated = set()  # variables set to what a command prints (`pw=$(uuidgen)`)
@@ -1487,10 +1477,9 @@ class _Reader:
         and imputation): the genotypes (`gt=`), the reference panel (`ref=`) and the genetic map
         (`map=`) are read; `out=` is the prefix of the files it writes. dd: `if=` is read and
         `of=` written, unless it is a device (`/dev/urandom`, `/dev/null`)."""
-        names = [w.rsplit("/", 1)[-1] for w in words[:1]]
-        keys = KEY_VALUE_PROGRAMS["dd"] if names == ["dd"] else None
-        if keys is None and any("beagle" in w.rsplit("/", 1)[-1] for w in words):
-            keys = BEAGLE_KEYS
+        keys = KEY_VALUE_PROGRAMS["dd"] if words[:1] and _base(words[0]) == "dd" else None
+        if keys is None and any("beagle" in _base(w) for w in words):
+            keys = KEY_VALUE_PROGRAMS["beagle"]  # (a jar run by java: the name anywhere)
         if keys is None:
             return
         for word in words:
@@ -1512,8 +1501,8 @@ class _Reader:
                 return  # (the branch follows: its `exit` decides)
         elif self.required is None:
             return
-        elif re.match(r"\s*fi\b", line):
-            self.required = None
+        elif re.match(r"\s*(?:fi|else|elif)\b", line):
+            self.required = None  # (an `exit` in the other branch runs when the file is there)
             return
         elif not FAILS.match(line):
             return
@@ -1645,7 +1634,10 @@ class _Reader:
         if self._unused is None:
             self._unused = _unused(self.text)
         place = value.rstrip("/")
-        return name in self._unused and len(place) > 1 and self.text.count(place) > 1
+        if name not in self._unused or len(place) < 2 or self._leftovers_tried >= LEFTOVERS:
+            return False
+        self._leftovers_tried += 1  # (each try scans the text: a bounded number, to stay linear)
+        return self.text.count(place) > 1
 
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
@@ -1658,22 +1650,15 @@ class _Reader:
             return
         if not value or name in self.assigned or self._leftover(name, value):
             return
-        if (
-            (
-                DATA_VARIABLE.match(name)
-                or OUTPUT_VARIABLE.match(name)
-                or CHECKPOINT_VARIABLE.match(name)
-            )
-            and "#" in self.text
-            and self._unsaid is None
-        ):
-            # (used in lines commented out and nowhere else; _leftover set _unused)
-            self._unsaid = _unused(COMMENT_LINE.sub("", self.text)) - self._unused
-        if name in (self._unsaid or ()) and (
+        named_for_a_place = (
             DATA_VARIABLE.match(name)
             or OUTPUT_VARIABLE.match(name)
             or CHECKPOINT_VARIABLE.match(name)
-        ):
+        )
+        if named_for_a_place and "#" in self.text and self._unsaid is None:
+            # (used in lines commented out and nowhere else; _leftover set _unused)
+            self._unsaid = _unused(COMMENT_LINE.sub("", self.text)) - self._unused
+        if named_for_a_place and name in (self._unsaid or ()):
             # A place set and used only in lines commented out (`data_dir=/x`, then only
             # `# train -i $data_dir`), nor exported: the commands that took it are not run.
             return
@@ -2977,7 +2962,7 @@ class _Reader:
             if not m:
                 continue
             after = _words(line[m.end() :])
-            image = _first_argument(["run", *after], ("run",), VALUED)
+            image = _first_argument(["run", *after], ("run",), CONTAINER_VALUED)
             if image:
                 said = f"{line[m.start() : m.end()].strip()} {image}"
                 gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
@@ -3079,7 +3064,7 @@ class _Reader:
                 # The working directory: after `cd /abs/dir`, that folder; the job's code when
                 # the container starts in it or runs its program from it.
                 here = self.cd_place
-                if here and (target.rstrip("/") in workdirs or holds(target, programs)):
+                if here and (target.rstrip("/") in workdirs or _holds(target, programs)):
                     self.add("work.code", here, said)
                 continue
             if (
@@ -3093,7 +3078,7 @@ class _Reader:
             ):
                 continue  # the user's shell settings, user installs and compiler caches: no data
             holds_program = (
-                holds(target, programs)
+                _holds(target, programs)
                 or (
                     not _is_path(source)
                     and any(
@@ -3189,7 +3174,7 @@ def _file_word(value):
     )
 
 
-def holds(target, programs):
+def _holds(target, programs):
     """Whether a mount point holds one of the programs a container runs."""
     return any(p.startswith(target.rstrip("/") + "/") for p in programs)
 
@@ -3386,7 +3371,7 @@ def read(
     if binds and text and "pwd" in text.lower():
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if text and "=$" in text.replace('"', "").replace("'", ""):
-        reader.arguments = set(ARGUMENT_VARIABLE.findall(text))
+        reader.arguments = {m.group(1) for m in ARGUMENT_VARIABLE.finditer(text)}
         reader.parameters = _function_parameters(text) if "()" in text else set()
     lines = logical_lines(text)
     # (where the unread lines start, when some are)
@@ -3522,15 +3507,18 @@ def _sibling_outputs(found):
         if p.path == "output.artifacts" and isinstance(p.value, str):
             parent, slash, _ = p.value.rstrip("/").rpartition("/")
             if slash and parent and not parent.endswith(":/"):
-                groups.setdefault((p.line, parent), []).append(p)
+                # (by the words that named it too: one option read turn by turn, not a line
+                # naming several places under one folder with several options)
+                option = p.said.split(None, 1)[0] if p.said else ""
+                groups.setdefault((p.line, option, parent), []).append(p)
     folded = {
         id(group[0]): (parent, len(group))
-        for (_, parent), group in groups.items()
+        for (_, _, parent), group in groups.items()
         if len({p.value for p in group}) >= SIBLINGS
     }
     if not folded:
         return found
-    dropped = {id(p) for (_, parent), group in groups.items() if id(group[0]) in folded
+    dropped = {id(p) for group in groups.values() if id(group[0]) in folded
                for p in group[1:]}  # fmt: skip
     out = []
     for p in found:
@@ -3739,24 +3727,30 @@ def _reading_plan(lines, variables, arrays):
             if size > budget[0]:
                 budget[0] = 0  # spent: the rest is read as written
             if name not in read_as_written:
-                read_as_written.add(name)
-                walk(first + 1, close, bound, turns, outer, (*active, name))
+                read_as_written.add(name)  # (as written: not with the caller's arguments)
+                walk(first + 1, close, bound, turns, None, (*active, name))
             return
         budget[0] -= size
         # An argument may itself be the caller's (`run "$1"` inside another function). Only
         # places are put in: a label (`run s64 …`, a seed) names the call, and what is built
         # from it (`$OUT/$id`) is each call's own place, left unsaid as before.
         values = [_with_arguments(a, _arguments_at(outer, at)) or a for a in given]
-        named, shifted, offsets = {}, 0, {}
+        named, shifted, offsets, depth = {}, 0, {}, 0
         for index in range(first + 1, close):
             line = lines[index][1]
             offsets[index] = shifted
-            if m := ARGUMENT_NAME.match(line):
+            if shifted is None:
+                continue  # (after a `shift` only some runs take, the arguments are not known)
+            if (m := ARGUMENT_VARIABLE.match(line)) and m.group(2) != "0":
                 position = int(m.group(2)) + shifted
                 if position <= len(values) and _placed(values[position - 1]):
                     named[m.group(1)] = values[position - 1]
-            if "shift" in line:
-                shifted += sum(int(m.group(1) or 1) for m in SHIFT.finditer(line))
+            depth += len(BLOCK_OPENS.findall(line)) - len(BLOCK_CLOSES.findall(line))
+            if "shift" in line and (steps := list(SHIFT.finditer(line))):
+                conditional = depth > 0 or BLOCK_OPENS.search(line) or "&&" in line or "||" in line
+                shifted = (
+                    None if conditional else shifted + sum(int(m.group(1) or 1) for m in steps)
+                )
         walk(first + 1, close, {**bound, **named}, turns, (values, offsets), (*active, name))
 
     def _expandable(i, turns):
@@ -3785,10 +3779,6 @@ def _reading_plan(lines, variables, arrays):
 
 # `name() {` / `function name {`: the name.
 FUNCTION_NAME = re.compile(r"\s*(?:function\s+)?([\w.-]+)")
-# A variable a function sets from one of its arguments (`local data="$1"`, `out=${2}`).
-ARGUMENT_NAME = re.compile(
-    r"""^\s*(?:export\s+|local\s+|declare\s+)?([A-Za-z_]\w*)=["']?\$\{?([1-9])\}?["']?\s*(?:;|$)"""
-)
 # A function's positional parameters: `$1`, `${2}`, `${1:-default}`, `"$@"`, `$*`.
 POSITIONAL_PARAMETER = re.compile(r"\$\{([1-9])(?::?-([^}]*))?\}|\$([1-9])(?!\w)|\$\{?[@*]\}?")
 # What ends a call's arguments.
@@ -3796,6 +3786,9 @@ CALL_END = {";", "&&", "||", "|", "&", ">", ">>", "2>", "2>&1", "&>"}
 FUNCTION_CALLS = 64  # calls read with their arguments, per script (then as written)
 
 
+# A block of commands some runs take and others not (`if`, `case`, a loop) opens and closes.
+BLOCK_OPENS = re.compile(r"(?:^|[;&|])\s*(?:if|case|while|until|for)\b")
+BLOCK_CLOSES = re.compile(r"(?:^|[;&|])\s*(?:fi|esac|done)\b")
 SHIFT = re.compile(r"(?:^|[;&|])\s*shift(?:\s+(\d+))?\s*(?=;|&|\||$)")
 
 
@@ -3805,11 +3798,13 @@ def _placed(value):
 
 
 def _arguments_at(args, index):
-    """A call's arguments as the body's line `index` sees them (after its `shift`s)."""
+    """A call's arguments as the body's line `index` sees them (after its `shift`s); None
+    when they are not known there."""
     if args is None:
         return None
     values, offsets = args
-    return values[offsets.get(index, 0) :]
+    offset = offsets.get(index, 0)
+    return None if offset is None else values[offset:]
 
 
 def _with_arguments(text, args):
@@ -4478,6 +4473,9 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
 PLAIN_ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_]\w*)=", re.MULTILINE)
 # A whole line commented out (`#SBATCH` directives are read elsewhere).
 COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
+
+
+LEFTOVERS = 64  # unused assignments looked for elsewhere in the text, per script
 
 
 def _unused(text):

@@ -90,9 +90,9 @@ SCRIPT_QUOTED = re.compile(r""""((?:[^"\\]|\\.)*)"|'([^']*)'""")
 # ${NAME:-default} (and :=, -, =): the value set before, else the fallback.
 DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
 # A default that names another variable (`${OUT:-${ROOT}/data}`): that variable's value first.
-NESTED_DEFAULT = re.compile(
-    r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*\$\{[A-Za-z_]\w*\}(?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}"
-)
+# (each part read one way: `{` is never a plain character, so no backtracking over the parts;
+# a match whose default names no variable is left to DEFAULTED)
+NESTED_DEFAULT = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}")
 PLAIN_BRACED = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 CONTINUED = re.compile(r"\\\n")
 DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
@@ -179,7 +179,9 @@ def _assigned(text, given):
             if "${" in value and NESTED_DEFAULT.search(value):
                 value = NESTED_DEFAULT.sub(
                     lambda m: (
-                        values.get(m.group(1))
+                        m.group(0)
+                        if "${" not in m.group(2)  # (a plain default: DEFAULTED's)
+                        else values.get(m.group(1))
                         or PLAIN_BRACED.sub(
                             lambda n: values.get(n.group(1), n.group(0)), _bare(m.group(2))
                         )

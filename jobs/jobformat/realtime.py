@@ -124,10 +124,48 @@ COMPOSE_UP = re.compile(r"\b(?:docker\s+compose|docker-compose|podman-compose)\b
 COMPOSE_DETACHED = re.compile(r"\sup\b[^;&|]*\s(?:-d|--detach)\b")
 # A last step that starts a container in the background with a port published to the outside
 # (`docker run -d -p 8888:8888 IMAGE`): the container outlives the script and keeps serving.
-DETACHED_SERVER = re.compile(
-    r"\b(?:docker|podman)\s+run\b(?=[^;&|\n]*\s(?:-d|--detach|-[a-ce-z]*d[a-z]*)\b)"
-    r"(?=[^;&|\n]*\s(?:-p|--publish)[\s=]+[\d.:]*\d+:\d+)"
-)
+# Options of the container runtimes (docker, podman, apptainer, singularity, shifter) that take a
+# value: the image is the first other word.
+CONTAINER_VALUED = {
+    "-B", "--bind", "--pwd", "--env", "--home", "-H", "--overlay", "--env-file", "--mount",
+    "-W", "--workdir", "-v", "--volume", "-e", "-p", "--publish", "--name", "-w", "--gpus",
+    "--shm-size", "--ipc", "--network", "--net", "--entrypoint", "-u", "--user", "--runtime",
+    "--ulimit", "--device", "--cap-add", "--security-opt", "-m", "--memory", "--cpus",
+    "--label", "-l", "--platform", "--pid", "--hostname", "-h", "--restart", "--add-host",
+    "--image", "--volume-driver", "--group-add", "--tmpfs", "--log-driver", "-c",
+    "--cpu-shares", "--cpuset-cpus", "--app", "-a", "--attach",
+    # Apptainer's own (`--no-mount bind-paths`, `--scratch /tmp`, `--fusemount …`)
+    "--no-mount", "--scratch", "-S", "--fusemount", "--security", "--network-args", "--dns",
+    "--apply-cgroups", "--memory-reservation", "--memory-swap",
+}  # fmt: skip
+DOCKER_RUN = re.compile(r"\b(?:docker|podman)\s+run\b")
+DETACH = re.compile(r"--detach|-[it]*d[it]*")
+PUBLISHED = re.compile(r"[\d.:]*\d+:\d+(?:/\w+)?")
+
+
+def _detached_server(step):
+    """Whether the step starts a container in the background with a port published to the
+    outside (`docker run -d -p 8888:8888 IMAGE`), by the runtime's options before the image
+    (the program's own options after it say nothing of the container)."""
+    for match in DOCKER_RUN.finditer(step):
+        words = step[match.end() : match.end() + 2000].split()
+        detached = published = skip = False
+        for i, word in enumerate(words):
+            if skip:
+                skip = False  # an option's value, not the image
+                continue
+            if not word.startswith("-"):
+                break  # the image (or the end of the command)
+            name, eq, value = word.partition("=")
+            detached = detached or bool(DETACH.fullmatch(name))
+            if name in ("-p", "--publish"):
+                given = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+                published = published or bool(PUBLISHED.fullmatch(given))
+            skip = not eq and name in CONTAINER_VALUED
+        if detached and published:
+            return True
+    return False
+
 
 ADVICE = (
     "Keep this part on your own systems: the network runs batch work that finishes on its own, "
@@ -219,7 +257,7 @@ def ends_serving(command, opens_ports=False):
                 return True  # a cluster's daemons kept up (`ray start --head`, `sleep inf`)
             if ENDLESS_WAIT.search(last) and not steps[:index]:
                 return True  # a run that only holds the machine (a box kept for SSH use)
-        elif DETACHED_SERVER.search(last):
+        elif "run" in last and _detached_server(last):
             return True  # a container left serving on a published port after the script ends
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
             continue  # started in the background; the script then ends

@@ -679,12 +679,14 @@ def _gpus_per_whole_node(options, body):
 def kind_of(hint):
     """The accelerators a hint of gpu_hint points to, in words: TPU and Neuron work is not GPU
     work."""
-    lowered = hint.lower()
-    if "tpu" in lowered:
+    if TPU_HINT.search(hint):
         return "TPUs"
-    if "neuron" in lowered:
+    if "neuron" in hint.lower():
         return "Neuron devices (Trainium or Inferentia)"
     return "GPUs"
+
+
+TPU_HINT = re.compile(r"\btpu\b|\bTPU_|libtpu|jax\[tpu\]", re.IGNORECASE)
 
 
 def gpu_hint(options, body):
@@ -883,8 +885,8 @@ RUNS_A_SCRIPT = re.compile(
 # A container runtime in front of the step (`shifter`, `apptainer exec [options] IMAGE`), and
 # srun starting it: what runs inside decides.
 IN_CONTAINER = re.compile(
-    r"^\s*(?:srun(?:\s+-[\w-]+(?:=\S+|\s+\d+)?)*\s+)?(?:shifter(?:\s+--?[\w-]+(?:=\S+)?)*|"
-    r"(?:singularity|apptainer)\s+(?:exec|run)(?:\s+--?[\w-]+(?:=\S+)?)*\s+\S+\.(?:sif|simg|sqsh))\s+"
+    r"^\s*(?:srun(?:\s+-[\w-]+(?:=\S+|\s+\d+)?)*\s+)?(?:shifter(?:\s+--?\w[\w-]*(?:=\S+)?)*|"
+    r"(?:singularity|apptainer)\s+(?:exec|run)(?:\s+--?\w[\w-]*(?:=\S+)?)*\s+\S+\.(?:sif|simg|sqsh))\s+"
 )
 
 # Work handed to a Ray cluster already running elsewhere (`ray job submit --address … -- cmd`):

@@ -3245,3 +3245,38 @@ def test_a_store_a_program_reads_and_updates_in_place_is_read_and_written():
     # copied down and synced back up: its own files, written only
     text = "aws s3 sync s3://lake/ckpt ckpt\npython t.py\naws s3 sync ckpt s3://lake/ckpt\n"
     assert mounts.script_locations(text) == ([], ["s3://lake/ckpt"])
+
+
+def test_review_cases_are_read_as_the_shell_and_the_programs_have_them():
+    # A shift only some calls take leaves the later arguments unknown, not the next one.
+    text = (
+        'f() {\n  if [ "$1" = "-v" ]; then\n    shift\n  fi\n'
+        '  python t.py --data_path "$1"\n}\nf /data/a /data/b\n'
+    )
+    assert ("data.inputs", "/data/b") not in found(text, shared_disk=True)
+    # An exit in the other branch runs when the file is there: it is not required.
+    text = (
+        "if [ ! -f ckpt/model.pt ]; then\n  echo fresh\nelse\n  echo done\n  exit 1\nfi\n"
+        "python train.py --output_dir /scratch/out\n"
+    )
+    assert ("data.inputs", "ckpt/model.pt") not in found(text, shared_disk=True)
+    # Three options of one line under one folder stay three places.
+    text = (
+        "python convert.py --output_dir /l/u/out1 --export_dir /l/u/exp --out_folder /l/u/preds\n"
+    )
+    assert ("output.artifacts", "/l/u") not in found(text, shared_disk=True)
+    # A molecule written out is no file.
+    assert not found("python dock.py --smiles c1ccccc1.O\n", shared_disk=True)
+
+
+def test_a_container_published_and_detached_by_the_runtimes_own_options():
+    def serves(run):
+        [result] = jobformat.import_text(
+            f"resources:\n  accelerators: A100:1\nrun: |\n  {run}\n".encode()
+        )
+        return result.description.realtime.serves_requests
+
+    assert serves("docker run -d -p 8888:8888 jupyter/base") is True
+    assert serves("docker run -itd --name nb -p 8888:8888 jupyter/base") is True
+    # The program's own `-dataset` after the image says nothing of the container.
+    assert serves("docker run -p 6006:6006 img python train.py -dataset cifar") is not True

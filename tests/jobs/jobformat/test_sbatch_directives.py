@@ -575,3 +575,14 @@ def test_a_program_given_at_submission_is_a_hand_off_that_says_nothing_of_cpu_on
         assert got.no_accelerators is None and got.accelerators is None, runs
     # a program of its own, given the arguments, is still work shown here
     assert request("#SBATCH -t 1:00:00", "python fit.py $*").no_accelerators is True
+
+
+def test_the_no_gpu_note_says_tpus_only_for_tpu_work():
+    head = "#!/bin/bash\n#SBATCH --time=1:00:00\n"
+    [gpu] = jobformat.import_text(
+        (head + "torchrun --nproc_per_node=4 train.py --output_dir /out\n").encode()
+    )
+    [note] = [n for n in gpu.notes if n.startswith("No GPU directive")]
+    assert "GPUs" in note and "TPU" not in note
+    [tpu] = jobformat.import_text((head + "pip install 'jax[tpu]'\npython train.py\n").encode())
+    assert any("TPUs" in n for n in tpu.notes)
