@@ -172,6 +172,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
+# …and these when given a path written out (`--model_name ../models/whisper-ft`: no run's name
+# has a folder before it; a variable, `--model_name $RUN_TAG`, may be a run's label).
+MODEL_NAME_OPTIONS = {"--model_name", "--model-name"}
 # …and that name a Hub dataset.
 # open-instruct's datasets and their weights (`--dataset_mixer_list org/a 1.0 org/b 0.5`)
 MIXER_OPTIONS = {"--dataset_mixer_list", "--dataset-mixer-list"}
@@ -200,6 +203,7 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--train-data-path", "--train_data_path", "--dataset",
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
+                "--vocab_path", "--vocab-path",
                 "--merge-file", "--merge_file",
                 # training and evaluation files and folders
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
@@ -223,6 +227,9 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
 DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# …and, set to the script's argument only, one named for the input (`INPUT_DIR=$1`): what the
+# caller hands the job to work on (a place an earlier step filled would be written in the file).
+INPUT_ARGUMENT = re.compile(r"^INPUT_(?:DIR|PATH|FOLDER)$", re.IGNORECASE)
 # A variable named for a checkpoint's place (`--model_name "${CHECKPOINT_PATH}"`): the folder
 # of the model a program loads, kept as written.
 CHECKPOINT_PATH_VARIABLE = re.compile(
@@ -341,9 +348,20 @@ PREDICTOR_ARGUMENTS = {
     ("boltz", "predict"): ("data.inputs",),
     ("chai-lab", "fold"): ("data.inputs", "output.artifacts"),
     ("run_pretrained_openfold.py", None): ("data.inputs", "data.inputs"),
+    # fairseq's HuBERT label tools (examples/hubert/simple_kmeans), by their paths (the split's
+    # name, shard counts and layer are no paths): `dump_mfcc_feature.py TSV_DIR SPLIT NSHARD RANK
+    # FEAT_DIR`, `dump_hubert_feature.py TSV_DIR SPLIT CKPT LAYER NSHARD RANK FEAT_DIR`,
+    # `learn_kmeans.py FEAT_DIR SPLIT NSHARD KM_PATH N`, `dump_km_label.py FEAT_DIR SPLIT KM_PATH
+    # NSHARD RANK LAB_DIR`
+    ("dump_mfcc_feature.py", None): ("data.inputs", "output.artifacts"),
+    ("dump_hubert_feature.py", None): ("data.inputs", "data.inputs", "output.artifacts"),
+    ("dump_w2v2_feature.py", None): ("data.inputs", "data.inputs", "output.artifacts"),
+    ("learn_kmeans.py", None): ("data.inputs", "output.artifacts"),
+    ("dump_km_label.py", None): ("data.inputs", "data.inputs", "output.artifacts"),
 }
 PREDICTOR_IN_LINE = re.compile(
-    r"colabfold_batch|boltz\s+predict|chai-lab\s+fold|run_pretrained_openfold"
+    r"colabfold_batch|boltz\s+predict|chai-lab\s+fold|run_pretrained_openfold|"
+    r"\bdump_(?:mfcc|hubert|w2v2)_feature\.py|\blearn_kmeans\.py|\bdump_km_label\.py"
 )
 PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGNORECASE)
 # Long options written with one dash, as Go, Java and many scientific programs take them
@@ -576,6 +594,7 @@ SAVES_ARGUMENT = re.compile(
 )
 # A configuration override: `[+]key.sub=value`.
 # (also as a dotted option: OLMo-core's `--dataset.paths=[…]`, `--model.model_path=…`)
+PRETRAINED_HUB = re.compile(r"^[\w.+-]+=[\"']?//pretrained/([^\s\"']+?)[\"']?$")
 OVERRIDE = re.compile(r"^(?:--)?\+{0,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)=(\S+)$")
 OVERRIDE_CHECKPOINT = {"ckpt_path", "checkpoint_dir", "ckpt_dir", "checkpoint_path", "save_dir",
                        # Composer's and llm-foundry's, NeMo's experiment folder
@@ -1342,7 +1361,13 @@ class _Reader:
                     self._positional_inputs(command)
         if "bwa" in line:
             self._aligner(words)
-        if ("fold" in line or "predict" in line) and PREDICTOR_IN_LINE.search(line):
+        if (
+            "fold" in line
+            or "predict" in line
+            or "_feature" in line
+            or "kmeans" in line
+            or "km_label" in line
+        ) and PREDICTOR_IN_LINE.search(line):
             self._predictor(words)
         if "samtools" in line:
             self._samtools(words)
@@ -1642,7 +1667,11 @@ class _Reader:
     def _assignment(self, name):
         # The value the script gives the name (envs.script_variables): none when it gives two.
         value = self.expand(self.variables.values.get(name))
-        if not value and name in self.arguments and DATA_VARIABLE.match(name):
+        if (
+            not value
+            and name in self.arguments
+            and (DATA_VARIABLE.match(name) or INPUT_ARGUMENT.match(name))
+        ):
             if name not in self.assigned:
                 # The data the script is given as its argument (`data_path=$1`), by its name.
                 self.assigned.add(name)
@@ -1811,6 +1840,7 @@ class _Reader:
                 and (
                     HF_ID.fullmatch(value)
                     or (option in MODEL_PATH_OPTIONS and _is_path(value))
+                    or (option in MODEL_NAME_OPTIONS and _is_path(value) and value[:1] != "$")
                     or self._weights_file(value)
                     or self._model_variable(value)
                     or CHECKPOINT_PATH_VARIABLE.fullmatch(value)
@@ -1869,6 +1899,11 @@ class _Reader:
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
+        for word in words if "//pretrained/" in self.current else ():
+            # AudioCraft's (dora's) pretrained models on the Hub: `continue_from=//pretrained/
+            # facebook/musicgen-small`, `compression_model_checkpoint=//pretrained/org/name`
+            if (m := PRETRAINED_HUB.match(word)) and HF_ID.fullmatch(m.group(1)):
+                self.add("data.inputs", f"hf://{m.group(1)}", word)
         if "_dir=" in self.current or "_folder=" in self.current:
             # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`,
             # llm-foundry's `save_folder=s3://…`).
@@ -2589,10 +2624,10 @@ class _Reader:
                 self.add("data.inputs", value, said)
 
     def _weights_file(self, value):
-        """A file of weights under the working directory (`--model_path models/x.pt`): a Hub id
+        """A file of weights (`--model_path models/x.pt`, `--model /ckpts/epoch-12.pt`): a Hub id
         carries no extension, so this is the file the program loads, unless a step wrote it."""
         return bool(
-            RELATIVE_PLACE.fullmatch(value)
+            (RELATIVE_PLACE.fullmatch(value) or (_is_path(value) and value[:1] != "$"))
             and WEIGHTS_FILE.search(value)
             and not self._written(value)
         )

@@ -3280,3 +3280,68 @@ def test_a_container_published_and_detached_by_the_runtimes_own_options():
     assert serves("docker run -itd --name nb -p 8888:8888 jupyter/base") is True
     # The program's own `-dataset` after the image says nothing of the container.
     assert serves("docker run -p 6006:6006 img python train.py -dataset cifar") is not True
+
+
+def test_hubert_label_tools_bare_arguments_are_read_and_written():
+    # fairseq's simple_kmeans tools: paths by position; the split, shards and layer are no paths.
+    text = (
+        'manifests="/lake/wren/manifests"\n'
+        'feats="/lake/wren/feats"\n'
+        "python dump_mfcc_feature.py $manifests train 2 0 $feats --sample_rate 16000\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lake/wren/manifests"),
+        ("output.artifacts", "/lake/wren/feats"),
+    ]
+    hubert = "python dump_hubert_feature.py /lake/tsv valid /models/hb.pt 9 1 0 /lake/hb_feats\n"
+    assert found(hubert, shared_disk=True) == [
+        ("data.inputs", "/lake/tsv"),
+        ("data.inputs", "/models/hb.pt"),
+        ("output.artifacts", "/lake/hb_feats"),
+    ]
+    # A later step reads what the first one wrote: not an input again.
+    chain = (
+        "python dump_mfcc_feature.py /lake/tsv train 1 0 /lake/f\n"
+        "python learn_kmeans.py /lake/f train 1 /lake/km.bin 100\n"
+    )
+    assert found(chain, shared_disk=True) == [
+        ("data.inputs", "/lake/tsv"),
+        ("output.artifacts", "/lake/f"),
+        ("output.artifacts", "/lake/km.bin"),
+    ]
+
+
+def test_a_vocabulary_path_and_a_weights_file_given_to_model_are_read():
+    text = (
+        "python src/train.py --vocab_path=/home/ana/vocab.json"
+        " --train_trans=/scratch/ana/train.csv\n"
+    )
+    assert ("data.inputs", "/home/ana/vocab.json") in found(text, shared_disk=True)
+    # `--model /abs/x.pt`: a file of weights is no Hub id, wherever it lies
+    text = "python main.py --mode score --model '/nfs/ana/ckpts/epoch-3.pt'\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/nfs/ana/ckpts/epoch-3.pt")]
+
+
+def test_a_model_name_written_as_a_path_is_the_model_read():
+    text = "python finetune.py --model_name ../models/heron-ft --output_dir ../models/heron-ft2\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "../models/heron-ft"),
+        ("output.artifacts", "../models/heron-ft2"),
+    ]
+    # a run's label stays unsaid
+    assert found("python train.py --model_name heron_small\n") == []
+
+
+def test_an_input_folder_the_caller_gives_is_read_by_its_name():
+    text = 'INPUT_DIR=$1\npython transcribe.py --input_dir "$INPUT_DIR"\n'
+    assert found(text, shared_disk=True) == [("data.inputs", "$INPUT_DIR")]
+    # set in the file and handed to a bare --input_dir: as before, unsaid
+    assert found("INPUT_DIR=/lake/x\npython step.py --input_dir $INPUT_DIR\n") == []
+
+
+def test_audiocraft_pretrained_models_are_read_from_the_hub():
+    text = (
+        "dora run solver=musicgen/base continue_from=//pretrained/wren/tune-small"
+        " dset=audio/train\n"
+    )
+    assert found(text) == [("data.inputs", "hf://wren/tune-small")]
