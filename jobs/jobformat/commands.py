@@ -692,12 +692,22 @@ IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
 NODE_LOCAL = re.compile(
     r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
 )
+# The temporary folder Slurm makes for each job on the node and removes when it ends: what a
+# program writes there alone is not delivered (unless the job copies it out).
+JOB_TEMPORARY = re.compile(r"^\$\{?(?:TMPDIR|SLURM_TMPDIR)\}?(?:/|$)")
 # Tools that only move data (copies, downloads): a later upload's source is not theirs to write.
 MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "curl"}
 # Where a step of the job writes: a later upload of it sends the job's own files.
 WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
+# A Python or conda environment packed into one file (`venv310.tar`, `myenv.tar.gz`, conda-pack's
+# `env.tar.gz`), copied to the node and unpacked there: the job's software, not its data.
+PACKED_ENVIRONMENT = re.compile(
+    r"(?:^|/)[\w.-]*(?:venv|virtualenv|conda[-_]?pack|(?:^|[\W_])env)[\w.-]*"
+    r"\.(?:tar(?:\.(?:gz|bz2|xz|zst))?|tgz)$",
+    re.IGNORECASE,
+)
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
 PICARD_KEYS = {"INPUT": "data.inputs", "I": "data.inputs", "REFERENCE_SEQUENCE": "data.inputs",
@@ -1874,7 +1884,7 @@ class _Reader:
                     # `name=org/adapter` or the adapter alone
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and (
-                _is_path(value)
+                (_is_path(value) and not JOB_TEMPORARY.match(value))
                 or (option in OUTPUT_FILE_OPTIONS and RELATIVE.fullmatch(value))
                 or _relative_folder(value, written=True)
             ):
@@ -2175,7 +2185,12 @@ class _Reader:
                 self.add("output.artifacts", value, said)  # the model a converter makes
         elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
             self.add("request.checkpoint_location", value, said)
-        elif _is_path(value) or CLOUD_URI.fullmatch(value):
+        elif (
+            _is_path(value)
+            or CLOUD_URI.fullmatch(value)
+            # a file of weights under the working directory (`trained/ppo.pt`)
+            or (RELATIVE.fullmatch(value) and WEIGHTS_FILE.search(value))
+        ):
             self.add("output.artifacts", value, said)  # the model it saves at the end
 
     def _as_written(self, option):
@@ -2903,7 +2918,12 @@ class _Reader:
             picky = not NODE_LOCAL.match(target)
             for source in sources:
                 kind = not picky or DATA_FILE.search(source) or "." not in source.rsplit("/", 1)[-1]
-                if _is_path(source) and not CODE_FILE.search(source) and kind:
+                if (
+                    _is_path(source)
+                    and not CODE_FILE.search(source)
+                    and not PACKED_ENVIRONMENT.search(source)
+                    and kind
+                ):
                     self.add("data.inputs", source, said)
         elif len(local) == len(sources) and not self._node_local(target) and _is_path(target):
             self.add("output.artifacts", target, said)
@@ -2913,6 +2933,12 @@ class _Reader:
         its id, `/scratch/$USER/$SLURM_JOB_ID`): a path in it, or a relative one while there."""
         if NODE_LOCAL.match(path):
             return True
+        if (
+            self.cd_place
+            and NODE_LOCAL.match(self.cd_place)
+            and (path.startswith("./") or (not _is_path(path) and RELATIVE.fullmatch(path)))
+        ):
+            return True  # a relative path after `cd $SLURM_TMPDIR`: on the node's own disk
         if not self.workspaces:
             return False
         if not _is_path(path):
@@ -3158,6 +3184,11 @@ class _Reader:
                 self.add("data.inputs", source, said)
                 if _is_path(source) and target.rstrip("/"):
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+            elif NODE_LOCAL.match(source) or (JOB_ID.search(source) and NODE_LOCAL.match(target)):
+                # The job's own scratch: the node's disk, or a folder named for the job put at
+                # the container's temporary place (`$JOB_TMP/x:/tmp/x`); no data outlives it.
+                if _is_path(source) and target.rstrip("/"):
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
                 if _is_path(source) and target.rstrip("/"):
@@ -3324,16 +3355,25 @@ def _bind_specs(value):
     return [f"{source}:{target}"] if source and target else []
 
 
+# A shell expansion to other words only when a variable is set (`${KEY:+--env KEY=$KEY}`).
+ALTERNATE_VALUE = re.compile(r"\$\{\w+:?\+")
+
+
 def _first_argument(words, after, valued=frozenset()):
     """The first word after the command word that is not an option (or an option's value)."""
     started = False
     skip = False
+    alternate = False
     for word in words:
         if not started:
             started = word in after
             continue
         if skip:
             skip = False
+            continue
+        if alternate or ALTERNATE_VALUE.match(word):
+            # options given only when a variable is set (`${KEY:+--env KEY="$KEY"}`)
+            alternate = not word.endswith("}")
             continue
         if word.startswith("-"):
             skip = word in valued

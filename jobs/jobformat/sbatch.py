@@ -423,7 +423,14 @@ def _component(options, body, gpus_elsewhere=False):
                 f"No GPU directive, yet the job points to {kind_of(hint)} ({hint}): say which "
                 f"{kind_of(hint)} and how many per node."
             )
-        elif _said_no_gpu(options) or _hands_off_to(body, in_container=True) is None or cpu_nodes:
+        elif (
+            _said_no_gpu(options)
+            or cpu_nodes
+            or (
+                _hands_off_to(body, in_container=True) is None
+                and not GIVEN_COMMAND.search(body or "")
+            )
+        ):
             request["no_accelerators"] = True
         # (commands that only hand over to another script show no work of their own: what it
         # runs on is written there, so CPU-only is not said; unless --gres=gpu:0 says it outright,
@@ -910,6 +917,14 @@ GIVEN_PROGRAM = re.compile(
     r"""["']?\$(?:[@*]|\{[@*]\})["']?\s*$"""
 )
 
+# A command line the script is given as an argument and runs (`bash -c "$1"`, `eval "$2"`): the
+# work is chosen at submission, and so is what it runs on.
+GIVEN_COMMAND = re.compile(
+    r"""^\s*(?:srun(?:\s+-[\w-]+(?:=\S+)?)*\s+)?(?:(?:ba)?sh\s+-c|eval)\s+"""
+    r"""["']?\$(?:\d|\{\d+\}|[@*]|\{[@*]\})["']?\s*$""",
+    re.MULTILINE,
+)
+
 
 def _given_program(step, body):
     """Whether a step runs a program the script is given as its arguments."""
@@ -1117,7 +1132,11 @@ def _gpus(options, node_count, tasks_per_node, notes):
                 continue  # --gres=gpu:0 asks for no GPU
             if count:
                 entry["count"] = count
-            if len(parts) >= 3:
+            if len(parts) >= 3 and parts[1].isdigit():
+                # `--gres=gpu:40:1`: a type of only digits is the cluster's own label (a memory
+                # size, a class), not a GPU model
+                notes.append(f"--gres {item}: the GPU type {parts[1]} names no model.")
+            elif len(parts) >= 3:
                 entry["type"] = parts[1]
             found = entry
     if found is not None:

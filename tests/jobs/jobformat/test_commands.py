@@ -3345,3 +3345,68 @@ def test_audiocraft_pretrained_models_are_read_from_the_hub():
         " dset=audio/train\n"
     )
     assert found(text) == [("data.inputs", "hf://wren/tune-small")]
+
+
+def _imported(text):
+    (result,) = jobformat.import_text(text.encode(), filename="sim.sbatch")
+    return result.description.to_data()
+
+
+def test_an_option_given_only_when_a_variable_is_set_is_not_the_image():
+    text = (
+        "#!/bin/bash\n#SBATCH --gpus=1\n"
+        'apptainer exec --nv ${TOKEN:+--env TOKEN="$TOKEN"} ~/images/sim.sif python rollout.py\n'
+    )
+    assert _imported(text)["work"]["image"] == "~/images/sim.sif"
+
+
+def test_a_folder_named_for_the_job_put_at_the_containers_tmp_is_scratch_not_data():
+    text = (
+        'SCR="$HOME/scratch/$SLURM_JOB_ID"\n'
+        'singularity exec --bind "$SCR/cache:/tmp/cache" --bind /lake/maps:/maps sim.sif ./run\n'
+    )
+    assert sorted(found(text)) == [
+        ("data.unclassified", "/maps -> /lake/maps"),
+        ("work.image", "sim.sif"),
+    ]
+
+
+def test_a_save_path_naming_a_weights_file_under_the_working_folder_is_the_model_written():
+    assert found("python train.py --env Hopper-v4 --save_path runs/hopper/policy.pt\n") == [
+        ("output.artifacts", "runs/hopper/policy.pt")
+    ]
+
+
+def test_logs_written_to_the_jobs_temporary_folder_alone_are_not_delivered():
+    assert found("python offline.py --config cfg.yaml --log_dir $TMPDIR\n") == []
+    assert found("python offline.py --log_dir $TMPDIR/run\ncp -r $TMPDIR/run /lake/runs\n") == [
+        ("output.artifacts", "/lake/runs")
+    ]
+
+
+def test_a_packed_environment_is_software_and_results_copied_back_from_node_disk_are_output():
+    text = (
+        "cp /lake/envs/venv311.tar.gz $SLURM_TMPDIR/\n"
+        "cp /lake/rl/buffer.hdf5 $SLURM_TMPDIR/\n"
+        "cd $SLURM_TMPDIR\ntar -xzf venv311.tar.gz\nsource .venv/bin/activate\n"
+        "python /lake/code/train.py\ncp ./results/returns.csv /lake/results/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lake/rl/buffer.hdf5"),
+        ("output.artifacts", "/lake/results/"),
+    ]
+
+
+def test_a_command_line_given_at_submission_is_not_said_to_be_cpu_only():
+    data = _imported('#!/bin/bash\n#SBATCH -c 1\nsource ~/env.sh\nbash -c "$1"\nbash -c "$2"\n')
+    assert "no_accelerators" not in data.get("request", {})
+    data = _imported("#!/bin/bash\n#SBATCH -c 1\nsource ~/env.sh\npython rollout.py\n")
+    assert data["request"]["no_accelerators"] is True
+
+
+def test_a_gres_type_of_only_digits_names_no_gpu_model():
+    (result,) = jobformat.import_text(
+        b"#!/bin/bash\n#SBATCH --gres=gpu:40:1\npython train.py\n", filename="x.sbatch"
+    )
+    assert result.description.to_data()["request"]["accelerators"] == [{"count": 1}]
+    assert any("--gres gpu:40:1" in n for n in result.notes)
