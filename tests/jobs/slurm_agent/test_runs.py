@@ -219,7 +219,8 @@ def run_requeued_once(run, cluster, staff, agent, restart=None):
     scontrol("requeue", job_id)
     wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
     if restart:
-        wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 30,
+        # (as long as the other waits here: a loaded machine polls slowly)
+        wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 90,
                  "the agent to see the requeue", agent)  # fmt: skip
         agent.kill()
         # The controller now holds only the new attempt; the next agent reads the first
