@@ -226,7 +226,10 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
-DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_?DIR$", re.IGNORECASE)
+# Variables named for where a job puts its results and logs (`LOGDIR`, `RESULTS_DIR`), as the
+# host side of a container mount: the place the containerised program writes.
+RESULT_VARIABLE = re.compile(r"^(?:LOG|LOGS|RESULT|RESULTS|OUTPUT)_?DIR$", re.IGNORECASE)
 # …and, set to the script's argument only, one named for the input (`INPUT_DIR=$1`): what the
 # caller hands the job to work on (a place an earlier step filled would be written in the file).
 INPUT_ARGUMENT = re.compile(r"^INPUT_(?:DIR|PATH|FOLDER)$", re.IGNORECASE)
@@ -835,7 +838,11 @@ BENCHMARK = re.compile(
     r"(?:^|/)(?:test_)?nccl[-_]tests?\.py$|"
     # load and interconnect tests: stress, HPL and HPCG, the OSU and perftest benchmarks, gpu-burn
     r"(?:^|/)(?:stress|stress-ng|xhpl|xhpcg|gpu_burn|gpu-burn|ib_(?:write|read|send)_(?:bw|lat)|"
-    r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$"
+    r"osu_(?:bw|bibw|latency|mbw_mr|allreduce|alltoall|allgather|bcast|reduce))$|"
+    # their Python ports (mpi4py's `osu_bw.py`) and the STREAM memory-bandwidth test (`stream_c`,
+    # `stream_c.exe`, the Fortran `stream_f.exe`): each makes up the data it moves
+    r"(?:^|/)osu_(?:bw|bibw|latency|allreduce|alltoall|allgather|bcast)\.py$|"
+    r"(?:^|/)stream_[cf](?:\.exe)?$"
 )
 PROGRAM_FILE = re.compile(r"\.(?:py|sh|sif|sqsh|x|exe|jl|R|lua)$|^\./")
 # A helper script named for stopping programs (`bash scripts/killall_server.sh`,
@@ -3114,6 +3121,18 @@ class _Reader:
             target = rest.split(":")[0]
             if not colon or not source or not target or not _is_path(target):
                 continue
+            # The host side as a variable (`$DATADIR`): its name tells what the mount is for.
+            # (or, the value already expanded in a variable holding the options, `CONTVOLS="-v
+            # $DATADIR:/data"`, the script's variable holding that value)
+            named = BARE_VARIABLE.fullmatch(spec.partition(":")[0].strip('"'))
+            names = (
+                [named.group(1) or named.group(2)] if named else self.variables.aliases_of(source)
+            )
+            # A command naming a path inside the mount is stated by what it does with it.
+            named_inside = re.search(
+                rf"(?<![\w.:/-])(?<!dst=)(?<!target=){re.escape(target.rstrip('/'))}(?![\w.-])",
+                self.current,
+            )
             if source.rstrip("/") in ("$PWD", "${PWD}") or (
                 source.rstrip("/") in ("$(pwd)", "`pwd`") and not self.cd_place
             ):
@@ -3175,13 +3194,21 @@ class _Reader:
                 if _is_path(source) and target.rstrip("/"):
                     # Paths the program is given under its code folder are the host's too.
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
-            elif target.rstrip("/").rsplit("/", 1)[-1] in READ_ONLY_MOUNTS and not re.search(
-                rf"(?<![\w.:/-])(?<!dst=)(?<!target=){re.escape(target.rstrip('/'))}(?![\w.-])",
-                self.current,
-            ):
+            elif (
+                target.rstrip("/").rsplit("/", 1)[-1] in READ_ONLY_MOUNTS
+                or any(DATA_VARIABLE.match(n) for n in names)
+            ) and not named_inside:
                 # Content the container's program only reads (its packages, model weights);
                 # one the command names a path in is stated by what it does with that path.
                 self.add("data.inputs", source, said)
+                if _is_path(source) and target.rstrip("/"):
+                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+            elif (
+                target.rstrip("/").rsplit("/", 1)[-1] in WRITTEN_MOUNTS
+                or any(RESULT_VARIABLE.match(n) for n in names)
+            ) and not named_inside:
+                # A folder for the results (`-v $LOGDIR:/results`): what the program writes.
+                self.add("output.artifacts", source, said)
                 if _is_path(source) and target.rstrip("/"):
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             elif NODE_LOCAL.match(source) or (JOB_ID.search(source) and NODE_LOCAL.match(target)):
@@ -4087,6 +4114,9 @@ RELATIVE_PROGRAM = re.compile(
 )
 # A container folder named for what its program loads and never writes.
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
+# A container folder for what the program writes (`$LOGDIR:/results`).
+WRITTEN_MOUNTS = {"results", "outputs"}
+BARE_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # The names a program looks for its data under in its working directory.
 DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
 

@@ -95,6 +95,11 @@ DEFAULTED = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]([^{}`]*)\}")
 NESTED_DEFAULT = re.compile(r"\$\{([A-Za-z_]\w*):?[-=]((?:[^{}`]|\$\{[A-Za-z_]\w*\})*)\}")
 PLAIN_BRACED = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 CONTINUED = re.compile(r"\\\n")
+# `: "${NAME:=default}"` on a line of its own; a default holding no `$`, quote or brace, so one
+# class repeated once: linear.
+COLON_DEFAULT = re.compile(
+    r"""^[ \t]*:[ \t]+"?\$\{([A-Za-z_]\w*):?=([^{}`"$\n]*)\}"?[ \t]*(?=$|#)""", re.MULTILINE
+)
 DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
 
@@ -209,7 +214,10 @@ def _assigned(text, given):
 
 def _joined(text):
     # A value continued over lines (`ARGS="\` … `"`) is one value.
-    return CONTINUED.sub(" ", text) if "\\\n" in text else text
+    text = CONTINUED.sub(" ", text) if "\\\n" in text else text
+    # `: "${NAME:=default}"` (the no-op command whose expansion sets NAME when it is unset)
+    # is `NAME=${NAME:-default}`, read as any fallback.
+    return COLON_DEFAULT.sub(r"\1=${\1:-\2}", text) if ":=" in text else text
 
 
 def _unquoted(match):

@@ -3410,3 +3410,42 @@ def test_a_gres_type_of_only_digits_names_no_gpu_model():
     )
     assert result.description.to_data()["request"]["accelerators"] == [{"count": 1}]
     assert any("--gres gpu:40:1" in n for n in result.notes)
+
+
+def test_mpi4py_bandwidth_ports_and_the_stream_test_read_nothing():
+    for program in (
+        "python osu_latency.py",
+        "./stream_c.exe",
+        "numactl --interleave all ./stream_c",
+    ):
+        data = _imported(f"#!/bin/bash\n#SBATCH -c 4\nmodule load gcc\nmpirun {program}\n")
+        assert data["data"]["no_inputs"] is True, program
+    data = _imported("#!/bin/bash\n#SBATCH -c 4\nmpirun ./stream_solver\n")
+    assert "no_inputs" not in data.get("data", {})
+
+
+def test_a_colon_command_setting_a_default_gives_the_variable_its_value():
+    from jobs.jobformat.envs import script_variables
+
+    variables = script_variables(': "${CORPUS:=/lake/text/}"\n: ${RUNS:=./runs}\nRUNS=/x\n')
+    assert variables.values["CORPUS"] == "/lake/text/"
+    assert "RUNS" in variables.ambiguous
+    given = script_variables(': "${CORPUS:=/lake/text/}"\n', {"CORPUS": "/other"})
+    assert given.values["CORPUS"] == "/other"
+    # a required variable (`:?`) and a default computed by a command set nothing
+    assert script_variables(': "${IMG:?IMG not set}"\n: "${T:=$(date)}"\n').values == {}
+
+
+def test_container_mounts_named_for_data_and_results_by_their_variables():
+    text = (
+        'SRC=${SRC:-"/lake/corpus"}\nOUT=${OUT:-"/lake/out"}\nDATADIR=${DATADIR:-"/lake/img"}\n'
+        'RESULTS_DIR=/lake/res\nVOLS="-v $DATADIR:/data -v $RESULTS_DIR:/scores"\n'
+        "docker run $VOLS -v $OUT:/results -v $SRC:/src img:1 ./run.sh\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/lake/img"),
+        ("output.artifacts", "/lake/res"),
+        ("output.artifacts", "/lake/out"),
+        ("data.unclassified", "/src -> /lake/corpus"),
+        ("work.image", "img:1"),
+    ]
