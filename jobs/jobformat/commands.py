@@ -204,7 +204,7 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
                 "--vocab_path", "--vocab-path",
-                "--merge-file", "--merge_file",
+                "--merge-file", "--merge_file", "--tokenizer-file", "--tokenizer_file",
                 # training and evaluation files and folders
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
                 "--dataset_path", "--dataset-path", "--data_dir",
@@ -280,6 +280,11 @@ OUTPUT_OPTIONS = {
     "--destination",
     "--export_dir",
     "--export-dir",
+    # a binarizer's or converter's folder of shards (fairseq-preprocess `--destdir`, a
+    # streaming converter's `--out_root`)
+    "--destdir",
+    "--out_root",
+    "--out-root",
 }
 OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file"}
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
@@ -2753,6 +2758,8 @@ class _Reader:
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
+        if FETCH.search(line).group(1) == "wget":
+            self._wget_files(words)
         lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]
         for m in URL.finditer(line):
             url = m.group(0)
@@ -2761,6 +2768,27 @@ class _Reader:
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url)
+
+    def _wget_files(self, words):
+        """wget's own files: the list of URLs it fetches (`-i urls.txt`, `--input-file=`), read,
+        and the crawl it keeps as an archive (`--warc-file=crawl`, written as crawl.warc.gz;
+        the name as written)."""
+        start = words.index("wget") if "wget" in words else len(words)
+        for i, word in enumerate(words[start:], start):
+            if word in ("&&", "||", ";", "|"):
+                break  # the next command's options
+            option, eq, value = word.partition("=")
+            if not eq and option in ("-i", "--input-file") and i + 1 < len(words):
+                value = words[i + 1]
+            elif not (eq and option in ("--input-file", "--warc-file")):
+                continue
+            value = self.expand(_unquote(value))
+            if not value or value == "-" or URL.match(value):
+                continue  # URLs from the input stream, or a URL (read as a fetch)
+            if option == "--warc-file":
+                self.add("output.artifacts", value, f"wget --warc-file={value}")
+            else:
+                self.add("data.inputs", value, f"wget {option} {value}")
 
     def _fetch_dir(self, words):
         """The folder the line's last `cd` changes into (`mkdir -p d && cd d || exit 1`)."""

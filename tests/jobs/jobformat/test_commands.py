@@ -3410,3 +3410,38 @@ def test_a_gres_type_of_only_digits_names_no_gpu_model():
     )
     assert result.description.to_data()["request"]["accelerators"] == [{"count": 1}]
     assert any("--gres gpu:40:1" in n for n in result.notes)
+
+
+def test_a_binarizers_destination_folder_and_a_converters_out_root_are_outputs():
+    # seen-ae: fairseq-preprocess --destdir, a streaming converter's --out_root
+    assert ("output.artifacts", "/data/lm-bin") in found(
+        "fairseq-preprocess --only-source --trainpref /data/lm/train.txt --destdir /data/lm-bin\n"
+    )
+    assert found("python convert.py --dataset /data/raw/en --out_root /data/mds/en\n") == [
+        ("data.inputs", "/data/raw/en"),
+        ("output.artifacts", "/data/mds/en"),
+    ]
+
+
+def test_a_tokenizer_file_handed_to_a_preprocessor_is_read():
+    assert found(
+        "python tools/preprocess_data.py --input /data/c.jsonl --tokenizer-file /tok/t.json "
+        "--output-prefix /data/c\n"
+    ) == [
+        ("data.inputs", "/data/c.jsonl"),
+        ("data.inputs", "/tok/t.json"),
+        ("output.artifacts", "/data/c"),
+    ]
+
+
+def test_wget_reads_its_url_list_and_writes_its_warc_archive():
+    assert found("wget --timeout=5 -i seeds.txt --warc-file=crawl -O /dev/null\n") == [
+        ("data.inputs", "seeds.txt"),
+        ("output.artifacts", "crawl"),
+    ]
+    assert found("wget --input-file=seeds.txt\n") == [("data.inputs", "seeds.txt")]
+    # another command's -i on the same line, and URLs from the input stream, are not wget's list
+    assert found("wget -q -i seeds.txt && sed -i s/a/b/ notes.txt\n") == [
+        ("data.inputs", "seeds.txt")
+    ]
+    assert found("cat urls.txt | wget -i -\n") == []
