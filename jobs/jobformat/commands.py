@@ -2363,14 +2363,21 @@ class _Reader:
         return bool(name) and (name.upper().endswith("NAME") or name in self.named_loops)
 
     def _program_output(self, words):
-        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
-        profiler (`kernprof -o run.lprof`, `nsys profile -o report`) names what it writes."""
+        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`,
+        `python -m tool.dedup --output out/a/b`) or of a profiler (`kernprof -o run.lprof`,
+        `nsys profile -o report`) names what it writes."""
         for i, word in enumerate(words[:-1]):
             if word not in ("-o", "--output", "-output"):
                 continue
             before = words[:i]
-            program = any(w.endswith(".py") for w in before) or any(
-                w.rsplit("/", 1)[-1] in PROFILERS for w in before
+            # (a Python module run as the program, `python -m tool.dedup`, is one too)
+            program = (
+                any(w.endswith(".py") for w in before)
+                or any(w.rsplit("/", 1)[-1] in PROFILERS for w in before)
+                or any(
+                    w == "-m" and before[j - 1].rsplit("/", 1)[-1].startswith("python")
+                    for j, w in enumerate(before[1:], 1)
+                )
             )
             value = self.expand(words[i + 1])
             if program and (

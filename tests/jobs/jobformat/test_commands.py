@@ -3445,3 +3445,11 @@ def test_wget_reads_its_url_list_and_writes_its_warc_archive():
         ("data.inputs", "seeds.txt")
     ]
     assert found("cat urls.txt | wget -i -\n") == []
+
+
+def test_output_of_a_python_module_run_as_the_program_is_written():
+    assert ("output.artifacts", "out/dedup/news") in found(
+        "python -m tools.minhash --column text --output out/dedup/news\n"
+    )
+    # not a module flag of another program (`-m` of a tool that is not Python)
+    assert found("mytool -m fast --output out/dedup/news\n") == []
