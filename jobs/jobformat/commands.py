@@ -130,6 +130,19 @@ def _data_file_named(value):
     )
 
 
+def _relative_glob(value):
+    """Files under a folder of the working directory given as a pattern by their extension
+    (`--data_files "corpus/news/*.txt"`): the files read (a place, not a shell expression)."""
+    folder, _, files = value.rpartition("/")
+    return (
+        bool(folder)
+        and RELATIVE.fullmatch(folder) is not None
+        and "*" in files
+        and "." in files
+        and GLOB_FILES.fullmatch(files) is not None
+    )
+
+
 def _relative_folder(value, written=False):
     """A place under the working directory that cannot be a Hub id (`org/name`, one slash):
     three parts or more (`data/bowl-2018/stage1_train`); for a place written, also two under a
@@ -449,6 +462,8 @@ SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # A file or folder under the working directory, two parts or more (`maps/coast.shp`,
 # `runs/$MODEL/t.csv`). (A bare word as often names a setting.)
+# File names matched by a pattern (`*.txt`, `part-*.jsonl.gz`): letters, dots, dashes and stars.
+GLOB_FILES = re.compile(r"[\w.*-]+")
 RELATIVE_PLACE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.${}-]+)+/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
@@ -2345,6 +2360,7 @@ class _Reader:
                 or _relative_folder(each)
                 or (option == "--data" and _dataset_description(each))
                 or ("data" in option and self._data_file_read(each))
+                or _relative_glob(each)
             ):
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:

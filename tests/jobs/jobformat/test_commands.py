@@ -3453,3 +3453,12 @@ def test_output_of_a_python_module_run_as_the_program_is_written():
     )
     # not a module flag of another program (`-m` of a tool that is not Python)
     assert found("mytool -m fast --output out/dedup/news\n") == []
+
+
+def test_a_pattern_of_files_under_a_folder_given_to_a_data_option_is_read():
+    assert ("data.inputs", "corpus/news/*.txt") in found(
+        'python dedup.py --data_files "corpus/news/*.txt"\n'
+    )
+    # a bare pattern names no folder, and one still holding a variable is a shell expression
+    assert found('python dedup.py --data_files "*.txt"\n') == []
+    assert found('python dedup.py --data_path "data/$X*"\n') == []
