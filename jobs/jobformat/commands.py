@@ -130,6 +130,19 @@ def _data_file_named(value):
     )
 
 
+def _relative_glob(value):
+    """Files under a folder of the working directory given as a pattern by their extension
+    (`--data_files "corpus/news/*.txt"`): the files read (a place, not a shell expression)."""
+    folder, _, files = value.rpartition("/")
+    return (
+        bool(folder)
+        and RELATIVE.fullmatch(folder) is not None
+        and "*" in files
+        and "." in files
+        and GLOB_FILES.fullmatch(files) is not None
+    )
+
+
 def _relative_folder(value, written=False):
     """A place under the working directory that cannot be a Hub id (`org/name`, one slash):
     three parts or more (`data/bowl-2018/stage1_train`); for a place written, also two under a
@@ -204,7 +217,7 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
                 "--vocab_path", "--vocab-path",
-                "--merge-file", "--merge_file",
+                "--merge-file", "--merge_file", "--tokenizer-file", "--tokenizer_file",
                 # training and evaluation files and folders
                 "--train_file", "--train-file", "--validation_file", "--validation-file",
                 "--dataset_path", "--dataset-path", "--data_dir",
@@ -226,7 +239,10 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
-DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_?DIR$", re.IGNORECASE)
+DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# …and as the host side of a container mount (`-v $DATADIR:/data`), where the name says what the
+# mount is for (set alone, `export DATADIR=…` for a program given at submission says nothing).
+MOUNTED_DATA_VARIABLE = re.compile(r"^DATA_?DIR$|^DATASET_PATH$", re.IGNORECASE)
 # Variables named for where a job puts its results and logs (`LOGDIR`, `RESULTS_DIR`), as the
 # host side of a container mount: the place the containerised program writes.
 RESULT_VARIABLE = re.compile(r"^(?:LOG|LOGS|RESULT|RESULTS|OUTPUT)_?DIR$", re.IGNORECASE)
@@ -283,6 +299,11 @@ OUTPUT_OPTIONS = {
     "--destination",
     "--export_dir",
     "--export-dir",
+    # a binarizer's or converter's folder of shards (fairseq-preprocess `--destdir`, a
+    # streaming converter's `--out_root`)
+    "--destdir",
+    "--out_root",
+    "--out-root",
 }
 OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file"}
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
@@ -447,6 +468,8 @@ SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # A file or folder under the working directory, two parts or more (`maps/coast.shp`,
 # `runs/$MODEL/t.csv`). (A bare word as often names a setting.)
+# File names matched by a pattern (`*.txt`, `part-*.jsonl.gz`): letters, dots, dashes and stars.
+GLOB_FILES = re.compile(r"[\w.*-]+")
 RELATIVE_PLACE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.${}-]+)+/?")
 CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
@@ -674,6 +697,10 @@ EMPTIED = re.compile(r"""^[ \t]*([A-Za-z_]\w*)=(?:""|'')[ \t]*$""", re.MULTILINE
 # when the job runs, from what the command reads; not a value given at launch.
 COMPUTED = re.compile(
     r"""^[ \t]*(?:(?:export|local|readonly)[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\((?!\()|`)""",
+    re.MULTILINE,
+)
+DATED = re.compile(
+    r"""^[ \t]*(?:(?:export|local|readonly)[ \t]+)?([A-Za-z_]\w*)=["']?(?:\$\(|`)[ \t]*date\b""",
     re.MULTILINE,
 )
 # Files a step writes by redirecting its output (`cat parts/* > train.jsonl`).
@@ -1241,6 +1268,7 @@ class _Reader:
         self.named_loops = set()  # loop variables over bare names (`for D in ego movie`)
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
+        self.dated = set()  # …of them, those set to a date (`NOW=$(date +%F)`)
         self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
@@ -2347,6 +2375,7 @@ class _Reader:
                 or _relative_folder(each)
                 or (option == "--data" and _dataset_description(each))
                 or ("data" in option and self._data_file_read(each))
+                or _relative_glob(each)
             ):
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
@@ -2365,16 +2394,29 @@ class _Reader:
         return bool(name) and (name.upper().endswith("NAME") or name in self.named_loops)
 
     def _program_output(self, words):
-        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`) or of a
-        profiler (`kernprof -o run.lprof`, `nsys profile -o report`) names what it writes."""
+        """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`,
+        `python -m tool.dedup --output out/a/b`) or of a profiler (`kernprof -o run.lprof`,
+        `nsys profile -o report`) names what it writes."""
         for i, word in enumerate(words[:-1]):
             if word not in ("-o", "--output", "-output"):
                 continue
             before = words[:i]
-            program = any(w.endswith(".py") for w in before) or any(
-                w.rsplit("/", 1)[-1] in PROFILERS for w in before
+            # (a Python module run as the program, `python -m tool.dedup`, is one too)
+            program = (
+                any(w.endswith(".py") for w in before)
+                or any(w.rsplit("/", 1)[-1] in PROFILERS for w in before)
+                or any(
+                    w == "-m" and before[j - 1].rsplit("/", 1)[-1].startswith("python")
+                    for j, w in enumerate(before[1:], 1)
+                )
             )
             value = self.expand(words[i + 1])
+            alone = SUBMIT_VARIABLE.fullmatch(value)
+            name = alone and (alone.group(1) or alone.group(2))
+            if name in self.computed and name not in self.dated:
+                # A value a command makes up (`ARGS=$(echo … | sed …)`) names no place; a date
+                # stamp (`NOW=$(date +%F)`, a file named for the day) is kept, as SHELL_LEFT has it.
+                continue
             if program and (
                 _is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True)
             ):
@@ -2760,6 +2802,8 @@ class _Reader:
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
+        if FETCH.search(line).group(1) == "wget":
+            self._wget_files(words)
         lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]
         for m in URL.finditer(line):
             url = m.group(0)
@@ -2768,6 +2812,27 @@ class _Reader:
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url)
+
+    def _wget_files(self, words):
+        """wget's own files: the list of URLs it fetches (`-i urls.txt`, `--input-file=`), read,
+        and the crawl it keeps as an archive (`--warc-file=crawl`, written as crawl.warc.gz;
+        the name as written)."""
+        start = words.index("wget") if "wget" in words else len(words)
+        for i, word in enumerate(words[start:], start):
+            if word in ("&&", "||", ";", "|"):
+                break  # the next command's options
+            option, eq, value = word.partition("=")
+            if not eq and option in ("-i", "--input-file") and i + 1 < len(words):
+                value = words[i + 1]
+            elif not (eq and option in ("--input-file", "--warc-file")):
+                continue
+            value = self.expand(_unquote(value))
+            if not value or value == "-" or URL.match(value):
+                continue  # URLs from the input stream, or a URL (read as a fetch)
+            if option == "--warc-file":
+                self.add("output.artifacts", value, f"wget --warc-file={value}")
+            else:
+                self.add("data.inputs", value, f"wget {option} {value}")
 
     def _fetch_dir(self, words):
         """The folder the line's last `cd` changes into (`mkdir -p d && cd d || exit 1`)."""
@@ -3124,7 +3189,7 @@ class _Reader:
             # The host side as a variable (`$DATADIR`): its name tells what the mount is for.
             # (or, the value already expanded in a variable holding the options, `CONTVOLS="-v
             # $DATADIR:/data"`, the script's variable holding that value)
-            named = BARE_VARIABLE.fullmatch(spec.partition(":")[0].strip('"'))
+            named = SUBMIT_VARIABLE.fullmatch(spec.partition(":")[0].strip('"'))
             names = (
                 [named.group(1) or named.group(2)] if named else self.variables.aliases_of(source)
             )
@@ -3196,7 +3261,7 @@ class _Reader:
                     self.mounted.append((target.rstrip("/"), source.rstrip("/")))
             elif (
                 target.rstrip("/").rsplit("/", 1)[-1] in READ_ONLY_MOUNTS
-                or any(DATA_VARIABLE.match(n) for n in names)
+                or any(MOUNTED_DATA_VARIABLE.match(n) for n in names)
             ) and not named_inside:
                 # Content the container's program only reads (its packages, model weights);
                 # one the command names a path in is stated by what it does with that path.
@@ -3490,6 +3555,7 @@ def read(
         reader.emptied = set(EMPTIED.findall(text))
     if text and ("=$(" in text or '="$(' in text or "=`" in text):
         reader.computed = set(COMPUTED.findall(text))
+        reader.dated = set(DATED.findall(text)) if "date" in text else set()
     if text and ">" in text:
         reader.redirected = set(REDIRECTED.findall(text))
     reader.text = text or ""
@@ -4116,7 +4182,6 @@ RELATIVE_PROGRAM = re.compile(
 READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "input", "inputs"}
 # A container folder for what the program writes (`$LOGDIR:/results`).
 WRITTEN_MOUNTS = {"results", "outputs"}
-BARE_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 # The names a program looks for its data under in its working directory.
 DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
 

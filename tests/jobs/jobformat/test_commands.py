@@ -3442,10 +3442,71 @@ def test_container_mounts_named_for_data_and_results_by_their_variables():
         'RESULTS_DIR=/lake/res\nVOLS="-v $DATADIR:/data -v $RESULTS_DIR:/scores"\n'
         "docker run $VOLS -v $OUT:/results -v $SRC:/src img:1 ./run.sh\n"
     )
-    assert found(text) == [
+    # (RESULTS_DIR is an output where it is set; DATADIR alone says nothing until mounted)
+    assert sorted(found(text)) == [
         ("data.inputs", "/lake/img"),
-        ("output.artifacts", "/lake/res"),
-        ("output.artifacts", "/lake/out"),
         ("data.unclassified", "/src -> /lake/corpus"),
+        ("output.artifacts", "/lake/out"),
+        ("output.artifacts", "/lake/res"),
         ("work.image", "img:1"),
     ]
+
+
+def test_a_binarizers_destination_folder_and_a_converters_out_root_are_outputs():
+    # seen-ae: fairseq-preprocess --destdir, a streaming converter's --out_root
+    assert ("output.artifacts", "/data/lm-bin") in found(
+        "fairseq-preprocess --only-source --trainpref /data/lm/train.txt --destdir /data/lm-bin\n"
+    )
+    assert found("python convert.py --dataset /data/raw/en --out_root /data/mds/en\n") == [
+        ("data.inputs", "/data/raw/en"),
+        ("output.artifacts", "/data/mds/en"),
+    ]
+
+
+def test_a_tokenizer_file_handed_to_a_preprocessor_is_read():
+    assert found(
+        "python tools/preprocess_data.py --input /data/c.jsonl --tokenizer-file /tok/t.json "
+        "--output-prefix /data/c\n"
+    ) == [
+        ("data.inputs", "/data/c.jsonl"),
+        ("data.inputs", "/tok/t.json"),
+        ("output.artifacts", "/data/c"),
+    ]
+
+
+def test_wget_reads_its_url_list_and_writes_its_warc_archive():
+    assert found("wget --timeout=5 -i seeds.txt --warc-file=crawl -O /dev/null\n") == [
+        ("data.inputs", "seeds.txt"),
+        ("output.artifacts", "crawl"),
+    ]
+    assert found("wget --input-file=seeds.txt\n") == [("data.inputs", "seeds.txt")]
+    # another command's -i on the same line, and URLs from the input stream, are not wget's list
+    assert found("wget -q -i seeds.txt && sed -i s/a/b/ notes.txt\n") == [
+        ("data.inputs", "seeds.txt")
+    ]
+    assert found("cat urls.txt | wget -i -\n") == []
+
+
+def test_output_of_a_python_module_run_as_the_program_is_written():
+    assert ("output.artifacts", "out/dedup/news") in found(
+        "python -m tools.minhash --column text --output out/dedup/news\n"
+    )
+    # not a module flag of another program (`-m` of a tool that is not Python)
+    assert found("mytool -m fast --output out/dedup/news\n") == []
+
+
+def test_a_pattern_of_files_under_a_folder_given_to_a_data_option_is_read():
+    assert ("data.inputs", "corpus/news/*.txt") in found(
+        'python dedup.py --data_files "corpus/news/*.txt"\n'
+    )
+    # a bare pattern names no folder, and one still holding a variable is a shell expression
+    assert found('python dedup.py --data_files "*.txt"\n') == []
+    assert found('python dedup.py --data_path "data/$X*"\n') == []
+
+
+def test_an_output_option_given_a_value_a_command_makes_up_names_no_place():
+    made = 'ARGS=$(echo "$OVERRIDES" | sed "s/ / -o /g")\npython -m tasks.train -o ${ARGS}\n'
+    assert not [p for p in found(made) if p[0] == "output.artifacts"]
+    # A date stamp is a place new each day, kept as written.
+    dated = 'NOW=$( date -d "$T" "+%Y%m%d%H" )\npython run.py -o "$NOW"\n'
+    assert ("output.artifacts", "$NOW") in found(dated, shared_disk=True)
