@@ -81,7 +81,7 @@ HF_BARE = re.compile(r"[A-Za-z0-9][\w.-]{0,95}")
 # `$SLURM_JOB_ID` does each run; the user's name (`/work/$(whoami)`, `$(id -un)`) is `$USER`'s,
 # kept as written; any other command's output is not known before the job runs.
 SHELL_LEFT = re.compile(
-    r"\$\((?!date(?:\s+[+-][^()\s]*)*\)|whoami\)|id\s+-un\))|`|\{[^}]*,|\$\{[^}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
+    r"\$\((?!date(?:\s+[+-][^()\s]*)*\)|whoami\)|id\s+-un\))|`|\{[^{},]*,|\$\{[^{}]*[:#%/]|<[\w .-]+>|(?<!\$)\{\s*\w+\s*\}"
 )
 RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\\\s,}]+)""")
 
@@ -108,7 +108,7 @@ def _words(line):
 
 
 def _statable(value):
-    return bool(value) and not SHELL_LEFT.search(value) and len(value) <= 300
+    return bool(value) and len(value) <= 300 and not SHELL_LEFT.search(value)
 
 
 def _is_path(value):
@@ -733,10 +733,12 @@ WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_d
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 # A Python or conda environment packed into one file (`venv310.tar`, `myenv.tar.gz`, conda-pack's
 # `env.tar.gz`), copied to the node and unpacked there: the job's software, not its data.
-PACKED_ENVIRONMENT = re.compile(
-    r"(?:^|/)[\w.-]*(?:venv|virtualenv|conda[-_]?pack|(?:^|[\W_])env)[\w.-]*"
-    r"\.(?:tar(?:\.(?:gz|bz2|xz|zst))?|tgz)$",
-    re.IGNORECASE,
+# …by its file name: an archive (PACKED_ARCHIVE) named for an environment (ENVIRONMENT_NAME), as
+# `venv310.tar`, `env.tar.gz`, `my-env.tgz`, `conda-pack.tar.gz`; checked in two steps, so a long
+# name is not searched once per `env` in it.
+PACKED_ARCHIVE = re.compile(r"\.(?:tar(?:\.(?:gz|bz2|xz|zst))?|tgz)$", re.IGNORECASE)
+ENVIRONMENT_NAME = re.compile(
+    r"^(?:venv\w*|virtualenv\w*|conda[-_]?pack\w*|env\w*|[\w.]+[-_](?:venv|env))$", re.IGNORECASE
 )
 BIND_OPTIONS = {"-B", "--bind", "-v", "--volume", "--container-mounts", "--mount"}
 SCRIPT_FILE = re.compile(r"\.(?:py|sh|jl|R|lua)$")
@@ -1880,15 +1882,25 @@ class _Reader:
                 self.add("request.preemptible", True, option)
             elif option in RESUME_FLAGS and _is_path(value):
                 self.add("_resume", value, said)  # resumption if it is where the job saves
-            elif option in MODEL_OPTIONS or (
-                option in HUB_ID_OPTIONS
-                and (
-                    HF_ID.fullmatch(value)
-                    or (option in MODEL_PATH_OPTIONS and _is_path(value))
-                    or (option in MODEL_NAME_OPTIONS and _is_path(value) and value[:1] != "$")
-                    or self._weights_file(value)
-                    or self._model_variable(value)
-                    or CHECKPOINT_PATH_VARIABLE.fullmatch(value)
+            elif (
+                option in MODEL_OPTIONS
+                or (
+                    option in HUB_ID_OPTIONS
+                    and (
+                        HF_ID.fullmatch(value)
+                        or (option in MODEL_PATH_OPTIONS and _is_path(value))
+                        # (a model's name written as a path; not one built from a variable,
+                        # `--model_name $OUT/exp1`, as often the run's own name)
+                        or (
+                            option in MODEL_NAME_OPTIONS
+                            and _is_path(value)
+                            and value[:1] != "$"
+                            and not re.search(rf"{re.escape(option)}(?:=|\s+)[\"']?\$", self.raw)
+                        )
+                        or self._weights_file(value)
+                        or self._model_variable(value)
+                        or CHECKPOINT_PATH_VARIABLE.fullmatch(value)
+                    )
                 )
             ):
                 if self._model_variable(value) and (
@@ -2476,6 +2488,10 @@ class _Reader:
                         continue  # (the option's value)
                     if _file_word(value):
                         given.append(value)
+                        if len(given) == len(places):
+                            break
+                if len(given) < len(places) and places[-1] == "output.artifacts":
+                    continue  # (roles go by order: a place missing would make the output read)
                 for path, value in zip(places, given, strict=False):
                     said = f"{tool}{' ' + step if step else ''} {value}"
                     if path == "output.artifacts":
@@ -2993,7 +3009,7 @@ class _Reader:
                 if (
                     _is_path(source)
                     and not CODE_FILE.search(source)
-                    and not PACKED_ENVIRONMENT.search(source)
+                    and not _packed_environment(source)
                     and kind
                 ):
                     self.add("data.inputs", source, said)
@@ -4038,6 +4054,13 @@ def _called_functions(lines):
     # Only those called; the others are read where they are.
     found.bodies = {n: b for n, b in bodies.items() if b[0] in found.starts}
     return found
+
+
+def _packed_environment(path):
+    """A packed Python or conda environment copied to the node (PACKED_ARCHIVE, ENVIRONMENT_NAME)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    archive = PACKED_ARCHIVE.search(name)
+    return bool(archive) and bool(ENVIRONMENT_NAME.match(name[: archive.start()]))
 
 
 def _fetch_folder(place):

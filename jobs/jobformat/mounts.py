@@ -47,6 +47,8 @@ USER_CONFIG = re.compile(
 SSH_SETTINGS = re.compile(r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$")
 
 CHECKPOINT = re.compile(r"ckpt|checkpoint", re.IGNORECASE)
+# An option naming where a run resumes from or loads its own state.
+RESUMES = re.compile(r"resume|restore|ckpt|checkpoint|continue", re.IGNORECASE)
 OUTPUT_NAME = re.compile(
     r"outputs?\b|outputs?[-_/]|results?\b|results?[-_/]|artifacts?\b|artifacts?[-_/]|"
     r"(?:^|[-_/])(?:out|export|exports|logs?|predictions?|embeddings?|masks?|upload)(?:$|[-_/])",
@@ -398,7 +400,12 @@ def script_locations(script):
             option, uri = match.group(1), match.group(2)
             written = WHOLE_WRITE_OPTION.fullmatch(option)
             (writes if written else reads).append(uri)
-            (first_write if written else first_read).setdefault(uri, (number, match.start()))
+            if written:
+                first_write.setdefault(uri, (number, match.start()))
+            elif not RESUMES.search(option):
+                # (a run resuming from its own checkpoints, `--resume_from s3://b/ckpt
+                # --output_dir s3://b/ckpt`, reads nothing from outside)
+                first_read.setdefault(uri, (number, match.start()))
     unique_writes = list(dict.fromkeys(writes))
     unique_reads = [
         u for u in dict.fromkeys(reads)

@@ -909,19 +909,20 @@ SWEEP_AGENT = re.compile(
 
 # The program itself given at submission (`python $*`, `srun python3 "$@"`, `"$@"`), also through
 # a variable set to the script's arguments (`cmd="$@"` … `python $cmd`): a hand-off, as to a script.
+# (one line each: `[ \t]`, not `\s`, so a pattern run over the whole body with MULTILINE does
+# not rescan the blank lines after each line's start)
+SRUN_PREFIX = r"""(?:srun(?:[ \t]+-[\w-]+(?:=\S+)?)*[ \t]+)?"""
+ALL_ARGUMENTS = r"""["']?\$(?:[@*]|\{[@*]\})["']?[ \t]*$"""
 ARGS_VARIABLE = re.compile(
-    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$(?:[@*]|\{[@*]\})["']?\s*$""", re.M
+    rf"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)={ALL_ARGUMENTS}""", re.MULTILINE
 )
-GIVEN_PROGRAM = re.compile(
-    r"""^\s*(?:srun(?:\s+-[\w-]+(?:=\S+)?)*\s+)?(?:python[\d.]*\s+(?:-\w+\s+)*)?"""
-    r"""["']?\$(?:[@*]|\{[@*]\})["']?\s*$"""
-)
+GIVEN_PROGRAM = re.compile(rf"""^\s*{SRUN_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)?{ALL_ARGUMENTS}""")
 
 # A command line the script is given as an argument and runs (`bash -c "$1"`, `eval "$2"`): the
 # work is chosen at submission, and so is what it runs on.
 GIVEN_COMMAND = re.compile(
-    r"""^\s*(?:srun(?:\s+-[\w-]+(?:=\S+)?)*\s+)?(?:(?:ba)?sh\s+-c|eval)\s+"""
-    r"""["']?\$(?:\d|\{\d+\}|[@*]|\{[@*]\})["']?\s*$""",
+    rf"""^[ \t]*{SRUN_PREFIX}(?:(?:ba)?sh[ \t]+-c|eval)[ \t]+"""
+    r"""["']?\$(?:\d|\{\d+\}|[@*]|\{[@*]\})["']?[ \t]*$""",
     re.MULTILINE,
 )
 

@@ -3510,3 +3510,19 @@ def test_an_output_option_given_a_value_a_command_makes_up_names_no_place():
     # A date stamp is a place new each day, kept as written.
     dated = 'NOW=$( date -d "$T" "+%Y%m%d%H" )\npython run.py -o "$NOW"\n'
     assert ("output.artifacts", "$NOW") in found(dated, shared_disk=True)
+
+
+def test_second_review_cases():
+    # A model name built from the run's own folder is not a model read.
+    assert not found(
+        "OUT=/scratch/runs\npython train.py --model_name $OUT/exp1\n", shared_disk=True
+    )
+    # A label where a path was expected does not make the tool's output a file it reads.
+    text = "python dump_hubert_feature.py manifest train /ckpt/hubert.pt 6 1 0 /feat\n"
+    assert ("data.inputs", "/feat") not in found(text, shared_disk=True)
+    # A run resuming from its own checkpoints reads nothing from outside.
+    text = "python train.py --resume_from s3://b/ckpt --output_dir s3://b/ckpt\n"
+    assert ("data.inputs", "s3://b/ckpt") not in found(text)
+    # Data named with "env" in it is data, not a packed environment.
+    text = "cp /data/atari_env_rollouts.tar.gz $TMPDIR/\npython t.py --data $TMPDIR/atari_env_rollouts.tar.gz\n"
+    assert ("data.inputs", "/data/atari_env_rollouts.tar.gz") in found(text, shared_disk=True)
