@@ -12,23 +12,6 @@ from tests.findings.helpers import accepted_job
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def log_in(password, second_step):
-    """This journey's log-in: typed with the keyboard."""
-
-    def log_in(watcher, user):
-        page = watcher.page
-        page.goto("/accounts/login/")
-        page.keyboard.type(user.email)
-        page.keyboard.press("Tab")
-        page.keyboard.type(password)
-        page.keyboard.press("Enter")
-        second_step(page, user.email)
-        page.wait_for_url(re.compile(r"^http://[^/]+/(jobs/)?$"))
-
-    return log_in
-
-
 def visit(watcher, url):
     watcher.page.goto(url)
     watcher.check_accessibility()
