@@ -206,10 +206,9 @@ def test_cancel_scancels_and_keeps_the_hours_held_until_then(
     ).exists()
 
 
-def run_requeued_once(run, cluster, staff, agent, restart=None):
+def run_requeued_once(run, cluster, staff, agent):
     """Dispatches the run, requeues its Slurm job once it runs (what a preemption with
-    PreemptMode=REQUEUE does) and waits for the run's release; the Slurm job's id. `restart`,
-    once the agent has seen the requeue, kills it and starts the next (on the same workdir)."""
+    PreemptMode=REQUEUE does) and waits for the run's release; the Slurm job's id."""
     wait_for(lambda: cluster.__class__.objects.get(pk=cluster.pk).reported_at, 30, "report", agent)
     dispatch_mod.dispatch(
         run=run, cluster=cluster.__class__.objects.get(pk=cluster.pk), actor=staff
@@ -218,14 +217,6 @@ def run_requeued_once(run, cluster, staff, agent, restart=None):
     job_id = dispatch_of(run).slurm_jobs["run"]
     scontrol("requeue", job_id)
     wait_for(lambda: squeue_state(job_id) == "PENDING", 30, "the requeued job to be pending")
-    if restart:
-        # (as long as the other waits here: a loaded machine polls slowly)
-        wait_for(lambda: Event.objects.filter(run=run, kind="preempted").exists(), 90,
-                 "the agent to see the requeue", agent)  # fmt: skip
-        agent.kill()
-        # The controller now holds only the new attempt; the next agent reads the first
-        # from the workdir the two share.
-        agent = restart()
     # Slurm holds a requeued job back for two minutes before it may start again; a few
     # seconds are enough for the node to tidy up.
     scontrol("update", f"JobId={job_id}", "StartTime=now+4")
@@ -263,18 +254,13 @@ def test_a_requeued_job_counts_a_restart_and_holds_each_attempt(
         assert abs(held - slurm_seconds(attempt)) <= 1
 
 
-@pytest.mark.parametrize("restarted", [False, True], ids=["one agent", "agent restarted"])
 def test_without_accounting_a_requeue_the_agent_sees_counts_a_restart(
-    restarted, team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
+    team_a, a_member, staff, cluster, start_agent, accepted_run, small_job
 ):
     run = accepted_run(
         team_a, a_member, staff, small_job("slurm-requeue-no-dbd", "sleep 5", staging=False)
     )
-    # Restarted once it has seen the requeue: the next agent reads the first attempt from the
-    # workdir the two share (the controller keeps only the latest).
-    restart = (lambda: start_agent(cluster, accounting="none")) if restarted else None
-    agent = start_agent(cluster, accounting="none")
-    job_id = run_requeued_once(run, cluster, staff, agent, restart=restart)
+    job_id = run_requeued_once(run, cluster, staff, start_agent(cluster, accounting="none"))
 
     run.refresh_from_db()
     assert run.restarts == 1
