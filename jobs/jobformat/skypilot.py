@@ -278,8 +278,10 @@ def _mounts(task, variables, script, notes, serves=False):
             )
             continue
         if TO_FILL.fullmatch(seen):
-            # A placeholder for the user to fill (`source: <your-bucket-name>`) names no place.
-            notes.append(f"{section} {target}: {seen} is a placeholder; say where it comes from.")
+            # A template's blank left for the user to fill (`source: <your-bucket-name>`) names no place.
+            notes.append(
+                f"{section} {target}: {seen} is a template's blank; say where it comes from."
+            )
             continue
         verdict = mounts.classify(
             target,

@@ -622,7 +622,7 @@ def test_checkpoints_a_server_loads_as_an_adapter_are_read_not_written():
     assert verdict.use == Use.CHECKPOINT
 
 
-def test_a_mount_source_left_as_a_placeholder_names_nothing():
+def test_a_mount_source_left_blank_in_a_template_names_nothing():
     text = (
         "envs:\n  SRC: <your-bucket>\nfile_mounts:\n  /adapters:\n    source: $SRC\n"
         "resources:\n  accelerators: L4:1\nrun: python serve.py --adapters /adapters\n"
@@ -631,7 +631,7 @@ def test_a_mount_source_left_as_a_placeholder_names_nothing():
     data = result.description.to_data()
     stated = str(data.get("data", {})) + str(data.get("work", {}).get("code", ""))
     assert "<your-bucket>" not in stated
-    assert any("placeholder" in note for note in result.notes)
+    assert any("template's blank" in note for note in result.notes)
 
 
 def test_benchmark_candidates_are_choices_in_the_order_written():
