@@ -3282,25 +3282,26 @@ class _Reader:
                 # Content the container's program only reads (its packages, model weights);
                 # one the command names a path in is stated by what it does with that path.
                 self.add("data.inputs", source, said)
-                if _is_path(source) and target.rstrip("/"):
-                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+                self._mount(target, source)
             elif (
                 target.rstrip("/").rsplit("/", 1)[-1] in WRITTEN_MOUNTS
                 or any(RESULT_VARIABLE.match(n) for n in names)
             ) and not named_inside:
                 # A folder for the results (`-v $LOGDIR:/results`): what the program writes.
                 self.add("output.artifacts", source, said)
-                if _is_path(source) and target.rstrip("/"):
-                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+                self._mount(target, source)
             elif NODE_LOCAL.match(source) or (JOB_ID.search(source) and NODE_LOCAL.match(target)):
                 # The job's own scratch: the node's disk, or a folder named for the job put at
                 # the container's temporary place (`$JOB_TMP/x:/tmp/x`); no data outlives it.
-                if _is_path(source) and target.rstrip("/"):
-                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+                self._mount(target, source)
             else:
                 self.add("data.unclassified", f"{target} -> {source}", said)
-                if _is_path(source) and target.rstrip("/"):
-                    self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+                self._mount(target, source)
+
+    def _mount(self, target, source):
+        """Paths the program is given under a mount point are the host's (see _host_path)."""
+        if _is_path(source) and target.rstrip("/"):
+            self.mounted.append((target.rstrip("/"), source.rstrip("/")))
 
     def _inside_outputs(self, start):
         """A path a program is given inside a place the same command writes to
