@@ -1913,7 +1913,7 @@ class _Reader:
                     self._hub_or_path(value, said, dataset=False)
             elif option in MIXER_OPTIONS:
                 # open-instruct's `--dataset_mixer_list org/a 1.0 org/b 0.5`: datasets and weights
-                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                for each in [value, *(_values_after(words, i + 2) if not eq else ())]:
                     if not re.fullmatch(r"[\d.]+%?", each):
                         self._hub_or_path(self.expand(each), f"{option} {each}", dataset=True)
             elif option in DATASET_OPTIONS:
@@ -1925,9 +1925,9 @@ class _Reader:
                 elif not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
                     self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
-                self._data_values(option, value, words[i + 2 :] if not eq else ())
+                self._data_values(option, value, _values_after(words, i + 2) if not eq else ())
             elif option in LORA_OPTIONS:
-                for each in [value, *_values_after(words[i + 2 :] if not eq else ())]:
+                for each in [value, *(_values_after(words, i + 2) if not eq else ())]:
                     # `name=org/adapter` or the adapter alone
                     self._hub_or_path(self.expand(each.rpartition("=")[2]), said, dataset=False)
             elif option in OUTPUT_OPTIONS and (
@@ -2374,11 +2374,11 @@ class _Reader:
             )
         ]
 
-    def _data_values(self, option, value, following):
+    def _data_values(self, option, value, more):
         """`--data_path a/b c/d /lustre/e`: a data option takes one or more values, each a path
         or a Hub dataset (`org/name`, never a folder such as `data/train`). A variable alone
         that holds a name (`$EVAL_SET_NAME`, a loop's over `ego movie`) is not a place."""
-        for each in [value, *_values_after(following)]:
+        for each in [value, *more]:
             if each[:1] == "$" and self._names_a_setting(each):
                 continue
             each = self.expand(each)
@@ -2408,36 +2408,44 @@ class _Reader:
     def _program_output(self, words):
         """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`,
         `python -m tool.dedup --output out/a/b`) or of a profiler (`kernprof -o run.lprof`,
-        `nsys profile -o report`) names what it writes."""
+        `nsys profile -o report`) names what it writes. The line is walked once: a line can
+        hold thousands of options, and what precedes each is known from the walk."""
+        program = False  # a Python program or a profiler named so far on the line
+        starts = [0, 0]  # where the command before this one, and this one, start
+        read = 0  # how far this command's bare arguments were read, as `(previous, word)` pairs
         for i, word in enumerate(words[:-1]):
-            if word not in ("-o", "--output", "-output"):
-                continue
-            before = words[:i]
+            if word in (";", "&&", "||", "|") or (word.endswith(";") and word != ";"):
+                starts, read = [starts[1], i + 1], i + 1
             # (a Python module run as the program, `python -m tool.dedup`, is one too)
-            program = (
-                any(w.endswith(".py") for w in before)
-                or any(w.rsplit("/", 1)[-1] in PROFILERS for w in before)
-                or any(
-                    w == "-m" and before[j - 1].rsplit("/", 1)[-1].startswith("python")
-                    for j, w in enumerate(before[1:], 1)
+            program = program or (
+                i > 0
+                and (
+                    words[i - 1].endswith(".py")
+                    or words[i - 1].rsplit("/", 1)[-1] in PROFILERS
+                    or (
+                        words[i - 1] == "-m"
+                        and i > 1
+                        and words[i - 2].rsplit("/", 1)[-1].startswith("python")
+                    )
                 )
             )
-            value = self.expand(words[i + 1])
+            if word not in ("-o", "--output", "-output"):
+                continue
+            value = self.expand(words[i + 1].removesuffix(";"))  # (`-o out;`: `;` ends the command)
             alone = SUBMIT_VARIABLE.fullmatch(value)
             name = alone and (alone.group(1) or alone.group(2))
             if name in self.computed and name not in self.dated:
                 # A value a command makes up (`ARGS=$(echo … | sed …)`) names no place; a date
                 # stamp (`NOW=$(date +%F)`, a file named for the day) is kept, as SHELL_LEFT has it.
                 continue
-            if program and (
-                _is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True)
-            ):
+            if (
+                program
+                and (_is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True))
+            ) or (word == "--output" and self._tool_output(words, starts, i, value)):
+                # (or an installed tool's data file: `moozy encode a.h5 --output case.h5`)
                 self.add("output.artifacts", value, f"{word} {value}")
-                self._positional_inputs(before)
-            elif word == "--output" and self._tool_output(before, value):
-                # an installed tool's data file (`moozy encode a.h5 --output case.h5`)
-                self.add("output.artifacts", value, f"{word} {value}")
-                self._positional_inputs(before)
+                self._positional_inputs(words[max(starts[0], read - 1) : i])
+                read = i
         if "-i" in words and "-o" in words:
             self._program_input(words)
 
@@ -2595,13 +2603,19 @@ class _Reader:
         if _file_word(value) and value not in self.produced:
             self.add("data.inputs", value, f"{said} {value}")
 
-    def _tool_output(self, before, value):
-        """`--output F` naming a data file by its kind, given to a tool that is not a launcher
-        (whose `--output` is its log) nor a download (whose copy the fetch rules read)."""
+    def _tool_output(self, words, starts, at, value):
+        """`--output F` (words[at]) naming a data file by its kind, given to a tool that is not
+        a launcher (whose `--output` is its log) nor a download (whose copy the fetch rules
+        read); `starts`: where the command before it and its own start."""
         if not (DATA_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value))):
             return False
-        command = list(_commands(before))
-        head = next((w for w in command[-1] if not _prefix(w)), "") if command else ""
+        # (its own command's first word, found without copying the command: a line can hold
+        # thousands of options; the command before it when `--output` starts one)
+        if starts[1] < at:
+            head = next((words[k] for k in range(starts[1], at) if not _prefix(words[k])), "")
+        else:
+            command = list(_commands(words[starts[0] : at]))
+            head = next((w for w in command[-1] if not _prefix(w)), "") if command else ""
         return bool(
             head
             and _base(head) not in LAUNCHERS | {"sbatch", "salloc"}
@@ -3403,10 +3417,11 @@ def _commands(words):
         yield command
 
 
-def _values_after(words):
-    """The further values of an option that takes several (up to the next option)."""
+def _values_after(words, start):
+    """The further values, from words[start], of an option that takes several (up to the next
+    option, at most 64: a line can hold thousands of words, and each option's own)."""
     out = []
-    for word in words[:64]:
+    for word in words[start : start + 64]:
         if word.startswith("-") or word in (";", "&&", "||", "|", "&", "\\"):
             break
         out.append(word)
@@ -4375,22 +4390,44 @@ def _in_line_order(proposals, line):
     for path in {p.path for p in proposals}:
         slots = [i for i, p in enumerate(proposals) if p.path == path]
         if len(slots) > 1:
-            ordered = sorted((proposals[i] for i in slots), key=lambda p: _at(line, p))
+            at = _Positions(line)
+            ordered = sorted((proposals[i] for i in slots), key=at.of)
             for i, p in zip(slots, ordered, strict=True):
                 out[i] = p
     return out
 
 
-def _at(line, proposal):
-    """Where a proposal's place is written in its line (its own words, else its value without
-    the scheme the reader added); the end of the line when neither is there."""
-    value = str(proposal.value)
-    # (its words as `--option value`, or as the line may write them, `--option=value`)
-    written = proposal.said.replace(" ", "=", 1) if proposal.said[:1] == "-" else ""
-    for text in (proposal.said, written, value, re.sub(r"^hf://(?:datasets/)?", "", value)):
-        if text and (at := line.find(str(text))) >= 0:
-            return at
-    return len(line)
+class _Positions:
+    """Where proposals' places are written in their line (their own words, else the value
+    without the scheme the reader added; the end of the line when neither is there). Asked in
+    the order they were read, which is mostly the line's: each is looked for after the last one
+    found, then, a bounded number of times, from the start, so a long line is read about once."""
+
+    AGAIN = 64
+
+    def __init__(self, line):
+        self.line = line
+        self.after = 0
+        self.again = self.AGAIN
+
+    def of(self, proposal):
+        value = str(proposal.value)
+        # (its words as `--option value`, or as the line may write them, `--option=value`)
+        written = proposal.said.replace(" ", "=", 1) if proposal.said[:1] == "-" else ""
+        texts = [
+            str(t)
+            for t in (proposal.said, written, value, re.sub(r"^hf://(?:datasets/)?", "", value))
+            if t
+        ]
+        for start in (self.after, 0):
+            for text in texts:
+                if (at := self.line.find(text, start)) >= 0:
+                    self.after = at
+                    return at
+            if not self.after or not self.again:
+                break
+            self.again -= 1
+        return len(self.line)
 
 
 def _package_name(name):

@@ -13,45 +13,84 @@ from .textio import head_and_tail
 # Where a program's name starts a command: a line, after a separator, or after a wrapper.
 COMMAND_START = r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time|sudo)\s+)(?:[\w.~-]*/)*"
 
-# Commands that start something which answers requests instead of finishing.
+# Commands that start something which answers requests instead of finishing: (pattern,
+# reason, words). A pattern cannot match a text holding none of its words (lower-case), so
+# it is only searched where one is: a script can be a megabyte, and a pattern that starts
+# with a word boundary is tried at every position, where a word is found at memory speed.
 SERVING_PATTERNS = [
-    (r"vllm\.entrypoints|\bvllm\s+serve\b", "starts a vLLM API server"),
-    (r"\bapi_server\b", "starts an API server"),
-    (r"^\s*(?:python\S*\s+-m\s+)?(?:uvicorn|gunicorn|hypercorn)\s", "starts a web server"),
-    (r"\bgradio\b|gradio_\w+|\bstreamlit\s+run\b", "starts an interactive web app"),
-    (r"\bflask\s+run\b|\bmanage\.py\s+runserver\b|web_?server\b", "starts a web server"),
-    (r"\btritonserver\b|\btorchserve\b|\btext-generation-launcher\b", "starts a model server"),
-    (r"\bsglang\.launch_server\b|\bollama\s+serve\b", "starts a model server"),
-    (r"\bhttp\.server\b|\bjupyter(?:-|\s+)(?:lab|notebook)\b", "starts a web server"),
-    (r"\bray\s+serve\b|\bserve\s+run\b|\bbentoml\s+serve\b", "starts a model server"),
+    (r"vllm\.entrypoints|\bvllm\s+serve\b", "starts a vLLM API server", ("vllm",)),
+    (r"\bapi_server\b", "starts an API server", ("api_server",)),
+    (
+        r"^\s*(?:python\S*\s+-m\s+)?(?:uvicorn|gunicorn|hypercorn)\s",
+        "starts a web server",
+        ("uvicorn", "gunicorn", "hypercorn"),
+    ),
+    (
+        r"\bgradio\b|gradio_\w+|\bstreamlit\s+run\b",
+        "starts an interactive web app",
+        ("gradio", "streamlit"),
+    ),
+    (
+        r"\bflask\s+run\b|\bmanage\.py\s+runserver\b|web_?server\b",
+        "starts a web server",
+        ("flask", "runserver", "server"),
+    ),
+    (
+        r"\btritonserver\b|\btorchserve\b|\btext-generation-launcher\b",
+        "starts a model server",
+        ("tritonserver", "torchserve", "text-generation-launcher"),
+    ),
+    (
+        r"\bsglang\.launch_server\b|\bollama\s+serve\b",
+        "starts a model server",
+        ("sglang", "ollama"),
+    ),
+    (
+        r"\bhttp\.server\b|\bjupyter(?:-|\s+)(?:lab|notebook)\b",
+        "starts a web server",
+        ("http.server", "jupyter"),
+    ),
+    (r"\bray\s+serve\b|\bserve\s+run\b|\bbentoml\s+serve\b", "starts a model server", ("serve",)),
     (
         r"\bllama-server\b|\bllama_cpp\.server\b|\blmdeploy\s+serve\b|\btrtllm-serve\b|"
         r"\bmlc_llm\s+serve\b|\btext-generation-server\b|\binfinity_emb\b|\blaunch_router\b",
         "starts a model server",
+        ("serve", "infinity_emb", "launch_router"),
     ),
     (
         r"\bjupyter(?:-|\s+)server\b|\bvoila\b|\brserver\b|\bmlflow\s+(?:server|ui)\b",
         "starts a web server",
+        ("jupyter", "voila", "rserver", "mlflow"),
     ),
     # A database or a remote editor kept in the foreground answers others until it is stopped.
-    (r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b", "starts a database server"),
+    (
+        r"\bmysqld(?:_safe)?\b|\bmariadbd\b|\bmongod\b|\bredis-server\b",
+        "starts a database server",
+        ("mysqld", "mariadbd", "mongod", "redis-server"),
+    ),
     # (the editor's path may be quoted: `exec "$HOME/opt/vscode_cli/code" tunnel`)
-    (r"\bcode(?:-insiders)?[\"']?\s+tunnel\b|\bcode-server\b", "starts a remote editor"),
+    (
+        r"\bcode(?:-insiders)?[\"']?\s+tunnel\b|\bcode-server\b",
+        "starts a remote editor",
+        ("tunnel", "code-server"),
+    ),
     # A compute cluster's member kept in the foreground takes work from others until stopped:
     # a Dask scheduler or worker, a Ray node told to block (`ray start --head --block`).
     (
         rf"{COMMAND_START}dask(?:-|\s+)(?:scheduler|worker)\b|\bray\s+start\b[^\n]*\s--block\b",
         "starts a member of a compute cluster",
+        ("dask", "--block"),
     ),
     # TRL's vLLM server (`trl vllm-serve`, `python -m trl.scripts.vllm_serve`).
-    (r"\bvllm[_-]serve\b", "starts a vLLM server"),
+    (r"\bvllm[_-]serve\b", "starts a vLLM server", ("vllm",)),
     # Any program's `serve` subcommand (`./tabby serve`, `mkdocs serve`, `panel serve app.py`):
     # the word right after the program's name, not an argument further on (`--mode serve`).
+    (rf"{COMMAND_START}[\w.-]+\s+serve(?:\s|;|$)", "starts a server", ("serve",)),
     (
-        rf"{COMMAND_START}[\w.-]+\s+serve(?:\s|;|$)",
-        "starts a server",
+        r"\bfastapi\s+(?:run|dev)\b|\bchainlit\s+run\b",
+        "starts a web server",
+        ("fastapi", "chainlit"),
     ),
-    (r"\bfastapi\s+(?:run|dev)\b|\bchainlit\s+run\b", "starts a web server"),
     # A terminal or a notebook served to a browser (`ttyd bash -c "…"`) stays up until stopped,
     # whatever it runs inside. Named where a command starts, not where it is installed
     # (`mv ttyd.x86_64 /usr/local/bin/ttyd`).
@@ -61,7 +100,22 @@ SERVING_PATTERNS = [
         # Elixir's Livebook, also as the command a container runs (`docker run … livebook server`)
         r"\blivebook\s+server\b",
         "serves a terminal or a notebook to a browser",
+        (
+            "ttyd",
+            "gotty",
+            "wetty",
+            "openvscode-server",
+            "jupyterhub",
+            "marimo",
+            "jupyterlab",
+            "notebook",
+            "livebook",
+        ),
     ),
+]
+SERVING = [
+    (re.compile(pattern, re.IGNORECASE | re.MULTILINE), reason, words)
+    for pattern, reason, words in SERVING_PATTERNS
 ]
 # Read only in the step a script ends on, in the foreground (a server started earlier may be
 # for a client of the same job): a program listening on every interface, or named a server.
@@ -178,8 +232,13 @@ def serving_signals(*texts):
     """Reasons, from command text, to think the work starts a server."""
     reasons = []
     joined = "\n".join(t for t in texts if t)
-    for pattern, reason in SERVING_PATTERNS:
-        if re.search(pattern, joined, flags=re.IGNORECASE | re.MULTILINE) and reason not in reasons:
+    lower = joined.lower()
+    for pattern, reason, words in SERVING:
+        if (
+            reason not in reasons
+            and any(word in lower for word in words)
+            and pattern.search(joined)
+        ):
             reasons.append(reason)
     return reasons
 

@@ -100,6 +100,20 @@ def sbatch_function_calls(size=LIMIT):
     return _fill(head, "f /lustre/ds/part_0001 /lustre/out/part_0001\n", size=size)
 
 
+def sbatch_line_of_options(size=LIMIT):
+    # One command given thousands of data options on a single line: each option's further
+    # values, and the order of the places in the line, are looked up once, not from the start.
+    head = "#!/bin/bash\n#SBATCH --nodes=1\npython train.py"
+    return _fill(head, " --data /lustre/ds/part_{i}", "\n", size=size)
+
+
+def sbatch_line_of_outputs(size=LIMIT):
+    # A program given thousands of `-o` on one line (minutes for 60 KB once, when each `-o`
+    # re-read the line before it).
+    head = "#!/bin/bash\n#SBATCH --nodes=1\npython convert.py a.h5"
+    return _fill(head, " -o /lustre/out/part_{i}.h5", "\n", size=size)
+
+
 SHAPES = {
     "skypilot: 1 MB run script": skypilot_long_run,
     "skypilot: many mounts": skypilot_many_mounts,
@@ -109,6 +123,8 @@ SHAPES = {
     "sbatch: 1 MB of data files": sbatch_data_files,
     "sbatch: 1 MB of short commands": sbatch_short_commands,
     "sbatch: 1 MB of function calls": sbatch_function_calls,
+    "sbatch: one 1 MB line of options": sbatch_line_of_options,
+    "sbatch: one 1 MB line of outputs": sbatch_line_of_outputs,
 }
 
 # Parsers timed alone, where the whole import would dilute a slow step: (input, reader).

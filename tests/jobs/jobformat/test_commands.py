@@ -3526,3 +3526,28 @@ def test_second_review_cases():
     # Data named with "env" in it is data, not a packed environment.
     text = "cp /data/atari_env_rollouts.tar.gz $TMPDIR/\npython t.py --data $TMPDIR/atari_env_rollouts.tar.gz\n"
     assert ("data.inputs", "/data/atari_env_rollouts.tar.gz") in found(text, shared_disk=True)
+
+
+def test_every_output_of_a_line_and_the_files_before_each_read_once():
+    # The line is walked once (jobformat_bench's line of outputs): each `-o` still names what
+    # it writes, and the data files given before it in its own command are what it reads.
+    text = (
+        "python convert.py a.h5 -o /out/a.h5 b.h5 -o /out/b.h5; "
+        "encode c.h5 --output /out/c.h5 && wget -O d.h5 --output fetch.log https://example.org/d\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "/out/a.h5"),
+        ("data.inputs", "a.h5"),
+        ("output.artifacts", "/out/b.h5"),
+        ("data.inputs", "b.h5"),
+        ("output.artifacts", "/out/c.h5"),
+        ("data.inputs", "c.h5"),
+        ("data.inputs", "https://example.org/d"),
+    ]
+
+
+def test_the_places_of_a_long_line_keep_the_order_it_names_them_in():
+    many = " ".join(f"--data /lustre/ds/part_{i}" for i in range(300))
+    inputs = [v for p, v in found(f"python train.py {many} --input_file /lustre/first\n")]
+    assert inputs[:3] == ["/lustre/ds/part_0", "/lustre/ds/part_1", "/lustre/ds/part_2"]
+    assert len(inputs) == 301 and inputs[-1] == "/lustre/first"
