@@ -235,7 +235,8 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 # the texts a program indexes or tokenizes (pyserini's --corpus, dolma's
                 # --documents)
                 "--corpus", "--documents"}  # fmt: skip
-# (--data-dir is left out: servers take it for where they keep their own files; --input_dir
+# (--data-dir is left out, unless an output place is beside it (PAIRED_OUTPUT): servers take
+# it alone for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
 # Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
 # or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
@@ -1808,6 +1809,9 @@ class _Reader:
             if (option in PAIRED_INPUT or MEDIA_INPUT.fullmatch(option)) and value[:1] != "-":
                 self._paired_input(option, self.expand(value), words)
                 continue
+            if option == "--data-dir" and value[:1] != "-":
+                self._paired_input(option, self.expand(value), words, any_program=True)
+                continue
             if (
                 option not in KNOWN_OPTIONS
                 and ("input" in option or "data" in option or DESCRIBES_DATA.search(option))
@@ -2097,10 +2101,12 @@ class _Reader:
             return "datasets/"
         return ""
 
-    def _paired_input(self, option, value, words):
+    def _paired_input(self, option, value, words, any_program=False):
         """`--input_dir A` of a command that also writes `--output_dir B`: A is read, unless an
-        earlier step wrote it, it is on the node's own disk, or it is a variable alone."""
-        media = bool(MEDIA_INPUT.fullmatch(option))
+        earlier step wrote it, it is on the node's own disk, or it is a variable alone.
+        (`--data-dir A` beside `--output-dir B` of any program: a program told where its data
+        is and where to write is reading A; alone, a server keeps its own files there.)"""
+        media = bool(MEDIA_INPUT.fullmatch(option)) or any_program
         if not (media or CONVERTER.search(self.current)) or not any(
             w.partition("=")[0] in PAIRED_OUTPUT for w in words
         ):
@@ -4238,6 +4244,8 @@ NOT_RUNNING = {
     "wait", "trap", "local", "return", "find", "du", "df", "date", "hostname", "env",
     "pkill", "kill", "killall",
 }  # fmt: skip
+# Project tools whose `run` starts a command in the project of the folder it is run in.
+PROJECT_RUNNERS = {"uv", "poetry", "pixi", "pdm", "hatch", "rye"}
 INSTALLS = re.compile(r"\bpip3?\s+install\b|\bsetup\.py\b|\s-m\s+pip\b|^\S*python\S*\s+-c\b")
 COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
 
@@ -4347,6 +4355,11 @@ def code_from_clones(sections):
                         here.ref = words[3]
                     continue
                 name = words[0].rsplit("/", 1)[-1]
+                if name in PROJECT_RUNNERS and words[1:2] == ["run"] and here:
+                    # `uv run tool` in the clone runs a command of the clone's own project
+                    # (its environment, its scripts), whatever the command is named
+                    here.used = True
+                    continue
                 if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
                     continue
                 if here:

@@ -124,6 +124,13 @@ FOREGROUND_PATTERNS = [
         r"(?:^|\s)--host[= ]['\"]?(?:0\.0\.0\.0|::)(?:\s|$)",
         "listens for connections on every interface",
     ),
+    # …or told the address and port to listen on (`gunicorn --bind 0.0.0.0:8000`, torchft's
+    # `torchft_lighthouse --bind=$HEAD_IP:29510`); not a container's bind mount (`--bind a:/b`).
+    (
+        r"(?:^|\s)--(?:bind|listen)[= ]['\"]?(?:[\w.-]+|\$\{?\w+\}?|\[[0-9a-f:]*\])?:\d{2,5}"
+        r"['\"]?(?:\s|$)",
+        "listens for connections on an address it is given",
+    ),
     (
         r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
         "starts a server",
@@ -172,6 +179,10 @@ PORTED_APP = re.compile(
 # So does a last step told which port to listen on, unless a server was started before it: then
 # the step is that server's client (`python bench.py --port 8000`), and the job ends with it.
 GIVEN_A_PORT = re.compile(r"(?:^|\s)--(?:server[.-])?port[= ]\S", re.IGNORECASE)
+# …or given, by any option named for a port, the very port the task opens to the outside
+# (`--load-balancer-port 9002` with `ports: 9002`); not the port it meets its peers on.
+PORT_OPTION = re.compile(r"(?:^|\s)--([\w.-]*port)[= ]['\"]?(\d{2,5})(?![\w.-])", re.IGNORECASE)
+PEERS_PORT = re.compile(r"master|rdzv|rendezvous|coordinator|controller|dist|nccl|head", re.I)
 # …and so does Compose bringing its services up in the foreground (`docker compose -f x.yml up`;
 # with `-d` it starts them in the background and the step ends).
 COMPOSE_UP = re.compile(r"\b(?:docker\s+compose|docker-compose|podman-compose)\b[^;&|]*\sup\b")
@@ -290,12 +301,14 @@ def publishes_server(command):
 def ends_serving(command, opens_ports=False):
     """True when the script leaves a server running instead of finishing: its last step is
     a server in the foreground, or a wait that never ends after a server was started. With
-    `opens_ports` (the task asks for ports open to the outside), a last step that runs an app
-    of its own or is given a port to listen on is a server too."""
+    `opens_ports` (the task asks for ports open to the outside: true, or the set of ports as
+    written), a last step that runs an app of its own or is given a port to listen on is a
+    server too."""
     if not isinstance(command, str) or not command or _stops_it(command):
         return False
+    ports = opens_ports if isinstance(opens_ports, (set, frozenset)) else frozenset()
     lines, _ = head_and_tail(_logical_lines(command))
-    lines = _named_programs(lines, command)
+    lines = _without_status_tail(_named_programs(lines, command))
     steps = [line for line in lines if not NOT_A_STEP.match(line)]
     if not steps:
         return False
@@ -326,7 +339,7 @@ def ends_serving(command, opens_ports=False):
             or any(
                 re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
             )
-            or (opens_ports and _listens(last, steps[:index]))
+            or (opens_ports and _listens(last, steps[:index], ports))
         ):
             return True
     return False
@@ -337,6 +350,29 @@ def ends_serving(command, opens_ports=False):
 CLIENT_WORK = re.compile(
     r"\.py\b|\b(?:accelerate\s+launch|torchrun|deepspeed|lm_eval|python3?\s+-[mc])\b"
 )
+
+
+# The lines a script may end with after its last step that only hand on that step's status:
+# `rc=$?`, `exit $rc`, and a test of it that only reports (`if [ $rc -ne 0 ]; then echo …; fi`).
+STATUS_ONLY = re.compile(
+    r"^\s*(?:\w+=\$\?|exit\s+[\"']?\$\{?\w+\}?[\"']?|then|else"
+    r"|if\s+\[\[?[^;\n]*\]\]?\s*;\s*then)\s*;?\s*$"
+)
+
+
+HANDS_ON = re.compile(r"^\s*(?:\w+=\$\?|exit\s+[\"']?\$\{?\w+\}?[\"']?)\s*;?\s*$")
+
+
+def _without_status_tail(lines):
+    """The lines without the status handling the script ends with (`wait "$PID"; rc=$?;
+    if [ $rc -ne 0 ]; then echo …; fi; exit $rc` ends on the wait): it runs nothing."""
+    end, status = len(lines), False
+    while end and (NOT_A_STEP.match(lines[end - 1]) or STATUS_ONLY.match(lines[end - 1])):
+        status = status or bool(HANDS_ON.match(lines[end - 1]))
+        end -= 1
+    # (only after a status is taken or handed on: a tail of `fi` and `done` alone is the end
+    # of a block the script's last step is in)
+    return lines[:end] if status else lines
 
 
 def _client_ran(steps):
@@ -366,13 +402,18 @@ def _named_programs(lines, command):
     return out
 
 
-def _listens(last, earlier):
-    """True when the last step of a task that opens ports is an app or a program given a port."""
+def _listens(last, earlier, ports=frozenset()):
+    """True when the last step of a task that opens ports is an app or a program given a port
+    (`ports`: the port numbers it opens, when known)."""
     if PORTED_APP.search(last):
         return True
     if COMPOSE_UP.search(last) and not COMPOSE_DETACHED.search(last):
         return True
-    return bool(GIVEN_A_PORT.search(last)) and not any(serving_signals(s) for s in earlier)
+    given = bool(GIVEN_A_PORT.search(last)) or any(
+        m.group(2) in ports and not PEERS_PORT.search(m.group(1))
+        for m in PORT_OPTION.finditer(last)
+    )
+    return given and not any(serving_signals(s) for s in earlier)
 
 
 # `while true`, or a loop for as long as a process lives (`while kill -0 $PID`).

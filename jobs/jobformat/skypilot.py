@@ -151,6 +151,7 @@ def _resources(resources, notes):
     lists = ("ordered", "any_of", "candidates")
     base = _aliased({k: v for k, v in resources.items() if k not in lists})
     if isinstance(resources.get("ordered"), list):
+        notes.append("resources.ordered: the choices are tried in the order written.")
         choices = [r for r in resources["ordered"] if isinstance(r, dict)]
         return [{**base, **_aliased(r)} for r in choices] or [base]
     if isinstance(resources.get("candidates"), list) and "any_of" not in resources:
@@ -366,6 +367,7 @@ def _unnamed_settings(target, local, script):
 # A file fetched from a GitHub repository at a ref: owner, repository, ref.
 RAW_GITHUB = re.compile(
     r"https://raw\.githubusercontent\.com/([\w.-]+)/([\w.-]+)/((?:refs/(?:heads|tags)/)?[\w.-]+)/"
+    r"((?:[\w.-]+/)*)"  # (the folder of the file fetched, in the repository)
 )
 RAW_GITHUB_URL = re.compile(r"https://raw\.githubusercontent\.com/\S*")
 
@@ -373,11 +375,17 @@ RAW_GITHUB_URL = re.compile(r"https://raw\.githubusercontent\.com/\S*")
 def _fetched_from_its_repository(script, run):
     """A task that fetches its setup from a GitHub repository at a ref and then runs a program
     from a folder named for that repository (`…/Metta-AI/metta/main/setup.sh`, then
-    `/workspace/metta/run.sh`) runs that repository's code at that ref."""
+    `/workspace/metta/run.sh`), or one at the place in the repository the fetched files come
+    from, runs that repository's code at that ref."""
     # (the fetched URL itself names the repository: a folder is looked for elsewhere in the run)
     elsewhere = RAW_GITHUB_URL.sub(" ", run or "")
-    for owner, repo, ref in RAW_GITHUB.findall(script):
-        if re.search(rf"/{re.escape(repo)}/", elsewhere):
+    for owner, repo, ref, folder in RAW_GITHUB.findall(script):
+        # …or a program at the same place in the repository as the files fetched from it
+        # (`…/main/devops/recipes/init_run.py`, then `uv run ./devops/recipes/run.py`)
+        beside = folder and re.search(
+            rf"(?:^|[\s=])(?:\./)?{re.escape(folder)}[\w.-]+", elsewhere, flags=re.MULTILINE
+        )
+        if re.search(rf"/{re.escape(repo)}/", elsewhere) or beside:
             return [
                 f"https://github.com/{owner}/{repo}@{re.sub(r'^refs/(?:heads|tags)/', '', ref)}"
             ]
@@ -907,6 +915,15 @@ def _screen(task, work, realtime, notes, auxiliary):
     if task.get("service"):
         realtime.update(serves_requests=True, finishes_on_its_own=False)
         notes.append("service: this file defines a long-running service with replicas.")
+        service = task["service"] if isinstance(task["service"], dict) else {}
+        balancers = service.get("external_load_balancers")
+        if isinstance(balancers, list) and balancers:
+            # Machines beyond the replicas, one load balancer each, that the format has no
+            # place for (SkyServe's external load balancers, one per region written).
+            notes.append(
+                f"service.external_load_balancers: {len(balancers)} more machines run a load "
+                "balancer each, beside the replicas."
+            )
     elif auxiliary:
         notes.append(
             "Auxiliary task of a job group: it serves the other tasks and is stopped when the "
@@ -968,8 +985,14 @@ def _shutdown_cap(run, request, notes):
 
 
 def _opens_ports(task):
-    """True when some resource choice of the task opens ports to the outside."""
-    return any(choice.get("ports") for choice in _resources(task.get("resources"), []))
+    """The ports (as written, `8080`, `10020-10040`) resource choices of the task open to the
+    outside; empty (false) when none does."""
+    opened = set()
+    for choice in _resources(task.get("resources"), []):
+        ports = choice.get("ports")
+        for port in ports if isinstance(ports, list) else [ports] if ports else []:
+            opened.add(str(port).strip())
+    return frozenset(opened)
 
 
 WEB_FRAMEWORK = re.compile(r"\b(?:fastapi|uvicorn|flask|gradio|streamlit|dash|panel)\b")

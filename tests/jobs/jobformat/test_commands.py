@@ -235,6 +235,14 @@ def test_a_cloned_library_only_installed_or_built_is_not_the_jobs_code():
     assert clones(setup, "python train.py --epochs 3\n") == []
 
 
+def test_a_command_uv_runs_in_a_clone_is_the_clones_code():
+    setup = "git clone --recursive https://github.com/northwind/ft.git\ncd ft\nmake all\n"
+    run = "cd ft/\nRUST_BACKTRACE=1 uv run ft_lighthouse --min_replicas 1\n"
+    assert clones(setup, run) == ["https://github.com/northwind/ft.git"]
+    # `uv sync` there only builds the environment; `uv run` outside the clone is another's.
+    assert clones(setup + "uv sync\n", "uv run ft_lighthouse\n") == []
+
+
 def test_commands_that_plainly_read_nothing_say_so_and_any_program_of_the_job_does_not():
     def quiet(text):
         return ("data.no_inputs", True) in found(text)
@@ -268,6 +276,46 @@ def test_a_script_that_ends_serving_on_its_head_node_or_in_a_program_named_a_ser
     # A server for the job's own client, waited for with the training: batch.
     assert not ends_serving("srun run_server.sh head\nsrun run_training.sh\nwait\n")
     assert not ends_serving("if [ -f done ]; then\n  python eval.py\nelse\n  python train.py\nfi\n")
+
+
+def test_a_server_waited_on_then_its_status_handed_on_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    served = (
+        "vllm serve org/m --port 8000 &\nPID=$!\n"
+        "until curl -fsS http://127.0.0.1:8000/v1/models; do sleep 2; done\n"
+        'wait "$PID"\nrc=$?\nif [ $rc -ne 0 ]; then\n  echo "server exited with $rc"\nfi\n'
+        "exit $rc\n"
+    )
+    assert ends_serving(served)
+    # The same status handling after a batch step says nothing of serving.
+    assert not ends_serving(
+        "python train.py\nrc=$?\nif [ $rc -ne 0 ]; then\n  echo failed\nfi\nexit $rc\n"
+    )
+    # …nor after a client of the server that then stops it.
+    assert not ends_serving("vllm serve org/m &\npython bench.py\nrc=$?\nkill %1\nexit $rc\n")
+
+
+def test_a_last_step_told_the_address_to_listen_on_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    assert ends_serving("cd app\nuv run lighthouse --bind=$HEAD_IP:29510 --min_replicas 1\n")
+    assert ends_serving("gunicorn --bind 0.0.0.0:8000 app:wsgi\n")
+    # A container's bind mount is no address, and a listener started in the background ends
+    # with the script.
+    assert not ends_serving("apptainer exec --bind $DATA:/data img.sif python train.py\n")
+    assert not ends_serving("tool --bind :9000 &\npython train.py\n")
+
+
+def test_a_last_step_given_the_port_the_task_opens_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    balancer = "python -u -m tools.balancer --controller-addr http://$IP:20001 --lb-port 9002\n"
+    assert ends_serving(balancer, opens_ports=frozenset({"9002"}))
+    # Another port than the one opened, or the port its peers meet on, says nothing.
+    assert not ends_serving(balancer, opens_ports=frozenset({"8080"}))
+    trainer = "torchrun --nnodes 2 --master_port 8008 train.py\n"
+    assert not ends_serving(trainer, opens_ports=frozenset({"8008"}))
 
 
 def test_a_last_step_its_author_says_starts_a_server_serves():
@@ -1443,6 +1491,16 @@ def test_a_model_variable_with_no_value_given_to_a_model_option_is_the_model_rea
     ]
     # A variable not named for a model (a run's label) says nothing.
     assert found("python train.py --model_name $RUN_TAG\n") == []
+
+
+def test_a_data_dir_is_read_when_the_same_command_names_its_output_dir():
+    text = "python train.py --data-dir /datasets --epochs 3 --output-dir /results/run-v1\n"
+    assert found(text) == [
+        ("data.inputs", "/datasets"),
+        ("output.artifacts", "/results/run-v1"),
+    ]
+    # Alone, it is as often where a server keeps its own files.
+    assert found("./server --data-dir /var/lib/srv --port 8080\n") == []
 
 
 def test_a_converters_input_dir_is_read_when_it_also_names_its_output_dir():

@@ -285,6 +285,21 @@ def test_setup_fetched_from_a_repository_whose_folder_the_task_runs_from_names_i
     assert not result.description.work.code
 
 
+def test_a_program_at_the_place_its_fetched_setup_comes_from_is_that_repositorys_code():
+    text = (
+        "resources:\n  cpus: 2\n"
+        'setup: bash <(curl -fsSL "https://raw.githubusercontent.com/${REPO}/${REF}/ops/sky/setup.sh")\n'
+        "run: uv run ./ops/sky/run.py\n"
+        "envs:\n  REPO: northwind/seg\n  REF: v2\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.code == ["https://github.com/northwind/seg@v2"]
+    # A program elsewhere in the working folder is not shown to come from that repository.
+    other = text.replace("./ops/sky/run.py", "./tools/run.py")
+    [result] = jobformat.import_text(other.encode(), filename="sky.yaml")
+    assert not result.description.work.code
+
+
 def test_a_dotenv_file_sent_to_the_node_is_a_credential_and_shell_settings_are_no_code():
     text = (
         "workdir: .\n"
@@ -669,3 +684,26 @@ def test_a_file_read_back_from_the_bucket_the_task_creates_is_no_input():
     other = text.replace("s3://tides-bench/", "s3://tides-archive/")
     inputs = sky(other).description.to_data()["data"]["inputs"]
     assert {"location": "s3://tides-archive/seq.0.0"} in inputs
+
+
+def test_ordered_choices_and_a_services_own_load_balancers_are_named():
+    [result] = jobformat.import_text(
+        "service:\n  readiness_probe: /health\n  replicas: 2\n"
+        "  external_load_balancers:\n"
+        "    - resources: {cloud: aws, region: us-east-2}\n"
+        "    - resources: {cloud: aws, region: eu-central-1}\n"
+        "resources:\n  accelerators: L4:1\n  ports: 8081\n"
+        "  ordered:\n    - region: us-east-2\n    - region: eu-central-1\n"
+        "run: python -m http.server 8081\n"
+    )
+    assert "resources.ordered: the choices are tried in the order written." in result.notes
+    assert any(n.startswith("service.external_load_balancers: 2 more") for n in result.notes)
+    assert result.description.request.accelerators[0].type == "L4"
+
+
+def test_a_run_ending_in_a_program_given_the_port_the_task_opens_serves():
+    text = "resources:\n  cpus: 2+\n  ports: 9002\nrun: python -m tools.lb --lb-port 9002\n"
+    [result] = jobformat.import_text(text)
+    assert result.description.realtime.serves_requests is True
+    [batch] = jobformat.import_text(text.replace("ports: 9002", "ports: 8265"))
+    assert batch.description.realtime.serves_requests is not True
