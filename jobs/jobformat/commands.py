@@ -786,6 +786,12 @@ GROMPP_READS = ("-c", "-p", "-n", "-r", "-t")
 # scf.in`, `ph.x -input ph.in`) and CP2K (`cp2k.psmp -i md.inp`).
 DECK_PROGRAM = re.compile(r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?")
 DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
+# An input deck by its kind (`quake.in`, `md.inp`): handed as the first argument to a program the
+# job runs from a path (`./quake quake.in`, `srun bin/sim run.inp`) or to a DECK_PROGRAM, it is
+# what the simulation reads, as it is by option or on stdin. (Used with fullmatch: linear.)
+DECK_FILE = re.compile(r"[\w${}./~-]+\.inp?")
+# MPI launchers of HPC centres besides LAUNCHERS' (`prun`, `ibrun`, Cray's `aprun`).
+DECK_LAUNCHERS = {"prun", "ibrun", "aprun", "mpiexec.hydra"}
 OUTPUT_FILE = re.compile(
     r"^[\w${}.-]+\.(?:lprof|nsys-rep|qdrep|ncu-rep|csv|parquet|jsonl?|h5|npz?)$"
 )
@@ -1423,7 +1429,7 @@ class _Reader:
             self._star(words)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
-        if " -i" in line or " --input" in line:
+        if " -i" in line or " --input" in line or ".in" in line:
             self._deck(words)
         if self.mounted:
             self._inside_outputs(start)
@@ -2602,6 +2608,21 @@ class _Reader:
             option = next((o for o in DECK_OPTIONS if o in given), None)
             if option:
                 self._file_read(given[option], f"{_base(command[at])} {option}")
+        for command in _commands(words):
+            # The command's own program, or the one a launcher starts (`mpirun -np 4 ./sim`),
+            # run from a path (`./quake`, `bin/sim`) or a DECK_PROGRAM; not a tool (`cp`, `sed`).
+            if _base(command[0]) not in LAUNCHERS | DECK_LAUNCHERS:
+                at = 0
+            else:
+                at = next((i for i, w in enumerate(command) if i and w[:1] not in "-0123456789"), 0)
+            program = command[at]
+            if at + 1 >= len(command) or not (
+                ("/" in program and not DECK_FILE.fullmatch(program))
+                or DECK_PROGRAM.fullmatch(_base(program))
+            ):
+                continue
+            if DECK_FILE.fullmatch(command[at + 1]):
+                self._file_read(command[at + 1], _base(program))
 
     def _file_read(self, value, said):
         """A file a program is given to read, unless an earlier step of the job wrote it."""

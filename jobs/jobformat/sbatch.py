@@ -1076,7 +1076,12 @@ def _features(constraint, notes):
     if not constraint:
         return [], []
     text = constraint.strip().strip("\"'")
-    if "|" in text or "[" in text:
+    if "[" in text and "|" in text:
+        # Slurm's matching OR (`[ivb|hsw]`): one of them, the same on every node of the job.
+        notes.append(
+            f"--constraint {constraint}: alternatives; every node has the same one of them."
+        )
+    elif "|" in text or "[" in text:
         notes.append(f"--constraint {constraint}: alternatives; each node has one of them.")
     required, alternatives = [], []
     for part in _top_level(text, "&,"):

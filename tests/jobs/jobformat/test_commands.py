@@ -953,6 +953,31 @@ def test_a_deck_a_simulation_program_is_given_by_option_is_read_as_from_stdin():
         assert not [p for p in found(text) if p[0] == "data.inputs"], text
 
 
+def test_a_deck_handed_to_a_program_run_from_a_path_is_read():
+    text = (
+        "./quake quake.in &> quake.log\n"
+        "mpirun -np 4 ./sim run.inp > sim.out\n"
+        "srun bin/wave $WORK/case.in\n"
+        "pw.x scf.in\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "quake.in"),
+        ("data.inputs", "run.inp"),
+        ("data.inputs", "$WORK/case.in"),
+        ("data.inputs", "scf.in"),
+    ]
+    # A tool handling the file (sed, cp, make), a Python program's argument, a deck the job
+    # wrote itself: not a deck the simulation reads.
+    for text in (
+        "sed -i s/T/300/ run.in\n",
+        "cp /templates/run.in .\n",
+        "make -f Makefile.in\n",
+        "python fit.py data.in\n",
+        "echo x > a.in\n./sim a.in\n",
+    ):
+        assert not [p for p in found(text, shared_disk=True) if p[0] == "data.inputs"], text
+
+
 def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
     text = 'ARGS=(--save /lustre/ck --data-path /lustre/d)\nsrun python t.py "${ARGS[@]}"\n'
     assert found(text) == [

@@ -136,6 +136,15 @@ def test_alternative_features_are_not_features_every_node_has():
     assert [(a.type, a.count) for a in request.accelerators] == [("a100", 8), ("h100", 8)]
 
 
+def test_alternatives_in_brackets_are_the_same_on_every_node():
+    # sbatch's matching OR: `[ivb|hsw]` is Ivy Bridge nodes or Haswell nodes, not a mix.
+    result = imported("#SBATCH --constraint=[ivb|hsw]", "./a")
+    assert result.description.request.node_features is None
+    assert any("every node has the same one of them" in n for n in result.notes)
+    mixed = imported("#SBATCH --constraint=ivb|hsw", "./a")
+    assert any("each node has one of them" in n for n in mixed.notes)
+
+
 def test_totals_without_nodes_say_they_are_read_as_one_node():
     result = one("ntasks_without_nodes.sbatch")
     assert result.description.request.nodes is None
