@@ -115,6 +115,17 @@ def _is_path(value):
     return value.startswith(("/", "./", "../", "~", "$")) and not value.startswith("//")
 
 
+def _trainer(command):
+    """True when the command's program is named for training (`denoiser/train.py`,
+    `train_net.py`, `pretrain.py`), by its own name, not its arguments'."""
+    m = PYTHON_PROGRAM.search(command)
+    return bool(m) and bool(TRAINS.search(m.group(1)))
+
+
+# The first Python program a command runs, its file name (`denoiser/train.py` -> `train.py`).
+PYTHON_PROGRAM = re.compile(r"(?:^|[\s/\"'])([\w.-]+\.py)\b")
+
+
 def _dataset_description(value):
     """`--data coco128.yaml` (YOLO's trainers): a YAML file that says where the images and
     labels are, the dataset the run reads by the name it is given."""
@@ -234,7 +245,10 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
                 "--pretrained-weights", "--weights",
                 # the texts a program indexes or tokenizes (pyserini's --corpus, dolma's
                 # --documents)
-                "--corpus", "--documents"}  # fmt: skip
+                "--corpus", "--documents",
+                # the captured scene a 3D reconstruction fits (Gaussian splatting's and
+                # NeRF trainers' --source_path, --scene_path)
+                "--source_path", "--source-path", "--scene_path", "--scene-path"}  # fmt: skip
 # (--data-dir is left out, unless an output place is beside it (PAIRED_OUTPUT): servers take
 # it alone for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
@@ -422,6 +436,8 @@ CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
 # First folders of relative paths that look like `org/name` but are the job's own folders.
 LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
+# …of which those named for the data a job is given (not its results or scratch).
+DATA_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "corpus", "raw", "processed"}
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 # A Hub dataset named by what the program does with it (`--replay_dataset org/x`,
 # `--eval_dataset org/x`); not one it makes (`--output_dataset`, `--push_dataset`).
@@ -444,8 +460,9 @@ ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
 # Of those, the one that as often names where the final model goes, unless the line also says
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
+# (DINO's and its followers' `--saveckp_freq`: a checkpoint every N epochs)
 SAVE_INTERVAL = re.compile(
-    r"--(?:save|checkpoint|ckpt|snapshot)[-_](?:interval|every|steps|freq|frequency|iters)\b"
+    r"--(?:save|saveckp|checkpoint|ckpt|snapshot)[-_](?:interval|every|steps|freq|frequency|iters)\b"
 )
 # A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
 # `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
@@ -654,7 +671,8 @@ OVERRIDE_RESUME = {"resume_mode", "resume"}
 RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
-    r"--save[-_](?:s|interval|every|frequency)|_per_checkpoint|checkpoint[-_](?:every|interval)"
+    r"--save[-_](?:s|interval|every|frequency)|--saveckp[-_]freq|_per_checkpoint|"
+    r"checkpoint[-_](?:every|interval)"
 )
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
@@ -664,7 +682,9 @@ SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strate
                "--checkpoint-interval", "--save_interval", "--save-interval", "--save_every",
                "--save-every",
                # open_clip's, a checkpoint every N epochs under its --logs folder
-               "--save-frequency", "--save_frequency"}  # fmt: skip
+               "--save-frequency", "--save_frequency",
+               # DINO's (and iBOT's, MSN's…): a checkpoint every N epochs in --output_dir
+               "--saveckp_freq", "--saveckp-freq"}  # fmt: skip
 # Container runtimes the cluster starts outside pyxis and SkyPilot.
 # (after the runtime's own options, which come before the command: `apptainer -d exec`)
 APPTAINER = re.compile(
@@ -1790,6 +1810,17 @@ class _Reader:
                 self._loaded_checkpoint(option, _unquote(value))
                 continue
             if (
+                option == "--out"
+                and self.made
+                and (place := self.expand(value).rstrip("/")) in self.made
+                and _statable(place)
+            ):
+                # a folder the job made for its program and hands it as `--out` (`mkdir -p
+                # results/run`, then `train.py --out results/run`): what it writes there. (A
+                # bare `--out` is as often a file's prefix or a step's scratch: unsaid.)
+                self.add("output.artifacts", place, f"{option} {place}")
+                continue
+            if (
                 option not in KNOWN_OPTIONS
                 and ("out" in option or "artifact" in option)
                 and OUTPUT_NAMED.fullmatch(option)
@@ -2247,8 +2278,10 @@ class _Reader:
         elif (
             _is_path(value)
             or CLOUD_URI.fullmatch(value)
-            # a file of weights under the working directory (`trained/ppo.pt`)
+            # a file of weights under the working directory (`trained/ppo.pt`), or a folder
+            # three parts deep there (`exp/pascal/r101/92`)
             or (RELATIVE.fullmatch(value) and WEIGHTS_FILE.search(value))
+            or _relative_folder(value)
         ):
             self.add("output.artifacts", value, said)  # the model it saves at the end
 
@@ -2397,6 +2430,15 @@ class _Reader:
             if (
                 _is_path(each)
                 or _relative_folder(each)
+                # two parts under a folder named for data (`train.py --data data/renders`) given
+                # to a trainer, that no earlier step of the job fills: the data it trains on (a
+                # preparing step's `--data-path data/train` as often names what it fills)
+                or (
+                    _relative_folder(each, written=True)
+                    and each.split("/")[0].lower() in DATA_FOLDERS
+                    and _trainer(self.current)
+                    and not self._written(each)
+                )
                 or (option == "--data" and _dataset_description(each))
                 or ("data" in option and self._data_file_read(each))
                 or _relative_glob(each)
@@ -3228,7 +3270,12 @@ class _Reader:
             else []
         )
         joined = " ".join(words)
-        workdirs |= {w.split()[1].rstrip("/") for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)}
+        # (a folder named through a variable, `cd $REPO/examples` in a `bash -c` script, is the
+        # one the variable holds)
+        workdirs |= {
+            self.expand(w.split()[1]).rstrip("/")
+            for w in re.findall(r"\bcd\s+[^\s;&|'\"]+", joined)
+        }
         # Ray's runtime environment ships its working_dir as the job's code.
         workdirs |= {w.rstrip("/") for w in RAY_WORKING_DIR.findall(joined)}
         # Folders the launcher writes the step's console log in (`srun --output=D/x.log`).
@@ -3564,11 +3611,29 @@ def logical_lines(text):
             pending.append(line[:-1])
             continue
         pending.append(line)
+        if len(pending) < SCRIPT_LINES and _open_script(" ".join(pending)):
+            # `bash -c "` with its script on the next lines, up to the closing quote: one
+            # command, its lines the script's steps (the shell reads the quoted newlines so).
+            pending.append(";")
+            continue
         out.append((start, " ".join(pending)))
         pending = []
     if pending:
         out.append((start, " ".join(pending)))
     return out
+
+
+# (a quote left open by mistake joins no more than this many lines)
+SCRIPT_LINES = 200
+# A shell given its script in double quotes (`bash -c "`, `sh -c "`), the text after it.
+SHELL_SCRIPT = re.compile(r"\b(?:ba|z)?sh\s+-c\s+\"")
+
+
+def _open_script(command):
+    """True when a `bash -c "…` script is still open at the end of the command: an odd number
+    of unescaped double quotes from its opening one on."""
+    m = SHELL_SCRIPT.search(command) if '-c "' in command else None
+    return bool(m) and command[m.end() - 1 :].replace('\\"', "").count('"') % 2 == 1
 
 
 def read(
@@ -4713,9 +4778,17 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
     proposals = [
         p
         for p in proposals
-        if not (p.path == "output.artifacts" and str(p.value).rstrip("/") in log_folders)
+        if not (
+            p.path == "output.artifacts"
+            and str(p.value).rstrip("/") in log_folders
+            # (a program told to write its results there still delivers them: `train.py
+            # --out results/run` with the job's log in results/run too)
+            and not p.said.startswith("-")
+        )
     ]
     proposals = _not_run(proposals + code_from_clones([(text, "", first_command + 1)]))
+    if any((description.get("request") or {}).get("preemptible") for description, _ in results):
+        proposals = _requeued_saves(proposals)
     for number, line in enumerate(lines[:first_command], 1):
         # Shifter takes its image as a directive (`#SBATCH --image=docker:ubuntu`).
         if m := SHIFTER_DIRECTIVE.match(line):
@@ -4732,6 +4805,18 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
             if part:
                 description[key] = part
     return exact
+
+
+def _requeued_saves(proposals):
+    """A job Slurm requeues (`--requeue`, a trap that requeues it) starts its commands again:
+    the folder its trainer saves into (`--save-path exp/run`, `--save_dir`) is where the
+    next run picks up, its checkpoint place, not only what it hands back at the end."""
+    return [
+        Proposal("request.checkpoint_location", p.value, p.line, p.text, p.said, p.section)
+        if p.path == "output.artifacts" and SAVE_OPTION.fullmatch(p.said.split(" ", 1)[0])
+        else p
+        for p in proposals
+    ]
 
 
 # A plain assignment at a line's start (not exported: a program cannot see it).

@@ -870,7 +870,70 @@ def _shape(options, body, request, work, notes):
                 "nodes (one gang or independent parts) is in that script; say which."
             )
             return
+        if _srun_steps_on_one_node(body):
+            # `srun --nodes=1 python train.py`: each step runs on one of the nodes, not one
+            # program over all of them; how the others are used is not a gang's.
+            notes.append(
+                f"{nodes} nodes, but every srun step asks for one node: the steps do not run "
+                "as one program over all of them; say how the nodes are used."
+            )
+            return
         work["shape"] = "gang"  # one sbatch allocation starts and ends together
+
+
+# srun's short options that take their value as the next word (`-p gpu`, `-n 4`).
+SRUN_VALUED = {"-p", "-n", "-c", "-J", "-t", "-o", "-e", "-w", "-x", "-G", "-A", "-q", "-C",
+               "-D", "-m", "-d", "-i", "-L", "-M", "-S", "-W"}  # fmt: skip
+
+
+def _srun_nodes(words):
+    """The node count an srun command asks for by its own options (`-N1`, `-N 1`,
+    `--nodes=$N`), as written; None when it does not say."""
+    i, nodes = 1, None
+    while i < len(words) and words[i].startswith("-"):
+        option, eq, value = words[i].partition("=")
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if option in ("-N", "--nodes"):
+            nodes = value if eq else following
+            i += 0 if eq else 1
+        elif option.startswith("-N") and option[2:].isdigit():
+            nodes = option[2:]
+        elif not eq and (
+            option in SRUN_VALUED
+            or (option.startswith("--") and (following.isdigit() or following[:1] == "$"))
+        ):
+            i += 1  # (its value)
+        i += 1
+    return nodes
+
+
+def _srun_steps_on_one_node(body):
+    """True when the commands start their work with srun only, one step after another, and
+    every srun asks for one node (`srun --nodes=1 --ntasks-per-node=2 python -u train.py`,
+    `N=1` given to `-N $N`). (Steps sent to the background, `srun -N1 -w $node ray start … &`,
+    may join one another over the nodes: a Ray cluster is one program.)"""
+    if not body or "srun" not in body or RENDEZVOUS.search(body):
+        return False
+    counts = []
+    for line in body.replace("\\\n", " ").splitlines():
+        words = line.split()
+        if words and words[0] == "srun":
+            if re.search(r"(?<!&)&\s*(?:#.*)?$", line):
+                return False
+            counts.append(_srun_nodes(words) or "")
+        elif words and LAUNCHES.match(line):
+            return False  # a launcher of its own beside the srun steps
+    if any("$" in c for c in counts):
+        variables = script_variables(body)
+        counts = [variables.expand(c, record=False) for c in counts]
+    return bool(counts) and all(c.strip("\"'") == "1" for c in counts)
+
+
+# Launchers that start a program over the allocation's nodes besides srun.
+LAUNCHES = re.compile(
+    r"^\s*(?:mpirun|mpiexec|torchrun|deepspeed|accelerate\s+launch|"
+    r"python[\d.]*\s+-m\s+torch\.distributed)\b"
+)
 
 
 # What a script's own steps say about its work, beside running another script: setting up the

@@ -536,6 +536,27 @@ def test_a_data_option_takes_several_values_hub_datasets_among_them():
     ]
 
 
+def test_a_trainer_given_a_data_folder_of_two_parts_reads_it():
+    text = (
+        "python denoiser/train.py --data data/renders --epochs 100\n"
+        "python denoiser/evaluate.py --data data/renders\n"
+    )
+    assert found(text) == [("data.inputs", "data/renders")]
+    # not a folder an earlier step of the job fills, nor one a preparing step is given
+    text = "python prep.py --output_dir data/shards\npython train.py --data data/shards\n"
+    assert ("data.inputs", "data/shards") not in found(text)
+    assert found("python prep.py --data data/train\n") == []
+    # nor a folder named for results
+    assert found("python train.py --data outputs/old\n") == []
+
+
+def test_the_scene_a_3d_reconstruction_fits_is_read():
+    text = "python train_render.py --scene_path $1 --output_path $2 --use_lr --port $3\n"
+    assert found(text) == [("data.inputs", "$1"), ("output.artifacts", "$2")]
+    text = "python train.py --source_path /lake/scenes/garden --iterations 30000\n"
+    assert found(text) == [("data.inputs", "/lake/scenes/garden")]
+
+
 def test_adapters_a_server_loads_and_models_and_data_named_in_variables():
     text = (
         "MODEL_PATH=/n/models/seg-70b\n"
@@ -2057,6 +2078,18 @@ def test_the_folder_of_the_jobs_own_log_is_not_an_output():
     assert result.description.output.artifacts is None
 
 
+def test_a_folder_the_job_makes_and_hands_its_trainer_as_out_is_delivered():
+    text = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --output=results/den/slurm-%j.out\n"
+        "mkdir -p results/den\npython den/train.py --data data/renders --out results/den\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="den.sbatch")
+    # the job's log is written there too, but the program was told to write its results there
+    assert [a.destination for a in result.description.output.artifacts] == ["results/den"]
+    # a bare --out the job did not make is as often a prefix or a scratch folder: unsaid
+    assert found("python den/train.py --out results/den\n") == []
+
+
 def test_a_maxtext_output_folder_is_its_checkpoint_place_when_it_checkpoints():
     text = (
         "python3 -m MaxText.train base.yml dataset_path=gs://tides-data "
@@ -3084,6 +3117,25 @@ def test_a_mount_the_container_works_in_a_folder_of_holds_the_code():
     assert ("data.unclassified", "/x -> /lake/x") in found(text)
 
 
+def test_a_bash_c_script_over_several_lines_is_one_command_run_in_the_container():
+    text = (
+        "REPO=~/splats\nRDS=/rds/u/work\n"
+        "apptainer exec --nv --bind $REPO:$REPO --bind $RDS:$RDS tgs.sif \\\n"
+        '    bash -c "\n'
+        "        cd $REPO/examples\n"
+        "        python train_splats.py --scene chair \\\n"
+        "            --steps 100\n"
+        '    "\n'
+    )
+    got = found(text)
+    # the folder it changes into is named through the variable: that mount holds the code
+    assert ("work.code", "~/splats") in got
+    assert ("data.unclassified", "/rds/u/work -> /rds/u/work") in got
+    assert commands.logical_lines(text)[2][0] == 3  # one command from line 3 on
+    # a quote left open by mistake joins a bounded number of lines
+    assert len(commands.logical_lines('bash -c "a\n' + "echo x\n" * 500)) > 1
+
+
 def test_pretrained_in_a_model_argument_list_given_as_a_word_is_the_model_read():
     text = 'lighteval vllm "pretrained=/lake/models/tiny-7b,dtype=bfloat16" "suite|task|0|0"\n'
     assert found(text) == [("data.inputs", "/lake/models/tiny-7b")]
@@ -3123,6 +3175,19 @@ def test_open_clip_logs_with_a_save_frequency_hold_the_checkpoints_and_latest_re
     got = found(text)
     assert ("request.checkpoint_location", "/lake/runs/") in got
     assert ("request.preemptible", True) in got
+
+
+def test_dinos_saveckp_freq_makes_the_output_dir_the_checkpoint_place():
+    text = (
+        "python -m torch.distributed.launch --nproc_per_node=8 main_dino.py "
+        "--data_path /lake/in1k/train --output_dir /lake/runs/vit-s --saveckp_freq 10\n"
+    )
+    got = found(text)
+    assert ("request.checkpoint_location", "/lake/runs/vit-s") in got
+    assert ("output.artifacts", "/lake/runs/vit-s") not in got
+    # without a save interval the folder is what the run hands back
+    text = "python main_dino.py --data_path /lake/in1k/train --output_dir /lake/runs/vit-s\n"
+    assert ("output.artifacts", "/lake/runs/vit-s") in found(text)
 
 
 def test_a_mixer_list_names_hub_datasets_between_their_weights():
@@ -3458,6 +3523,18 @@ def test_a_save_path_naming_a_weights_file_under_the_working_folder_is_the_model
     assert found("python train.py --env Hopper-v4 --save_path runs/hopper/policy.pt\n") == [
         ("output.artifacts", "runs/hopper/policy.pt")
     ]
+
+
+def test_a_save_path_three_folders_deep_is_the_model_written_and_a_requeued_jobs_checkpoints():
+    text = "save=exp/pascal/seg/92\nsrun python -u seg.py --save-path $save --port 1\n"
+    assert found(text) == [("output.artifacts", "exp/pascal/seg/92")]
+    # a bare name or two parts may be a run's name or a Hub id: unsaid
+    assert found("python seg.py --save-path runs\n") == []
+    # a job Slurm requeues starts the line again: the save folder is where it picks up
+    script = "#!/bin/bash\n#SBATCH --requeue\n#SBATCH --gpus=1\n" + text
+    (result,) = jobformat.import_text(script.encode(), filename="seg.sbatch")
+    assert result.description.request.checkpoint_location == "exp/pascal/seg/92"
+    assert result.description.output.artifacts is None
 
 
 def test_logs_written_to_the_jobs_temporary_folder_alone_are_not_delivered():

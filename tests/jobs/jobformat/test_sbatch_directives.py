@@ -434,6 +434,21 @@ def test_nodes_given_to_a_program_started_without_a_launcher_leave_its_shape_to_
     assert plain.description.request.no_accelerators is True
 
 
+def test_srun_steps_that_each_ask_for_one_node_are_not_a_gang():
+    def shape(*lines):
+        result = imported("#SBATCH --nodes=2", *lines)
+        return result.description.work.shape, result.notes
+
+    found, notes = shape("n=1", "srun --mpi=pmi2 --nodes=$n --ntasks-per-node=2 python -u seg.py")
+    assert found is None and any("every srun step asks for one node" in n for n in notes)
+    assert shape("srun -N1 -p gpu python a.py", "srun -N 1 python b.py")[0] is None
+    # one step over both nodes, or a rendezvous set for the program: one gang
+    assert shape("srun -N1 python a.py", "srun python b.py")[0] == "gang"
+    assert shape("export MASTER_ADDR=$(hostname)", "srun -N1 python fit.py")[0] == "gang"
+    # one-node steps sent to the background may join one another (a Ray head and its workers)
+    assert shape("srun -N1 -w $head ray start --head &", "srun -N1 -w $w ray start &")[0] == "gang"
+
+
 def test_a_short_option_written_with_an_equals_sign_keeps_it_as_sbatch_does():
     # getopt hands sbatch "=2" for `-N=2`: not a node count, so no nodes are read.
     result = imported("#SBATCH -N=2", "#SBATCH --mem=4G", "srun x")
