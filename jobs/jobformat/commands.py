@@ -181,6 +181,8 @@ MODEL_OPTIONS = {"--model_name_or_path", "--model-name-or-path", "--model_id", "
 HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--model_path",
                   "--tokenizer_name", "--tokenizer-name", "--tokenizer", "--tokenizer-path",
                   "--tokenizer_path",
+                  # a tokenizer by its Hub id, as `--model-id` names the model's
+                  "--tokenizer-id", "--tokenizer_id",
                   "--hf_model", "--hf-model", "--pretrained", "--base_model_name",
                   "--base-model-name",
                   # the encoder a retrieval index is built with (`--encoder org/name`)
@@ -483,6 +485,17 @@ PRODUCER = re.compile(
 # from nothing (a generator's bare argument may be what it writes).
 READER_SCRIPT = re.compile(rf"[\w-]*(?:{_READS})[\w-]*\.py", re.IGNORECASE)
 SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
+# A program named for evaluating (`eval_matched_ordering.py`, `evaluate.py`, `-m pkg.eval`):
+# the checkpoints it is pointed at are what it loads and scores, unless it also trains, saves
+# on a schedule or resumes.
+# (The program's name is found first and searched after: one pass over the line.)
+PROGRAM_NAME = re.compile(r"(?:^|[\s/])([\w-]+)\.py\b|\s-m\s+([\w.]+)")
+
+
+def _evaluates(text):
+    return any("eval" in (m.group(1) or m.group(2)).lower() for m in PROGRAM_NAME.finditer(text))
+
+
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # A file or folder under the working directory, two parts or more (`maps/coast.shp`,
 # `runs/$MODEL/t.csv`). (A bare word as often names a setting.)
@@ -553,7 +566,10 @@ HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--inclu
 HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
-    r"[\"']([^\"'\s]{1,200})[\"']"
+    r"(?:[\"']([^\"'\s]{1,200})[\"']"
+    # …or the repository an environment variable holds (`os.environ['ADAPTER_REPO']`,
+    # `os.getenv("MODEL_ID")`), known when the file gives the variable a value
+    r"|os\.(?:environ\[|environ\.get\(|getenv\()\s*[\"'](\w{1,100})[\"'])"
 )
 # …a call whose arguments start on the next line (`from_pretrained(\n    "org/name",`).
 PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*$")
@@ -612,6 +628,12 @@ SAVED_AS_PACKAGE = re.compile(
 )
 # Data versioned with DVC: moved from or to a remote the file does not name.
 DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b")
+# …unless the script adds the remote itself (`dvc remote add -f gcs gs://bucket/dvc`): then a
+# `dvc pull`/`fetch` reads that store and a `dvc push` writes it (`-r NAME`, or the one remote).
+DVC_REMOTE_ADD = re.compile(
+    r"\bdvc\s+remote\s+add((?:\s+-[\w-]+)*)\s+(\w[\w.-]*)\s+[\"']?([^\s\"';|&]+)"
+)
+DVC_REMOTE_OPTION = re.compile(r"\s(?:-r|--remote)(?:=|\s+)([\w.-]+)")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+"
@@ -623,6 +645,12 @@ COPY_TOOL = re.compile(
 REMOTE_HOST = re.compile(r"(?:[\w.${}-]+@)?[\w.${}-]+:(?!//)[^\s\"';|&]*")
 # An rclone remote: `name:path` (any name the user gave the remote in rclone's config).
 RCLONE_REMOTE = re.compile(r"[A-Za-z0-9_][\w.-]*:(?!//)[^\s\"';|&]*")
+# A remote the script itself defines (`rclone config create osn s3 provider=AWS
+# endpoint=https://host/`): where its `osn:path` is, as a path-style URL on that endpoint, or
+# an AWS S3 / Google Cloud Storage bucket when no endpoint is given.
+RCLONE_CREATE = re.compile(r"\brclone\s+config\s+create\s+([\w.-]+)\s+([\w-]+)([^\n]*)")
+RCLONE_ENDPOINT = re.compile(r"\bendpoint(?:=|\s+)[\"']?(https?://[^\s\"']+)")
+RCLONE_SCHEMES = {"s3": "s3://", "gcs": "gs://", "google cloud storage": "gs://"}
 REMOTE = re.compile(rf"(?:{URI})|https://[\w.-]+\.blob\.core\.windows\.net/\S+|[\w-]+:[\w./-]+")
 # A program's argument naming what it reads (`fq_dir=`, `input_path=`, `reads=`).
 URI_ARGUMENT = re.compile(r"(?:in|inputs?|data|datasets?|fq|fastq|reads|src|source)(?:_\w+)?")
@@ -1316,6 +1344,9 @@ class _Reader:
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
         self.detached = set()  # images started in the background (`docker run -d`)
+        self.rclone_remotes = {}  # remotes the script defines -> where their paths are
+        self._evaluates = None  # whether the script only evaluates (_only_evaluates)
+        self.dvc_remotes = {}  # DVC remotes the script adds: name -> store ("" the default)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -1416,6 +1447,8 @@ class _Reader:
             for m in DVC.finditer(line):
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
+                if self.dvc_remotes and m.group(0).split()[-1] in ("pull", "fetch", "push"):
+                    self._dvc_store(m, line, said)
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
@@ -1773,8 +1806,28 @@ class _Reader:
             self._hub_or_path(value, said, dataset=False)
         elif OUTPUT_VARIABLE.match(name) and _is_path(value):
             self.add("output.artifacts", value, said)
-        elif CHECKPOINT_VARIABLE.match(name) and _is_path(value):
+        elif CHECKPOINT_VARIABLE.match(name) and _is_path(value) and not self._only_evaluates():
             self.add("request.checkpoint_location", value, said)
+
+    def _dvc_store(self, m, line, said):
+        """The store a `dvc pull`/`fetch` reads or a `dvc push` writes, when the script added
+        that remote: the one named with `-r`, else the default (`-d`) or only one added."""
+        named = DVC_REMOTE_OPTION.search(line, m.end())
+        remotes = self.dvc_remotes
+        if named:
+            url = remotes.get(named.group(1))
+        else:
+            url = remotes.get("") or (next(iter(remotes.values())) if len(remotes) == 1 else None)
+        if url:
+            path = "output.artifacts" if m.group(0).split()[-1] == "push" else "data.inputs"
+            self.add(path, url, f"{said} ({url})")
+
+    def _only_evaluates(self):
+        """Whether the script runs an evaluation and trains nothing: there a variable named for
+        checkpoints (`CKPT_DIR=…`) names the ones it scores, read where an option takes it."""
+        if self._evaluates is None:
+            self._evaluates = _evaluates(self.text) and not TRAINS.search(self.text)
+        return self._evaluates
 
     def _options(self, words):
         for i, word in enumerate(words):
@@ -2253,6 +2306,17 @@ class _Reader:
             # Not where it keeps them: a checkpoint it loads. One file of weights
             # (`--checkpoint_path /runs/best.ckpt` in an inference step) is the model it reads.
             if _is_path(value) and WEIGHTS_FILE.search(value):
+                self.add("data.inputs", value, said)
+            return
+        elif (
+            _evaluates(self.current)
+            and not SAVE_OPTION.fullmatch(option)
+            and not TRAINS.search(self.current)
+            and not SAVE_INTERVAL.search(self.current)
+            and not RESUMES_IN_LINE.search(self.current)
+        ):
+            # The checkpoints an evaluation scores: read, not where the job keeps its own.
+            if _is_path(value) or CLOUD_URI.fullmatch(value):
                 self.add("data.inputs", value, said)
             return
         elif not (
@@ -2857,7 +2921,7 @@ class _Reader:
         if "(" in line and PY_OPEN_CALL.search(calls):
             calls = self._call_continued(calls)
         for m in PY_CALL.finditer(calls) if "(" in line else ():
-            call, repo = m.group(1), self.expand(m.group(2))
+            call, repo = m.group(1), self.expand(m.group(2) or f"${{{m.group(3)}}}")
             if not HF_ID.fullmatch(repo):
                 continue  # a builder ("json") or a local directory
             said = f"{call}({repo!r})"
@@ -2970,6 +3034,11 @@ class _Reader:
         if len(rest) < 2:
             return
         source, target = self.expand(rest[0]), self.expand(rest[1])
+        if "rclone" in m.group(0) and self.rclone_remotes:
+            source, target = (
+                _rclone_place(source, self.rclone_remotes),
+                _rclone_place(target, self.rclone_remotes),
+            )
         said = f"{line[m.start() : m.end()].strip()} {source} {target}"
         # rclone's remotes have any name set in its config (`archive:survey`); on a cloud VM
         # such a remote is more often a store SkyPilot mounts, so only URIs count there.
@@ -2977,6 +3046,7 @@ class _Reader:
         # (a bucket's path may hold a command's output: `s3://b/$(date +%F)/` is still remote)
         remote = [
             bool(CLOUD_URI.match(w) or (rclone and RCLONE_REMOTE.fullmatch(w)))
+            or w.startswith(tuple(self.rclone_remotes.values()) or "\0")
             for w in (source, target)
         ]
         if remote[0]:
@@ -3636,6 +3706,45 @@ def _open_script(command):
     return bool(m) and command[m.end() - 1 :].replace('\\"', "").count('"') % 2 == 1
 
 
+def _rclone_remotes(text):
+    """The rclone remotes a script defines itself, by name: the URL prefix their paths are
+    under (an S3-compatible store at its endpoint, path-style; AWS S3 or Google Cloud Storage
+    without one). A remote defined elsewhere (the user's rclone.conf) stays unknown."""
+    remotes = {}
+    for m in RCLONE_CREATE.finditer(text):
+        endpoint = RCLONE_ENDPOINT.search(m.group(3))
+        if endpoint:
+            remotes[m.group(1)] = endpoint.group(1).rstrip("/") + "/"
+        elif m.group(2).lower() in RCLONE_SCHEMES:
+            remotes[m.group(1)] = RCLONE_SCHEMES[m.group(2).lower()]
+    return remotes
+
+
+def _dvc_remotes(text, variables):
+    """The DVC remotes a script adds, name -> its store (a cloud URI); the default one (`-d`)
+    also under ""."""
+    remotes = {}
+    for m in DVC_REMOTE_ADD.finditer(text):
+        url = variables.expand(m.group(3), record=False)
+        if not CLOUD_URI.fullmatch(url):
+            continue
+        remotes[m.group(2)] = url.rstrip("/")
+        if re.search(r"\s(?:-d|--default)\b", m.group(1)):
+            remotes[""] = url.rstrip("/")
+    return remotes
+
+
+def _rclone_place(word, remotes):
+    """`osn:bucket/path` of a remote the script defined, as the URL of that place (a folder's
+    trailing `/` dropped). A path that is only a variable the file gives no value
+    (`osn:${P}/`, a loop's) names no place: left as written, so not read as one."""
+    name, colon, path = word.partition(":")
+    path = path.strip("/")
+    if not colon or name not in remotes or not path or path.startswith("$"):
+        return word
+    return remotes[name] + path
+
+
 def read(
     text,
     variables=None,
@@ -3659,6 +3768,10 @@ def read(
     the script's own assignments are read over them by envs.script_variables."""
     variables = script_variables(text, given=variables)
     reader = _Reader(variables, section, binds, shared_disk)
+    if text and "rclone" in text and "config" in text:
+        reader.rclone_remotes = _rclone_remotes(text)
+    if text and "dvc" in text and "remote" in text:
+        reader.dvc_remotes = _dvc_remotes(text, variables)
     if binds and text and "pwd" in text.lower():
         reader.submit_names = set(SUBMIT_DIRECTORY.findall(text))
     if text and "=$" in text.replace('"', "").replace("'", ""):

@@ -322,7 +322,18 @@ def classify(
         if named_checkpoint:
             return Verdict(Use.READ, "a checkpoint the job loads")
         return Verdict(Use.READ, "the commands read it")
+    if any(CHECKPOINT_FOLDER_VARIABLE.match(name) for name in aliases):
+        # The task hands the program this mount as its checkpoint folder (`envs:
+        # CHECKPOINT_DIR: /app/checkpoints`): the program keeps its checkpoints there.
+        return Verdict(Use.CHECKPOINT, "given to the program as its checkpoint folder")
     return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
+
+
+# A variable naming a checkpoint folder (`CHECKPOINT_DIR`, `CKPT_ROOT`, `RUN_CHECKPOINTS_DIR`);
+# not a `…_PATH`, which as often names one checkpoint file to load.
+CHECKPOINT_FOLDER_VARIABLE = re.compile(
+    r"^(?:\w+_)?(?:CHECKPOINTS?|CKPTS?)_(?:DIR|ROOT|FOLDER)$", re.IGNORECASE
+)
 
 
 def _store_of(script, path, aliases):

@@ -392,6 +392,45 @@ def _fetched_from_its_repository(script, run):
     return []
 
 
+# `cd /abs/folder` (then `cd sub`), and a program started by a path relative to it
+# (`torchrun … train.py`, `python -m`, `bash run.sh`): the run's code is in that folder.
+CD_LINE = re.compile(r"^\s*cd\s+[\"']?([~/]?[\w./-]+)[\"']?\s*(?:[;&#]|$)")
+RELATIVE_PROGRAM = re.compile(r"(?:^|\s)(?![/~$])[\w.-]+(?:/[\w.-]+)*\.(?:py|sh)(?=\s|$)")
+
+
+def _started_from(run, task):
+    """The folder a task with no workdir, clone or image changes into and starts its program
+    from (`cd /mnt/data/u/proj`, then `torchrun … train.py`), when it is an absolute folder
+    that no mount declares (a mounted folder is that mount's), not a container's own folder,
+    and the program is named by a path relative to it: the run's code. Only the first such
+    program counts."""
+    points = [str(k).rstrip("/") for k in _mapping(task, "file_mounts", []) or {}]
+    folder = None
+    for line in (run or "").splitlines():
+        cd = CD_LINE.match(line)
+        if cd:
+            place = cd.group(1)
+            if place.startswith(("/", "~")):
+                folder = place.rstrip("/")
+            elif folder and ".." not in place and not place.startswith("."):
+                folder = f"{folder}/{place.rstrip('/')}"
+            else:
+                folder = None
+            continue
+        if folder and not line.lstrip().startswith("#") and RELATIVE_PROGRAM.search(line):
+            if (
+                folder == "~"
+                or commands.NODE_LOCAL.match(folder)  # (the node's own scratch disk)
+                # (a container's own folders, `/app`, `/workspace`: an image SkyPilot is not told
+                # of may hold the code there; where it comes from is not said)
+                or commands.IMAGE_FOLDERS.match(folder)
+                or any(folder == p or folder.startswith(p + "/") for p in points)
+            ):
+                return []
+            return [folder]
+    return []
+
+
 def _mapping(task, key, notes):
     """A section SkyPilot takes as a mapping (file_mounts, inputs, outputs); another shape
     (a list, a string) is named in a note, not read."""
@@ -626,6 +665,11 @@ def task_to_data(task, auxiliary=False):
 
     # Data the commands move, the container they start (commands.py, issue 28).
     commands.fill_skypilot(task, variables, work, data, request, output, notes)
+    if not (work.get("code") or work.get("image") or task.get("workdir")):
+        # (no workdir, clone or image brings the code: the folder the run starts it from)
+        work["code"] = _started_from(variables.expand(run, record=False), task) or None
+        if not work["code"]:
+            del work["code"]
     _env_models(envs, variables, data, output, notes, script)
     _config(task, request, notes)
     _shutdown_cap(variables.expand(run, record=False), request, notes)

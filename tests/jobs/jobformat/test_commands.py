@@ -493,6 +493,24 @@ def test_what_the_commands_say_is_given_the_line_it_was_read_from():
     }
 
 
+def test_dvc_moves_data_from_and_to_a_remote_the_script_adds():
+    text = (
+        "dvc remote add -f store gs://lake-dvc/cache\n"
+        "dvc pull data/raw -r store\n"
+        "python train.py --epochs 2\n"
+        "dvc push -r store\n"
+    )
+    assert found(text) == [
+        ("note", "dvc pull"),
+        ("data.inputs", "gs://lake-dvc/cache"),
+        ("note", "dvc push"),
+        ("output.artifacts", "gs://lake-dvc/cache"),
+    ]
+    # With several remotes and none named, which one is not said.
+    text = "dvc remote add a s3://x/a\ndvc remote add b s3://x/b\ndvc pull\n"
+    assert found(text) == [("note", "dvc pull")]
+
+
 def test_data_moved_by_dvc_is_a_note():
     text = (
         "#!/bin/bash\n#SBATCH --nodes=1\ndvc pull data/raw\npython train.py\ndvc exp push origin\n"
@@ -1111,6 +1129,26 @@ def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes()
     ]
     # A value that is not a remote (no `name:`) is no data read.
     assert found("rclone copy /a/b /c/d\n", shared_disk=True) == []
+
+
+def test_an_rclone_remote_the_script_defines_is_read_at_its_endpoint():
+    # (a cloud VM: remotes from the user's own rclone config stay unread there)
+    text = (
+        "rclone config create pod s3 provider=Ceph endpoint=https://store.fjord.example/ "
+        'access_key_id="$K" secret_access_key="$S"\n'
+        "rclone config create aws-src s3 provider=AWS env_auth=true\n"
+        "rclone copy --progress pod:fjord-pub/scans/v2/ ~/data --transfers=32\n"
+        "rclone copy aws-src:fjord-runs/eval ~/runs\n"
+        'for P in "${PATHS[@]}"; do rclone copy pod:${P}/ ~/data/x; done\n'
+        "python segment.py --data ~/data\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "https://store.fjord.example/fjord-pub/scans/v2"),
+        ("data.inputs", "s3://fjord-runs/eval"),
+    ]
+    # A remote the script does not define is not read as a place on a cloud VM.
+    text = "rclone copy vault:scans/raw ~/data\npython s.py --data ~/data\n"
+    assert not [v for _, v in found(text) if "vault" in v or "://" in v]
 
 
 def test_a_mount_of_the_submit_directory_kept_in_a_variable_is_the_code():
@@ -1888,6 +1926,40 @@ def test_a_clone_made_at_an_absolute_place_is_the_code_the_run_starts_there():
     )
     (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
     assert result.description.work.code == ["https://github.com/acme/engine.git"]
+
+
+def test_the_checkpoints_an_evaluation_scores_are_read_not_kept():
+    text = (
+        'CKPT_DIR="${CHECKPOINT_DIR:-/lake/runs/edit-m200/seed42}"\n'
+        'python scripts/eval_edits.py --checkpoint_dir "${CKPT_DIR}" --seed 42\n'
+    )
+    assert found(text) == [("data.inputs", "/lake/runs/edit-m200/seed42")]
+    # A trainer given the same option keeps its checkpoints there.
+    text = "CKPT_DIR=/lake/runs/edit-m200\npython train_edits.py --checkpoint_dir $CKPT_DIR\n"
+    assert found(text) == [("request.checkpoint_location", "/lake/runs/edit-m200")]
+    # …as does an evaluation that also saves on a schedule.
+    text = "python evaluate.py --ckpt_dir /lake/runs/a --save_every 100\n"
+    assert found(text) == [("request.checkpoint_location", "/lake/runs/a")]
+
+
+def test_a_hub_repository_held_in_an_environment_variable_is_read():
+    text = (
+        'python -c "import os; from huggingface_hub import snapshot_download; '
+        "snapshot_download(os.environ['ADAPTER_REPO'], local_dir='/tmp/a')\"\n"
+        'python -c "import os; from transformers import AutoModel; '
+        "AutoModel.from_pretrained(os.getenv('BASE'))\"\n"
+    )
+    assert found(text, variables={"ADAPTER_REPO": "fjord/adapter-v1"}) == [
+        ("data.inputs", "hf://fjord/adapter-v1")
+    ]
+
+
+def test_a_tokenizer_named_by_its_hub_id_is_read():
+    text = "python -m lab.run --model-id fjord/base-8b --tokenizer-id fjord/base-8b-tok --seed 1\n"
+    assert found(text) == [
+        ("data.inputs", "hf://fjord/base-8b"),
+        ("data.inputs", "hf://fjord/base-8b-tok"),
+    ]
 
 
 def test_a_hub_dataset_named_for_its_use_is_read_and_one_named_for_output_is_not():

@@ -106,6 +106,40 @@ def test_a_mount_gets_a_direction_from_what_the_job_does_not_from_its_name():
     assert classify("~/outputs", "./outputs", copied=True).use == Use.UNCLEAR
 
 
+def test_a_mount_handed_to_the_program_as_its_checkpoint_folder_is_where_they_go():
+    text = (
+        "resources:\n  accelerators: L4:1\n"
+        "envs:\n  CHECKPOINT_DIR: /app/ckpt\n  MODEL_WEIGHTS_PATH: /app/weights\n"
+        "file_mounts:\n  /app/ckpt:\n    source: gs://lake-ckpt\n    mode: MOUNT_CACHED\n"
+        "  /app/weights:\n    source: gs://lake-weights\n"
+        "run: python -m lake.train_flow --epochs 5\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.request.checkpoint_location == "gs://lake-ckpt"
+    # A variable naming a path (one file, as often loaded) says nothing of the mount.
+    assert result.description.data.unclassified == ["/app/weights -> gs://lake-weights"]
+
+
+def test_the_folder_a_run_changes_into_and_starts_its_program_from_is_the_code():
+    run = "run: |\n  cd /mnt/shared/ana\n  source venv/bin/activate\n  cd vae-lab/\n"
+    run += "  torchrun --nproc_per_node=8 train.py --config_path configs/a.yml\n"
+    (result,) = jobformat.import_text(
+        f"resources:\n  accelerators: H100:8\n{run}".encode(), filename="t.yaml"
+    )
+    assert result.description.work.code == ["/mnt/shared/ana/vae-lab"]
+    # Not with a workdir (the code), nor in a container's own folder, nor a mounted folder.
+    for head in (
+        "workdir: .\n",
+        "resources:\n  image_id: docker:acme/lab:1\n",
+        "file_mounts:\n  /mnt/shared: s3://lake-shared\n",
+    ):
+        (result,) = jobformat.import_text(f"{head}{run}".encode(), filename="t.yaml")
+        assert result.description.work.code != ["/mnt/shared/ana/vae-lab"], head
+    text = "run: |\n  cd /app\n  python scripts/train.py\n"
+    (result,) = jobformat.import_text(text.encode(), filename="t.yaml")
+    assert not result.description.work.code
+
+
 def test_dynamic_node_set_is_elastic_not_a_gang():
     result = one("dynamic_node_set.yaml")
     assert result.description.work.shape is None
