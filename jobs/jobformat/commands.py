@@ -1412,6 +1412,8 @@ class _Reader:
             for m in DVC.finditer(line):
                 said = re.sub(r"\s+", " ", m.group(0))
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
+        if self.variables.choices and "$" in line:
+            words = self._optional_options(words)
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
@@ -2035,6 +2037,22 @@ class _Reader:
         elif (_is_path(value) or RELATIVE_PLACE.fullmatch(value)) and not NODE_LOCAL.match(value):
             self.add("data.inputs", value, f"{option} {value}")
 
+    def _optional_options(self, words):
+        """A variable the script leaves empty or sets to options, one branch each (`CKPT_ARG=""`,
+        then `if [ -n "$LATEST" ]; then CKPT_ARG="--checkpoint $OUT/checkpoint-$LATEST"; fi`),
+        used alone as a word (`${CKPT_ARG}`): its options are read where it is used, as the run
+        that takes that branch gives them."""
+        out = []
+        for word in words:
+            m = SUBMIT_VARIABLE.fullmatch(_unquote(word)) if "$" in word[:2] else None
+            given = self.variables.choices.get(m.group(1) or m.group(2), ()) if m else ()
+            options = [v for v in given if v.strip()]
+            if len(options) == 1 < len(given) and options[0].lstrip()[:1] == "-":
+                out += _words(options[0])
+            else:
+                out.append(word)
+        return out
+
     def _data_files_each(self, value):
         """A variable alone the script sets to a data file in each of its branches (`TRAIN=
         a/train.jsonl`, else `TRAIN=b/train.jsonl`): a data file whichever the run takes, kept
@@ -2102,10 +2120,19 @@ class _Reader:
         return False
 
     def _loaded_checkpoint(self, option, value):
-        """`--checkpoint X` of a program that does not train, save or resume: X is read."""
-        if not value or value.startswith("-") or TRAINS.search(self.current):
+        """`--checkpoint X` of a program that does not train, save or resume: X is read. A
+        trainer's `--checkpoint X` is what it starts from: resumption when X lies in the place
+        it saves to (`--checkpoint $OUT/checkpoint-$N … --output_dir $OUT --save_interval N`,
+        settled in _settle), else nothing said."""
+        if not value or value.startswith("-"):
             return
-        if SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current):
+        if (
+            TRAINS.search(self.current)
+            or SAVE_INTERVAL.search(self.current)
+            or RESUMES_IN_LINE.search(self.current)
+        ):
+            if option in LOADED_CHECKPOINT and _is_path(resumed := self.expand(value)):
+                self.add("_resume", resumed, f"{option} {resumed}")
             return
         value = self.expand(value)
         alone = SUBMIT_VARIABLE.fullmatch(value)

@@ -838,6 +838,23 @@ def test_resuming_from_where_the_job_saves_is_resumption_another_path_says_nothi
     assert ("request.preemptible", True) not in found("t.py --save-dir /l/c --resume /l/old\n")
 
 
+def test_a_trainers_checkpoint_from_its_own_place_in_options_set_in_one_branch_resumes():
+    text = (
+        "OUT=/s/ckpt/run7\n"
+        'LATEST=$(ls -d "$OUT"/checkpoint-* | tail -1)\n'
+        'ARG=""\n'
+        'if [ -n "$LATEST" ]; then\n  ARG="--checkpoint ${OUT}/checkpoint-${LATEST}"\nfi\n'
+        "torchrun -m lab.train.pretrain ${ARG} --output_dir ${OUT} --save_interval 1000\n"
+    )
+    assert found(text) == [
+        ("request.preemptible", True),
+        ("request.checkpoint_location", "/s/ckpt/run7"),
+    ]
+    # a trainer's checkpoint from elsewhere is where it starts, no resumption (and not read)
+    text = text.replace('ARG="--checkpoint ${OUT}', 'ARG="--checkpoint /s/base')
+    assert found(text) == [("request.checkpoint_location", "/s/ckpt/run7")]
+
+
 def test_resuming_from_a_checkpoint_file_inside_the_place_the_job_saves_is_resumption():
     text = "python pt.py --ckpt-dir /s/run/ckpt --resume /s/run/ckpt/last.pt\n"
     assert ("request.preemptible", True) in found(text)
