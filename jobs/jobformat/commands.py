@@ -194,7 +194,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # a Hub repository fetched by name (llama.cpp, BitNet's setup_env.py)
                   "--hf-repo", "--hf_repo",
                   # the model's location, as `--model_path` (`--model_loc runs/base`)
-                  "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
+                  "--model_loc", "--model-loc", "--model_location", "--model-location",
+                  # a vision-language model's image encoder (LLaVA's `--vision_tower org/clip`)
+                  "--vision_tower", "--vision-tower"}  # fmt: skip
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
@@ -285,6 +287,9 @@ OUTPUT_OPTIONS = {
     "--logdir",
     "--log_dir",
     "--log-dir",
+    # Hugging Face Trainer's TensorBoard folder (a run's `--run-dir`: RUN_DIR_OPTIONS)
+    "--logging_dir",
+    "--logging-dir",
     "--tensorboard-dir",
     "--tensorboard_dir",
     "--output-prefix",
@@ -780,6 +785,17 @@ MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "c
 WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
+# …except a tokenizer's own files, named for it (`item.tokenizer.nixpkgs.json`, `vocab.json`,
+# `merges.txt`): what the program reads with its data, not its settings.
+TOKENIZER_WORDS = ("tokenizer", "tokeniser", "vocab", "merges")
+
+
+def _settings_file(path):
+    """A copied file that is the program's code or settings (CODE_FILE), not a tokenizer's."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return bool(CODE_FILE.search(name)) and not any(w in name.lower() for w in TOKENIZER_WORDS)
+
+
 # A Python or conda environment packed into one file (`venv310.tar`, `myenv.tar.gz`, conda-pack's
 # `env.tar.gz`), copied to the node and unpacked there: the job's software, not its data.
 # …by its file name: an archive (PACKED_ARCHIVE) named for an environment (ENVIRONMENT_NAME), as
@@ -876,10 +892,17 @@ OWN_FILES = re.compile(
 )
 
 
+# A run's own folder (`--run-dir runs/$SLURM_JOB_ID`): what a trainer writes there; an
+# evaluation is given the folder of a run to read (`nh-run evaluate --run-dir runs/x`).
+RUN_DIR_OPTIONS = {"--run_dir", "--run-dir"}
+# A checkpoint loaded by a path option (OLMo's `--load_path`), read as Megatron's `--load`: the
+# model the run starts from, or, when it is also where the run saves, what it resumes from.
+LOAD_PATH_OPTIONS = {"--load_path", "--load-path"}
+
 KNOWN_OPTIONS = (
     MODEL_OPTIONS | HUB_ID_OPTIONS | DATASET_OPTIONS | DATA_OPTIONS | OUTPUT_OPTIONS
     | HUB_OPTIONS | HUB_DATASET_OPTIONS | RESUME_FLAGS | BIND_OPTIONS
-    | LORA_OPTIONS | RESUME_FROM
+    | LORA_OPTIONS | RESUME_FROM | LOAD_PATH_OPTIONS | RUN_DIR_OPTIONS
     | {"--save", "--load"}
 )  # fmt: skip
 
@@ -1449,6 +1472,8 @@ class _Reader:
                 self.found.append(Proposal("note", said, self.line, self.raw.strip()[:200], said))
                 if self.dvc_remotes and m.group(0).split()[-1] in ("pull", "fetch", "push"):
                     self._dvc_store(m, line, said)
+        if self.variables.choices and "$" in line:
+            words = self._optional_options(words)
         self._options(words)
         if "=" in line and (".jar" in line or "picard" in line or "gatk" in line):
             self._key_values(words)
@@ -1676,14 +1701,15 @@ class _Reader:
 
     def _llm_c(self, words):
         """llm.c's trainers (`train_gpt2cu`) take single letters: `-o` is the folder they write
-        to, checkpoints included when `-n N` saves one every N steps, and `-y 1` resumes from
-        the latest checkpoint there."""
+        to (a bare name too: `-o log124M` is a folder in the working directory), checkpoints
+        included when `-n N` saves one every N steps, and `-y 1` resumes from the latest
+        checkpoint there."""
         if not any(w.rsplit("/", 1)[-1].startswith("train_gpt2") for w in words):
             return
         given = dict(zip(words, words[1:], strict=False))
         out = self.expand(_unquote(given.get("-o", ""))).rstrip("/")
         every = given.get("-n", "")
-        if _is_path(out) and every.isdigit() and every.strip("0"):
+        if (_is_path(out) or RELATIVE.fullmatch(out)) and every.isdigit() and every.strip("0"):
             self.add("request.checkpoint_location", out, f"-o {out}")
             if given.get("-y") == "1":
                 self.add("request.preemptible", True, "-y 1")
@@ -2035,6 +2061,13 @@ class _Reader:
                 if ("$(" in value or "`" in value) and (written := self._as_written(option)):
                     value, said = written, f"{option} {written}"  # (as _checkpoint keeps it)
                 self.add("output.artifacts", value, said)
+            elif (
+                option in RUN_DIR_OPTIONS
+                and _is_path(value)
+                and not JOB_TEMPORARY.match(value)
+                and TRAINS.search(self.current)
+            ):
+                self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
                 self.add("_resume", value, said)  # resumption if it is where the job saves
             elif CHECKPOINT_OPTION.fullmatch(option):
@@ -2045,6 +2078,8 @@ class _Reader:
                 self.add("output.artifacts", f"hf://datasets/{value}", said)
             elif option in ("--save", "--load"):
                 self._checkpoint(option, value, said)
+            elif option in LOAD_PATH_OPTIONS:
+                self._checkpoint("--load", value, said)
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
         for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
@@ -2095,6 +2130,22 @@ class _Reader:
             self.consumed.add(value.rstrip("/"))  # (made by an earlier step for this one)
         elif (_is_path(value) or RELATIVE_PLACE.fullmatch(value)) and not NODE_LOCAL.match(value):
             self.add("data.inputs", value, f"{option} {value}")
+
+    def _optional_options(self, words):
+        """A variable the script leaves empty or sets to options, one branch each (`CKPT_ARG=""`,
+        then `if [ -n "$LATEST" ]; then CKPT_ARG="--checkpoint $OUT/checkpoint-$LATEST"; fi`),
+        used alone as a word (`${CKPT_ARG}`): its options are read where it is used, as the run
+        that takes that branch gives them."""
+        out = []
+        for word in words:
+            m = SUBMIT_VARIABLE.fullmatch(_unquote(word)) if "$" in word[:2] else None
+            given = self.variables.choices.get(m.group(1) or m.group(2), ()) if m else ()
+            options = [v for v in given if v.strip()]
+            if len(options) == 1 < len(given) and options[0].lstrip()[:1] == "-":
+                out += _words(options[0])
+            else:
+                out.append(word)
+        return out
 
     def _data_files_each(self, value):
         """A variable alone the script sets to a data file in each of its branches (`TRAIN=
@@ -2163,10 +2214,19 @@ class _Reader:
         return False
 
     def _loaded_checkpoint(self, option, value):
-        """`--checkpoint X` of a program that does not train, save or resume: X is read."""
-        if not value or value.startswith("-") or TRAINS.search(self.current):
+        """`--checkpoint X` of a program that does not train, save or resume: X is read. A
+        trainer's `--checkpoint X` is what it starts from: resumption when X lies in the place
+        it saves to (`--checkpoint $OUT/checkpoint-$N … --output_dir $OUT --save_interval N`,
+        settled in _settle), else nothing said."""
+        if not value or value.startswith("-"):
             return
-        if SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current):
+        if (
+            TRAINS.search(self.current)
+            or SAVE_INTERVAL.search(self.current)
+            or RESUMES_IN_LINE.search(self.current)
+        ):
+            if option in LOADED_CHECKPOINT and _is_path(resumed := self.expand(value)):
+                self.add("_resume", resumed, f"{option} {resumed}")
             return
         value = self.expand(value)
         alone = SUBMIT_VARIABLE.fullmatch(value)
@@ -2444,7 +2504,7 @@ class _Reader:
             value = self.expand(values.get(option, ""))
             if ("$(" in value or "`" in value) and (written := self._as_written(option)):
                 value = written  # a value a command computes, kept as the script writes it
-            if _is_path(value) or (RELATIVE.fullmatch(value) and "/" in value):
+            if _is_path(value) or RELATIVE.fullmatch(value):
                 saves = next(o for o in SAVES_EVERY if o in values)
                 said = f"{option} {value} with {saves} {values[saves]}"
                 self.add("request.checkpoint_location", value, said)
@@ -3132,7 +3192,9 @@ class _Reader:
 
     def _staging(self, words):
         """`cp`/`rsync` to or from the node's own disk or memory (/tmp, /dev/shm, $TMPDIR):
-        what is copied in is read, what is copied back out is kept."""
+        what is copied in is read, what is copied back out is kept. Through srun too (`srun
+        rsync -r ~/data/ $LOCAL/`: the same copy on each node; only srun's flags are skipped,
+        so `srun -N 2 cp …` is left unread)."""
         segment = []
         for word in [*words, ";"]:
             if word not in (";", "&&", "||", "|") and not word.endswith(";"):
@@ -3140,8 +3202,10 @@ class _Reader:
                 continue
             if word.endswith(";") and word != ";":
                 segment.append(word[:-1])
-            while segment and segment[0] in ("time", "sudo", "command"):
-                segment = segment[1:]
+            while segment and segment[0] in ("time", "sudo", "command", "srun"):
+                launcher, segment = segment[0], segment[1:]
+                while launcher == "srun" and segment and segment[0][:1] == "-":
+                    segment = segment[1:]
             tool = segment[0].rsplit("/", 1)[-1] if segment else ""
             if tool in ("cp", "rsync", "scp"):
                 args = [self.expand(w) for w in _copy_arguments(segment)]
@@ -3161,7 +3225,7 @@ class _Reader:
                 kind = not picky or DATA_FILE.search(source) or "." not in source.rsplit("/", 1)[-1]
                 if (
                     _is_path(source)
-                    and not CODE_FILE.search(source)
+                    and not _settings_file(source)
                     and not _packed_environment(source)
                     and kind
                 ):
@@ -3204,7 +3268,7 @@ class _Reader:
             self.add("data.inputs", source, said)
             self._downloaded(source, target, target, said)
         elif not any(remote) and all(_is_path(w) for w in (source, target)):
-            if CODE_FILE.search(source.rstrip("/")) or self._written(source.rstrip("/")):
+            if _settings_file(source) or self._written(source.rstrip("/")):
                 return False
             self.add("data.inputs", source, said)
             self._downloaded(source, target, target, said)
@@ -3782,6 +3846,8 @@ def read(
     first_skipped = lines[HEAD_LINES][0] + first_line - 1 if len(lines) > HEAD_LINES else 0
     lines, skipped = head_and_tail(lines)
     arrays = _arrays(lines) if text and "=(" in text else {}
+    if arrays and "[" in text:
+        lines = _same_elements(lines, arrays)
     if text and "for " in text:
         reader.named_loops = _named_loops(text, variables, arrays)
     if text and ("for " in text or "()" in text or "function " in text):
@@ -3989,6 +4055,24 @@ def _arrays(lines):
             twice.add(name)  # (`declare -A M=([a]=x)`: a table by key, left out too)
         arrays[name] = [_unquote(w) for w in words]
     return {k: v for k, v in arrays.items() if k not in twice}
+
+
+# One element of an array by its index, a number or a variable (`${MODELS[${SLURM_ARRAY_TASK_ID}]}`,
+# `${M[$i]}`, `${M[2]}`); not all of them (`${M[@]}`). (Each character of the index is read
+# one way, `$` alone only when no `{` follows, and the repeat is possessive: linear.)
+ELEMENT = re.compile(r"\$\{([A-Za-z_]\w*)\[(?:[^\[\]{}\n@*$]|\$\{\w+\}|\$(?!\{))*+\]\}")
+
+
+def _same_elements(lines, arrays):
+    """An element of an array whose elements are all the same (`model_name=('org/a' 'org/a')`,
+    indexed by the array task) is that value, whichever the index: every run reads it."""
+    same = {name: values[0] for name, values in arrays.items() if values and len(set(values)) == 1}
+    if not same:
+        return lines
+    return [
+        (i, ELEMENT.sub(lambda m: same.get(m.group(1), m.group(0)), line) if "[" in line else line)
+        for i, line in lines
+    ]
 
 
 def _loop_values(spec, variables, arrays, limit=LOOP_TURNS):
@@ -4351,6 +4435,12 @@ def _expand_words(line, variables):
     return variables.expand(line, record=False)
 
 
+def _in_places(value, places):
+    """True when a path is one of the places or lies inside one."""
+    value = value.rstrip("/")
+    return value in places or any(value.startswith(place + "/") for place in places if place)
+
+
 def _settle(found, checkpointed=False):
     """Pair --save/--load, keep one proposal per location and one per single field."""
     loads = {p.value.rstrip("/") for p in found if p.path == "_load"}
@@ -4374,9 +4464,11 @@ def _settle(found, checkpointed=False):
             out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
         elif p.path == "_resume" and (
             p.value.lower() in ("true", "1", "yes", "auto", "last")
-            or (p.value.rstrip("/") in places and not JOB_ID.search(p.value))
+            or (_in_places(p.value, places) and not JOB_ID.search(p.value))
         ):
-            # Resuming from where it saves (or its latest checkpoint): it picks up after a stop.
+            # Resuming from where it saves, a checkpoint file in that folder too (`--resume
+            # ckpt/last.pt` beside `--ckpt-dir ckpt`), or its latest checkpoint: it picks up
+            # after a stop.
             out.append(Proposal("request.preemptible", True, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)

@@ -946,9 +946,10 @@ SETTING_UP = re.compile(
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
 # Running another shell script of the project with a shell (`bash run/train.sh --lr 1`) or as a
-# program (`./run.sh`), no launcher in front of it.
+# program by its path (`./run.sh`, `/proj/train/pretrain.sh --save_interval 700`,
+# `$HOME/jobs/fit.sh`), no launcher in front of it.
 RUNS_A_SCRIPT = re.compile(
-    r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\./))([^\s;&|]+\.sh)\b[^;&|]*$"
+    r"^\s*(?:(?:bash|sh|zsh)\s+(?:-\w+\s+)*|(?=\.{0,2}/|~/|\$))([^\s;&|]+\.sh)\b[^;&|]*$"
     # or, in a container, a program the image keeps, started alone (`bash -c /usr/local/bin/x`)
     r"|^\s*(?:/(?:usr/)?bin/)?(?:bash|sh)\s+-c\s+[\"']?(/(?:usr|opt)/[^\s;&|\"']+)[\"']?\s*$"
 )

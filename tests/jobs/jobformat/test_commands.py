@@ -104,6 +104,16 @@ def test_a_load_alone_or_a_resume_without_a_checkpoint_place_is_not_resumption()
     ]
 
 
+def test_a_load_path_is_the_checkpoint_a_run_starts_from_or_resumes_where_it_saves():
+    text = 'torchrun scripts/train.py c.yaml --load_path="/w/OLMo-1B/step369000-unsharded/"\n'
+    assert found(text) == [("data.inputs", "/w/OLMo-1B/step369000-unsharded/")]
+    text = "python train.py --save /w/ckpt --load-path /w/ckpt\n"
+    assert found(text) == [
+        ("request.checkpoint_location", "/w/ckpt"),
+        ("request.preemptible", True),
+    ]
+
+
 def test_checkpoint_options_and_resume():
     text = "python train.py --checkpoint-dir /scratch/ckpt --resume\n"
     assert found(text) == [
@@ -141,6 +151,17 @@ def test_the_same_location_twice_is_one_proposal():
 
 def test_tensorboard_reads_its_logdir():
     assert found("tensorboard --logdir /runs/seg --port 6006 &\n") == []
+
+
+def test_a_trainers_logging_dir_is_written():
+    text = "python run_mlm.py --train_file ./seqs.txt --logging_dir /runs/seg/tb\n"
+    assert found(text) == [("data.inputs", "./seqs.txt"), ("output.artifacts", "/runs/seg/tb")]
+
+
+def test_a_trainers_run_dir_is_written_an_evaluations_is_not():
+    text = "srun python scripts/pretrain.py --run-dir /s/runs/$SLURM_JOB_ID\n"
+    assert found(text) == [("output.artifacts", "/s/runs/$SLURM_JOB_ID")]
+    assert found("nh-run evaluate --run-dir ./runs/$OUTDIR\n") == []
 
 
 SBATCH = """#!/bin/bash
@@ -452,6 +473,11 @@ def test_an_output_directory_saved_to_every_n_steps_holds_the_checkpoints():
     assert found("python run.py --output_dir /out --save_strategy no\n") == [
         ("output.artifacts", "/out")
     ]
+    # A bare folder name saved to every N steps is a folder in the working directory; without
+    # the interval a bare name is as often the run's name.
+    text = 'N=qa\naccelerate launch cp.py --save_steps 1000 --output_dir "ckpt_$N"\n'
+    assert found(text) == [("request.checkpoint_location", "ckpt_qa")]
+    assert found("python run.py --output_dir ckpt_qa\n") == []
 
 
 def test_copies_to_and_from_the_nodes_own_disk_are_staging():
@@ -463,6 +489,21 @@ def test_copies_to_and_from_the_nodes_own_disk_are_staging():
         ("data.inputs", "../data/train.h5"),
         ("output.artifacts", "./model.pth.$$"),
     ]
+
+
+def test_a_copy_to_each_nodes_disk_through_srun_reads_the_data_and_a_tokenizer_file():
+    text = (
+        "W=/tmp/$USER\nsrun mkdir -p $W\n"
+        "srun rsync --progress -r ~/shared/datasets/bins/ $W/bins/\n"
+        "srun rsync --progress ~/shared/models/item.tokenizer.json $W/\n"
+        "srun --ntasks-per-node=1 cp ~/shared/settings.json $W/\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "~/shared/datasets/bins/"),
+        ("data.inputs", "~/shared/models/item.tokenizer.json"),
+    ]
+    # srun's options with a separate value are not skipped: the copy is left unread
+    assert found("srun -N 2 cp -r /lustre/d /tmp/d\n") == []
 
 
 def test_a_server_kept_alive_by_an_endless_health_loop_serves_and_a_default_image_is_read():
@@ -884,6 +925,31 @@ def test_resuming_from_where_the_job_saves_is_resumption_another_path_says_nothi
     assert ("request.preemptible", True) not in found("t.py --save-dir /l/c --resume /l/old\n")
 
 
+def test_a_trainers_checkpoint_from_its_own_place_in_options_set_in_one_branch_resumes():
+    text = (
+        "OUT=/s/ckpt/run7\n"
+        'LATEST=$(ls -d "$OUT"/checkpoint-* | tail -1)\n'
+        'ARG=""\n'
+        'if [ -n "$LATEST" ]; then\n  ARG="--checkpoint ${OUT}/checkpoint-${LATEST}"\nfi\n'
+        "torchrun -m lab.train.pretrain ${ARG} --output_dir ${OUT} --save_interval 1000\n"
+    )
+    assert found(text) == [
+        ("request.preemptible", True),
+        ("request.checkpoint_location", "/s/ckpt/run7"),
+    ]
+    # a trainer's checkpoint from elsewhere is where it starts, no resumption (and not read)
+    text = text.replace('ARG="--checkpoint ${OUT}', 'ARG="--checkpoint /s/base')
+    assert found(text) == [("request.checkpoint_location", "/s/ckpt/run7")]
+
+
+def test_resuming_from_a_checkpoint_file_inside_the_place_the_job_saves_is_resumption():
+    text = "python pt.py --ckpt-dir /s/run/ckpt --resume /s/run/ckpt/last.pt\n"
+    assert ("request.preemptible", True) in found(text)
+    # a file beside the place, not in it, is a checkpoint it starts from
+    text = "python pt.py --ckpt-dir /s/run/ckpt --resume /s/run/ckpt-old/last.pt\n"
+    assert ("request.preemptible", True) not in found(text)
+
+
 def test_a_program_making_up_its_data_and_load_tests_read_nothing():
     for text in (
         "srun torchrun --nproc_per_node 8 train.py --synthetic --steps 100\n",
@@ -1030,6 +1096,18 @@ def test_options_kept_in_a_one_line_array_are_read_where_they_are_set():
     assert found("NODES=( $(scontrol show hostnames) )\n") == []  # a command's output
 
 
+def test_an_element_of_an_array_whose_elements_are_all_the_same_is_that_value():
+    text = (
+        "model=('heron-lab/chat-13b' 'heron-lab/chat-13b' 'heron-lab/chat-13b')\n"
+        "out=('./ck/v1' './ck/v2' './ck/v3')\n"
+        "deepspeed t.py --model_name_or_path ${model[${SLURM_ARRAY_TASK_ID}]} --bf16 True\n"
+    )
+    assert found(text) == [("data.inputs", "hf://heron-lab/chat-13b")]
+    # elements that differ are the run's to choose: kept as written
+    text = text.replace("chat-13b' 'heron", "chat-13b' 'other")
+    assert found(text) == [("data.inputs", "${model[${SLURM_ARRAY_TASK_ID}]}")]
+
+
 def test_a_command_line_kept_in_a_variable_the_script_cannot_expand_is_read_where_written():
     text = (
         "CHECKPOINT_PATH=checkpoints/gpt2\n"
@@ -1112,6 +1190,10 @@ def test_llm_c_trainers_single_letter_checkpoint_folder_and_resumption():
         + found("srun ./train -o /lustre/out -n 5000 -y 1\n")
     )
     found("./train_gpt2cu -o /l/o -n " + "9" * 5000 + "\n")  # a huge count is no error
+    # A bare folder name is a folder in the working directory.
+    line = './train_gpt2cu -i "dev/data/fw_train_*.bin" -o log124M -n 5000 -v 250\n'
+    assert ("request.checkpoint_location", "log124M") in found(line)
+    assert ("request.preemptible", True) not in found(line)
 
 
 def test_rclone_reads_its_remote_side_and_the_local_copy_is_what_the_job_makes():
@@ -1530,6 +1612,13 @@ def test_texts_an_index_or_tokenizer_reads_and_where_a_converter_puts_what_it_ma
     # to a program that encodes nothing are as often vectors it reads: left unsaid.
     assert found("python encode.py --encoder bm25\n") == []
     assert found("python classify.py --embeddings /lustre/heron/vectors.txt\n") == []
+
+
+def test_a_vision_language_models_image_encoder_by_hub_id_is_read():
+    text = "deepspeed train_mem.py --vision_tower heron-lab/clip-336 --mm_projector_type mlp2x\n"
+    assert found(text) == [("data.inputs", "hf://heron-lab/clip-336")]
+    # a word naming the kind of encoder is no model
+    assert found("python train.py --vision-tower siglip\n") == []
 
 
 def test_what_a_converter_is_told_to_save_is_its_output_not_a_checkpoint_place():

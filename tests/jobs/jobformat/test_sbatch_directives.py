@@ -415,6 +415,11 @@ def test_nodes_handed_to_another_script_leave_its_shape_to_that_script():
     assert shape("export MASTER_PORT=29000", "bash jobs/fit.sh")[0] == "gang"
     assert shape("srun python fit.py")[0] == "gang"
     assert shape("bash jobs/prep.sh", "srun python fit.py")[0] == "gang"
+    # A script run as a program by its full path, or from the home folder, hands over too.
+    found, notes = shape("conda activate .venv", "/w/train/pretrain_moe.sh --save_interval 700")
+    assert found is None and any("only run /w/train/pretrain_moe.sh" in n for n in notes)
+    assert shape("$HOME/jobs/fit.sh --lr 1")[0] is None
+    assert shape("srun /w/train/pretrain_moe.sh")[0] == "gang"
 
 
 def test_nodes_given_to_a_program_started_without_a_launcher_leave_its_shape_to_it():
