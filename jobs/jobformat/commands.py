@@ -256,9 +256,11 @@ DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train
 # (--data-dir is left out, unless an output place is beside it (PAIRED_OUTPUT): servers take
 # it alone for where they keep their own files; --input_dir
 # and --data_root as often name where a step writes for the next.)
-# Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`)
-# or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
-DATA_VARIABLE = re.compile(r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR$", re.IGNORECASE)
+# Variables named for the data a program reads (`TRAIN_DATA_PATH`, `val_data_path`, `DATA_DIR`,
+# `DATA_DIRECTORY`) or the model it starts from (`MODEL_PATH`, `BASE_MODEL`), whatever their case.
+DATA_VARIABLE = re.compile(
+    r"^(?:TRAIN_|VAL_)?DATA_PATH$|^DATASET_PATH$|^DATA_DIR(?:ECTORY)?$", re.IGNORECASE
+)
 # …and as the host side of a container mount (`-v $DATADIR:/data`), where the name says what the
 # mount is for (set alone, `export DATADIR=…` for a program given at submission says nothing).
 MOUNTED_DATA_VARIABLE = re.compile(r"^DATA_?DIR$|^DATASET_PATH$", re.IGNORECASE)
@@ -796,6 +798,9 @@ def _settings_file(path):
     return bool(CODE_FILE.search(name)) and not any(w in name.lower() for w in TOKENIZER_WORDS)
 
 
+# Words in the name of a file of settings (`config.json`, `ds_config_zero3.json`, `params.json`,
+# `training_args.json`).
+SETTINGS_WORDS = ("config", "setting", "param", "args", "option")
 # A Python or conda environment packed into one file (`venv310.tar`, `myenv.tar.gz`, conda-pack's
 # `env.tar.gz`), copied to the node and unpacked there: the job's software, not its data.
 # …by its file name: an archive (PACKED_ARCHIVE) named for an environment (ENVIRONMENT_NAME), as
@@ -1491,6 +1496,8 @@ class _Reader:
             for command in _commands(words):
                 if any(READER_SCRIPT.fullmatch(_base(w)) for w in command):
                     self._positional_inputs(command)
+        if ".ipynb" in line or "nbconvert" in line:
+            self._notebook(words)
         if "bwa" in line:
             self._aligner(words)
         if (
@@ -2627,6 +2634,37 @@ class _Reader:
         if "-i" in words and "-o" in words:
             self._program_input(words)
 
+    def _notebook(self, words):
+        """A notebook run as a batch step writes its executed copy, the job's result:
+        papermill's second notebook (`papermill in.ipynb out.ipynb -p alpha 0.1`, the values
+        after `-p`/`-r` not counted) and nbconvert's `--output` when it executes
+        (`jupyter nbconvert --execute --to notebook --output run.exe.ipynb in.ipynb`). The
+        notebook run is the job's code; a copy rewritten in place (`--inplace`) or left where
+        nbconvert puts it by default is not named, so it is left unsaid."""
+        for command in _commands(words):
+            bases = [_base(w) for w in command]
+            if "papermill" in bases:
+                given, skip = [], 0
+                for word in command[bases.index("papermill") + 1 :]:
+                    if skip:
+                        skip -= 1
+                    elif word in ("-p", "--parameters", "-r", "--parameters_raw"):
+                        skip = 2
+                    elif word.endswith(".ipynb") and not word.startswith("-"):
+                        given.append(self.expand(word))
+                if len(given) > 1:
+                    self.add("output.artifacts", given[1], f"papermill {given[0]} {given[1]}")
+            elif any(b in ("nbconvert", "jupyter-nbconvert") for b in bases) and (
+                "--execute" in command and "--inplace" not in command
+            ):
+                for i, word in enumerate(command):
+                    option, eq, value = word.partition("=")
+                    if option != "--output" or not (eq or i + 1 < len(command)):
+                        continue
+                    value = self.expand(value if eq else command[i + 1])
+                    if value and not value.startswith("-"):
+                        self.add("output.artifacts", value, f"nbconvert --output {value}")
+
     def _aligner(self, words):
         """`bwa mem [options] INDEX READS [MATES]`: the reference index and the reads are what
         the aligner reads (its options' values are not)."""
@@ -3223,13 +3261,17 @@ class _Reader:
             picky = not NODE_LOCAL.match(target)
             for source in sources:
                 kind = not picky or DATA_FILE.search(source) or "." not in source.rsplit("/", 1)[-1]
-                if (
-                    _is_path(source)
-                    and not _settings_file(source)
-                    and not _packed_environment(source)
-                    and kind
-                ):
-                    self.add("data.inputs", source, said)
+                # (a JSON file staged on the node's own disk is data unless named for settings:
+                # `cp run/matrices/stats.json $SLURM_TMPDIR/`, not `cp config.json /tmp/`)
+                settings = _settings_file(source) and (
+                    picky
+                    or not source.endswith(".json")
+                    or any(w in _base(source).lower() for w in SETTINGS_WORDS)
+                )
+                if _is_path(source) and not settings and not _packed_environment(source) and kind:
+                    # (`cp /scratch/run/weights/* $SLURM_TMPDIR/w/` reads the folder's contents:
+                    # the place is the folder, as for a cloud copy)
+                    self.add("data.inputs", copied_folder(source), said)
         elif len(local) == len(sources) and not self._node_local(target) and _is_path(target):
             self.add("output.artifacts", target, said)
 

@@ -638,9 +638,16 @@ GPU_KEYS = ("gres", "gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")
 
 
 def _cpu_partition(options):
-    """Every partition the job may run in is named for CPU nodes (`-p cpu`, `cpu-long,cpu`)."""
+    """Every partition the job may run in is named for CPU nodes (`-p cpu`, `cpu-long,cpu`), or
+    the nodes must have a feature so named (`--constraint=cpu`, as NERSC's CPU nodes are asked
+    for beside `-C gpu`; one of several features joined by `&`)."""
     names = [n for n in (options.get("partition") or "").split(",") if n.strip()]
-    return bool(names) and all(CPU_PARTITION.search(n.strip()) for n in names)
+    if names and all(CPU_PARTITION.search(n.strip()) for n in names):
+        return True
+    constraint = (options.get("constraint") or "").strip().strip("\"'")
+    return "|" not in constraint and any(
+        CPU_PARTITION.search(part.strip()) for part in constraint.split("&")
+    )
 
 
 # The script hides every GPU from all it runs after (`export CUDA_VISIBLE_DEVICES=''`, `=-1`)…
@@ -998,6 +1005,26 @@ def _given_program(step, body):
     return bool(GIVEN_PROGRAM.match(step))
 
 
+def _srun_script(step):
+    """The shell script of the project srun starts (`srun run_fit.sh`, which srun finds in the
+    working folder too; `srun -n 4 bash x.sh`), or None: what that script runs on is written
+    in it. (Only for the hardware: over several nodes srun still starts a gang of copies.)"""
+    if any(c in step for c in ";&|"):
+        return None
+    words = step.split()
+    if not words or words[0] != "srun":
+        return None
+    i = 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in SRUN_VALUED else 1
+    if i < len(words) and words[i] in ("bash", "sh", "zsh"):
+        i += 1
+        while i < len(words) and words[i].startswith("-"):
+            i += 1
+    script = words[i] if i < len(words) else ""
+    return script if script.endswith(".sh") and script[:1] not in ("$", "-") else None
+
+
 def _hands_off_to(body, in_container=False):
     """The script a job's commands only hand over to (its one step besides setting up), or
     None when the commands do more or launch their work themselves. `in_container`: also
@@ -1015,6 +1042,9 @@ def _hands_off_to(body, in_container=False):
         steps = [steps[0][inside.end() :]]
         if not RUNS_A_SCRIPT.match(steps[0]) and not steps[0].lstrip().startswith("./"):
             return None
+    started = in_container and len(steps) == 1 and _srun_script(steps[0])
+    if started and not RENDEZVOUS.search(body):
+        return started
     if len(steps) == 1 and (agent := SWEEP_AGENT.match(steps[0])):
         return agent.group(1)
     if len(steps) == 1 and _given_program(steps[0], body):
@@ -1111,12 +1141,22 @@ def _cpus(options, node_count, tasks_per_node, accelerators):
     return tasks_per_node
 
 
+# Directives that ask for cores, or a count of tasks that each hold one (`--exclusive`: the
+# whole node's); with none of them a job has one core, and --mem-per-cpu is its memory.
+ASKS_FOR_CORES = (
+    "cpus-per-task", "cpus-per-gpu", "mincpus", "ntasks", "ntasks-per-node", "ntasks-per-gpu",
+    "ntasks-per-socket", "ntasks-per-core", "exclusive",
+)  # fmt: skip
+
+
 def _memory(options, cpus, accelerators, notes):
     if options.get("mem"):
         if options["mem"].strip() == "0":
             notes.append("--mem 0: all the memory of each node.")
             return None
         return slurm_memory(options["mem"])
+    if cpus is None and not any(key in options for key in ASKS_FOR_CORES):
+        cpus = 1  # Slurm's default: one task of one core, when nothing asks for more
     for key, per in (("mem-per-cpu", cpus), ("mem-per-gpu", (accelerators or {}).get("count"))):
         value = options.get(key)
         if not value:

@@ -489,6 +489,14 @@ def test_copies_to_and_from_the_nodes_own_disk_are_staging():
         ("data.inputs", "../data/train.h5"),
         ("output.artifacts", "./model.pth.$$"),
     ]
+    # a folder's contents copied in (`D/*`) read the folder
+    text = (
+        "mkdir -p $SLURM_TMPDIR/w\ncp -r /scratch/me/run/weights/* $SLURM_TMPDIR/w/\npython g.py\n"
+    )
+    assert found(text) == [("data.inputs", "/scratch/me/run/weights")]
+    # a JSON file staged on the node's own disk is data, unless its name says settings
+    text = "cp /scratch/me/m/stats.json $SLURM_TMPDIR/\ncp /scratch/me/ds_config.json /tmp/\n"
+    assert found(text + "python g.py\n") == [("data.inputs", "/scratch/me/m/stats.json")]
 
 
 def test_a_copy_to_each_nodes_disk_through_srun_reads_the_data_and_a_tokenizer_file():
@@ -3872,3 +3880,29 @@ def test_the_places_of_a_long_line_keep_the_order_it_names_them_in():
     inputs = [v for p, v in found(f"python train.py {many} --input_file /lustre/first\n")]
     assert inputs[:3] == ["/lustre/ds/part_0", "/lustre/ds/part_1", "/lustre/ds/part_2"]
     assert len(inputs) == 301 and inputs[-1] == "/lustre/first"
+
+
+def test_a_notebook_run_in_batch_writes_its_executed_copy():
+    assert found(
+        "jupyter nbconvert --execute --to=notebook --output=fit.exe.ipynb fit.ipynb\n"
+    ) == [("output.artifacts", "fit.exe.ipynb")]
+    assert found(
+        "OUT=runs/a.ipynb\njupyter nbconvert --to notebook --execute x.ipynb --output $OUT\n"
+    ) == [("output.artifacts", "runs/a.ipynb")]
+    # papermill's second notebook; the values after -p are parameters, not notebooks
+    assert found("papermill -p seed 1 -p note n.ipynb in.ipynb out/run.ipynb -k python3\n") == [
+        ("output.artifacts", "out/run.ipynb")
+    ]
+    # rewritten in place, converted without running, or left where nbconvert puts it: unsaid
+    assert found("jupyter nbconvert --to notebook --execute --inplace $1\n") == []
+    assert found("jupyter nbconvert --to html --output report.html a.ipynb\n") == []
+    assert found("jupyter nbconvert --to html --execute paga.ipynb\n") == []
+    assert found("papermill in.ipynb\n") == []
+
+
+def test_a_data_directory_exported_for_the_program_is_read():
+    text = "export DATA_DIRECTORY=/users/me/parquet\npip install pandas\npython merge.py\n"
+    assert found(text) == [("data.inputs", "/users/me/parquet")]
+    assert found("data_directory=/lustre/d\npython fit.py --data $data_directory\n") == [
+        ("data.inputs", "/lustre/d")
+    ]

@@ -615,3 +615,33 @@ def test_the_no_gpu_note_says_tpus_only_for_tpu_work():
     assert "GPUs" in note and "TPU" not in note
     [tpu] = jobformat.import_text((head + "pip install 'jax[tpu]'\npython train.py\n").encode())
     assert any("TPUs" in n for n in tpu.notes)
+
+
+def test_memory_per_cpu_with_no_core_directive_is_the_memory_of_the_one_default_core():
+    def memory(*lines):
+        size = imported(*lines).description.request.memory_per_node
+        return size and size.text
+
+    # no --cpus-per-task nor tasks: Slurm gives the job one core, so 64G is its memory
+    assert memory("#SBATCH --nodes=1", "#SBATCH --mem-per-cpu=64G", "python merge.py") == "64 GiB"
+    assert memory("#SBATCH --mem-per-cpu=15G", "python a.py") == "15 GiB"
+    # cores asked for by other means are multiplied, or (unknown per node) leave it unsaid
+    assert memory("#SBATCH -c 4", "#SBATCH --mem-per-cpu=2G", "python a.py") == "8 GiB"
+    assert memory("#SBATCH --exclusive", "#SBATCH --mem-per-cpu=2G", "python a.py") is None
+    assert memory("#SBATCH -N 4", "#SBATCH -n 6", "#SBATCH --mem-per-cpu=2G", "srun a") is None
+
+
+def test_srun_starting_a_script_of_the_project_hands_it_over_and_says_nothing_of_cpu_only():
+    def request(*lines):
+        return imported(*lines).description.request
+
+    for runs in ("srun run_sklearn-train_idxs.sh", "srun -n 4 bash ./fit.sh 3", "srun -c 2 x.sh"):
+        got = request("#SBATCH --ntasks=1", "#SBATCH --cpus-per-task=20", runs)
+        assert got.no_accelerators is None and got.accelerators is None, runs
+    # a program started by srun is work shown here
+    assert request("#SBATCH -c 2", "srun python fit.py").no_accelerators is True
+    # nodes asked for by a CPU feature are CPU nodes, whatever the script runs
+    got = request("#SBATCH -N 2", "#SBATCH --constraint=cpu", "srun driver.sh $1")
+    assert got.no_accelerators is True
+    assert request("#SBATCH -C cpu&ib", "srun x.sh").no_accelerators is True
+    assert request("#SBATCH -C 'cpu|gpu'", "srun x.sh").no_accelerators is None
