@@ -847,6 +847,37 @@ BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 # STAR's options that name files it reads (the index, `--genomeDir`, depends on the run mode).
 STAR_READS = ("--genomeFastaFiles", "--sjdbGTFfile", "--readFilesIn", "--sjdbFileChrStartEnd")
+# Sequencing tools that name their files by options, as STAR does: what each option reads (the
+# reference, index, reads, annotation) and writes (a file or folder), and whether its bare
+# arguments are files it reads (fastqc's reads, minimap2's target and query). A tool with
+# sub-commands (`salmon quant`, `salmon index`) is looked up by both words.
+SEQ_TOOLS = {
+    "gatk": (("-R", "--reference", "-I", "--input", "-V", "--variant"), ("-O", "--output"), 0),
+    "bowtie2": (("-x", "-U", "-1", "-2", "-b", "--interleaved"), ("-S", "--output"), 0),
+    "hisat2": (("-x", "-U", "-1", "-2"), ("-S", "--output"), 0),
+    "minimap2": ((), ("-o",), 2),
+    "fastqc": ((), ("-o", "--outdir"), -1),
+    "multiqc": ((), ("-o", "--outdir"), -1),
+    "trim_galore": ((), ("-o", "--output_dir"), -1),
+    "bismark": (("--genome", "--genome_folder", "-1", "-2"), ("-o", "--output_dir"), -1),
+    "spades.py": (("-1", "-2", "-s", "--12", "--merged", "--dataset"), ("-o",), 0),
+    "featureCounts": (("-a",), ("-o",), -1),
+    "salmon quant": (("-i", "--index", "-1", "-2", "-r", "-t", "-a"), ("-o", "--output"), 0),
+    "salmon index": (("-t", "--transcripts"), ("-i", "--index"), 0),
+    "kallisto quant": (("-i", "--index"), ("-o", "--output-dir"), -1),
+    "kallisto index": ((), ("-i", "--index"), -1),
+    "fastp": (("-i", "--in1", "-I", "--in2"), ("-o", "--out1", "-O", "--out2"), 0),
+    "bcftools mpileup": (("-f", "--fasta-ref"), ("-o", "--output"), -1),
+    "bcftools call": ((), ("-o", "--output"), -1),
+    "anchorwave genoAli": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o", "-f"), 0),
+    "anchorwave proali": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o"), 0),
+}  # fmt: skip
+SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
+# (at most this many files of one command: a line can hold thousands, and the first say what)
+SEQ_FILES = 16
+# A script variable alone (`$1`, `${3}`, `$query`): what a sequencing tool is given as a bare
+# argument is a file, whatever its name.
+VARIABLE_ALONE = re.compile(r"\$\{?\w+\}?")
 # GROMACS by its program's name (`gmx`, `gmx_mpi`, `gmx_d`) or a tool run alone (`mdrun_mpi`).
 GROMACS = re.compile(r"gmx(?:_\w+)?|(?:mdrun|grompp)(?:_\w+)?")
 GROMPP_READS = ("-c", "-p", "-n", "-r", "-t")
@@ -1458,7 +1489,15 @@ class _Reader:
         if words and words[0] == "ln":
             self._data_link(words)
         if words[:1] == ["rm"]:
-            self.removed |= {self.expand(w).rstrip("/") for w in words[1:] if w[:1] != "-"}
+            gone = {self.expand(w).rstrip("/") for w in words[1:] if w[:1] != "-"}
+            self.removed |= gone
+            # What a step wrote and the job then removes was scratch (the SAM an aligner wrote,
+            # made into a BAM), not something the job leaves behind.
+            gone |= {self._in_cwd(w) for w in gone}
+            self.found = [
+                p for p in self.found
+                if not (p.path == "output.artifacts" and str(p.value).rstrip("/") in gone)
+            ]  # fmt: skip
         if "git" in line or self.repos:
             self._lfs_data(words)
         if words[:1] == ["cd"]:
@@ -1512,6 +1551,8 @@ class _Reader:
             self._samtools(words)
         if "STAR" in line:
             self._star(words)
+        if not SEQ_TOOL_NAMES.isdisjoint(map(_base, words)):
+            self._seq_tool(words)  # (by the words' own names: no expression to search a line)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
         if " -i" in line or " --input" in line or ".in" in line:
@@ -2666,10 +2707,12 @@ class _Reader:
                         self.add("output.artifacts", value, f"nbconvert --output {value}")
 
     def _aligner(self, words):
-        """`bwa mem [options] INDEX READS [MATES]`: the reference index and the reads are what
-        the aligner reads (its options' values are not)."""
+        """`bwa mem [options] INDEX READS [MATES]` (`bwa-mem2 mem` too): the reference index and
+        the reads are what the aligner reads (its options' values are not)."""
         for command in _commands(words):
-            at = next((i for i, w in enumerate(command[:-1]) if w.rsplit("/", 1)[-1] == "bwa"), -1)
+            at = next(
+                (i for i, w in enumerate(command[:-1]) if _base(w) in ("bwa", "bwa-mem2")), -1
+            )
             if at < 0 or command[at + 1] != "mem":
                 continue
             skip, given = False, []
@@ -2747,10 +2790,12 @@ class _Reader:
                 elif not word.startswith("-"):
                     given.append(self.expand(word))
             for value in given[:1]:
-                if _file_word(value) and value not in self.produced:
+                if _file_word(value) and not {value, self._in_cwd(value)} & self.produced:
+                    # (also named relative to the folder the job went to, after a `cd`)
                     self.add("data.inputs", value, f"samtools {command[at + 1]} {value}")
             for value in written:
                 if _file_word(value):
+                    value = self._in_cwd(value)  # (in the folder the job went to)
                     self.add("output.artifacts", value, f"samtools {command[at + 1]} -o {value}")
                     self.produced.add(value)
 
@@ -2774,6 +2819,95 @@ class _Reader:
                 self.add(
                     "output.artifacts", self.expand(value), f"STAR --outFileNamePrefix {value}"
                 )
+
+    def _seq_tool(self, words):
+        """Sequencing tools (SEQ_TOOLS) by the options naming their files: `gatk HaplotypeCaller
+        -R ref.fa -I in.bam -O out.vcf`, `bowtie2 -x idx -U r.fq -S out.sam`, `fastqc -o qc/
+        r1.fq.gz`, `minimap2 -ax asm5 ref.fa query.fa > out.sam` (its output by `-o` or `>`).
+        Relative names are in the folder the job went to; a file an earlier step wrote is the
+        job's own, and what the tool writes is, for the steps after it."""
+        for command in _commands(words):
+            bases = [_base(w) for w in command]
+            at, spec = next(
+                (
+                    (
+                        i,
+                        SEQ_TOOLS.get(f"{b} {command[i + 1]}" if i + 1 < len(command) else b)
+                        or SEQ_TOOLS.get(b),
+                    )
+                    for i, b in enumerate(bases)
+                    if b in SEQ_TOOL_NAMES
+                ),
+                (-1, None),
+            )
+            if spec is None:
+                continue
+            reads, writes, bare = spec
+            given, written, read, skip = [], [], [], None
+            for word in command[at + 1 :]:
+                if skip:
+                    value = self.expand(_unquote(word))
+                    # (each with the words that name it, as the line writes them)
+                    if skip in writes or skip == ">":
+                        written.append((f"{skip} {word}", value))
+                    elif skip in reads and len(read) < SEQ_FILES:
+                        parts = value.split(",", SEQ_FILES)[:SEQ_FILES]
+                        read.extend(
+                            (f"{skip} {word}" if len(parts) == 1 else skip, p) for p in parts
+                        )
+                    skip = None
+                elif word in (">", "2>", "<", "&>", *reads, *writes):
+                    skip = word  # (a redirection's file: stdout is the tool's output)
+                elif word.startswith(("-", "2>", "&>", "<")):
+                    continue  # (another option, whose value is no file of the tool's; a log)
+                elif (
+                    bare
+                    and len(given) < (bare if bare > 0 else SEQ_FILES)
+                    and self._seq_file(value := self.expand(_unquote(word)))
+                ):
+                    given.append((word, value))  # (a mode's name, `-x asm5`, is no file)
+            read += given
+            for said, value in read:
+                value = self._seq_place(value)
+                if (
+                    self._seq_file(value)
+                    and value not in self.produced
+                    and not self._written(value)
+                ):
+                    self.add("data.inputs", value, said)
+            for said, value in written:
+                value = self._seq_place(value)
+                if self._seq_file(value) or RELATIVE.fullmatch(value):
+                    # (said by its option: several options' places are not one loop's turns)
+                    self.add("output.artifacts", value, said)
+                    self.produced.add(value)
+
+    def _seq_place(self, value):
+        """A relative name (a glob too) in the folder the job went to (`cd /data; fastqc r*.gz`)."""
+        if (
+            self.cwd
+            and value
+            and not _is_path(value)
+            and RELATIVE.fullmatch(value.replace("*", "x"))
+        ):
+            return f"{self.cwd}/{value}"
+        return value
+
+    def _seq_file(self, value):
+        """A sequencing tool's file: a path or file name, globs too (`reads/*.fq.gz`), or the
+        script's argument (`$1`, `$query` with `query=$2`); not a name made up by a command
+        (`"$base"_index` with `base=$(basename …)`) nor a variable set to nothing."""
+        names = [a or b for a, b in SUBMIT_VARIABLE.findall(value)]
+        made = "/" not in value.rstrip("/")  # (a name alone, not a place under a folder)
+        if any(
+            n in self.emptied or (made and n in self.computed and n not in self.dated)
+            for n in names
+        ):
+            return False
+        alone = VARIABLE_ALONE.fullmatch(value)
+        if alone:
+            return value.strip("${}").isdigit() or value.strip("${}") in self.arguments
+        return _file_word(value.replace("*", "x").replace("?", "x"))
 
     def _gromacs(self, words):
         """GROMACS: `grompp` reads the coordinates, topology, index and restraints it is given
@@ -4046,8 +4180,9 @@ def _sibling_outputs(found):
 
 # `for NAME in WORDS; do` (or `do` on the next line).
 FOR_LOOP = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)", re.MULTILINE)
-# A loop's header as one logical line: its name, its words, and what follows `do` on it.
-LOOP_HEADER = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*(?:;\s*do\b(.*))?$")
+# A loop's header as one logical line: its name, its words, and what follows `do` on it (a
+# header may end in `;` with `do` on the next line).
+LOOP_HEADER = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*(?:;\s*do\b(.*)|;)?$")
 # `do` and `done` where a command starts (a line's start or after `;`, `&&`, `|`).
 DO_OR_DONE = re.compile(r"(?:^|[;&|])\s*(do|done)(?=[\s;&|<>)]|$)")
 DONE_WORD = re.compile(r"(?:^|[;&|])\s*done(?=[\s;&|<>)]|$)")

@@ -1918,6 +1918,107 @@ def test_samtools_reads_the_file_it_is_given_and_writes_its_output():
     ]
 
 
+def test_sequencing_tools_read_and_write_the_files_their_options_name():
+    text = (
+        "gatk HaplotypeCaller -R /ref/kiwi.fa -I s1.dedup.bam -O calls/s1.vcf.gz -ERC GVCF\n"
+        "bowtie2 -p 4 -x /ref/idx/kiwi -U trimmed/s2.fq -S s2.sam\n"
+        "samtools sort s2.sam -o s2.sorted.bam\n"  # bowtie2 wrote the SAM: the job's own
+        "minimap2 -ax asm5 -t 16 /ref/kiwi.fa query.fa > aln.sam\n"  # (asm5: a mode, no file)
+        "fastqc -t 4 -o qc/ reads/*_R1.fq.gz\n"
+        "spades.py --meta -t 15 --dataset reads.yaml -o asm_out\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/ref/kiwi.fa"),
+        ("data.inputs", "s1.dedup.bam"),
+        ("output.artifacts", "calls/s1.vcf.gz"),
+        ("data.inputs", "/ref/idx/kiwi"),
+        ("data.inputs", "trimmed/s2.fq"),
+        ("output.artifacts", "s2.sam"),
+        ("output.artifacts", "s2.sorted.bam"),
+        ("data.inputs", "query.fa"),
+        ("output.artifacts", "aln.sam"),
+        ("data.inputs", "reads/*_R1.fq.gz"),
+        ("output.artifacts", "qc/"),
+        ("data.inputs", "reads.yaml"),
+        ("output.artifacts", "asm_out"),
+    ]
+    text = (
+        "fastp -i r1.fq.gz -I r2.fq.gz -o t1.fq.gz -O t2.fq.gz -h qc.html\n"
+        "bcftools mpileup -f /ref/kiwi.fa aln/s1.bam | bcftools call -mv -o calls.vcf\n"
+        "cd /work/tol\n"
+        "anchorwave genoAli -i ref.gff3 -as cds.fa -r ref.fa -a cds.sam -ar ref.sam -s q.fa"
+        " -n anchors -o out.maf -f out.f.maf\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "r1.fq.gz"),
+        ("data.inputs", "r2.fq.gz"),
+        ("output.artifacts", "t1.fq.gz"),
+        ("output.artifacts", "t2.fq.gz"),
+        ("data.inputs", "/ref/kiwi.fa"),
+        ("data.inputs", "aln/s1.bam"),
+        ("output.artifacts", "calls.vcf"),
+        *[("data.inputs", f"/work/tol/{n}") for n in ("ref.gff3", "cds.fa", "ref.fa")],
+        *[("data.inputs", f"/work/tol/{n}") for n in ("cds.sam", "ref.sam", "q.fa")],
+        *[("output.artifacts", f"/work/tol/{n}") for n in ("anchors", "out.maf", "out.f.maf")],
+    ]
+    # The script's arguments are its files; a name a command makes up, or a reference left
+    # empty, is none.
+    text = (
+        "target=$1\nquery=$2\nREF=\nbase=$(basename $3 .fasta)\n"
+        "minimap2 -x asm5 $target $query > $4/out.paf\n"
+        "gatk HaplotypeCaller -R ${REF} -I in.bam -O out.vcf\n"
+        'salmon index -t $3 -i "$base"_index -k 27\n'
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "$target"),
+        ("data.inputs", "$query"),
+        ("output.artifacts", "$4/out.paf"),
+        ("data.inputs", "in.bam"),
+        ("output.artifacts", "out.vcf"),
+        ("data.inputs", "$3"),
+    ]
+
+
+def test_bwa_mem2_reads_as_bwa_mem_does():
+    text = 'bwa-mem2 mem -t 16 -R "@RG\\tID:s1" /ref/kiwi.fna r1.fq.gz r2.fq.gz > s1.sam\n'
+    assert found(text, shared_disk=True)[:3] == [
+        ("data.inputs", "/ref/kiwi.fna"),
+        ("data.inputs", "r1.fq.gz"),
+        ("data.inputs", "r2.fq.gz"),
+    ]
+
+
+def test_files_a_job_goes_to_then_writes_and_removes_are_scratch():
+    text = (
+        "cd /projects/chip/trim\n"
+        "bowtie2 -x /ref/idx/h38 -U in_trimmed.fq -S /projects/chip/bam/out.sam\n"
+        "cd /projects/chip/bam\n"
+        "samtools view -Sb out.sam > out.bam\n"  # the SAM written above, named after the cd
+        "samtools sort out.bam -o sorted.bam\n"
+        "rm out.sam\nrm out.bam\n"  # scratch: not what the job leaves behind
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/ref/idx/h38"),
+        ("data.inputs", "/projects/chip/trim/in_trimmed.fq"),
+        ("output.artifacts", "/projects/chip/bam/sorted.bam"),
+    ]
+
+
+def test_a_loop_whose_header_ends_in_a_semicolon_before_do_on_the_next_line():
+    text = "for S in s1 s2;\ndo\n  fastqc -o qc/ reads/$S.fq.gz\ndone\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "reads/s1.fq.gz"),
+        ("output.artifacts", "qc/"),
+        ("data.inputs", "reads/s2.fq.gz"),
+    ]
+    # A glob's files are not in the file: the loop's variable alone names none of them.
+    text = "FILES=data/*.fq.gz\nfor i in $FILES;\ndo\n  bismark --genome ref/ $i -o mapped\ndone\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "ref/"),
+        ("output.artifacts", "mapped"),
+    ]
+
+
 def test_an_evaluation_reads_the_weights_it_is_given_and_writes_its_outfile():
     hub = "python eval.py --pretrained_checkpoint northwind/vla-7b --task_suite s1\n"
     assert found(hub) == [("data.inputs", "hf://northwind/vla-7b")]

@@ -41,7 +41,7 @@ TARGET_FALSE_ALARMS = 0
 # never lower them to let a change through.
 FLOOR = {
     "tuning": {"captured": 0.99, "wrong": 0, "false_alarms": 3},  # 1234 of 1239 (99.6 %)
-    "held-out": {"captured": 0.95, "wrong": 7, "false_alarms": 17},  # 615 of 647 (95.1 %)
+    "held-out": {"captured": 0.95, "wrong": 7, "false_alarms": 16},  # 616 of 647 (95.2 %)
 }
 
 # A sample of the held-out half read whole to find the readings it still misses: the eight
