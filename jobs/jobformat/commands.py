@@ -774,10 +774,13 @@ COPY_WORDS = re.compile(r"s3|gsutil|gcloud|rclone|azcopy|s5cmd")
 RUNTIME_WORDS = re.compile(r"singularity|apptainer|docker|podman|enroot")
 # Folders a container image keeps its own code and files in.
 IMAGE_FOLDERS = re.compile(r"^/(?:workspace|opt|usr|app|code|root|etc)(?:/|$)")
-# The node's own disk or memory: gone when the job ends.
+# The node's own disk or memory: gone when the job ends. ($SNIC_TMP: the job's folder on the
+# node's disk on the Swedish (NAISS/SNIC) clusters.)
 NODE_LOCAL = re.compile(
-    r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH)\}?)(?:/|$)"
+    r"^(?:/tmp|/dev/shm|/ramdisk|\$\{?(?:TMPDIR|SLURM_TMPDIR|TMP|LOCAL_SCRATCH|LOCALSCRATCH|SNIC_TMP)\}?)(?:/|$)"
 )
+# A Python environment's library folder: a file put there is a library installed, not output.
+PYTHON_LIBRARY = re.compile(r"/(?:site|dist)-packages/")
 # The temporary folder Slurm makes for each job on the node and removes when it ends: what a
 # program writes there alone is not delivered (unless the job copies it out).
 JOB_TEMPORARY = re.compile(r"^\$\{?(?:TMPDIR|SLURM_TMPDIR)\}?(?:/|$)")
@@ -1416,6 +1419,8 @@ class _Reader:
             str(value)
         ):
             return
+        if path == "output.artifacts" and PYTHON_LIBRARY.search(str(value)):
+            return  # (`curl … -o venv/lib/python3.9/site-packages/x.py`: a library installed)
         if path in ("data.inputs", "output.artifacts", "request.checkpoint_location"):
             value = self._host_path(value)
             if isinstance(value, str) and "//" in value and "://" not in value:
@@ -1537,6 +1542,8 @@ class _Reader:
                     self._positional_inputs(command)
         if ".ipynb" in line or "nbconvert" in line:
             self._notebook(words)
+        if "gdc-client" in line:
+            self._gdc_download(words)
         if "bwa" in line:
             self._aligner(words)
         if (
@@ -1590,6 +1597,7 @@ class _Reader:
             or (self.shared_disk and ">" in line)
             or "mkdir" in line
             or "tar" in line
+            or "unzip" in line
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
@@ -1769,7 +1777,7 @@ class _Reader:
         (`tee -a logs/main.txt`) is not: it is the console kept. A tar archive the script
         creates (`tar -cf X …`) is an output, one it unpacks (`tar -xf X`) an input."""
         for command in COMMAND_SPLIT.split(line) if ("&&" in line or ";" in line) else [line]:
-            parts = _words(command)
+            parts = _launched(_words(command))
             while parts and parts[0] in ("sudo", "time", "command", "then", "do", "else"):
                 parts = parts[1:]
             head = parts[0].rsplit("/", 1)[-1] if parts else ""
@@ -1789,6 +1797,8 @@ class _Reader:
                 self.inside = None
             elif head == "tar" and len(parts) > 2:
                 self._tar(parts)
+            elif head == "unzip" and len(parts) > 1:
+                self._unzip(parts)
         if not self.shared_disk:
             return
         for m in WRITTEN.finditer(line) if (self.inside or ">" in line) else ():
@@ -1813,6 +1823,8 @@ class _Reader:
             return  # a list the script reads line by line: its own parameters
         if "?" in line:
             line = UNSET_MESSAGE.sub("", line)
+        if "[[" in line:
+            line = _without_tests(line)
         for m in STDIN.finditer(line):
             value = self.expand(_unquote(m.group(1)))
             if value.startswith("/dev/") or not (
@@ -1822,16 +1834,74 @@ class _Reader:
             self.add("data.inputs", value, f"< {value}")
 
     def _tar(self, parts):
-        flags = parts[1].lstrip("-")
-        if "f" not in flags or not re.fullmatch(r"[A-Za-z]+", flags):
-            return
-        archive = self.expand(parts[2]) if flags.endswith("f") else ""
+        # The option letters may come after options with a value (`tar -C $TMPDIR/data -xzf A`,
+        # `tar -I pigz -xf A`) or in several groups (`tar -x -f A`): the archive follows the
+        # group that ends in f.
+        flags, archive, i = "", "", 1
+        while i < len(parts) and not archive:
+            word = parts[i]
+            if word in TAR_VALUED:
+                i += 2
+                continue
+            if not (re.fullmatch(r"-[A-Za-z]+", word) or (i == 1 and word.isalpha())):
+                return  # (a long option or a file first: not a form read here)
+            flags += word.lstrip("-")
+            if flags.endswith("f") and i + 1 < len(parts):
+                archive = self.expand(parts[i + 1])
+            i += 1
         if not _is_path(archive) or NODE_LOCAL.match(archive):
             return
         if "c" in flags:
             self.add("output.artifacts", archive, f"tar -{flags} {archive}")
         elif "x" in flags:
             self.add("data.inputs", archive, f"tar -{flags} {archive}")
+
+    def _gdc_download(self, words):
+        """The NCI Genomic Data Commons' client, `gdc-client download -m MANIFEST -d DIR -t
+        TOKEN`: the manifest (the list of files fetched) is read, DIR is where the copy lands
+        (a download: read() decides whether the job makes it), the token file is its key."""
+        for command in _commands(words):
+            if not command or command[0].rsplit("/", 1)[-1] != "gdc-client":
+                continue
+            if "download" not in command[1:2]:
+                continue
+            given = dict(zip(command[2:], command[3:], strict=False))
+            said = " ".join(command)[:160]
+            manifest = given.get("-m") or given.get("--manifest")
+            folder = given.get("-d") or given.get("--dir")
+            token = given.get("-t") or given.get("--token-file")
+            if manifest:
+                self.add("data.inputs", self.expand(manifest), said)
+            if folder:
+                self._downloaded("gdc-client", self.expand(folder), folder, said)
+            if token and _is_path(self.expand(token)):
+                self.add("work.credentials", self.expand(token), said)
+
+    def _unzip(self, parts):
+        """`unzip [options] X.zip [-d DIR]`: the archive is read (a relative one in the folder
+        the script changed into); not one on the node's own disk or one the job fetched or
+        wrote itself (that copy is staging). On a cluster's shared disk only: on a cloud VM an
+        archive is one the job has just downloaded (`kaggle datasets download`)."""
+        if not self.shared_disk:
+            return
+        skip = False
+        for word in parts[1:]:
+            if skip:
+                skip = False
+            elif word in ("-d", "-P"):
+                skip = True
+            elif word == "-x":
+                return
+            elif not word.startswith("-"):
+                archive = self._in_cwd(self.expand(word))
+                if (
+                    archive.lower().endswith(".zip")
+                    and (_is_path(archive) or RELATIVE.fullmatch(archive))
+                    and not NODE_LOCAL.match(archive)
+                    and not self._written(archive)
+                ):
+                    self.add("data.inputs", archive, " ".join(parts)[:160])
+                return
 
     def _leftover(self, name, value):
         """A variable the text never uses nor exports, whose value a command is given outright
@@ -3257,7 +3327,7 @@ class _Reader:
     def _copies(self, line, words):
         m = COPY_TOOL.search(line) if COPY_WORDS.search(line) else None
         if not m:
-            if "cp" in line or "rsync" in line:
+            if "cp" in line or "rsync" in line or "sbcast" in line:
                 self._staging(words)
             return
         rest = [w for w in _words(line[m.end() :]) if not w.startswith("-")]
@@ -3365,8 +3435,7 @@ class _Reader:
     def _staging(self, words):
         """`cp`/`rsync` to or from the node's own disk or memory (/tmp, /dev/shm, $TMPDIR):
         what is copied in is read, what is copied back out is kept. Through srun too (`srun
-        rsync -r ~/data/ $LOCAL/`: the same copy on each node; only srun's flags are skipped,
-        so `srun -N 2 cp …` is left unread)."""
+        rsync -r ~/data/ $LOCAL/`, `srun -N 2 cp …`: the same copy on each node)."""
         segment = []
         for word in [*words, ";"]:
             if word not in (";", "&&", "||", "|") and not word.endswith(";"):
@@ -3375,15 +3444,18 @@ class _Reader:
             if word.endswith(";") and word != ";":
                 segment.append(word[:-1])
             while segment and segment[0] in ("time", "sudo", "command", "srun"):
-                launcher, segment = segment[0], segment[1:]
-                while launcher == "srun" and segment and segment[0][:1] == "-":
-                    segment = segment[1:]
+                segment = _launched(segment) if segment[0] == "srun" else segment[1:]
             tool = segment[0].rsplit("/", 1)[-1] if segment else ""
-            if tool in ("cp", "rsync", "scp"):
+            if tool == "sbcast":
+                self._broadcast(segment)
+            elif tool in ("cp", "rsync", "scp"):
                 args = [self.expand(w) for w in _copy_arguments(segment)]
                 if len(args) >= 2:
                     said = " ".join(segment)[:160]
-                    if tool == "cp" or not self._transfer(args[:-1], args[-1], said):
+                    if tool == "cp" and _recursive(segment):
+                        if not self._copied_across(args[:-1], args[-1], said):
+                            self._stage(args[:-1], args[-1], said)
+                    elif tool == "cp" or not self._transfer(args[:-1], args[-1], said):
                         self._stage(args[:-1], args[-1], said)
             segment = []
 
@@ -3402,12 +3474,23 @@ class _Reader:
                     or not source.endswith(".json")
                     or any(w in _base(source).lower() for w in SETTINGS_WORDS)
                 )
-                if _is_path(source) and not settings and not _packed_environment(source) and kind:
+                if (
+                    (_is_path(source) or _data_named(source))
+                    and not settings
+                    and not _packed_environment(source)
+                    and kind
+                ):
                     # (`cp /scratch/run/weights/* $SLURM_TMPDIR/w/` reads the folder's contents:
                     # the place is the folder, as for a cloud copy)
                     self.add("data.inputs", copied_folder(source), said)
         elif len(local) == len(sources) and not self._node_local(target) and _is_path(target):
             self.add("output.artifacts", target, said)
+        elif not local and _is_path(target):
+            # The submit folder's data copied to a scratch place the job works from (`cp -r
+            # data/ /scratch-shared/u/`): read, as it is when copied to the node's own disk.
+            for source in sources:
+                if _data_named(source) and not self._written(source.rstrip("/")):
+                    self.add("data.inputs", source, said)
 
     def _node_local(self, path):
         """The node's own disk, or a folder the job makes for itself and works in (named for
@@ -3425,6 +3508,53 @@ class _Reader:
         if not _is_path(path):
             return self.cwd in self.workspaces
         return any(path.rstrip("/") == w or path.startswith(w + "/") for w in self.workspaces)
+
+    def _broadcast(self, segment):
+        """`sbcast [options] SOURCE DEST` copies a file to the node-local DEST of every node of
+        the job: a data file so sent (`sbcast -f ifconfig.txt /tmp/ifconfig.txt`) is read.
+        Most often it is the program itself (`sbcast a.out /tmp/a.out`): not a file with no
+        extension or a program's, code or settings."""
+        places, skip = [], False
+        for word in segment[1:]:
+            if skip:
+                skip = False
+            elif word in SBCAST_VALUED:
+                skip = True
+            elif not word.startswith("-"):
+                places.append(self.expand(word))
+        if len(places) != 2:
+            return
+        source = places[0]
+        name = source.rsplit("/", 1)[-1]
+        if (
+            "." in name.strip(".")
+            and not PROGRAM_FILE.search(name)
+            and not COMPILED_FILE.search(name)
+            and not CODE_FILE.search(name)
+            and (_is_path(source) or RELATIVE.fullmatch(source))
+            and not NODE_LOCAL.match(source)
+            and not self._written(source)
+        ):
+            self.add("data.inputs", source, " ".join(segment)[:160])
+
+    def _copied_across(self, sources, target, said):
+        """`cp -r` of folders from one shared place to another (`cp -R /home/a/results/ /home/b/`,
+        `srun cp -r $DIR/logs $DIR/*.out $DIR/final/`): a transfer, as rsync's is. What is
+        copied is read, where it lands is written (read() decides, as for a download). Not the
+        node's own disk (staging), code, or what an earlier step of the job wrote: after a
+        program has run, the copy is of its results (and on a cloud VM, of the job's own files)."""
+        if not self.shared_disk or self.ran_before:
+            return False
+        if any(NODE_LOCAL.match(w) for w in (*sources, target)) or not all(
+            _is_path(w) for w in (*sources, target)
+        ):
+            return False
+        if any(CODE_FILE.search(w.rstrip("/")) or self._written(w.rstrip("/")) for w in sources):
+            return False
+        for source in sources:
+            self.add("data.inputs", source, said)
+        self._downloaded(sources[0], target, target, said)
+        return True
 
     def _transfer(self, sources, target, said):
         """rsync and scp move data between places that outlast the job: to another machine
@@ -3769,6 +3899,55 @@ def _option_values(command):
         elif option:
             given[option].append(word)
     return given
+
+
+# sbcast's options that take a value as the next word.
+SBCAST_VALUED = {"-F", "--fanout", "-j", "--jobid", "-s", "--size", "-t", "--timeout"}
+# Compiled programs, libraries and their sources by the file's extension (what sbcast most
+# often sends, beside PROGRAM_FILE's).
+COMPILED_FILE = re.compile(r"\.(?:out|bin|so|a|o|c|cc|cpp|h|hpp|f90)$")
+# tar's options that take a value as the next word.
+TAR_VALUED = {"-C", "--directory", "-I", "--use-compress-program", "-T", "--files-from", "-X"}
+# srun's short options that take their value as the next word (`-p gpu`, `-n 4`).
+SRUN_VALUED = {"-p", "-n", "-c", "-J", "-t", "-o", "-e", "-w", "-x", "-G", "-A", "-q", "-C",
+               "-D", "-m", "-d", "-i", "-L", "-M", "-S", "-W"}  # fmt: skip
+
+
+def _data_named(value):
+    """A relative folder or file named for the data (`data/`, `./datasets`, `data/train.csv`)."""
+    return not _is_path(value) and bool(
+        DATA_FOLDER.fullmatch(value.rstrip("/")) or DATA_FOLDER_FILE.fullmatch(value)
+    )
+
+
+def _recursive(segment):
+    """Whether a cp command copies folders (`-r`, `-R`, `-a`, `--recursive`, `-rf`)."""
+    return any(
+        w in ("--recursive", "--archive")
+        or (w.startswith("-") and not w.startswith("--") and any(c in w for c in "rRa"))
+        for w in segment[1:]
+    )
+
+
+def _launched(words):
+    """The command srun starts (`srun -u unzip X.zip` -> `unzip X.zip`); other words as given."""
+    if words[:1] != ["srun"]:
+        return words
+    i = 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in SRUN_VALUED or words[i] == "-N" else 1
+    return words[i:]
+
+
+def _without_tests(line):
+    """The line without its `[[ … ]]` tests: inside them `<` and `>` compare two strings
+    (`[[ "$END" < "$DATE" ]]`), they redirect nothing. (str.find, not an expression: linear.)"""
+    kept, at = [], 0
+    while (start := line.find("[[", at)) >= 0 and (end := line.find("]]", start + 2)) >= 0:
+        kept.append(line[at:start])
+        at = end + 2
+    kept.append(line[at:])
+    return " ".join(kept)
 
 
 def _copy_arguments(segment):
@@ -4553,6 +4732,15 @@ def _fetch_folder(place):
     return not NODE_LOCAL.match(place) and bool(_is_path(place) or RELATIVE.fullmatch(place))
 
 
+# Commands that only mark, list or measure a place: they do not use the data in it.
+LOOKS_ONLY = {"touch", "ls", "du", "df", "stat", "echo", "printf", "chmod", "chgrp", "mkdir"}
+
+
+def _first_word(text):
+    words = text.split(None, 1)
+    return words[0] if words else ""
+
+
 def _download_products(reader, lines, read_lines):
     """The downloads whose local copy no later line names (as written or expanded): what a
     download job makes, its output. One a later step uses is staging, left unsaid. (A script
@@ -4564,7 +4752,9 @@ def _download_products(reader, lines, read_lines):
         later = (
             text for i in range(index + 1, len(lines)) for text in (lines[i][1], read_lines[i])
         )
-        if not any(named.search(text) for text in later):
+        # A step that only marks, lists or measures the copy (`touch $D/final/finished.txt`,
+        # `ls $D`, `du -sh $D`) does not use it.
+        if not any(named.search(text) for text in later if _first_word(text) not in LOOKS_ONLY):
             products.append(download)
     return products
 

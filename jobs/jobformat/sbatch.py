@@ -889,8 +889,7 @@ def _shape(options, body, request, work, notes):
 
 
 # srun's short options that take their value as the next word (`-p gpu`, `-n 4`).
-SRUN_VALUED = {"-p", "-n", "-c", "-J", "-t", "-o", "-e", "-w", "-x", "-G", "-A", "-q", "-C",
-               "-D", "-m", "-d", "-i", "-L", "-M", "-S", "-W"}  # fmt: skip
+SRUN_VALUED = commands.SRUN_VALUED
 
 
 def _srun_nodes(words):

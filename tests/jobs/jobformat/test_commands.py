@@ -510,8 +510,8 @@ def test_a_copy_to_each_nodes_disk_through_srun_reads_the_data_and_a_tokenizer_f
         ("data.inputs", "~/shared/datasets/bins/"),
         ("data.inputs", "~/shared/models/item.tokenizer.json"),
     ]
-    # srun's options with a separate value are not skipped: the copy is left unread
-    assert found("srun -N 2 cp -r /lustre/d /tmp/d\n") == []
+    # srun's options with a separate value are skipped with it: the same copy on each node
+    assert found("srun -N 2 cp -r /lustre/d /tmp/d\n") == [("data.inputs", "/lustre/d")]
 
 
 def test_a_server_kept_alive_by_an_endless_health_loop_serves_and_a_default_image_is_read():
@@ -4006,4 +4006,82 @@ def test_a_data_directory_exported_for_the_program_is_read():
     assert found(text) == [("data.inputs", "/users/me/parquet")]
     assert found("data_directory=/lustre/d\npython fit.py --data $data_directory\n") == [
         ("data.inputs", "/lustre/d")
+    ]
+
+
+def test_a_string_comparison_in_a_test_is_not_a_file_read():
+    # Inside [[ ]] `<` compares two strings; outside it still redirects a file into a program.
+    text = 'if [[ "$LAST" < "$END_DATE" ]]; then\n  END_DATE=$LAST\nfi\npw.x < /data/scf.in\n'
+    assert found(text) == [("data.inputs", "/data/scf.in")]
+
+
+def test_a_file_fetched_into_a_python_environment_is_a_library_not_output():
+    text = (
+        "curl https://raw.example.org/lib/model_pb2.py "
+        "-o /home/u/venv/lib/python3.9/site-packages/lib/model_pb2.py\npython eval.py\n"
+    )
+    assert not [p for p in found(text, shared_disk=True) if p[0] == "output.artifacts"]
+
+
+def test_archives_unpacked_with_options_first_or_unzipped_are_read():
+    text = (
+        "tar -C $TMPDIR/data -vxzf /work/ws/segments.tar.gz\n"
+        "tar -I pigz -xf /work/ws/labels.tar.gz -C $TMPDIR\n"
+        "cd /scratch/ds/imagenet\nsrun -u unzip -q imagenet-challenge.zip\n"
+        "unzip $TMPDIR/cache.zip -d $TMPDIR\npython train.py\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/work/ws/segments.tar.gz"),
+        ("data.inputs", "/work/ws/labels.tar.gz"),
+        ("data.inputs", "/scratch/ds/imagenet/imagenet-challenge.zip"),
+    ]
+    # On a cloud VM an archive in the working folder is one the job has just fetched.
+    assert found("kaggle datasets download org/videos\nunzip -q videos.zip -d data\n") == []
+
+
+def test_copies_to_a_swedish_clusters_node_disk_and_under_srun_are_staging():
+    text = "cp -r /proj/eeg/DATA $SNIC_TMP\npython fit.py $SNIC_TMP\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/proj/eeg/DATA")]
+    text = "srun -n 1 cp /proj/a/train.h5 $TMPDIR/\npython fit.py\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/proj/a/train.h5")]
+
+
+def test_a_folder_copied_from_one_shared_place_to_another_is_a_transfer():
+    # (a marker file touched in the copy after does not use it)
+    text = "DIR=$1\nsrun cp -r $DIR/logs $DIR/*.out $DIR/final/\ntouch $DIR/final/finished.txt\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "$DIR/logs"),
+        ("data.inputs", "$DIR/*.out"),
+        ("output.artifacts", "$DIR/final/"),
+    ]
+    text = "cp -r /proj/raw/ /scratch/u/raw/\npython fit.py /scratch/u/raw/\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/proj/raw/")]
+    # After the program ran, the copy is of its results; a single file is not a transfer.
+    assert found("python fit.py\ncp -r /home/u/runs/ /proj/keep/\n", shared_disk=True) == []
+    assert found("cp /home/u/a.csv /proj/keep/\n", shared_disk=True) == []
+
+
+def test_a_data_file_broadcast_to_the_nodes_is_read_and_a_program_is_not():
+    text = "sbcast -f hosts.txt /tmp/hosts.txt\nsbcast ./a.out /tmp/a.out\nsrun /tmp/a.out\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "hosts.txt")]
+
+
+def test_the_submit_folders_data_copied_to_scratch_or_the_node_is_read():
+    text = (
+        "cp -r data/ /scratch-shared/u/\ncp dataloader.py /scratch-shared/u/\n"
+        "python /scratch-shared/u/dataloader.py /scratch-shared/u/\n"
+    )
+    assert found(text, shared_disk=True) == [("data.inputs", "data/")]
+    assert found("cp -r ./datasets $TMPDIR/\npython fit.py\n") == [("data.inputs", "./datasets")]
+
+
+def test_a_gdc_client_download_reads_its_manifest_and_makes_its_folder():
+    text = (
+        "raw=/scratch/u/raw/\n"
+        "gdc-client download -d ${raw}seq/ -m ${raw}manifest.tsv -t ${raw}token.txt --debug\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/scratch/u/raw/manifest.tsv"),
+        ("output.artifacts", "/scratch/u/raw/seq/"),
+        ("work.credentials", "/scratch/u/raw/token.txt"),
     ]
