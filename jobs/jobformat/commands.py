@@ -1826,6 +1826,8 @@ class _Reader:
         if "[[" in line:
             line = _without_tests(line)
         for m in STDIN.finditer(line):
+            if m.group(1).startswith("/") and line[m.end() : m.end() + 1] == ">":
+                continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
             value = self.expand(_unquote(m.group(1)))
             if value.startswith("/dev/") or not (
                 _is_path(value) or RELATIVE.fullmatch(value) and "." in value
@@ -5548,7 +5550,13 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         )
     ]
     # With no run there is no program of the job's own: a clone is only installed.
-    texts = [(task[k], k, 1) for k in ("setup", "run") if ran and isinstance(task.get(k), str)]
+    # The task's envs give the clone's URL, ref and folder their values (`git clone --branch
+    # "$BRANCH" "$REPO_URL" "$DIR"`), as SkyPilot sets them before setup runs.
+    texts = [
+        (variables.expand(task[k], record=False), k, 1)
+        for k in ("setup", "run")
+        if ran and isinstance(task.get(k), str)
+    ]
     proposals = _settle(_not_run(proposals + code_from_clones(texts)), checkpointed=True)
     # A path under a mount point is that mount's data (declared, or named in a note when the
     # section has a shape SkyPilot does not take), never a second input.

@@ -28,11 +28,11 @@ RESOURCE_KEYS = {
 }  # fmt: skip
 STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
 # Words of a variable's name that make it a credential (HF_TOKEN, WANDB_API_KEY,
-# AWS_SECRET_ACCESS_KEY, OSN_KEY_ID, GITHUB_PAT, TLS_KEYFILE). Whole words only: TOKENIZER_NAME,
-# MAX_TOKENS and tokenizer_path are settings, not secrets.
+# AWS_SECRET_ACCESS_KEY, OSN_KEY_ID, GITHUB_PAT, TLS_KEYFILE, SHARD_PSK: a pre-shared key).
+# Whole words only: TOKENIZER_NAME, MAX_TOKENS and tokenizer_path are settings, not secrets.
 SECRET_WORDS = {
     "token", "secret", "password", "passwd", "pat", "credential", "credentials", "key",
-    "apikey", "keyfile", "accesskey", "secretkey", "privatekey",
+    "apikey", "keyfile", "accesskey", "secretkey", "privatekey", "psk",
 }  # fmt: skip
 
 
@@ -492,12 +492,9 @@ def _env_models(envs, variables, data, output, notes, script=""):
         return
     stated = {i.get("location") for i in data.get("inputs") or []}
     written = {a.get("destination") for a in output.get("artifacts") or []}
-    for name, value in envs.items():
-        match = MODEL_ENV.match(str(name))
-        value = variables.expand(str(value or ""), record=False).strip()
+    for name, value, match in _env_model_values(envs, variables):
         if (
-            not match
-            or not commands.HF_ID.fullmatch(value)
+            not commands.HF_ID.fullmatch(value)
             or value.split("/")[0] in commands.LOCAL_FOLDERS
             or UNFILLED.search(value)  # left for the reader to fill in (`your-org/your-model`)
         ):
@@ -517,6 +514,23 @@ def _env_models(envs, variables, data, output, notes, script=""):
             # The commands looked as if they read nothing; the program loads this model.
             notes[:] = [n for n in notes if not n.startswith("Reads no data")]
         notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
+
+
+def _env_model_values(envs, variables):
+    """(name, value, match) for each model-named env; a list of several models, separated by
+    `;` or `,` (infinity's `INFINITY_MODEL_ID: org/a;org/b;`), gives each of them."""
+    for name, value in envs.items():
+        if not (match := MODEL_ENV.match(str(name))):
+            continue
+        value = variables.expand(str(value or ""), record=False).strip()
+        # (a few names: a long value is no list of models)
+        parts = (
+            [p.strip() for p in re.split(r"[;,]", value) if p.strip()] if len(value) < 1000 else []
+        )
+        if len(parts) > 1 and all(commands.HF_ID.fullmatch(p) for p in parts):
+            yield from ((name, p, match) for p in parts)
+        else:
+            yield name, value, match
 
 
 def _environment_read(name, script):
@@ -654,9 +668,7 @@ def task_to_data(task, auxiliary=False):
     if found["code"]:
         work["code"] = [c[:300] for c in dict.fromkeys(found["code"])]
     credentials = found["credentials"]
-    secrets = task.get("secrets")
-    if isinstance(secrets, dict):
-        credentials += [str(k) for k in secrets]
+    credentials += _secret_names(task.get("secrets"))
     credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
     credentials += _keys_written(script, variables)
     credentials += _pod_secrets(task.get("config"))
@@ -917,6 +929,17 @@ def _pod_deadline(pod_config):
     if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds > 0:
         return seconds
     return None
+
+
+def _secret_names(secrets):
+    """The names `secrets:` passes to the task: a mapping's keys, or a list's entries, which
+    may name a secret stored on the API server (`- secrets:HF_TOKEN` is HF_TOKEN)."""
+    if isinstance(secrets, dict):
+        return [str(k) for k in secrets]
+    if isinstance(secrets, list):
+        names = (str(s).strip().removeprefix("secrets:").strip() for s in secrets)
+        return [n for n in names if n and " " not in n]
+    return []
 
 
 def _pod_secrets(config):

@@ -2043,6 +2043,11 @@ def test_a_usage_message_for_a_missing_argument_redirects_nothing():
     assert found("pw.x < scf.in\n", shared_disk=True) == [("data.inputs", "scf.in")]
 
 
+def test_a_closing_tag_in_an_argument_redirects_nothing():
+    text = "python -m app.main generator.stop='[\"</tool_call>\"]' < /lustre/in.txt\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/lustre/in.txt")]
+
+
 def test_a_data_file_handed_over_by_its_kind_is_read():
     text = (
         'python fit.py --tracks-glob "/scratch/ais/tracks-*.csv" --coast-shp maps/coast.shp '
@@ -2158,6 +2163,17 @@ def test_a_tokenizer_named_by_its_hub_id_is_read():
         ("data.inputs", "hf://fjord/base-8b"),
         ("data.inputs", "hf://fjord/base-8b-tok"),
     ]
+
+
+def test_a_clone_whose_url_ref_and_folder_come_from_the_tasks_envs_is_the_code():
+    text = (
+        "envs:\n  REPO_URL: https://github.com/acme/engine.git\n  REPO_REF: exp/fast\n"
+        "  REPO_DIR: /opt/engine\nsetup: |\n"
+        '  git clone --branch "$REPO_REF" "$REPO_URL" "$REPO_DIR"\n'
+        'run: |\n  cd "$REPO_DIR"\n  python tools/serve_batch.py --n 4\n'
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.work.code == ["https://github.com/acme/engine.git@exp/fast"]
 
 
 def test_a_hub_dataset_named_for_its_use_is_read_and_one_named_for_output_is_not():
@@ -3045,6 +3061,19 @@ def test_kubernetes_secrets_put_in_the_pod_environment_are_credentials():
         "                    key: value\n"
     )
     assert sky_description(text)["work"]["credentials"] == ["team-keys", "store-token"]
+
+
+def test_secrets_given_as_a_list_of_stored_secrets_are_credentials():
+    text = (
+        "resources:\n  accelerators: L4:1\nsecrets:\n  - secrets:HF_TOKEN\n  - STORE_LOGIN\n"
+        "run: |\n  python fit.py\n"
+    )
+    assert sky_description(text)["work"]["credentials"] == ["HF_TOKEN", "STORE_LOGIN"]
+
+
+def test_a_pre_shared_key_is_a_credential():
+    text = "resources:\n  accelerators: L4:1\nenvs:\n  SHARD_PSK: ''\nrun: |\n  python serve.py\n"
+    assert sky_description(text)["work"]["credentials"] == ["SHARD_PSK"]
 
 
 def test_an_option_loop_override_leaves_the_scripts_default_standing():

@@ -302,6 +302,11 @@ def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
     assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
     assert inputs("  MODEL_NAME: your-org/your-model\n") == []  # a placeholder
     assert inputs("  MODEL_PATH: org/m\n  MODEL_BUCKET_NAME: weights\n") == []
+    # a list of models the server loads, each of them read
+    assert inputs("  SERVER_MODEL_ID: org/embed-s;org/rerank-xs;\n", run="embed-server v2") == [
+        "hf://org/embed-s",
+        "hf://org/rerank-xs",
+    ]
 
 
 def test_setup_fetched_from_a_repository_whose_folder_the_task_runs_from_names_its_code():
