@@ -426,8 +426,9 @@ OUTPUT_VARIABLE = re.compile(
 )
 # Options that say where checkpoints are written (not read: --ckpt, --resume-from are loads);
 # the one reader of them for both importers. A plain --save is paired with --load (_settle).
+# (torchtitan's `--job.dump_folder` is the run's folder, its checkpoints kept under it.)
 CHECKPOINT_OPTION = re.compile(
-    r"--(?:save[-_](?:dir|path|folder)|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path|base|root)(?:[-_]?name)?|"
+    r"--(?:save[-_](?:dir|path|folder)|dump[-_]folder|(?:checkpoints?|ckpts?)[-_]?(?:dir|folder|path|base|root)(?:[-_]?name)?|"
     r"save[-_]checkpoints?[\w-]*)"
 )
 # Of those, the ones named for a path: they as often name a checkpoint a program loads
@@ -509,7 +510,7 @@ RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # File names matched by a pattern (`*.txt`, `part-*.jsonl.gz`): letters, dots, dashes and stars.
 GLOB_FILES = re.compile(r"[\w.*-]+")
 RELATIVE_PLACE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.${}-]+)+/?")
-CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt"}  # a literal test first
+CHECKPOINT_STARTS = {"--save", "--chec", "--ckpt", "--dump"}  # a literal test first
 RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_training",
                 "--continue-training", "--cont_training", "--cont-training"}  # fmt: skip
 # A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
@@ -837,6 +838,10 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]|DAT
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
+# A variable given a file's contents (`HF_TOKEN=$(cat "$TOKEN_FILE")`, `KEY=$(< key.txt)`).
+KEY_FROM_FILE = re.compile(
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*(?:cat\s+|<\s*)["']?([^\s"'()]+)["']?\s*\)["']?\s*$"""
+)
 # The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
 REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
@@ -1475,6 +1480,8 @@ class _Reader:
         self._requires(line)
         self.ran_before = self.ran
         self.ran = self.ran or self._ran(words)
+        if self.shared_disk and (".env" in line or "$(" in line):
+            self._key_files(line, words)
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
@@ -1506,7 +1513,9 @@ class _Reader:
         if "git" in line or self.repos:
             self._lfs_data(words)
         if words[:1] == ["cd"]:
-            place = self.expand(words[1]).rstrip("/") if len(words) == 2 else ""
+            # (`cd "$WORKSPACE" || exit 1`, `cd "$D" || { echo …; exit 1; }`: the same change)
+            alone = len(words) == 2 or (len(words) > 2 and words[2] in ("||", "&&", ";"))
+            place = self.expand(words[1]).rstrip("/") if alone else ""
             self.cwd = place if place.startswith("/") and _statable(place) else None
             # (as written, `$HOME/proj` too: what a bind of `.` mounts)
             self.cd_place = place if _is_path(place) and _statable(place) else None
@@ -3301,6 +3310,33 @@ class _Reader:
             else:
                 self.add("data.inputs", value, f"wget {option} {value}")
 
+    def _key_files(self, line, words):
+        """Files a batch script loads its keys from: a dotenv file it sources (`set -a; source
+        ~/proj/.env`) or exports (`export $(cat .env | grep WANDB_API_KEY | xargs)`), and a file
+        read into a variable named for a key (`HF_TOKEN=$(cat "$HF_TOKEN_FILE")`). Credentials,
+        named by the file (a template of one, `.env.example`, is no key)."""
+        files = []
+        # (such an assignment is a short line: a long one is not looked at)
+        if "=$(" in line and len(line) < 400 and (m := KEY_FROM_FILE.match(line)):
+            if SECRET_WORDS.search(m.group(1)):
+                files.append(m.group(2))
+        else:
+            for command in _commands(words):
+                if (
+                    command[0] in ("source", ".")
+                    or command[:2] == ["export", "$("]
+                    or (command[0] == "export" and len(command) > 1 and command[1].startswith("$("))
+                ):
+                    files += [
+                        w
+                        for w in _words(" ".join(command[1:]).replace("$(", " ").replace(")", " "))
+                        if _unquote(w).rsplit("/", 1)[-1] == ".env"
+                    ]
+        for file in files:
+            path = self.expand(_unquote(file))
+            if _statable(path):
+                self.add("work.credentials", path, line.strip()[:160])
+
     def _fetch_dir(self, words):
         """The folder the line's last `cd` changes into (`mkdir -p d && cd d || exit 1`)."""
         place = None
@@ -3462,6 +3498,8 @@ class _Reader:
             segment = []
 
     def _stage(self, sources, target, said):
+        # `cp -r models/* $TMPDIR` copies a folder's contents: the folder is what is read.
+        sources = [s[:-2] if s.endswith("/*") and len(s) > 2 else s for s in sources]
         local = [s for s in sources if self._node_local(s)]
         if self._node_local(target) and not local:
             # A working folder of the job's own also gets its program and settings: only
@@ -5361,6 +5399,8 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
         )
     ]
     proposals = _not_run(proposals + code_from_clones([(text, "", first_command + 1)]))
+    proposals = _mounted_inputs(_copied_code(proposals, text))
+    proposals = _in_use_order(_named_within(proposals), text, first_command + 1)
     if any((description.get("request") or {}).get("preemptible") for description, _ in results):
         proposals = _requeued_saves(proposals)
     for number, line in enumerate(lines[:first_command], 1):
@@ -5379,6 +5419,131 @@ def fill_sbatch(results, lines, first_command, log_folders=()):
             if part:
                 description[key] = part
     return exact
+
+
+# Inputs looked at by the rules below (each a pass over the text or the other inputs): a
+# variable's first use is looked for in 16 times as many lines.
+USE_LOOKUPS = 64
+# A copy made with cp or rsync (the proposal's `said`).
+COPY_SAID = re.compile(r"^(?:cp|rsync)\s")
+
+
+def _copied_code(proposals, text):
+    """A folder the job copies to the node (or to a folder it makes and works in) and then runs
+    from is its code, named by where it is copied from, not data it reads: the copy bound into
+    its container as the code, pip-installed (`pip install -e $TMPDIR/repo`), or holding the
+    program it runs (`python repo/src/train.py`)."""
+    code = [p for p in proposals if p.path == "work.code"]
+    out = list(proposals)
+    copied = [
+        p
+        for p in proposals
+        if p.path == "data.inputs" and isinstance(p.value, str) and COPY_SAID.match(p.said)
+    ]
+    for p in copied[:USE_LOOKUPS]:  # (each looks through the text once)
+        places = [w.rstrip("/") for w in p.said.split()[1:] if not w.startswith("-")]
+        source = p.value.rstrip("/")
+        if len(places) < 2 or source not in {w.removesuffix("/*") for w in places[:-1]}:
+            continue
+        name = source.rsplit("/", 1)[-1]
+        if not name or not RELATIVE.fullmatch(name):
+            continue
+        copies = {places[-1], f"{places[-1]}/{name}"}
+        bound = [c for c in code if str(c.value).rstrip("/") in copies]
+        if not bound and not _runs_from(name, text):
+            continue
+        for c in bound:
+            if c in out:
+                out[out.index(c)] = Proposal("work.code", source, c.line, c.text, c.said, c.section)
+        if bound or source in {str(c.value).rstrip("/") for c in code}:
+            out.remove(p)
+        else:
+            out[out.index(p)] = Proposal("work.code", source, p.line, p.text, p.said, p.section)
+    return out
+
+
+# A variable set to a place (`DATA_DIR=./data/countdown`), as the proposal's `said` gives it.
+SAID_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=\S")
+
+
+def _named_within(proposals):
+    """A folder read only as a variable's value (`DATA_DIR=./data/countdown`) whose files the
+    commands name (`data.train_files=$DATA_DIR/train.parquet`): those files are what is read,
+    one entry each, not the folder besides."""
+    read = [str(p.value) for p in proposals if p.path == "data.inputs"]
+    if len(read) > USE_LOOKUPS * 8:
+        return proposals  # (each input is looked for under every other one)
+    return [
+        p
+        for p in proposals
+        if not (
+            p.path == "data.inputs"
+            and SAID_ASSIGNMENT.match(p.said)
+            and sum(
+                r.startswith(str(p.value).rstrip("/") + "/") and bool(DATA_FILE.search(r))
+                for r in read
+            )
+            > 1
+        )
+    ]
+
+
+def _in_use_order(proposals, text, first_line):
+    """Inputs are numbered in the order the commands name them: one known from a variable's
+    value (`export BASE_MODEL=Qwen/Qwen2-0.5B`) takes its place where a command first uses the
+    variable (`actor_rollout_ref.model.path=$BASE_MODEL`), not where it is set."""
+    inputs = [p for p in proposals if p.path == "data.inputs"]
+    if len(inputs) < 2 or not any(SAID_ASSIGNMENT.match(p.said) for p in inputs):
+        return proposals
+    lines = text.split("\n")
+    at = {}
+    for p in inputs:
+        at[id(p)] = p.line
+        if SAID_ASSIGNMENT.match(p.said) and len(at) <= USE_LOOKUPS:
+            name = p.said.split("=", 1)[0]
+            use = re.compile(rf"\$\{{?{name}\b")
+            start = max(p.line - first_line + 1, 0)
+            for number in range(start, min(len(lines), start + USE_LOOKUPS * 16)):
+                if use.search(lines[number]) and not lines[number].lstrip().startswith("#"):
+                    at[id(p)] = number + first_line
+                    break
+    ordered = iter(sorted(inputs, key=lambda p: at[id(p)]))
+    return [next(ordered) if p.path == "data.inputs" else p for p in proposals]
+
+
+def _runs_from(name, text):
+    """Whether the script pip-installs a folder of that name (`pip install -e $TMPDIR/name`) or
+    runs a program in it (`python name/src/train.py`, `bash $TMPDIR/name/run.sh`)."""
+    for line in text.split("\n"):
+        if name not in line:
+            continue
+        words = [_unquote(w) for w in line.split()]
+        editable = "pip" in line and "install" in words
+        for before, word in zip(["", *words], words, strict=False):
+            if editable and before == "-e" and (word == name or word.endswith("/" + name)):
+                return True
+            if (
+                word.endswith((".py", ".sh"))
+                and (word.startswith(name + "/") or f"/{name}/" in word)
+                and not word.startswith("-")
+            ):
+                return True
+    return False
+
+
+def _mounted_inputs(proposals):
+    """A container mount whose host side the job is already said to read (`DATA_PATH=…`, then
+    `-B "$DATA_PATH":/workspace/data`) is that input, not also a mount of unknown use."""
+    read = {str(p.value).rstrip("/") for p in proposals if p.path == "data.inputs"}
+    return [
+        p
+        for p in proposals
+        if not (
+            p.path == "data.unclassified"
+            and isinstance(p.value, str)
+            and p.value.rpartition(" -> ")[2].rstrip("/") in read
+        )
+    ]
 
 
 def _requeued_saves(proposals):

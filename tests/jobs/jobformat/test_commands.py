@@ -4114,3 +4114,82 @@ def test_a_gdc_client_download_reads_its_manifest_and_makes_its_folder():
         ("output.artifacts", "/scratch/u/raw/seq/"),
         ("work.credentials", "/scratch/u/raw/token.txt"),
     ]
+
+
+def test_a_folders_contents_copied_to_node_disk_are_the_folder_read():
+    text = "cp -r $LAB/weights/* $SLURM_TMPDIR\npython fit.py --models $SLURM_TMPDIR\n"
+    assert ("data.inputs", "$LAB/weights") in found(text, shared_disk=True)
+    assert ("data.inputs", "$LAB/weights/*") not in found(text, shared_disk=True)
+
+
+def test_a_folder_copied_to_node_disk_and_run_from_there_is_the_code():
+    text = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:1\n"
+        "tar -xf $LAB/data/scans.tar.gz -C $SLURM_TMPDIR\n"
+        "rsync -a $LAB/seg-experiments $SLURM_TMPDIR\n"
+        "pip install --no-index -e $SLURM_TMPDIR/seg-experiments\n"
+        "cd $SLURM_TMPDIR\n"
+        "python seg-experiments/src/train.py data_dir=$SLURM_TMPDIR\n"
+    )
+    data = _imported(text)
+    assert data["work"]["code"] == ["$LAB/seg-experiments"]
+    assert [i["location"] for i in data["data"]["inputs"]] == ["$LAB/data/scans.tar.gz"]
+    # A folder of data copied the same way stays data: nothing runs from it.
+    plain = text.replace("seg-experiments/src/train.py", "train.py").replace(
+        "pip install --no-index -e $SLURM_TMPDIR/seg-experiments\n", ""
+    )
+    assert "$LAB/seg-experiments" in [i["location"] for i in _imported(plain)["data"]["inputs"]]
+
+
+def test_a_workspace_copy_bound_as_the_containers_code_is_named_by_its_source():
+    text = (
+        "#!/bin/bash\n#SBATCH --gpus=1\n"
+        'ROOT="$HOME/proj"\nDATA_PATH="$HOME/proj_data"\nWS="/tmp/proj_${SLURM_JOB_ID}"\n'
+        'cp -r "$ROOT" "$WS"\n'
+        'cd "$WS" || { echo "no workspace"; exit 1; }\n'
+        'singularity exec -B "$WS":/workspace -B "$DATA_PATH":/workspace/data --nv ~/img.sif \\\n'
+        '    bash -c "cd /workspace && python3 src/train.py"\n'
+        'cp -r logs "$HOME/keep/${SLURM_JOB_ID}/"\n'
+    )
+    data = _imported(text)
+    assert data["work"]["code"] == ["$HOME/proj"]
+    # the data mount is the input the variable names, not also a mount of unknown use
+    assert [i["location"] for i in data["data"]["inputs"]] == ["$HOME/proj_data"]
+    assert "unclassified" not in data["data"]
+    # `cd "$WS" || { …; }` changes into the workspace: its logs copied out are kept
+    assert [a["destination"] for a in data["output"]["artifacts"]] == [
+        "$HOME/keep/${SLURM_JOB_ID}/"
+    ]
+
+
+def test_a_batch_scripts_dotenv_and_token_files_are_its_credentials():
+    head = "#!/bin/bash\n#SBATCH --gpus=1\n"
+    sourced = head + 'set -a\nsource "$HOME/proj/.env"\nset +a\npython train.py\n'
+    assert _imported(sourced)["work"]["credentials"] == ["$HOME/proj/.env"]
+    exported = head + "export $(cat .env | grep WANDB_API_KEY | xargs)\npython train.py\n"
+    assert _imported(exported)["work"]["credentials"] == [".env"]
+    token = head + 'F="$HOME/.cache/huggingface/token"\nexport HF_TOKEN=$(cat "$F")\npython t.py\n'
+    assert _imported(token)["work"]["credentials"] == ["$HOME/.cache/huggingface/token"]
+    # a template, a virtual environment and a file read into a variable that holds no key
+    for line in ("source .env.example", "source .venv/bin/activate", 'NAMES=$(cat "$F")'):
+        assert "credentials" not in _imported(head + f"{line}\npython train.py\n").get("work", {})
+
+
+def test_inputs_known_from_variables_take_the_place_where_the_command_uses_them():
+    text = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:1\n"
+        "export BASE_MODEL=northwind/tiny-1b\nexport DATA_DIR=./data/puzzles\n"
+        "python3 -m rl.main_ppo data.train_files=$DATA_DIR/train.parquet \\\n"
+        "  data.val_files=$DATA_DIR/test.parquet actor.model.path=$BASE_MODEL\n"
+    )
+    # the files under DATA_DIR are what is read, not the folder besides
+    assert [i["location"] for i in _imported(text)["data"]["inputs"]] == [
+        "./data/puzzles/train.parquet",
+        "./data/puzzles/test.parquet",
+        "hf://northwind/tiny-1b",
+    ]
+
+
+def test_torchtitans_dump_folder_is_where_it_keeps_its_checkpoints():
+    text = "torchrun -m torchtitan.train --job.config_file a.toml --job.dump_folder /runs/t1\n"
+    assert found(text) == [("request.checkpoint_location", "/runs/t1")]
