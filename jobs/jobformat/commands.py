@@ -889,10 +889,28 @@ VARIABLE_ALONE = re.compile(r"\$\{?\w+\}?")
 # GROMACS by its program's name (`gmx`, `gmx_mpi`, `gmx_d`) or a tool run alone (`mdrun_mpi`).
 GROMACS = re.compile(r"gmx(?:_\w+)?|(?:mdrun|grompp)(?:_\w+)?")
 GROMPP_READS = ("-c", "-p", "-n", "-r", "-t")
+# mdrun reads its run input (-s) and PLUMED's input (-plumed: the bias it applies); it writes the
+# trajectories (-o, -x), the final structure (-c) and the energies (-e); -g is its log.
+MDRUN_READS = ("-s", "-plumed")
+MDRUN_WRITES = ("-o", "-x", "-c", "-e")
+# AMBER's engines (`pmemd`, `pmemd.cuda`, `pmemd.MPI`, `sander`, `sander.MPI`): the input deck
+# (-i), topology (-p), starting (-c) and reference (-ref) coordinates are read; the restart (-r)
+# and trajectory (-x) are written; -o is the engine's printout, -inf its progress file.
+# (`pmemd.cuda_SPFP`, `pmemd.cuda.MPI`; not a script named for them, `pmemd.py`)
+AMBER = re.compile(r"(?:pmemd|sander)(?:\.(?:cuda|hip|MPI|mpi|LES|amoeba)\w*){0,2}")
+AMBER_READS = ("-i", "-p", "-c", "-ref")
+AMBER_WRITES = ("-r", "-x")
+# NAMD (`namd2`, `namd3`, `namd3.cuda`): its configuration, the first argument named like a file
+# after its `+` switches and their values (`+p8`, `+ppn $N`, `+devices 0,1`), is what it reads.
+NAMD = re.compile(r"namd\d?(?:[._-](?:cuda|gpu|mpi|smp|multicore|cpu)\w*)?")
+# A file by its name: an extension starting with a letter (`stmv.namd`, `eq.conf`; not `2.5`).
+# (Used with fullmatch: linear.)
+NAMED_FILE = re.compile(r"[\w${}./~-]+\.[A-Za-z]\w*")
 # Simulation programs given their input deck by an option, as they are by stdin (`pw.x < scf.in`):
 # LAMMPS (`lmp`, `lmp_mpi`, `lmp -in in.lj`), Quantum ESPRESSO's `*.x` tools (`pw.x -inp
-# scf.in`, `ph.x -input ph.in`) and CP2K (`cp2k.psmp -i md.inp`).
-DECK_PROGRAM = re.compile(r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?")
+# scf.in`, `ph.x -input ph.in`) and CP2K (`cp2k.psmp -i md.inp`); ORCA takes its input (`orca
+# job.inp`) as its argument.
+DECK_PROGRAM = re.compile(r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?|orca")
 DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 # An input deck by its kind (`quake.in`, `md.inp`): handed as the first argument to a program the
 # job runs from a path (`./quake quake.in`, `srun bin/sim run.inp`) or to a DECK_PROGRAM, it is
@@ -1377,6 +1395,8 @@ class _Reader:
         self.mounted = []  # (container path, host path) of the line's container mounts
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
+        self.copied_in = set()  # names of inputs copied into the job's own working folder
+        self.run_inputs = {}  # GROMACS run inputs grompp wrote, no step has read yet -> where
         self.removed = set()  # files the job deleted: read after, they are made again by it
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
         self.cd_place = None  # …or any folder it names (`cd $HOME/proj`)
@@ -1571,6 +1591,10 @@ class _Reader:
             self._seq_tool(words)  # (by the words' own names: no expression to search a line)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
+        if "pmemd" in line or "sander" in line:
+            self._amber(words)
+        if "namd" in line:
+            self._namd(words)
         if " -i" in line or " --input" in line or ".in" in line:
             self._deck(words)
         if self.mounted:
@@ -2993,8 +3017,11 @@ class _Reader:
     def _gromacs(self, words):
         """GROMACS: `grompp` reads the coordinates, topology, index and restraints it is given
         (`-c`, `-p`, `-n`, `-r`, `-t`; `-f` is the run's parameters) and writes the run input
-        `-o` for mdrun; `mdrun -deffnm X` reads X.tpr and writes the run's files under the
-        prefix X, `-s` names the run input. A file an earlier step wrote is the job's own."""
+        `-o` for mdrun: the job's own when a later step runs it, else what the job makes.
+        `mdrun -deffnm X` reads X.tpr and writes the run's files under the prefix X, `-s` names
+        the run input (MDRUN_READS, MDRUN_WRITES). `-cpi` given the checkpoint mdrun itself
+        saves (`-cpo`, else X.cpt, else state.cpt) continues from it when it is there: the
+        run's checkpoint, resumed. A file an earlier step wrote is the job's own."""
         for command in _commands(words):
             tool = next((i for i, w in enumerate(command) if GROMACS.fullmatch(_base(w))), -1)
             if tool < 0:
@@ -3005,16 +3032,74 @@ class _Reader:
             if step.startswith("grompp"):
                 for option in GROMPP_READS:
                     self._file_read(given.get(option, ""), f"grompp {option}")
-                if _file_word(written := self.expand(given.get("-o", ""))):
-                    self.produced.add(written)
+                written = self.expand(given.get("-o", ""))
+                # (a name without an extension is given one: `-o em` writes em.tpr)
+                if written and not written.startswith("-") and _statable(written):
+                    self.produced.update({written, f"{written}.tpr"})
+                    self.run_inputs[written] = (self.line, self.raw, self.span)
             elif step.startswith("mdrun"):
-                self._file_read(given.get("-s", ""), "mdrun -s")
                 prefix = self.expand(given.get("-deffnm", ""))
-                if prefix and not prefix.startswith("-") and _statable(prefix):
+                if not (prefix and not prefix.startswith("-") and _statable(prefix)):
+                    prefix = ""
+                run_input = self.expand(given.get("-s", "")) or f"{prefix or 'topol'}.tpr"
+                for each in (run_input, run_input.removesuffix(".tpr")):
+                    self.run_inputs.pop(each, None)
+                for option in MDRUN_READS:
+                    self._file_read(given.get(option, ""), f"mdrun {option}")
+                if prefix:
                     if "-s" not in given:
                         self._file_read(f"{prefix}.tpr", f"mdrun -deffnm {prefix}")
                     self.add("output.artifacts", prefix, f"mdrun -deffnm {prefix}")
                     self.produced.add(prefix)
+                for option in MDRUN_WRITES:
+                    if _file_word(written := self.expand(given.get(option, ""))):
+                        self.add("output.artifacts", written, f"mdrun {option} {written}")
+                        self.produced.add(written)
+                if "-cpi" in given:
+                    saved = self.expand(given.get("-cpo", "")) or f"{prefix or 'state'}.cpt"
+                    start = self.expand(given["-cpi"])
+                    if not start or start.startswith("-") or start == saved:
+                        said = f"mdrun -cpi {saved} (continues from it when it is there)"
+                        self.add("request.checkpoint_location", saved, said)
+                        self.add("request.preemptible", True, said)
+                    else:
+                        self._file_read(start, "mdrun -cpi")
+
+    def _run_inputs_unread(self):
+        """A run input grompp wrote that no later step ran: what the job makes."""
+        kept = self.line, self.raw, self.span
+        for written, (line, raw, span) in self.run_inputs.items():
+            self.line, self.raw, self.span = line, raw, span  # (the grompp line, shown)
+            self.add("output.artifacts", written, f"grompp -o {written}")
+        self.line, self.raw, self.span = kept
+        self.run_inputs = {}
+
+    def _amber(self, words):
+        """AMBER's pmemd and sander: AMBER_READS are read, AMBER_WRITES written (a file an
+        earlier step wrote is the job's own: a chain of minimisation, heating, production)."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if AMBER.fullmatch(_base(w))), -1)
+            if at < 0:
+                continue
+            given = dict(zip(command[at + 1 :], [*command[at + 2 :], ""], strict=False))
+            for option in AMBER_READS:
+                self._file_read(given.get(option, ""), f"{_base(command[at])} {option}")
+            for option in AMBER_WRITES:
+                if _file_word(written := self.expand(given.get(option, ""))):
+                    self.add("output.artifacts", written, f"{_base(command[at])} {option}")
+                    self.produced.add(written)
+
+    def _namd(self, words):
+        """NAMD's configuration file (see NAMD) is read."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if NAMD.fullmatch(_base(w))), -1)
+            for word in command[at + 1 :] if at >= 0 else []:
+                if word[:1] in "<>" or word[:2] in ("1>", "2>", "&>"):
+                    break  # (a redirection: its file is the printout)
+                word = _unquote(word)
+                if word[:1] not in "+-" and NAMED_FILE.fullmatch(word):
+                    self._file_read(word, _base(command[at]))
+                    break
 
     def _deck(self, words):
         """The input deck a simulation program is given by an option (DECK_PROGRAM) is read,
@@ -3044,8 +3129,12 @@ class _Reader:
                 self._file_read(command[at + 1], _base(program))
 
     def _file_read(self, value, said):
-        """A file a program is given to read, unless an earlier step of the job wrote it."""
+        """A file a program is given to read, unless an earlier step of the job wrote it, or
+        it is the copy the job made in its own working folder of an input read from where it
+        came (`cp $PWD/job.inp $WORK; cd $WORK; orca job.inp`)."""
         value = self.expand(value)
+        if value in self.copied_in and not _is_path(value) and self._node_local(value):
+            return
         if _file_word(value) and value not in self.produced:
             self.add("data.inputs", value, f"{said} {value}")
 
@@ -3503,10 +3592,12 @@ class _Reader:
         local = [s for s in sources if self._node_local(s)]
         if self._node_local(target) and not local:
             # A working folder of the job's own also gets its program and settings: only
-            # data by its kind, or a folder, is read there.
+            # data by its kind, a simulation's input deck (DECK_FILE), or a folder, is read
+            # there.
             picky = not NODE_LOCAL.match(target)
             for source in sources:
-                kind = not picky or DATA_FILE.search(source) or "." not in source.rsplit("/", 1)[-1]
+                name = source.rsplit("/", 1)[-1]
+                kind = not picky or DATA_FILE.search(source) or "." not in name
                 # (a JSON file staged on the node's own disk is data unless named for settings:
                 # `cp run/matrices/stats.json $SLURM_TMPDIR/`, not `cp config.json /tmp/`)
                 settings = _settings_file(source) and (
@@ -3518,11 +3609,12 @@ class _Reader:
                     (_is_path(source) or _data_named(source))
                     and not settings
                     and not _packed_environment(source)
-                    and kind
+                    and (kind or DECK_FILE.fullmatch(name))
                 ):
                     # (`cp /scratch/run/weights/* $SLURM_TMPDIR/w/` reads the folder's contents:
                     # the place is the folder, as for a cloud copy)
                     self.add("data.inputs", copied_folder(source), said)
+                    self.copied_in.add(name)
         elif len(local) == len(sources) and not self._node_local(target) and _is_path(target):
             self.add("output.artifacts", target, said)
         elif not local and _is_path(target):
@@ -4291,6 +4383,7 @@ def read(
         read_lines[index] = (
             expanded if read_lines[index] is None else f"{read_lines[index]}\n{expanded}"
         )
+    reader._run_inputs_unread()
     _checkpoints_in_outputs(reader, text)
     products = _download_products(reader, lines, read_lines) if reader.downloads else []
     staged = [p.rstrip("/") for p in reader.staged if p and p.rstrip("/")]

@@ -1904,6 +1904,81 @@ def test_gromacs_reads_the_system_and_writes_the_run_under_its_prefix():
     ]
 
 
+def test_a_run_input_grompp_writes_that_no_step_runs_is_what_the_job_makes():
+    text = "gmx grompp -f npt.mdp -c confout.gro -p system.top -o step6 -maxwarn 10\n"
+    assert found(text) == [
+        ("data.inputs", "confout.gro"),
+        ("data.inputs", "system.top"),
+        ("output.artifacts", "step6"),
+    ]
+    # Run by a later step (by -s, or by -deffnm's name): the job's own, as before (the run's
+    # prefix is the output then).
+    assert ("output.artifacts", "step6") not in found(text + "gmx mdrun -s step6.tpr\n")
+    assert found(text + "gmx mdrun -deffnm step6\n").count(("output.artifacts", "step6")) == 1
+
+
+def test_mdrun_reads_plumed_writes_the_files_it_is_given_and_resumes_its_own_checkpoint():
+    text = (
+        "gmx_mpi mdrun -s prod.tpr -plumed bias.dat -x prod.xtc -c out.gro -e prod.edr"
+        " -g prod.log -cpi state.cpt\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "prod.tpr"),
+        ("data.inputs", "bias.dat"),
+        ("output.artifacts", "prod.xtc"),
+        ("output.artifacts", "out.gro"),
+        ("output.artifacts", "prod.edr"),
+        ("request.checkpoint_location", "state.cpt"),
+        ("request.preemptible", True),
+    ]
+    # -cpi alone, or the checkpoint -deffnm names: the run's own; another run's checkpoint is
+    # only read.
+    for text in ("gmx mdrun -deffnm md -cpi md.cpt\n", "srun gmx_mpi mdrun -deffnm md -cpi\n"):
+        assert ("request.checkpoint_location", "md.cpt") in found(text), text
+        assert ("request.preemptible", True) in found(text), text
+    text = "gmx mdrun -deffnm md -cpi ../eq/npt.cpt\n"
+    assert ("data.inputs", "../eq/npt.cpt") in found(text)
+    assert ("request.preemptible", True) not in found(text)
+
+
+def test_amber_reads_its_deck_topology_and_coordinates_and_writes_restart_and_trajectory():
+    text = (
+        "pmemd.cuda -O -i min.in -o min.out -p sys.prmtop -c sys.inpcrd -r min.rst7 -ref sys.inpcrd\n"
+        "srun $AMBERHOME/bin/pmemd.cuda -O -i md.in -o md.out -p sys.prmtop -c min.rst7"
+        " -r md.rst7 -x md.nc\n"  # min.rst7 was written just above
+    )
+    assert found(text) == [
+        ("data.inputs", "min.in"),
+        ("data.inputs", "sys.prmtop"),
+        ("data.inputs", "sys.inpcrd"),
+        ("output.artifacts", "min.rst7"),
+        ("data.inputs", "md.in"),
+        ("output.artifacts", "md.rst7"),
+        ("output.artifacts", "md.nc"),
+    ]
+
+
+def test_namd_reads_the_configuration_after_its_switches():
+    text = (
+        "namd2 +ppn $SLURM_CPUS_PER_TASK ../data/stmv.namd\n"
+        'mpiexec.hydra -bootstrap=slurm namd2 "eq.conf" > "eq.log"\n'
+        "srun namd3 +p 32 +devices 0,1 +setcpuaffinity step4.inp > out.dat\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "../data/stmv.namd"),
+        ("data.inputs", "eq.conf"),
+        ("data.inputs", "step4.inp"),
+    ]
+    # Its printout (a redirection) is no configuration; nor is a version switch, nor a script
+    # named for NAMD.
+    for text in ("namd2 +p8 > namd.log\n", "namd3 --version\n", "python namd.py cfg.yaml\n"):
+        assert not [p for p in found(text) if p[0] == "data.inputs"], text
+
+
+def test_orca_reads_the_input_it_is_given():
+    assert found("orca water.inp > water.out\n") == [("data.inputs", "water.inp")]
+
+
 def test_samtools_reads_the_file_it_is_given_and_writes_its_output():
     text = (
         "samtools sort -@ 8 -o aln/s1.sorted.bam aln/s1.bam\n"
@@ -2261,6 +2336,20 @@ def test_a_folder_named_for_the_job_that_it_makes_and_works_in_is_staging():
     # A folder named for the job that it only fills is where results go, not a working copy.
     kept = "mkdir -p /lab/runs/$SLURM_JOB_ID\ncp /lab/maps/density.npy /lab/runs/$SLURM_JOB_ID/\n"
     assert ("data.inputs", "/lab/maps/density.npy") not in found(kept)
+
+
+def test_a_deck_copied_into_the_jobs_own_folder_is_read_from_where_it_came():
+    text = (
+        "WORK_DIR=/data/$USER/Orca_${SLURM_JOB_ID}\n"
+        "mkdir -p $WORK_DIR\n"
+        "cp $PWD/water.inp $WORK_DIR\n"
+        "cp /lab/bin/settings.cfg $WORK_DIR\n"  # (not a deck: its settings)
+        "cd $WORK_DIR\n"
+        "$ORCA_PATH/orca water.inp > water.out\n"
+    )
+    assert found(text) == [("data.inputs", "$PWD/water.inp")]
+    # Not copied in: the deck is read where it is.
+    assert found("cd /lab/runs\norca water.inp\n") == [("data.inputs", "water.inp")]
 
 
 def test_an_image_file_under_an_environment_folder_is_kept_as_written():
