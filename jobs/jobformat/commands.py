@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .envs import DEFAULTED, POSITIONAL, script_variables
 from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder
-from .realtime import CONTAINER_VALUED, ends_serving
+from .realtime import CONTAINER_VALUED, ends_serving, serving_signals
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
 
@@ -498,10 +498,23 @@ SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 # on a schedule or resumes.
 # (The program's name is found first and searched after: one pass over the line.)
 PROGRAM_NAME = re.compile(r"(?:^|[\s/])([\w-]+)\.py\b|\s-m\s+([\w.]+)")
+# …by a part of its name (`run_eval`, `lm_eval`, `evaluate`, `pkg.eval`; not `retrieval`).
+EVALUATING = re.compile(r"(?:^|[_.-])eval", re.IGNORECASE)
 
 
-def _evaluates(text):
-    return any("eval" in (m.group(1) or m.group(2)).lower() for m in PROGRAM_NAME.finditer(text))
+def _serves(line):
+    """Whether a line starts a server, or a program named for serving (`-m mlc_llm.serve`)."""
+    return bool(serving_signals(line)) or SERVE_WORD.search(line) is not None
+
+
+SERVE_WORD = re.compile(r"\bserve")
+
+
+def _evaluates(text, first=False):
+    """Whether a program the text runs is named for evaluating (EVALUATING): the first one it
+    names when `first` (a line's program, not a settings file among its arguments), else any."""
+    found = [PROGRAM_NAME.search(text)] if first else PROGRAM_NAME.finditer(text)
+    return any(m and EVALUATING.search(m.group(1) or m.group(2)) for m in found)
 
 
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
@@ -1385,7 +1398,7 @@ class _Reader:
         self.line = 0
         self.raw = ""
         self.span = ([], 0, 0, 1)
-        self.current = ""
+        self.current, self.line_judged = "", {}
         self.quiet = _Quiet()
         self.command_start = 0  # where the current command's proposals begin in found
         self.assigned = set()  # names whose value was read once
@@ -1488,7 +1501,7 @@ class _Reader:
     # each reader takes the words of one logical line, expanded
 
     def read_line(self, line):
-        self.current = line
+        self.current, self.line_judged = line, {}
         self.mounted = []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
@@ -2001,6 +2014,17 @@ class _Reader:
             path = "output.artifacts" if m.group(0).split()[-1] == "push" else "data.inputs"
             self.add(path, url, f"{said} ({url})")
 
+    def _of_line(self, name, judge):
+        """judge(line) of the current line, judged once however many of its options ask (a
+        line can hold thousands)."""
+        if name not in self.line_judged:
+            self.line_judged[name] = judge(self.current)
+        return self.line_judged[name]
+
+    def _has(self, pattern):
+        """Whether the current line holds the pattern, looked for once per line."""
+        return self._of_line(pattern, lambda line: pattern.search(line) is not None)
+
     def _only_evaluates(self):
         """Whether the script runs an evaluation and trains nothing: there a variable named for
         checkpoints (`CKPT_DIR=…`) names the ones it scores, read where an option takes it."""
@@ -2079,7 +2103,10 @@ class _Reader:
                 self._paired_input(option, self.expand(value), words)
                 continue
             if option == "--data-dir" and value[:1] != "-":
-                self._paired_input(option, self.expand(value), words, any_program=True)
+                # (not a server's: `mlc_llm serve --data-dir D --output-dir O` keeps its own
+                # files in D)
+                if not self._of_line("serves", _serves):
+                    self._paired_input(option, self.expand(value), words, any_program=True)
                 continue
             if (
                 option not in KNOWN_OPTIONS
@@ -2117,7 +2144,7 @@ class _Reader:
                     if name not in self.generated:
                         self.add("work.credentials", name, f"{option} {value}")
                     continue
-                if option in EMBEDDINGS_OPTIONS and ENCODES.search(self.current):
+                if option in EMBEDDINGS_OPTIONS and self._has(ENCODES):
                     value = self.expand(value)
                     if _is_path(value):
                         self.add("output.artifacts", value, f"{option} {value}")  # its index
@@ -2218,7 +2245,7 @@ class _Reader:
                 option in RUN_DIR_OPTIONS
                 and _is_path(value)
                 and not JOB_TEMPORARY.match(value)
-                and TRAINS.search(self.current)
+                and self._has(TRAINS)
             ):
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
@@ -2231,11 +2258,12 @@ class _Reader:
                 self.add("output.artifacts", f"hf://datasets/{value}", said)
             elif option in ("--save", "--load"):
                 self._checkpoint(option, value, said)
-            elif option in LOAD_PATH_OPTIONS:
+            elif option in LOAD_PATH_OPTIONS and not _settings_file(value):
+                # (a settings file it loads, `--load_path cfg.yaml`, is no checkpoint)
                 self._checkpoint("--load", value, said)
             elif option in BIND_OPTIONS and self.binds:
                 self._binds(value, said, words)
-        for word in words if OVERRIDE_IN_LINE.search(self.current) else ():
+        for word in words if self._has(OVERRIDE_IN_LINE) else ():
             if m := OVERRIDE.match(word):
                 self._override(m.group(1), m.group(2), word)
         for word in words if "//pretrained/" in self.current else ():
@@ -2320,12 +2348,12 @@ class _Reader:
             if HF_ID.fullmatch(value) and value.split("/")[0] not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{value}", said)
                 return True
-        elif option in REPO_OPTIONS and UPLOADER.search(self.current):
+        elif option in REPO_OPTIONS and self._has(UPLOADER):
             value = self.expand(value)
             if HF_ID.fullmatch(value):
                 self.add("output.artifacts", f"hf://{self._repo_kind(option)}{value}", said)
                 return True
-        elif option in MODEL_DIR_OPTIONS and RESUMES_IN_LINE.search(self.current):
+        elif option in MODEL_DIR_OPTIONS and self._has(RESUMES_IN_LINE):
             self._checkpoint(option, self.expand(value), said)
             return True
         elif (
@@ -2373,11 +2401,7 @@ class _Reader:
         settled in _settle), else nothing said."""
         if not value or value.startswith("-"):
             return
-        if (
-            TRAINS.search(self.current)
-            or SAVE_INTERVAL.search(self.current)
-            or RESUMES_IN_LINE.search(self.current)
-        ):
+        if self._has(TRAINS) or self._has(SAVE_INTERVAL) or self._has(RESUMES_IN_LINE):
             if option in LOADED_CHECKPOINT and _is_path(resumed := self.expand(value)):
                 self.add("_resume", resumed, f"{option} {resumed}")
             return
@@ -2400,7 +2424,7 @@ class _Reader:
         """`datasets/` for a dataset repository: `--repo-type dataset`, or a variable named for a
         dataset (`--repo "$HF_DATASET"`)."""
         named = rf"{re.escape(option)}(?:=|\s+)[\"']?\$\{{?\w*DATASET"
-        if DATASET_REPO.search(self.current) or re.search(named, self.raw, re.IGNORECASE):
+        if self._has(DATASET_REPO) or re.search(named, self.raw, re.IGNORECASE):
             return "datasets/"
         return ""
 
@@ -2410,7 +2434,7 @@ class _Reader:
         (`--data-dir A` beside `--output-dir B` of any program: a program told where its data
         is and where to write is reading A; alone, a server keeps its own files there.)"""
         media = bool(MEDIA_INPUT.fullmatch(option)) or any_program
-        if not (media or CONVERTER.search(self.current)) or not any(
+        if not (media or self._has(CONVERTER)) or not any(
             w.partition("=")[0] in PAIRED_OUTPUT for w in words
         ):
             return
@@ -2514,7 +2538,7 @@ class _Reader:
         elif NODE_LOCAL.match(value):
             return  # the node's own disk: nothing there outlives the job to resume from
         elif CHECKPOINT_FILE_OPTION.fullmatch(option) and not (
-            SAVE_INTERVAL.search(self.current) or RESUMES_IN_LINE.search(self.current)
+            self._has(SAVE_INTERVAL) or self._has(RESUMES_IN_LINE)
         ):
             # Not where it keeps them: a checkpoint it loads. One file of weights
             # (`--checkpoint_path /runs/best.ckpt` in an inference step) is the model it reads.
@@ -2522,11 +2546,11 @@ class _Reader:
                 self.add("data.inputs", value, said)
             return
         elif (
-            _evaluates(self.current)
+            self._of_line("evaluates", lambda line: _evaluates(line, first=True))
             and not SAVE_OPTION.fullmatch(option)
-            and not TRAINS.search(self.current)
-            and not SAVE_INTERVAL.search(self.current)
-            and not RESUMES_IN_LINE.search(self.current)
+            and not self._has(TRAINS)
+            and not self._has(SAVE_INTERVAL)
+            and not self._has(RESUMES_IN_LINE)
         ):
             # The checkpoints an evaluation scores: read, not where the job keeps its own.
             if _is_path(value) or CLOUD_URI.fullmatch(value):
@@ -2541,16 +2565,13 @@ class _Reader:
         ):
             return
         elif SAVE_OPTION.fullmatch(option) and (
-            (
-                CONVERTER.search(self.current)
-                or (PRODUCER.search(self.current) and not TRAINS.search(self.current))
-            )
-            and not SAVE_INTERVAL.search(self.current)
-            and not RESUMES_IN_LINE.search(self.current)
+            (self._has(CONVERTER) or (self._has(PRODUCER) and not self._has(TRAINS)))
+            and not self._has(SAVE_INTERVAL)
+            and not self._has(RESUMES_IN_LINE)
         ):
             if _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value):
                 self.add("output.artifacts", value, said)  # the model a converter makes
-        elif not SAVE_PLACE.fullmatch(option) or SAVE_INTERVAL.search(self.current):
+        elif not SAVE_PLACE.fullmatch(option) or self._has(SAVE_INTERVAL):
             self.add("request.checkpoint_location", value, said)
         elif (
             _is_path(value)
@@ -2603,7 +2624,7 @@ class _Reader:
             OVERRIDE_WEIGHTS.fullmatch(last)
             and WEIGHTS_FILE.search(value)
             and not WRITES.search(last)
-            and not TRAINS.search(self.current)
+            and not self._has(TRAINS)
             and (_is_path(value) or RELATIVE_PLACE.fullmatch(value))
         ):
             if not NODE_LOCAL.match(value) and not self._written(value):
@@ -2639,7 +2660,7 @@ class _Reader:
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
         checkpoints. So does another output place on the line (`--output_path`,
         `--output_model_dir`, `--artifact-dir`) with a save interval (`--save_interval`)."""
-        if not SAVES_IN_LINE.search(self.current) or not SAVES_EVERY.intersection(
+        if not self._has(SAVES_IN_LINE) or not SAVES_EVERY.intersection(
             w.partition("=")[0] for w in words
         ):
             return
@@ -2713,7 +2734,7 @@ class _Reader:
                 or (
                     _relative_folder(each, written=True)
                     and each.split("/")[0].lower() in DATA_FOLDERS
-                    and _trainer(self.current)
+                    and self._of_line("trainer", _trainer)
                     and not self._written(each)
                 )
                 or (option == "--data" and _dataset_description(each))
@@ -3838,7 +3859,7 @@ class _Reader:
         # of that name (`--bind repo:/repo`).
         relative_programs = (
             [w for w in words if RELATIVE.fullmatch(w) and "/" in w and SCRIPT_FILE.search(w)]
-            if APPTAINER.search(self.current)
+            if self._has(APPTAINER)
             else []
         )
         joined = " ".join(words)
@@ -5205,14 +5226,16 @@ class _Positions:
     """Where proposals' places are written in their line (their own words, else the value
     without the scheme the reader added; the end of the line when neither is there). Asked in
     the order they were read, which is mostly the line's: each is looked for after the last one
-    found, then, a bounded number of times, from the start, so a long line is read about once."""
+    found, then from the start. A look that finds nothing reads the rest of the line, so only a
+    bounded number may fail (MISSES); past them the rest keep the order they were read in, and
+    a long line is read about once."""
 
-    AGAIN = 64
+    MISSES = 64
 
     def __init__(self, line):
         self.line = line
         self.after = 0
-        self.again = self.AGAIN
+        self.misses = self.MISSES
 
     def of(self, proposal):
         value = str(proposal.value)
@@ -5223,14 +5246,14 @@ class _Positions:
             for t in (proposal.said, written, value, re.sub(r"^hf://(?:datasets/)?", "", value))
             if t
         ]
-        for start in (self.after, 0):
+        for start in dict.fromkeys((self.after, 0)):
             for text in texts:
+                if not self.misses:
+                    return len(self.line)
                 if (at := self.line.find(text, start)) >= 0:
                     self.after = at
                     return at
-            if not self.after or not self.again:
-                break
-            self.again -= 1
+                self.misses -= 1
         return len(self.line)
 
 

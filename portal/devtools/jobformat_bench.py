@@ -114,6 +114,13 @@ def sbatch_line_of_outputs(size=LIMIT):
     return _fill(head, " -o /lustre/out/part_{i}.h5", "\n", size=size)
 
 
+def sbatch_line_of_checkpoints(size=LIMIT):
+    # Thousands of checkpoint options on one line: whether the line trains, evaluates or
+    # saves on a schedule is judged once for the line, not once per option.
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n./bin/run"
+    return _fill(head, " --checkpoint_dir /lustre/c{i}", "\n", size=size)
+
+
 SHAPES = {
     "skypilot: 1 MB run script": skypilot_long_run,
     "skypilot: many mounts": skypilot_many_mounts,
@@ -125,6 +132,7 @@ SHAPES = {
     "sbatch: 1 MB of function calls": sbatch_function_calls,
     "sbatch: one 1 MB line of options": sbatch_line_of_options,
     "sbatch: one 1 MB line of outputs": sbatch_line_of_outputs,
+    "sbatch: one 1 MB line of checkpoints": sbatch_line_of_checkpoints,
 }
 
 # Parsers timed alone, where the whole import would dilute a slow step: (input, reader).

@@ -4282,3 +4282,24 @@ def test_inputs_known_from_variables_take_the_place_where_the_command_uses_them(
 def test_torchtitans_dump_folder_is_where_it_keeps_its_checkpoints():
     text = "torchrun -m torchtitan.train --job.config_file a.toml --job.dump_folder /runs/t1\n"
     assert found(text) == [("request.checkpoint_location", "/runs/t1")]
+
+
+def test_an_evaluation_is_told_by_its_programs_name_and_a_servers_data_dir_is_its_own():
+    # `retrieval` holds "eval" but evaluates nothing; a settings file among the arguments
+    # (`configs/eval_base.py`) does not make the program an evaluation.
+    for text in (
+        "python run_retrieval.py --checkpoint_dir /lustre/ckpts --output_dir /lustre/out\n",
+        "python main.py --cfg configs/eval_base.py --checkpoint_dir /lustre/ckpts\n",
+    ):
+        assert ("request.checkpoint_location", "/lustre/ckpts") in found(text)
+    assert found("python eval_model.py --checkpoint_dir /lustre/ckpts\n") == [
+        ("data.inputs", "/lustre/ckpts")
+    ]
+    # --data-dir beside --output-dir is read, unless the program serves (its own store)
+    text = "python -m mlc_llm.serve --data-dir /lustre/cache --output-dir /lustre/out\n"
+    assert ("data.inputs", "/lustre/cache") not in found(text)
+    text = "python convert.py --data-dir /lustre/raw --output-dir /lustre/out\n"
+    assert ("data.inputs", "/lustre/raw") in found(text)
+    # a settings file given as --load_path is no checkpoint
+    text = "python infer.py --load_path /lustre/config.yaml --output_dir /lustre/out\n"
+    assert found(text) == [("output.artifacts", "/lustre/out")]
