@@ -477,8 +477,11 @@ SAVE_INTERVAL = re.compile(
 # A program that converts a model (`tools/checkpoint/convert.py`, `export_hf.py`,
 # `merge_lora.py`, a Megatron `--loader … --saver …` pair): what it is told to save is the
 # model it makes, not a trainer's checkpoints, unless it also saves on a schedule or resumes.
+# (Each name pattern starts where a name does, `(?<![\w.-])`: tried inside a long word, a
+# leading `[\w.-]*` would read the rest of it from every position, quadratic in its length.)
 CONVERTER = re.compile(
-    r"[\w.-]*(?:convert|conversion|export|merge)[\w.-]*\.py\b|\s--saver[=\s]", re.IGNORECASE
+    r"(?<![\w.-])[\w.-]*(?:convert|conversion|export|merge)[\w.-]*\.py\b|\s--saver[=\s]",
+    re.IGNORECASE,
 )
 # A program named for the data it makes from what it reads (`index_builder.py`,
 # `extract_features.py`, `-m pkg.embed`, `generate.py`, `sample.py`, `inference.py`): what it is
@@ -491,7 +494,7 @@ PRODUCER = re.compile(
 )
 # …of which those that make it from files they are given (`extract_features.py x.h5`), not
 # from nothing (a generator's bare argument may be what it writes).
-READER_SCRIPT = re.compile(rf"[\w-]*(?:{_READS})[\w-]*\.py", re.IGNORECASE)
+READER_SCRIPT = re.compile(rf"(?<![\w-])[\w-]*(?:{_READS})[\w-]*\.py", re.IGNORECASE)
 SAVE_OPTION = re.compile(r"--save[-_](?:dir|folder|path)")
 # A program named for evaluating (`eval_matched_ordering.py`, `evaluate.py`, `-m pkg.eval`):
 # the checkpoints it is pointed at are what it loads and scores, unless it also trains, saves
