@@ -577,7 +577,9 @@ HF_CLONE = re.compile(
 # A Hub repository's page (or a folder of it) as an option's value; a file of it
 # (`…/resolve/main/x.bin`, `…/blob/…`) is fetched as a URL.
 HF_PAGE_OPTION = re.compile(
-    r"""(--?[\w.-]+)[= ]["']?https?://huggingface\.co/(datasets/)?"""
+    # (the option from where its word starts: tried inside a long word, `[\w.-]+` would read
+    # the rest of it from every position)
+    r"""(?<![\w.-])(--?[\w.-]+)[= ]["']?https?://huggingface\.co/(datasets/)?"""
     r"""([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?(?:/tree/[^\s"']*)?/?(?=["'\s;&|]|$)"""
 )
 # Servers that take the model as their first argument.
@@ -610,7 +612,9 @@ SETTINGS_OR_CODE = re.compile(r"\.(?:ya?ml|toml|ini|cfg|conf|txt|md|py|sh|env)$"
 DATASET_REPO = re.compile(r"repo_type\s*=\s*[\"']dataset[\"']|--repo-type[= ]dataset")
 FETCH_TOOLS = r"wget|curl|axel|aria2c|gdown"
 FETCH = re.compile(
-    rf"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:\S+=\S*\s+)*(?:sudo\s+)?({FETCH_TOOLS})\s"
+    # (the variables set for the command by name, `A=1 B=2 wget …`: a name holds no `=`, so a
+    # run of `a=b=c` words is split one way only, where `\S+=` tried every split)
+    rf"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+)?({FETCH_TOOLS})\s"
 )
 URL = re.compile(r"(?:https?|ftp)://[^\s\"'|;&<>)]{1,400}")
 # Fetched to install something, not data: scripts, packages, keys, installers.

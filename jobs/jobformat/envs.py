@@ -141,11 +141,17 @@ def _assigned(text, given):
     values = dict(given)
     own, twice, fallbacks, each = {}, set(), {}, {}
     joined = _joined(text or "")
+    line_start = read_to = 0  # (the start of the line read up to read_to: one pass over the text)
     for m in SCRIPT_ASSIGNMENT.finditer(joined):
         name, raw = m.groups()
-        # (in a block or after a test: indented, or after a `case` pattern or `&&`)
-        prefix = joined[joined.rfind("\n", 0, m.start(1)) + 1 : m.start(1)]
-        nested = bool(prefix) and not DECLARED.fullmatch(prefix)
+        line_start = joined.rfind("\n", read_to, m.start(1)) + 1 or line_start
+        read_to = m.start(1)
+        # (in a block or after a test: indented, or after a `case` pattern or `&&`; a declaring
+        # word is short, so a long prefix is another command's, looked at no further)
+        prefix = joined[max(line_start, read_to - 80) : read_to]
+        nested = read_to > line_start and not (
+            read_to - line_start <= 80 and DECLARED.fullmatch(prefix)
+        )
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
         if WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
@@ -207,8 +213,8 @@ def _assigned(text, given):
         if name in own and own[name] != value:
             twice.add(name)
         own[name] = values[name] = value
-        each.setdefault(name, ())
-        each[name] += (value,)
+        each.setdefault(name, []).append(value)  # (a tuple grown by `+=` is copied each time)
+    each = {name: tuple(plain) for name, plain in each.items()}
     return {k: v for k, v in values.items() if k not in twice}, frozenset(twice), each
 
 

@@ -121,6 +121,18 @@ def sbatch_line_of_checkpoints(size=LIMIT):
     return _fill(head, " --checkpoint_dir /lustre/c{i}", "\n", size=size)
 
 
+def sbatch_long_word(size=LIMIT):
+    # One word of a megabyte ending like a program (`….py`): a name pattern tried from every
+    # position inside it was quadratic (24 s for 20 KB once).
+    return _fill("#!/bin/bash\n#SBATCH --nodes=1\npython ", "a", ".py --data /d/x\n", size=size)
+
+
+def sbatch_assignments_then_download(size=LIMIT):
+    # Variables set for commands, then a download, on one line (a pattern that could split
+    # `a=b` words many ways took 32 s for 36 KB once).
+    return _fill("#!/bin/bash\n#SBATCH --nodes=1\n", ";a=b ", "wget https://example.org/x\n", size)
+
+
 SHAPES = {
     "skypilot: 1 MB run script": skypilot_long_run,
     "skypilot: many mounts": skypilot_many_mounts,
@@ -133,6 +145,8 @@ SHAPES = {
     "sbatch: one 1 MB line of options": sbatch_line_of_options,
     "sbatch: one 1 MB line of outputs": sbatch_line_of_outputs,
     "sbatch: one 1 MB line of checkpoints": sbatch_line_of_checkpoints,
+    "sbatch: one 1 MB word": sbatch_long_word,
+    "sbatch: 1 MB of assignments, then a download": sbatch_assignments_then_download,
 }
 
 # Parsers timed alone, where the whole import would dilute a slow step: (input, reader).
