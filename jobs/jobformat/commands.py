@@ -1585,7 +1585,9 @@ class _Reader:
             self._program_output(words)
         if ".py" in line and ("data" in line or "dataset" in line):
             self._data_folder_argument(words)
-        if ".py" in line and READER_SCRIPT.search(line):
+        if ".py" in line and any(
+            READER_SCRIPT.fullmatch(_base(w)) for w in words if w.endswith(".py")
+        ):
             for command in _commands(words):
                 if any(READER_SCRIPT.fullmatch(_base(w)) for w in command):
                     self._positional_inputs(command)
@@ -1669,6 +1671,8 @@ class _Reader:
             key, eq, value = word.partition("=")
             if not eq:
                 continue
+            if "://" not in value and "$" not in value:
+                continue  # (no bucket, nor a variable that could name one)
             value = self.expand(_unquote(value))
             if not CLOUD_URI.fullmatch(value):
                 continue
@@ -3391,11 +3395,12 @@ class _Reader:
     def _fetch(self, line, words):
         if not FETCHERS.search(line):
             return
-        if not FETCH.search(line) or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
+        tool = FETCH.search(line)
+        if not tool or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
-        if FETCH.search(line).group(1) == "wget":
+        if tool.group(1) == "wget":
             self._wget_files(words)
         lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]
         for m in URL.finditer(line):
@@ -3404,7 +3409,7 @@ class _Reader:
                 continue  # a lookup that builds another URL (a release's version): no data
             if not NOT_DATA_URL.search(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
-                self._fetched_here(line, url)
+                self._fetched_here(line, url, tool.group(1))
 
     def _wget_files(self, words):
         """wget's own files: the list of URLs it fetches (`-i urls.txt`, `--input-file=`), read,
@@ -3462,20 +3467,19 @@ class _Reader:
                 place = self.expand(words[i + 1]).rstrip("/")
         return place if _fetch_folder(place) else None
 
-    def _fetched_here(self, line, url):
+    def _fetched_here(self, line, url, tool):
         """A file fetched under its own name into the folder the script changed into (`cd data`,
         then `wget URL`): that folder holds the copy. A download job (nothing after names the
         folder) makes it, its output, on a cluster's shared disk; read() decides."""
-        tool = FETCH.search(line)
-        if not self.fetch_dir or not self.shared_disk or not tool:
+        if not self.fetch_dir or not self.shared_disk:
             return
-        keeps_name = CURL_KEEPS_NAME.search(line) if tool.group(1) == "curl" else True
-        if not keeps_name or (tool.group(1) != "curl" and FETCH_NAMED_ELSEWHERE.search(line)):
+        keeps_name = CURL_KEEPS_NAME.search(line) if tool == "curl" else True
+        if not keeps_name or (tool != "curl" and FETCH_NAMED_ELSEWHERE.search(line)):
             return
         name = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
         self.staged.add(f"{self.fetch_dir}/{name}")
         before = len(self.found)
-        self.add("_download", self.fetch_dir, f"{tool.group(1)} {url} (into {self.fetch_dir})")
+        self.add("_download", self.fetch_dir, f"{tool} {url} (into {self.fetch_dir})")
         if len(self.found) > before:
             self.downloads.append((self.found[before], self.index, {self.fetch_dir}))
 
@@ -4260,12 +4264,13 @@ def logical_lines(text):
             pending.append(line[:-1])
             continue
         pending.append(line)
-        if len(pending) < SCRIPT_LINES and _open_script(" ".join(pending)):
+        command = " ".join(pending) if len(pending) > 1 else line
+        if len(pending) < SCRIPT_LINES and '-c "' in command and _open_script(command):
             # `bash -c "` with its script on the next lines, up to the closing quote: one
             # command, its lines the script's steps (the shell reads the quoted newlines so).
             pending.append(";")
             continue
-        out.append((start, " ".join(pending)))
+        out.append((start, command))
         pending = []
     if pending:
         out.append((start, " ".join(pending)))

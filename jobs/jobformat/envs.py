@@ -146,26 +146,31 @@ def _assigned(text, given):
         name, raw = m.groups()
         line_start = joined.rfind("\n", read_to, m.start(1)) + 1 or line_start
         read_to = m.start(1)
-        # (in a block or after a test: indented, or after a `case` pattern or `&&`; a declaring
-        # word is short, so a long prefix is another command's, looked at no further)
-        prefix = joined[max(line_start, read_to - 80) : read_to]
-        nested = read_to > line_start and not (
-            read_to - line_start <= 80 and DECLARED.fullmatch(prefix)
-        )
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
-        if WHOLE_SUBSTITUTION.fullmatch(value):
+        # (each reading of `$…` is tried only where the value holds one: most are plain)
+        if "$(" in value and WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs
-        if (m := PARAMETER_OPERATION.fullmatch(value)) and m.group(1) not in values:
+        if (
+            "${" in value
+            and (m := PARAMETER_OPERATION.fullmatch(value))
+            and m.group(1) not in values
+        ):
             # `JOBNAME=${JSON%.json}` of a name known only when the job runs: kept by its own
             # name where a path uses it (`$OUT/${JOBNAME}`), as a command's output is.
             continue
         if value[:2] == "${" and (m := POSITIONAL_DEFAULT.fullmatch(value)):
             value = _bare(m.group(1))
-        if POSITIONAL.fullmatch(value):
+        if value[:1] == "$" and POSITIONAL.fullmatch(value):
             # `GENOME=$1`: the script's argument, kept by its name (`$GENOME`); another value
             # later makes the name one of two. After a value of the script's own
             # (`DATA=data/train`, then `--data) DATA="$2"` in an option loop) it is that
             # default's override at launch, as `${2:-data/train}` is: the default stands.
+            # (in a block or after a test: indented, or after a `case` pattern or `&&`; a
+            # declaring word is short, so a long prefix is another command's, looked at no further)
+            prefix = joined[max(line_start, read_to - 80) : read_to]
+            nested = read_to > line_start and not (
+                read_to - line_start <= 80 and DECLARED.fullmatch(prefix)
+            )
             if (
                 nested
                 and name in own

@@ -123,6 +123,7 @@ FOREGROUND_PATTERNS = [
     (
         r"(?:^|\s)--host[= ]['\"]?(?:0\.0\.0\.0|::)(?:\s|$)",
         "listens for connections on every interface",
+        ("--host",),
     ),
     # …or told the address and port to listen on (`gunicorn --bind 0.0.0.0:8000`, torchft's
     # `torchft_lighthouse --bind=$HEAD_IP:29510`); not a container's bind mount (`--bind a:/b`).
@@ -130,25 +131,38 @@ FOREGROUND_PATTERNS = [
         r"(?:^|\s)--(?:bind|listen)[= ]['\"]?(?:[\w.-]+|\$\{?\w+\}?|\[[0-9a-f:]*\])?:\d{2,5}"
         r"['\"]?(?:\s|$)",
         "listens for connections on an address it is given",
+        ("--bind", "--listen"),
     ),
     (
         r"(?:^|[\s/\"'])(?:[\w.-]*[_-])?(?:server|service|serve|router|gateway)\.(?:sh|py)\b",
         "starts a server",
+        ("serv", "router", "gateway"),
     ),
     # …or a Python module named so (`python -m openrlhf.cli.serve_rm`, `-m app.server`).
     (
         r"\s-m\s+(?:[\w]+\.)*(?:serve|server)(?:_\w+)?(?:\s|$)",
         "starts a server",
+        ("serve",),
     ),
     # An app asked for a public link (Gradio's `--share`, `launch(share=True)`) is meant to be
     # reached by others for as long as it runs; `--share` alone on an earlier step says nothing.
     (
         r"(?:^|\s)--share(?:=(?:true|1))?(?:\s|$)|\.launch\([^)\n]*\bshare\s*=\s*True",
         "opens a public link to a web app",
+        ("share",),
     ),
     # TensorBoard left in the foreground serves its dashboard; started beside training (`&`)
     # it ends with the job.
-    (rf"{COMMAND_START}(?:python[\d.]*\s+-m\s+)?tensorboard(?:\s|$)", "serves a dashboard"),
+    (
+        rf"{COMMAND_START}(?:python[\d.]*\s+-m\s+)?tensorboard(?:\s|$)",
+        "serves a dashboard",
+        ("tensorboard",),
+    ),
+]
+# (each tried only where one of its words is in the step: a step can be a megabyte long)
+FOREGROUND = [
+    (re.compile(pattern, re.IGNORECASE), reason, words)
+    for pattern, reason, words in FOREGROUND_PATTERNS
 ]
 # A kill (not `kill -0`, which only asks whether a process is alive) or a `… stop` command
 # (`ray stop`, `docker stop`; not an option such as `--stop-token`).
@@ -336,13 +350,19 @@ def ends_serving(command, opens_ports=False):
         elif (
             index in announced
             or serving_signals(last)
-            or any(
-                re.search(pattern, last, flags=re.IGNORECASE) for pattern, _ in FOREGROUND_PATTERNS
-            )
+            or _in_foreground(last)
             or (opens_ports and _listens(last, steps[:index], ports))
         ):
             return True
     return False
+
+
+def _in_foreground(step):
+    lower = step.lower()
+    return any(
+        any(word in lower for word in words) and pattern.search(step)
+        for pattern, _, words in FOREGROUND
+    )
 
 
 # A step that does a job's work with a server it started (a trainer, an evaluation): a

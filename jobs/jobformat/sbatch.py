@@ -1,5 +1,6 @@
 """Slurm sbatch scripts -> a description. Fills only what the #SBATCH lines say."""
 
+import itertools
 import re
 
 from . import commands, mounts
@@ -813,7 +814,9 @@ def _submits(body):
     (or its next part) runs again as a new job, and nothing carries over unless it resumes
     on its own, so it is no chain of restarts."""
     lines = []
-    for match in SUBMIT.finditer(body or ""):
+    if "sbatch" not in (body or ""):
+        return []  # (directives are `#SBATCH`: most scripts submit nothing)
+    for match in SUBMIT.finditer(body):
         before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
         if before.lstrip().startswith("#") or " #" in before:
             continue  # in a comment ("Run with `sbatch job.sh`"): not a command
@@ -1029,12 +1032,18 @@ def _hands_off_to(body, in_container=False):
     None when the commands do more or launch their work themselves. `in_container`: also
     through a container runtime (`shifter ./x.sh`), which says nothing of the hardware the
     script uses (still a gang of copies when srun spreads it over nodes)."""
-    steps = [
-        line
-        for line in (body or "").replace("\\\n", " ").splitlines()
-        # (`X=… ray job submit …` sets X for the command: a step, not an assignment)
-        if not SETTING_UP.match(line) or ("ray" in line and RAY_SUBMIT.match(line))
-    ]
+    # (only whether there is one step matters: the look stops at a second)
+    steps = list(
+        itertools.islice(
+            (
+                line
+                for line in (body or "").replace("\\\n", " ").splitlines()
+                # (`X=… ray job submit …` sets X for the command: a step, not an assignment)
+                if not SETTING_UP.match(line) or ("ray" in line and RAY_SUBMIT.match(line))
+            ),
+            2,
+        )
+    )
     if len(steps) == 1 and (submitted := RAY_SUBMIT.match(steps[0])):
         return submitted.group(1)
     if in_container and len(steps) == 1 and (inside := IN_CONTAINER.match(steps[0])):

@@ -375,3 +375,17 @@ def test_a_model_as_vendors_name_it_is_not_flagged(typed):
     description, _ = jobformat.load(data)
     flagged = jobformat.check(description)
     assert not [i for i in flagged if i.field == "request.accelerators.0.type"]
+
+
+def test_a_description_with_values_to_drop_leaves_the_callers_data_as_it_was():
+    # Too many inputs and a number typed with commas: the first is dropped, the second read,
+    # both in load's own copy.
+    data = copy.deepcopy(EXAMPLE)
+    data["data"]["inputs"] = [dict(data["data"]["inputs"][0]) for _ in range(60)]
+    data["request"]["nodes"] = "1,024"
+    before = copy.deepcopy(data)
+    description, issues = jobformat.lint(data)
+    assert data == before
+    assert description.request.nodes == 1024
+    assert description.data.inputs is None
+    assert "too_many" in {issue.code for issue in issues if issue.field == "data.inputs"}
