@@ -388,7 +388,10 @@ FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
 PAIRED_INPUT = {"--input_dir", "--input-dir"}
-PAIRED_OUTPUT = {"--output_dir", "--output-dir"}
+# A BIDS App's analysis level, the word after its two folders (`fmriprep IN OUT participant`).
+BIDS_LEVELS = {"participant", "group"}
+BIDS_LEVEL = re.compile(r"(?<![\w-])(?:participant|group)(?![\w-])")
+PAIRED_OUTPUT = {"--output_dir", "--output-dir", "--output_path", "--output-path"}
 # Predictors named with their bare arguments, in order: what each one is (PREDICTOR_ARGUMENTS),
 # and options whose value is a place (not a flag before an argument).
 PREDICTOR_ARGUMENTS = {
@@ -420,7 +423,10 @@ DRY_RUN = {"--dry-run", "--dry_run", "--dryrun"}
 WRITTEN_PLACES = {"output.artifacts", "request.checkpoint_location", "_save"}
 # A folder of recordings a program processes (`--video-dir raw/ --output-dir frames/`): what it
 # reads, when the same command names where it writes (a converter or not).
-MEDIA_INPUT = re.compile(r"--(?:videos?|images?|audios?|frames?|clips?)[-_](?:dir|folder|root)")
+# (and whole-slide images, `--slides_path` beside `--output_path`)
+MEDIA_INPUT = re.compile(
+    r"--(?:videos?|images?|audios?|frames?|clips?|slides?|wsis?)[-_](?:dir|folder|root|path)"
+)
 OUTPUT_VARIABLE = re.compile(
     r"^(?:LOGDIR|OUTPUT_DIR|OUT_DIR|OUTPUT_PATH|OUTPUT_FOLDER|RESULTS?_DIR)$", re.IGNORECASE
 )
@@ -754,6 +760,10 @@ SHIFTER = re.compile(r"\bshifter\s")
 IMAGE_FILE = re.compile(r"\.(?:sif|simg|sqsh)$")
 # A container runtime's options giving the container the node's GPUs.
 GPU_FLAGS = {"--nv", "--rocm", "--gpus", "--nvccli"}
+# Apptainer's and Singularity's short options that are switches, not a value's name as Docker's
+# are (`-u` --userns, `-c` --contain, `-e` --cleanenv, `-w` --writable, `-p` --pid):
+# `singularity run -u -B a:b IMAGE` runs IMAGE.
+APPTAINER_VALUED = CONTAINER_VALUED - {"-u", "-c", "-e", "-w", "-p"}
 # A variable set to the directory the job was submitted from (`wd=$(pwd)`, `WD=$PWD`,
 # ``D=`pwd` ``), and a mount source that is one.
 SUBMIT_DIRECTORY = re.compile(
@@ -1212,6 +1222,16 @@ def _may_read_nothing(word):
     )  # fmt: skip
 
 
+# A program asked only for its usage or its version (`tool -h`, `tool --help`, `tool --version`).
+HELP_FLAGS = {"-h", "--help", "-help", "--version", "-version"}
+
+
+def _asks_help(words):
+    """Whether the words are one program given only a help or version flag: it reads nothing."""
+    words = [w for w in words if not _prefix(w)]
+    return len(words) == 2 and words[1].rstrip(";") in HELP_FLAGS and words[0][:1] != "-"
+
+
 class _Quiet:
     """Whether every step a text runs plainly reads nothing (see READS_NOTHING)."""
 
@@ -1264,7 +1284,12 @@ class _Quiet:
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
         head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
-        if head and not _may_read_nothing(head) and head.removeprefix("./") not in self.built:
+        if (
+            head
+            and not _may_read_nothing(head)
+            and head.removeprefix("./") not in self.built
+            and not _asks_help(words)
+        ):
             self.quiet = False  # decided at the first word, however long the line
             return
         segment, piped = [], False
@@ -1329,7 +1354,10 @@ class _Quiet:
                 return
             if verb in ("exec", "run"):
                 # The program the container runs decides (`apptainer exec x.sif python -V`).
-                image = _first_argument(words[i:], (verb,), CONTAINER_VALUED)
+                valued = (
+                    APPTAINER_VALUED if first in ("apptainer", "singularity") else CONTAINER_VALUED
+                )
+                image = _first_argument(words[i:], (verb,), valued)
                 if image:
                     after = words[i:].index(image, 2) + 1
                     if i + after >= len(words):
@@ -1357,6 +1385,9 @@ class _Quiet:
             words, i, head, first, python = ["pip", *words[i + 3 :]], 0, ["pip"], "pip", False
         # A program told to make up its own data (`train.py --synthetic`) reads none.
         made_up = any(SYNTHETIC.fullmatch(w) for w in words[i + 1 :] if w[:2] == "--")
+        if _asks_help(words[i:]):
+            self.steps += 1  # only prints its usage or version (`nnUNet_train -h`)
+            return
         if not _may_read_nothing(head[0]):
             self.quiet = False
             return
@@ -1605,6 +1636,8 @@ class _Reader:
             or "km_label" in line
         ) and PREDICTOR_IN_LINE.search(line):
             self._predictor(words)
+        if ("participant" in line or "group" in line) and BIDS_LEVEL.search(line):
+            self._bids_app(words)
         if "samtools" in line:
             self._samtools(words)
         if "STAR" in line:
@@ -2904,6 +2937,34 @@ class _Reader:
                     elif not NODE_LOCAL.match(value) and not self._written(value):
                         self.add(path, value, said)
 
+    def _bids_app(self, words):
+        """A BIDS App (fMRIPrep, QSIPrep, MRIQC, XCP-D…), whose command line is the standard's
+        `APP BIDS_DIR OUTPUT_DIR participant|group [options]`: the dataset read, the
+        derivatives written. The two folders are the last words that are not options (or an
+        option's value) before the analysis level; both must be paths."""
+        for command in _commands(words):
+            levels = [i for i, w in enumerate(command) if w in BIDS_LEVELS]
+            if not levels:
+                continue
+            given, i = [], levels[0] - 1
+            while i >= 0 and len(given) < 2:
+                word = command[i]
+                if word.startswith("-"):
+                    i -= 1
+                    continue
+                if i > 0 and command[i - 1].startswith("-") and "=" not in command[i - 1]:
+                    i -= 2  # an option's value (`-w /work`)
+                    continue
+                given.append(self.expand(_unquote(word)))
+                i -= 1
+            if len(given) < 2 or not all(_is_path(v) or "/" in v for v in given):
+                continue
+            output, dataset = given
+            if not NODE_LOCAL.match(dataset) and not self._written(dataset):
+                self.add("data.inputs", dataset, f"BIDS dataset {dataset}")
+            self.add("output.artifacts", output, f"BIDS derivatives {output}")
+            self.produced.add(output.rstrip("/"))
+
     def _samtools(self, words):
         """`samtools sort|view|index|… [options] FILE`: the file named first is read (a view's
         later words are regions); `-o F` or `> F` is what it writes. A file an earlier step
@@ -3798,7 +3859,8 @@ class _Reader:
             if not m:
                 continue
             after = _words(line[m.end() :])
-            image = _first_argument(["run", *after], ("run",), CONTAINER_VALUED)
+            valued = APPTAINER_VALUED if pattern is APPTAINER else CONTAINER_VALUED
+            image = _first_argument(["run", *after], ("run",), valued)
             if image:
                 said = f"{line[m.start() : m.end()].strip()} {image}"
                 gpus = any(w in GPU_FLAGS for w in after[: after.index(image)])
@@ -3854,10 +3916,14 @@ class _Reader:
     def _binds(self, value, said, words):
         # Where the container starts (`cd /workspace && …`, `--pwd`): a mount there holds
         # the job's code, not data.
+        # (`-w` is Docker's working folder; Apptainer's `-w` is --writable, and after its image
+        # the program's own: fMRIPrep's `-w /work` is its scratch folder)
+        short_workdir = () if self._has(APPTAINER) else ("-w",)
         workdirs = {
             self.expand(b).rstrip("/")
             for a, b in zip(words, words[1:], strict=False)
-            if a in ("cd", "--pwd", "-w", "--workdir", "--container-workdir", "--chdir", "-D")
+            if a in ("cd", "--pwd", "--workdir", "--container-workdir", "--chdir", "-D")
+            or a in short_workdir
         } | {
             self.expand(w.partition("=")[2]).rstrip("/")
             for w in words

@@ -513,6 +513,10 @@ def _component(options, body, gpus_elsewhere=False):
         scratch = slurm_memory(options["tmp"])
         if scratch:
             data["scratch"] = scratch
+    elif options.get("gres") and (
+        disk := next(filter(None, map(_local_disk, options["gres"].split(","))), None)
+    ):
+        data["scratch"] = disk
     for key, meaning in STREAMS.items():
         if options.get(key):
             notes.append(f"--{key} {options[key]}: {meaning}.")
@@ -950,7 +954,9 @@ LAUNCHES = re.compile(
 SETTING_UP = re.compile(
     r"^\s*(?:#|$|(?:export\s+)?[A-Za-z_]\w*=|module\s|ml\s|source\s|\.\s|cd\s|pushd\s|popd\b|"
     r"echo\b|printf\b|set\s|conda\s+(?:de)?activate\b|mkdir\s|date\b|hostname\b|nvidia-smi\b|"
-    r"wandb\s+(?:login|online|offline|enabled|disabled)\b)"
+    r"wandb\s+(?:login|online|offline|enabled|disabled)\b|"
+    # making the script it then starts executable (`chmod +x run.sh`)
+    r"chmod\s)"
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
@@ -1228,6 +1234,21 @@ def _int(value):
         return None
 
 
+# A generic resource some sites define for the node's own disk, asked for by size
+# (`--gres=tmpspace:100G`, `--gres=tmp:50G`, `--gres=lscratch:200G`): what --tmp asks for.
+LOCAL_DISK_GRES = re.compile(
+    r"(?:tmp|tmpspace|tmpdisk|localtmp|local_tmp|lscratch|localscratch|local_scratch|nvme|ssd)"
+    r":(\d+(?:\.\d+)?[KMGT]B?)",
+    re.IGNORECASE,
+)
+
+
+def _local_disk(item):
+    """The size of node-local disk a --gres item asks for (with its unit), or None."""
+    m = LOCAL_DISK_GRES.fullmatch(item.strip())
+    return slurm_memory(m.group(1)) if m else None
+
+
 def _gpus(options, node_count, tasks_per_node, notes):
     """--gres=gpu[:type][:N], --gpus-per-node, --gpus-per-task, --gpus -> {type, count per node};
     None when the script asks for no GPU at all."""
@@ -1239,6 +1260,8 @@ def _gpus(options, node_count, tasks_per_node, notes):
             parts = item.split(":")
             if parts[0] in OTHER_ACCELERATORS and len(parts) <= 2:
                 parts.insert(1, parts[0])  # --gres=dcu:4: four of the kind the name says
+            elif _local_disk(item):
+                continue  # the node's own disk, stated as data.scratch (_local_disk)
             elif parts[0] not in OTHER_ACCELERATORS and parts[0] != "gpu":
                 notes.append(f"--gres {item}: a generic resource the format does not hold.")
                 continue

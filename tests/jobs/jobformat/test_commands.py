@@ -4303,3 +4303,47 @@ def test_an_evaluation_is_told_by_its_programs_name_and_a_servers_data_dir_is_it
     # a settings file given as --load_path is no checkpoint
     text = "python infer.py --load_path /lustre/config.yaml --output_dir /lustre/out\n"
     assert found(text) == [("output.artifacts", "/lustre/out")]
+
+
+def test_a_bids_app_reads_its_dataset_and_writes_its_derivatives():
+    # the standard's `APP BIDS_DIR OUTPUT_DIR participant|group`, an option between them and
+    # the level skipped with its value (`-w /scratch/work`)
+    text = "fmriprep /lab/bids/ /lab/derivs/ -w /scratch/work participant --participant-label 01\n"
+    assert found(text) == [("data.inputs", "/lab/bids/"), ("output.artifacts", "/lab/derivs/")]
+    # through Apptainer: `-u` (--userns) takes no value, and the folders inside the container
+    # are the host's mounted there; the template cache mount stays undirected
+    text = (
+        "singularity run -u -B /scratch/tf:/opt/tf -B /lab/ds:/ds --cleanenv /img/fmriprep.sif "
+        "/ds /ds/derivatives participant -w /work\n"
+    )
+    got = found(text)
+    assert ("data.inputs", "/lab/ds") in got
+    assert ("output.artifacts", "/lab/ds/derivatives") in got
+    assert ("work.image", "/img/fmriprep.sif") in got
+    assert ("data.unclassified", "/opt/tf -> /scratch/tf") in got
+    # `participant` that is no level after two folders says nothing
+    assert found("python group.py participant\n") == []
+    assert found("mriqc bids out group\n") == []  # (names, not paths)
+
+
+def test_apptainers_w_is_writable_not_a_working_folder():
+    text = "apptainer exec -B /scratch/wf:/workflow /img/tool.sif tool --in /x -w /workflow\n"
+    assert ("work.code", "/scratch/wf") not in found(text)
+    # Docker's -w is where the container starts: a mount there holds the code
+    text = "docker run -v /home/me/repo:/repo -w /repo img:1 python train.py\n"
+    assert ("work.code", "/home/me/repo") in found(text)
+
+
+def test_slides_handed_over_beside_an_output_path_are_read():
+    text = "srun python tiles.py --slides_path /scratch/p/wsi/ --output_path /scratch/p/tiles/\n"
+    assert found(text) == [
+        ("data.inputs", "/scratch/p/wsi/"),
+        ("output.artifacts", "/scratch/p/tiles/"),
+    ]
+
+
+def test_a_program_asked_only_for_its_help_reads_nothing():
+    text = "#!/bin/sh\n#SBATCH -c 4\ncd ${SLURM_SUBMIT_DIR}\nnnUNet_train -h\n"
+    assert _imported(text)["data"] == {"no_inputs": True}
+    for runs in ("nnUNet_train 2d Trainer Task500 0", "tool --help input.txt"):
+        assert "no_inputs" not in _imported(f"#!/bin/sh\n#SBATCH -c 4\n{runs}\n").get("data", {})

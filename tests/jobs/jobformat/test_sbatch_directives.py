@@ -645,3 +645,29 @@ def test_srun_starting_a_script_of_the_project_hands_it_over_and_says_nothing_of
     assert got.no_accelerators is True
     assert request("#SBATCH -C cpu&ib", "srun x.sh").no_accelerators is True
     assert request("#SBATCH -C 'cpu|gpu'", "srun x.sh").no_accelerators is None
+
+
+def test_chmod_before_the_script_srun_starts_is_setting_up():
+    got = imported(
+        "#SBATCH --cpus-per-task=16",
+        "chmod +x run_sub-16.sh",
+        "srun ./run_sub-16.sh",
+    ).description.request
+    assert got.no_accelerators is None and got.accelerators is None
+
+
+def test_a_generic_resource_for_the_nodes_own_disk_is_scratch():
+    def scratch(*lines):
+        size = imported(*lines).description.data.scratch
+        return size and size.text
+
+    got = imported("#SBATCH -c 2", "#SBATCH --gpus-per-node=1", "#SBATCH --gres=tmpspace:100G")
+    assert got.description.data.scratch.text == "100 GiB"
+    assert got.description.request.accelerators[0].count == 1
+    assert not any("tmpspace" in n for n in got.notes)
+    assert scratch("#SBATCH --gres=gpu:2,lscratch:200G", "python a.py") == "200 GiB"
+    # a count with no unit is not a size; another resource is not a disk
+    assert scratch("#SBATCH --gres=lscratch:200", "python a.py") is None
+    assert scratch("#SBATCH --gres=license:2", "python a.py") is None
+    # --tmp comes first
+    assert scratch("#SBATCH --tmp=10G", "#SBATCH --gres=tmp:50G", "python a.py") == "10 GiB"
