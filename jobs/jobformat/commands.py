@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, POSITIONAL, script_variables
-from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder
+from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder, secret_name
 from .realtime import CONTAINER_VALUED, ends_serving, serving_signals
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -227,7 +227,7 @@ DATASET_OPTIONS = {
 # --dataset-name random`): no dataset is read.
 GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
 # Options that hand the program a path to read (the data it trains or runs on).
-DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--train-data", "--train_data",
+DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--datapath", "--train-data", "--train_data",
                 "--train-data-path", "--train_data_path", "--dataset",
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
@@ -871,6 +871,11 @@ SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 # A variable given a file's contents (`HF_TOKEN=$(cat "$TOKEN_FILE")`, `KEY=$(< key.txt)`).
 KEY_FROM_FILE = re.compile(
     r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*(?:cat\s+|<\s*)["']?([^\s"'()]+)["']?\s*\)["']?\s*$"""
+)
+# A key written into the script itself (`export WANDB_API_KEY="cc08…"`, `HF_TOKEN=hf_x`): a literal
+# value, not a variable's or a command's, one word (no path: a key file is read elsewhere).
+LITERAL_KEY = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(["']?)[^\s"'$`;/\\()<>|&]+\2[ \t]*(?:[;#]|$)"""
 )
 # The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
 REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
@@ -1553,6 +1558,8 @@ class _Reader:
         self.ran = self.ran or self._ran(words)
         if self.shared_disk and (".env" in line or "$(" in line):
             self._key_files(line, words)
+        if self.shared_disk and "=" in line and (m := LITERAL_KEY.match(line)):
+            self._literal_key(m.group(1))
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
@@ -3492,6 +3499,15 @@ class _Reader:
                 self.add("output.artifacts", value, f"wget --warc-file={value}")
             else:
                 self.add("data.inputs", value, f"wget {option} {value}")
+
+    def _literal_key(self, name):
+        """A key the script sets outright (`export WANDB_API_KEY="cc08…"`): the job is given it,
+        by the variable's name (never its value). The name says it is a key in two words or
+        more (`HF_TOKEN`, `WANDB_API_KEY`); a bare `key=…` or `token=…` is as often a loop's
+        setting."""
+        words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+        if len(words) > 1 and secret_name(name):
+            self.add("work.credentials", name, f"{name}=… (set in the script)")
 
     def _key_files(self, line, words):
         """Files a batch script loads its keys from: a dotenv file it sources (`set -a; source

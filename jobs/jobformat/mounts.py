@@ -10,6 +10,23 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+# Words of a variable's name that make it a credential (HF_TOKEN, WANDB_API_KEY,
+# AWS_SECRET_ACCESS_KEY, OSN_KEY_ID, GITHUB_PAT, TLS_KEYFILE, SHARD_PSK: a pre-shared key).
+# Whole words only: TOKENIZER_NAME, MAX_TOKENS and tokenizer_path are settings, not secrets.
+SECRET_WORDS = {
+    "token", "secret", "password", "passwd", "pat", "credential", "credentials", "key",
+    "apikey", "keyfile", "accesskey", "secretkey", "privatekey", "psk",
+}  # fmt: skip
+
+
+# A key that names a place or an order, not a secret (S3_KEY_PREFIX, SORT_KEY).
+NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
+
+
+def secret_name(name):
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
+    return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
+
 
 class Use(StrEnum):
     READ = "read"

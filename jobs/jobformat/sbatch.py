@@ -79,7 +79,7 @@ JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "s
 # A class of node (`gpu`, `gpu80`) names no model.
 # NVIDIA's vendor and data-centre brand prefixes (`nvidia_a40`, `tesla_v100`) are the model too.
 GPU_NAMES = re.compile(
-    r"^(?:nvidia[-_]?)?(?:tesla[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
+    r"^(?:nvidia[-_]?)?(?:tesla[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|m\d{2}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
     r"a10g?|(?:rtx|gtx|quadro|geforce|titan)\w*|mi\d{2,3}[ax]?|gpu(?=[-_]\w))(?:[-_]\w+)*$",
     re.IGNORECASE,
 )
@@ -1072,8 +1072,10 @@ def _hands_off_to(body, in_container=False):
 
 # A program of the project started once with no launcher in front (`python3 sim/run.py 4`,
 # `make run`): it starts on the first node only, and any use of the others is its own.
+# (the program as a path, or a variable holding it: `SCRIPT=/proj/prep.py`, `python $SCRIPT`)
 RUNS_A_PROGRAM = re.compile(
-    r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*([^\s;&|-][^\s;&|]*\.py)|"
+    r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*([^\s;&|-][^\s;&|]*\.py|"
+    r"[\"']?\$\{?[A-Za-z_]\w*\}?[\"']?(?=\s|$))|"
     r"make\s+(?:-\S+\s+)*(\w[\w.-]*))\b[^;&|]*$"
 )
 INSTALLS = re.compile(r"^\s*(?:python[\d.]*\s+-m\s+)?pip3?\s+install\b")

@@ -11,6 +11,7 @@ import re
 from . import commands, mounts
 from .envs import Variables, script_variables
 from .instances import accelerators_of_instance, is_cpu_instance
+from .mounts import NOT_SECRET_WORDS, SECRET_WORDS, secret_name  # noqa: F401 (names kept here)
 from .realtime import ends_serving, publishes_server
 from .sbatch import gpu_hint, kind_of, slurm_minutes_to_duration
 from .units import UnitError, format_duration, format_size, parse_size
@@ -27,27 +28,9 @@ RESOURCE_KEYS = {
     "image_id", "ports", "ordered", "any_of", "candidates", "min_nodes", "spot_recovery",
 }  # fmt: skip
 STORES = {"gcs": "gs", "s3": "s3", "r2": "r2", "azure": "az", "oci": "oci", "ibm": "cos"}
-# Words of a variable's name that make it a credential (HF_TOKEN, WANDB_API_KEY,
-# AWS_SECRET_ACCESS_KEY, OSN_KEY_ID, GITHUB_PAT, TLS_KEYFILE, SHARD_PSK: a pre-shared key).
-# Whole words only: TOKENIZER_NAME, MAX_TOKENS and tokenizer_path are settings, not secrets.
-SECRET_WORDS = {
-    "token", "secret", "password", "passwd", "pat", "credential", "credentials", "key",
-    "apikey", "keyfile", "accesskey", "secretkey", "privatekey", "psk",
-}  # fmt: skip
-
-
-# A key that names a place or an order, not a secret (S3_KEY_PREFIX, SORT_KEY).
-NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
-
-
 # The registry login SkyPilot runs before pulling a private image_id: the user name and the
 # server go with the password as one credential set.
 REGISTRY_LOGIN = {"SKYPILOT_DOCKER_USERNAME", "SKYPILOT_DOCKER_PASSWORD", "SKYPILOT_DOCKER_SERVER"}
-
-
-def secret_name(name):
-    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
-    return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
 # A settings file's line giving a key from the environment (`aws_access_key_id = ${AWS_…}` in

@@ -4259,6 +4259,25 @@ def test_a_batch_scripts_dotenv_and_token_files_are_its_credentials():
     assert _imported(exported)["work"]["credentials"] == [".env"]
     token = head + 'F="$HOME/.cache/huggingface/token"\nexport HF_TOKEN=$(cat "$F")\npython t.py\n'
     assert _imported(token)["work"]["credentials"] == ["$HOME/.cache/huggingface/token"]
+    # a key written into the script, by the variable's name (its value is never kept)
+    for line in ('export WANDB_API_KEY="cc08a1"', "HF_TOKEN=hf_abc123", "export GITHUB_PAT='x9'"):
+        name = line.split("=")[0].split()[-1]
+        data = _imported(head + f"{line}\npython train.py\n")
+        assert data["work"]["credentials"] == [name], line
+        assert "cc08a1" not in repr(data["work"]["credentials"])
+    # a key read from a file is named by the file (above), not by the variable
+    assert _imported(head + "export HF_TOKEN=$(cat t)\npython t.py\n")["work"]["credentials"] == [
+        "t"
+    ]
+    # a bare `key=…`, a variable's value, a path, a setting that is no key
+    for line in (
+        "key=abc",
+        "export WANDB_API_KEY=$KEY",
+        "HF_TOKEN_PATH=/home/u/.token",
+        "TOKENIZERS_PARALLELISM=false",
+        "MAX_TOKENS=512",
+    ):
+        assert "credentials" not in _imported(head + f"{line}\npython train.py\n").get("work", {})
     # a template, a virtual environment and a file read into a variable that holds no key
     for line in ("source .env.example", "source .venv/bin/activate", 'NAMES=$(cat "$F")'):
         assert "credentials" not in _imported(head + f"{line}\npython train.py\n").get("work", {})
@@ -4277,6 +4296,11 @@ def test_inputs_known_from_variables_take_the_place_where_the_command_uses_them(
         "./data/puzzles/test.parquet",
         "hf://northwind/tiny-1b",
     ]
+
+
+def test_a_datapath_option_is_the_data_the_program_reads():
+    text = "python prep.py --dataset ogbn-products --datapath /proj/raw --output /proj/graph\n"
+    assert ("data.inputs", "/proj/raw") in found(text, shared_disk=True)
 
 
 def test_torchtitans_dump_folder_is_where_it_keeps_its_checkpoints():

@@ -70,8 +70,12 @@ def test_a_constraint_naming_a_gpu_model_gives_the_type():
         assert gpus(model) == (model, 2, False), model
     assert gpus("nvidia_a40") == ("nvidia_a40", 2, False)  # a vendor prefix is known too
     assert gpus("tesla_v100") == ("tesla_v100", 2, False)  # and NVIDIA's Tesla brand
+    # the Tesla M series (M40, M60) as well as K80 and P100 (the network's catalogue does not
+    # hold these old cards: a warning, the type still as written)
+    for model in ("m40", "M60", "tesla_m40"):
+        assert gpus(model)[:2] == (model, 2), model
     # A class of GPU nodes, a CPU generation or a site's own name is a feature, not a model.
-    for feature in ("gpu80", "skylake", "a64fx", "1v100", "ib"):
+    for feature in ("gpu80", "skylake", "a64fx", "1v100", "ib", "m5", "m128"):
         assert gpus(feature)[0] is None, feature
 
 
@@ -671,3 +675,21 @@ def test_a_generic_resource_for_the_nodes_own_disk_is_scratch():
     assert scratch("#SBATCH --gres=license:2", "python a.py") is None
     # --tmp comes first
     assert scratch("#SBATCH --tmp=10G", "#SBATCH --gres=tmp:50G", "python a.py") == "10 GiB"
+
+
+def test_several_nodes_running_a_program_named_by_a_variable_are_no_gang():
+    # `python $SCRIPT` with no srun or launcher on two nodes runs once, on the first node: how
+    # the other node is used is not said, as for `python prep.py`.
+    body = (
+        'SCRIPT="/proj/prep.py"',
+        "python $SCRIPT \\",
+        "    --datapath /proj/raw --output /proj/g",
+    )
+    result = imported("#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", *body)
+    assert result.description.work.shape is None
+    assert any("$SCRIPT" in note and "nodes" in note for note in result.notes)
+    # with srun in front it is one program over both nodes
+    result = imported(
+        "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", 'S="/p/t.py"', "srun python $S"
+    )
+    assert result.description.work.shape == "gang"
