@@ -988,6 +988,8 @@ DATA_FILE = re.compile(
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
+# …and a folder named for them.
+RESULT_FOLDER = re.compile(r"results?|predictions?|answers?|hyps|hypotheses", re.IGNORECASE)
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # `${1:?usage: train.sh <config.yaml>}`: the message bash prints when the argument is missing,
@@ -1899,11 +1901,15 @@ class _Reader:
             if self.inside and "/" not in target and "$" not in target:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
+            folder, _, name = target.rpartition("/")
             if not self.inside and (
-                RESULT_FILE.match(target.rsplit("/", 1)[-1]) or TABLE_FILE.search(target)
+                RESULT_FILE.match(name)
+                or TABLE_FILE.search(target)
+                or RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
             ):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`),
-                # or printed as a table (`done > samples.tsv`): not its log.
+                # in a folder named for results (`> results/test.nbest.out`), or printed as a
+                # table (`done > samples.tsv`): not its log.
                 self.add("output.artifacts", target, m.group(0).strip())
 
     def _stdin(self, line):

@@ -4395,3 +4395,12 @@ def test_a_variable_set_again_before_any_use_keeps_the_later_value():
     assert "B" in script_variables("B=/a/x\nC=$B/q\nB=/a/y\n").ambiguous
     assert "B" in script_variables('B=/a/x\nif [ -n "$Q" ]; then\n  B=/a/y\nfi\n').ambiguous
     assert "B" in script_variables("B=/a/x\nif true; then\nB=/a/y\nfi\n").ambiguous
+
+
+def test_printed_results_redirected_into_a_folder_named_for_results_are_an_output():
+    # (on a cluster's shared disk, where the file outlives the job)
+    assert found("python t.py -n_best 10 > results/test.nbest.out\n", shared_disk=True) == [
+        ("output.artifacts", "results/test.nbest.out")
+    ]
+    # (a log's folder is not one)
+    assert found("python t.py > logs/run.out\n", shared_disk=True) == []
