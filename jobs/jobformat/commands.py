@@ -197,6 +197,17 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   "--model_loc", "--model-loc", "--model_location", "--model-location",
                   # a vision-language model's image encoder (LLaVA's `--vision_tower org/clip`)
                   "--vision_tower", "--vision-tower"}  # fmt: skip
+# The models the Hugging Face Hub still serves without an organisation (`bert-base-cased`,
+# `roberta-large`, `t5-small`, `gpt2-medium`): a Hub id under an option that takes one, as
+# `org/name` is. (Only these names: a bare word is as often a run's label or a setting.)
+CANONICAL_HUB_MODEL = re.compile(
+    r"bert-(?:base|large)-(?:uncased|cased|multilingual-(?:uncased|cased)|chinese|german-cased)"
+    r"(?:-whole-word-masking)?|roberta-(?:base|large)(?:-openai-detector)?|"
+    r"distilbert-base-(?:uncased|cased|multilingual-cased|german-cased)|distilroberta-base|"
+    r"xlm-roberta-(?:base|large)|albert-(?:base|large|xlarge|xxlarge)-v[12]|"
+    r"t5-(?:small|base|large|3b|11b)|gpt2(?:-medium|-large|-xl)?|distilgpt2|"
+    r"xlnet-(?:base|large)-cased|bart-(?:base|large)|ctrl"
+)
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
@@ -328,8 +339,14 @@ OUTPUT_OPTIONS = {
     "--destdir",
     "--out_root",
     "--out-root",
+    # where a tokenizer trainer writes its model and vocabulary (SentencePiece's `spm_train
+    # --model_prefix=m` makes m.model and m.vocab)
+    "--model_prefix",
+    "--model-prefix",
 }
-OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file"}
+# Options named for one file (or a prefix of files): a bare name there is a file written.
+OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file",
+                       "--model_prefix", "--model-prefix"}  # fmt: skip
 # Options named for where a program writes that are not in the list: `--output_model_dir`,
 # `--eval-output-path`, `--artifact-dir` (not a log's or a cache's place: OWN_FILES).
 OUTPUT_NAMED = re.compile(
@@ -387,11 +404,15 @@ FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
-PAIRED_INPUT = {"--input_dir", "--input-dir"}
+PAIRED_INPUT = {"--input_dir", "--input-dir",
+                # the root of the inputs beside the root of the outputs (`score.py
+                # --input_root A --output_root B`)
+                "--input_root", "--input-root"}  # fmt: skip
 # A BIDS App's analysis level, the word after its two folders (`fmriprep IN OUT participant`).
 BIDS_LEVELS = {"participant", "group"}
 BIDS_LEVEL = re.compile(r"(?<![\w-])(?:participant|group)(?![\w-])")
-PAIRED_OUTPUT = {"--output_dir", "--output-dir", "--output_path", "--output-path"}
+PAIRED_OUTPUT = {"--output_dir", "--output-dir", "--output_path", "--output-path",
+                 "--output_root", "--output-root"}  # fmt: skip
 # Predictors named with their bare arguments, in order: what each one is (PREDICTOR_ARGUMENTS),
 # and options whose value is a place (not a flag before an argument).
 PREDICTOR_ARGUMENTS = {
@@ -418,6 +439,16 @@ PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGN
 # Long options written with one dash, as Go, Java and many scientific programs take them
 # (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.
 SINGLE_DASH_LONG = {"-input", "-output"}
+# fairseq's tools that take the binarized data folder as their first argument, by their
+# console names or their scripts (`python fairseq_cli/train.py data-bin/x`).
+FAIRSEQ_TOOL = re.compile(
+    r"(?:\S*/)?(?:fairseq-(?:train|generate|interactive|validate|eval-lm)|"
+    r"fairseq_cli/(?:train|generate|interactive|validate|eval_lm)\.py)"
+)
+# OpenNMT-py's translator (`onmt_translate`, `translate.py -model m.pt -src s.txt`), and the
+# single-dash options of it that name what it reads.
+ONMT_TRANSLATE = re.compile(r"(?:^|[\s/])(?:onmt_translate|translate\.py)(?=\s)")
+ONMT_READS = {"-model", "-src", "-tgt"}
 # A command told to rehearse, and the places it would otherwise write.
 DRY_RUN = {"--dry-run", "--dry_run", "--dryrun"}
 WRITTEN_PLACES = {"output.artifacts", "request.checkpoint_location", "_save"}
@@ -737,6 +768,8 @@ SAVES_IN_LINE = re.compile(
     r"checkpoint[-_](?:every|interval)"
 )
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
+# A trainer told to keep no checkpoints (`--no_save`, fairseq's `--no-save`).
+NO_SAVE = {"--no_save", "--no-save"}
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
                # NVIDIA's examples, and trainers that say it the other way round
                "--num_steps_per_checkpoint", "--num-steps-per-checkpoint",
@@ -971,6 +1004,8 @@ DATA_FILE = re.compile(
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
+# …and a folder named for them.
+RESULT_FOLDER = re.compile(r"results?|predictions?|answers?|hyps|hypotheses", re.IGNORECASE)
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # `${1:?usage: train.sh <config.yaml>}`: the message bash prints when the argument is missing,
@@ -983,6 +1018,11 @@ WRITTEN = re.compile(
 )
 # Names of options that write where they point, or keep the program's own files there.
 WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
+# Options naming the source side of a translation corpus (`--src`, `--valsrc`, `--train_src`,
+# `--src_file`): its sentences, not the program's code.
+SOURCE_SIDE = re.compile(
+    r"--(?:(?:train|val|valid|dev|test)[-_]?)?src(?:[-_](?:file|path|train|val|valid|dev|test))?"
+)
 OWN_FILES = re.compile(
     r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd|chdir|cwd|wandb|"
     r"mlflow|profile|trace|container|mount|bind|env|script|code|src"
@@ -1906,11 +1946,15 @@ class _Reader:
             if self.inside and "/" not in target and "$" not in target:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
+            folder, _, name = target.rpartition("/")
             if not self.inside and (
-                RESULT_FILE.match(target.rsplit("/", 1)[-1]) or TABLE_FILE.search(target)
+                RESULT_FILE.match(name)
+                or TABLE_FILE.search(target)
+                or RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
             ):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`),
-                # or printed as a table (`done > samples.tsv`): not its log.
+                # in a folder named for results (`> results/test.nbest.out`), or printed as a
+                # table (`done > samples.tsv`): not its log.
                 self.add("output.artifacts", target, m.group(0).strip())
 
     def _stdin(self, line):
@@ -2084,9 +2128,18 @@ class _Reader:
         return self._evaluates
 
     def _options(self, words):
+        self._fairseq_data(words)
+        onmt = "-model" in words and "-src" in words and self._has(ONMT_TRANSLATE)
         for i, word in enumerate(words):
             if word[:1] != "-":
                 continue  # options only (a cheap test first: lines can be long)
+            if onmt and word in ONMT_READS and i + 1 < len(words) and words[i + 1][:1] != "-":
+                # OpenNMT's translator: the model and the texts it translates (and the
+                # reference, `-tgt`) are read; `-output` is what it writes (SINGLE_DASH_LONG)
+                value = self.expand(_unquote(words[i + 1]))
+                if _is_path(value) or RELATIVE.fullmatch(value):
+                    self.add("data.inputs", value, f"{word} {value}")
+                continue
             option, eq, value = word.partition("=")
             if not eq:
                 value = words[i + 1] if i + 1 < len(words) else ""
@@ -2151,7 +2204,9 @@ class _Reader:
                 self._format_input(option, value)
                 continue
             if (option in PAIRED_INPUT or MEDIA_INPUT.fullmatch(option)) and value[:1] != "-":
-                self._paired_input(option, self.expand(value), words)
+                # (a root of inputs beside a root of outputs says so of any program)
+                roots = option in ("--input_root", "--input-root")
+                self._paired_input(option, self.expand(value), words, any_program=roots)
                 continue
             if option == "--data-dir" and value[:1] != "-":
                 # (not a server's: `mlc_llm serve --data-dir D --output-dir O` keeps its own
@@ -2239,6 +2294,7 @@ class _Reader:
                     option in HUB_ID_OPTIONS
                     and (
                         HF_ID.fullmatch(value)
+                        or CANONICAL_HUB_MODEL.fullmatch(value)
                         or (option in MODEL_PATH_OPTIONS and _is_path(value))
                         # (a model's name written as a path; not one built from a variable,
                         # `--model_name $OUT/exp1`, as often the run's own name)
@@ -2355,7 +2411,13 @@ class _Reader:
         program's own files, is what the program reads; not one an earlier step wrote. (Long
         options, or a file in a folder named for data, `-p datasets/x.train`; `[ -f data.csv ]`
         tests a file, it does not hand it over.)"""
-        if WRITES.search(option) or OWN_FILES.search(option) or GENERATED_OPTION.match(option):
+        if WRITES.search(option) or GENERATED_OPTION.match(option):
+            return
+        if OWN_FILES.search(option) and not (
+            # (a translation's source side, `--src data/train.en`, `--valsrc data/val.en`: the
+            # text read, not code, when it is a data file)
+            SOURCE_SIDE.fullmatch(option) and not CODE_FILE.search(value)
+        ):
             return
         value = self.expand(value)
         if self._written(value):
@@ -2386,6 +2448,21 @@ class _Reader:
         m = SUBMIT_VARIABLE.fullmatch(value) if value[:1] == "$" else None
         given = self.variables.choices.get(m and (m.group(1) or m.group(2)), ())
         return bool(given) and all(DATA_FILE.search(v) for v in given)
+
+    def _fairseq_data(self, words):
+        """fairseq's command-line tools take the binarized data folder as their first argument
+        (`fairseq-train data-bin/wmt16 --arch …`, `fairseq-generate DATA --path ckpt.pt`): the
+        data read."""
+        for k, word in enumerate(words[:-1]):
+            if FAIRSEQ_TOOL.fullmatch(word):
+                value = words[k + 1]
+                if value[:1] not in ("-", ""):
+                    value = self.expand(_unquote(value))
+                    if (_is_path(value) and not re.fullmatch(r"\$\{?\w+\}?/?", value)) or (
+                        RELATIVE.fullmatch(value)
+                    ):
+                        self.add("data.inputs", value, f"{word} {value}")
+                return
 
     def _named_option(self, option, value, words=()):
         """Options read by a word of their name or by the program they are given to: a Hub
@@ -2714,6 +2791,10 @@ class _Reader:
         if not self._has(SAVES_IN_LINE) or not SAVES_EVERY.intersection(
             w.partition("=")[0] for w in words
         ):
+            return
+        if NO_SAVE.intersection(words):
+            # (`--no_save`, fairseq's `--no-save`: the run is told to keep no checkpoints,
+            # whatever interval it is given; the folder is where its results go)
             return
         values = dict(zip(words, [*words[1:], ""], strict=False))
         values.update(w.partition("=")[::2] for w in words if w.startswith("--") and "=" in w)
@@ -4617,6 +4698,12 @@ DONE_WORD = re.compile(r"(?:^|[;&|])\s*done(?=[\s;&|<>)]|$)")
 NAMED_ARRAY = re.compile(
     r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?([A-Za-z_]\w*)(\+?)=\(([^()#]*)\)\s*(?:#.*)?$"
 )
+# …and one written over several lines: `DATASETS=(` alone on its line, then its elements.
+ARRAY_OPENS = re.compile(
+    r"^\s*(?:(?:declare|local|readonly)(?:\s+-\w+)+\s+)?([A-Za-z_]\w*)=\(\s*(?:#.*)?$"
+)
+ARRAY_COMMENT = re.compile(r"(?:^|\s)#.*")
+ARRAY_LINES = 256  # elements read of one array written over several lines
 # A loop's words that name every element of an array: `"${MODELS[@]}"`, `${MODELS[*]}`.
 ARRAY_WORDS = re.compile(r'^"?\$\{([A-Za-z_]\w*)\[[@*]\]\}"?$')
 # `$(seq 3)`, `$(seq 1 3)`, `$(seq 0 2 8)`: numbers the loop counts through.
@@ -4648,10 +4735,28 @@ def _named_loops(text, variables, arrays=None):
 
 
 def _arrays(lines):
-    """Arrays set once on one line (`MODELS=("a" "b")`), by name; one set twice or added to
-    (`+=`) holds what the run decides, and is left out."""
+    """Arrays set once (`MODELS=("a" "b")`, or one element a line up to the line that closes
+    it, comments between), by name; one set twice or added to (`+=`) holds what the run
+    decides, and is left out."""
     arrays, twice = {}, set()
+    opened = None  # (name, words) of an array whose elements follow, one line each
     for _, line in lines:
+        if opened is not None:
+            body = ARRAY_COMMENT.sub("", line).strip()
+            if body.startswith(")"):
+                name, words = opened
+                opened = None
+                if name in arrays:
+                    twice.add(name)
+                arrays[name] = [_unquote(w) for w in words]
+            elif "(" in body or ")" in body or len(opened[1]) > ARRAY_LINES:
+                opened = None  # (not a plain list of words: left out)
+            else:
+                opened[1].extend(WORD.findall(body))
+            continue
+        if "=(" in line and (m := ARRAY_OPENS.match(line)):
+            opened = (m.group(1), [])
+            continue
         if "=(" not in line or not (m := NAMED_ARRAY.match(line)):
             continue
         name, words = m.group(1), WORD.findall(m.group(3))

@@ -140,10 +140,12 @@ def _assigned(text, given):
     are read from the same body more than once (a hetjob's components share one)."""
     values = dict(given)
     own, twice, fallbacks, each = {}, set(), {}, {}
+    last_set = {}  # name -> where its last assignment at the top of the script ends
     joined = _joined(text or "")
     line_start = read_to = 0  # (the start of the line read up to read_to: one pass over the text)
     for m in SCRIPT_ASSIGNMENT.finditer(joined):
         name, raw = m.groups()
+        assigned_to = m.end()  # (m is reused below)
         line_start = joined.rfind("\n", read_to, m.start(1)) + 1 or line_start
         read_to = m.start(1)
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
@@ -215,12 +217,45 @@ def _assigned(text, given):
                     continue
                 own[name] = values[name] = value
                 continue
+        top = read_to == line_start and "$" not in raw
         if name in own and own[name] != value:
+            if top and name in last_set and _overwritten(joined, last_set[name], line_start, name):
+                # set again at the top of the script before anything uses it (a block of
+                # settings where a later line replaces an earlier one): the later value holds
+                own[name] = values[name] = value
+                each[name] = [value]
+                last_set[name] = assigned_to
+                continue
             twice.add(name)
         own[name] = values[name] = value
         each.setdefault(name, []).append(value)  # (a tuple grown by `+=` is copied each time)
+        if top and "$" not in raw:  # (a plain value; a default of its own, `${X:-a}`, is not)
+            last_set[name] = assigned_to
+        else:
+            last_set.pop(name, None)
     each = {name: tuple(plain) for name, plain in each.items()}
     return {k: v for k, v in values.items() if k not in twice}, frozenset(twice), each
+
+
+# Lines between two settings of one variable that cannot use it or branch: blank lines,
+# comments and other settings at the start of a line.
+SETTINGS_ONLY = re.compile(r"(?:[ \t]*+(?:#[^\n]*+)?\n|[A-Za-z_]\w*+=[^\n]*+\n)*+")
+OVERWRITE_SPAN = 4000  # characters between the two settings looked at
+
+
+def _overwritten(text, start, end, name):
+    """Whether the text between a variable's setting (ending at start) and the line of its next
+    one (end) holds only blank lines, comments and other settings, none using the variable: the
+    first value is never read."""
+    if end - start > OVERWRITE_SPAN:
+        return False
+    nl = text.find("\n", start, end)
+    if nl < 0:
+        return False  # (two settings on one line: `A=x; A=y` is left to the general rule)
+    between = text[nl + 1 : end]
+    if "$" + name in between or "${" + name in between:
+        return False
+    return SETTINGS_ONLY.fullmatch(between) is not None
 
 
 def _joined(text):

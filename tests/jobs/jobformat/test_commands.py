@@ -863,8 +863,10 @@ def test_checkpoint_options_are_read_by_one_reader_for_both_importers():
     assert found("python t.py --checkpoint-folder=s3://b/ckpt\n") == [
         ("request.checkpoint_location", "s3://b/ckpt")
     ]
-    assert found("fairseq-train d --save-dir checkpoints/run1\n") == [
-        ("request.checkpoint_location", "checkpoints/run1")
+    # (fairseq-train's first argument is the data folder it reads)
+    assert found("fairseq-train data-bin --save-dir checkpoints/run1\n") == [
+        ("data.inputs", "data-bin"),
+        ("request.checkpoint_location", "checkpoints/run1"),
     ]
     # a value a command computes is kept as the script writes it
     assert found("CKPT=$(pwd)/ckpt\npython t.py --ckpt_dir $CKPT\n") == [
@@ -4371,3 +4373,102 @@ def test_a_program_asked_only_for_its_help_reads_nothing():
     assert _imported(text)["data"] == {"no_inputs": True}
     for runs in ("nnUNet_train 2d Trainer Task500 0", "tool --help input.txt"):
         assert "no_inputs" not in _imported(f"#!/bin/sh\n#SBATCH -c 4\n{runs}\n").get("data", {})
+
+
+# --- classic NLP and machine translation (public set seen-az) --------------------------------
+
+
+def test_models_the_hub_serves_without_an_organisation_are_read_by_name():
+    assert found("python -m exp.ner --model_name bert-base-cased --model_type bert\n") == [
+        ("data.inputs", "hf://bert-base-cased")
+    ]
+    assert found("python t.py --model t5-small\n") == [("data.inputs", "hf://t5-small")]
+    # (any other bare word is as often a run's label or a setting)
+    assert found("python t.py --model_name mymodel\n") == []
+
+
+def test_a_tokenizer_trainers_model_prefix_is_what_it_writes():
+    assert found("spm_train --input=${1} --model_prefix=${2} --vocab_size=30000\n") == [
+        ("data.inputs", "${1}"),
+        ("output.artifacts", "${2}"),
+    ]
+    text = "python train_spm.py --input /c/wiki.jsonl --model_prefix tok-wiki --vocab_size 8\n"
+    assert found(text) == [("data.inputs", "/c/wiki.jsonl"), ("output.artifacts", "tok-wiki")]
+
+
+def test_a_trainer_told_to_keep_no_checkpoints_writes_its_output_dir():
+    text = "python run_seq2seq.py --train_file $2 --output_dir $4 --no_save --save_steps 900000\n"
+    assert found(text) == [("data.inputs", "$2"), ("output.artifacts", "$4")]
+    assert found("python run.py --output_dir /o/x --save_steps 500\n") == [
+        ("request.checkpoint_location", "/o/x")
+    ]
+
+
+def test_fairseq_tools_read_the_data_folder_given_first():
+    text = "fairseq-generate exp/data-bin/x.fr-en --path exp/ckpt/best.pt --beam 5\n"
+    assert found(text) == [
+        ("data.inputs", "exp/data-bin/x.fr-en"),
+        ("data.inputs", "exp/ckpt/best.pt"),
+    ]
+    text = "D=/s/gec\npython fairseq_cli/train.py $D/data-bin/j --save-dir ckpt/t\n"
+    assert found(text) == [
+        ("data.inputs", "/s/gec/data-bin/j"),
+        ("request.checkpoint_location", "ckpt/t"),
+    ]
+    # (an option first is no data folder)
+    assert found("fairseq-hydra-train --config-dir c --config-name n\n") == []
+
+
+def test_opennmt_translator_reads_its_model_and_source_text():
+    text = "python translate.py -model ../m/en.pt -src ../d/dev.et -output ../d/hyp.en -gpu 0\n"
+    assert found(text) == [
+        ("data.inputs", "../m/en.pt"),
+        ("data.inputs", "../d/dev.et"),
+        ("output.artifacts", "../d/hyp.en"),
+    ]
+    # (another program's `-model` is not OpenNMT's)
+    assert found("python translate.py --text hello\n") == []
+
+
+def test_a_translation_corpus_source_side_is_read_not_taken_for_code():
+    text = "python nmt.py --src data/split/train.en --tgt data/split/train.fr\n"
+    assert found(text) == [
+        ("data.inputs", "data/split/train.en"),
+        ("data.inputs", "data/split/train.fr"),
+    ]
+    assert found("python x.py --src src/ --out /o\n") == []
+
+
+def test_a_root_of_inputs_beside_a_root_of_outputs_is_read_for_each_turn_of_a_loop():
+    text = (
+        'IN=/s/old\nOUT=/s/old_out\n\n# the new runs\nIN="/s/new"\nOUT="/s/new_out"\n'
+        'SETS=(\n  # "skipped"\n  "a"\n  "b"\n  "c"\n)\n'
+        'for S in "${SETS[@]}"; do\n  python score.py --input_root "${IN}/${S}/m" '
+        '--output_root "${OUT}/${S}"\ndone\n'
+    )
+    # (the later settings hold; three outputs side by side are their folder)
+    assert found(text) == [
+        ("data.inputs", "/s/new/a/m"),
+        ("output.artifacts", "/s/new_out"),
+        ("data.inputs", "/s/new/b/m"),
+        ("data.inputs", "/s/new/c/m"),
+    ]
+
+
+def test_a_variable_set_again_before_any_use_keeps_the_later_value():
+    from jobs.jobformat.envs import script_variables
+
+    assert script_variables("B=/a/x\n\n# now\nB=/a/y\n").values["B"] == "/a/y"
+    # (used between, or set again in a branch: the run decides)
+    assert "B" in script_variables("B=/a/x\nC=$B/q\nB=/a/y\n").ambiguous
+    assert "B" in script_variables('B=/a/x\nif [ -n "$Q" ]; then\n  B=/a/y\nfi\n').ambiguous
+    assert "B" in script_variables("B=/a/x\nif true; then\nB=/a/y\nfi\n").ambiguous
+
+
+def test_printed_results_redirected_into_a_folder_named_for_results_are_an_output():
+    # (on a cluster's shared disk, where the file outlives the job)
+    assert found("python t.py -n_best 10 > results/test.nbest.out\n", shared_disk=True) == [
+        ("output.artifacts", "results/test.nbest.out")
+    ]
+    # (a log's folder is not one)
+    assert found("python t.py > logs/run.out\n", shared_disk=True) == []
