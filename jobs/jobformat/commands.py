@@ -2784,7 +2784,9 @@ class _Reader:
                     and not self._written(each)
                 )
                 or (option == "--data" and _dataset_description(each))
-                or ("data" in option and self._data_file_read(each))
+                # (a data file by its kind under an option named for the data or the input:
+                # `--input data/x.csv`, `--input_file cohort.parquet`)
+                or (("data" in option or "input" in option) and self._data_file_read(each))
                 or _relative_glob(each)
             ):
                 self.add("data.inputs", each, f"{option} {each}")

@@ -3039,6 +3039,14 @@ def test_the_output_of_a_script_in_r_or_julia_is_what_it_writes():
     assert found("julia --project=. run.jl -o results/run1.csv\n") == [
         ("output.artifacts", "results/run1.csv")
     ]
+    # a data file by its kind under an option named for the input is read
+    assert found("Rscript analyze.R --input data/x.csv --output results/y.csv\n") == [
+        ("data.inputs", "data/x.csv"),
+        ("output.artifacts", "results/y.csv"),
+    ]
+    assert found("python analyze.py --input_file cohort.parquet\n") == [
+        ("data.inputs", "cohort.parquet")
+    ]
     # not the -o of a program that is no script of the job's (a compiler's, a downloader's)
     assert found("R CMD SHLIB -o lib.so a.c\n") == []
     assert found("wget -o fetch.log https://example.org/x.R\n") == [
