@@ -991,6 +991,8 @@ OUTPUT_FILE = re.compile(
 )
 # A file in a folder named for the data (`-p datasets/gutenberg.train`, `--docs data/wiki.txt`):
 # what the program it is handed to reads, whatever its kind.
+# Scripts a job runs as its own program (Python, R, Julia): what follows them is theirs.
+SCRIPT_PROGRAMS = (".py", ".R", ".r", ".jl")
 DATA_FOLDER_FILE = re.compile(r"(?:\./)?(?:data|datasets?)/[\w.${}/-]*[\w}]\.[A-Za-z]\w*$")
 # A folder named for the data (`./data`, `datasets`), or one in such a folder at an absolute
 # place (`/network/datasets/inat`): handed to a program as its first argument, what it reads.
@@ -2870,7 +2872,9 @@ class _Reader:
                     and not self._written(each)
                 )
                 or (option == "--data" and _dataset_description(each))
-                or ("data" in option and self._data_file_read(each))
+                # (a data file by its kind under an option named for the data or the input:
+                # `--input data/x.csv`, `--input_file cohort.parquet`)
+                or (("data" in option or "input" in option) and self._data_file_read(each))
                 or _relative_glob(each)
             ):
                 self.add("data.inputs", each, f"{option} {each}")
@@ -2891,7 +2895,8 @@ class _Reader:
 
     def _program_output(self, words):
         """`-o`/`--output` of the job's own program (`python convert.py -o /scratch/out`,
-        `python -m tool.dedup --output out/a/b`) or of a profiler (`kernprof -o run.lprof`,
+        `python -m tool.dedup --output out/a/b`, a script in R or Julia too: `Rscript bp.R -p
+        data/x.txt -o data/y.txt`, `julia run.jl -o out/`) or of a profiler (`kernprof -o run.lprof`,
         `nsys profile -o report`) names what it writes. The line is walked once: a line can
         hold thousands of options, and what precedes each is known from the walk."""
         program = False  # a Python program or a profiler named so far on the line
@@ -2904,7 +2909,7 @@ class _Reader:
             program = program or (
                 i > 0
                 and (
-                    words[i - 1].endswith(".py")
+                    words[i - 1].endswith(SCRIPT_PROGRAMS)
                     or words[i - 1].rsplit("/", 1)[-1] in PROFILERS
                     or (
                         words[i - 1] == "-m"

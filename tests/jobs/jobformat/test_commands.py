@@ -3027,6 +3027,35 @@ def test_a_file_in_a_folder_named_for_data_given_to_any_option_is_read():
     assert ("data.inputs", "data/train.jsonl") not in found("[ -f data/train.jsonl ] && echo ok\n")
 
 
+def test_the_output_of_a_script_in_r_or_julia_is_what_it_writes():
+    # Rscript's and julia's script take the options after it, as python's does
+    text = (
+        "Rscript bp.R \\\n-p data/ukb_bmi.txt \\\n-t bmi.21001 \\\n-s data/snps.txt \\\n"
+        "-o data/ukb_bmi.vgwas.txt\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "data/ukb_bmi.txt"),
+        ("data.inputs", "data/snps.txt"),
+        ("output.artifacts", "data/ukb_bmi.vgwas.txt"),
+    ]
+    assert found("julia --project=. run.jl -o results/run1.csv\n") == [
+        ("output.artifacts", "results/run1.csv")
+    ]
+    # a data file by its kind under an option named for the input is read
+    assert found("Rscript analyze.R --input data/x.csv --output results/y.csv\n") == [
+        ("data.inputs", "data/x.csv"),
+        ("output.artifacts", "results/y.csv"),
+    ]
+    assert found("python analyze.py --input_file cohort.parquet\n") == [
+        ("data.inputs", "cohort.parquet")
+    ]
+    # not the -o of a program that is no script of the job's (a compiler's, a downloader's)
+    assert found("R CMD SHLIB -o lib.so a.c\n") == []
+    assert found("wget -o fetch.log https://example.org/x.R\n") == [
+        ("data.inputs", "https://example.org/x.R")
+    ]
+
+
 def test_a_model_variable_set_from_a_commands_output_is_not_a_hub_id_given_at_launch():
     text = (
         "MODEL_NAME=$(grep -Po 'name: \"\\K[^\"]*' conf/model/small.yaml)\n"
