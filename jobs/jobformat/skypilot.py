@@ -535,8 +535,11 @@ def _env_model_values(envs, variables):
 
 def _environment_read(name, script):
     """Whether the commands name the variable or read their environment (`os.environ`,
-    `getenv`), where a program finds it."""
+    `getenv`), where a program finds it. A task with no setup and no run starts nothing: its
+    envs are set for no one."""
     script = script or ""
+    if not script.strip():
+        return False
     if name in script or re.search(r"environ|getenv|ENV\[", script):
         return True
     return not _only_inline_python(script)
