@@ -266,6 +266,18 @@ def _mounts(task, variables, script, notes, serves=False):
                 ref = f"@{spec['ref']}" if spec.get("ref") else ""
                 found["code"].append(f"{variables.expand(str(spec['url']))}{ref}")
             continue
+        if isinstance(spec, dict) and (
+            spec.get("force_managed") or spec.get("persistent") is False
+        ):
+            # How long the bucket lives, which the format has no place for: SkyPilot takes an
+            # existing bucket over (`sky storage delete` then deletes it), or deletes a bucket it
+            # made when the task's cluster goes.
+            life = (
+                "force_managed (SkyPilot manages this existing bucket: `sky storage delete` deletes it)"
+                if spec.get("force_managed")
+                else "persistent false (the bucket is deleted when the task's cluster goes)"
+            )
+            notes.append(f"file_mounts {target}: {life}.")
         if isinstance(spec, dict) and "volume" in spec:
             seen = now = f"volume://{variables.expand(spec['volume'])}"
             mode, new = "MOUNT", False

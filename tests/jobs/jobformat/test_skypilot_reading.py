@@ -780,3 +780,17 @@ def test_a_task_with_no_commands_reads_no_model_its_envs_name():
     with_run = text + "run: python serve.py\n"
     [result] = jobformat.import_text(with_run.encode(), filename="sky.yaml")
     assert [i.location for i in result.description.data.inputs] == ["hf://northwind/seg-7b"]
+
+
+def test_a_buckets_lifetime_set_in_a_mount_is_noted():
+    text = (
+        "file_mounts:\n"
+        "  /taken:\n    source: s3://lab-existing\n    force_managed: true\n    mode: MOUNT\n"
+        "  /scratch:\n    name: lab-tmp-bucket\n    persistent: false\n"
+        "  /kept:\n    name: lab-kept\n    persistent: true\n"
+        "run: ls /taken\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    lives = [n.split(" (")[0] for n in result.notes if "bucket" in n and " (" in n and ": " in n]
+    lives = [n for n in lives if n.endswith(("force_managed", "persistent false"))]
+    assert lives == ["file_mounts /taken: force_managed", "file_mounts /scratch: persistent false"]
