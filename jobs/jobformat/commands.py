@@ -634,6 +634,11 @@ PY_CALL = re.compile(
     # `os.getenv("MODEL_ID")`), known when the file gives the variable a value
     r"|os\.(?:environ\[|environ\.get\(|getenv\()\s*[\"'](\w{1,100})[\"'])"
 )
+# One file of a Hub repository (`hf_hub_download('org/name', 'weights.pt')`, or by keywords).
+HF_FILE_CALL = re.compile(
+    r"\bhf_hub_download\(\s*(?:repo_id\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']\s*,\s*"
+    r"(?:filename\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']"
+)
 # …a call whose arguments start on the next line (`from_pretrained(\n    "org/name",`).
 PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*$")
 # Python that writes a file or folder it names (`image.save('cat.png')`,
@@ -698,6 +703,9 @@ DVC = re.compile(r"\bdvc\s+(?:pull|push|fetch|exp\s+(?:push|pull)|get|import)\b"
 DVC_REMOTE_ADD = re.compile(
     r"\bdvc\s+remote\s+add((?:\s+-[\w-]+)*)\s+(\w[\w.-]*)\s+[\"']?([^\s\"';|&]+)"
 )
+# The text before a command on its line when that command is only printed, as an echo or
+# printf's argument (`echo "Ensure: dvc remote add …"`).
+PRINTED_BEFORE = re.compile(r"(?:^|[;&|])\s*(?:echo|printf)\s[^;&|]*$")
 DVC_REMOTE_OPTION = re.compile(r"\s(?:-r|--remote)(?:=|\s+)([\w.-]+)")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
@@ -1060,7 +1068,7 @@ READS_NOTHING = {
     "pip3", "uv", "apt", "apt-get", "yum", "dnf", "scontrol", "nproc", "lscpu", "free", "uptime",
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
-    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch",
+    "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch", "uname",
 }  # fmt: skip
 # Compilers: building the job's own program from its source reads no data (as `make`, `nvcc`).
 COMPILERS = {"nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++", "mpicc", "mpicxx", "mpic++",
@@ -1971,7 +1979,13 @@ class _Reader:
         for m in STDIN.finditer(line):
             if m.group(1).startswith("/") and line[m.end() : m.end() + 1] == ">":
                 continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
-            value = self.expand(_unquote(m.group(1)))
+            raw = _unquote(m.group(1))
+            value = self.expand(raw)
+            if {
+                raw.removeprefix("./"),
+                value.removeprefix("./"),
+            } & self.redirected or self._written(value):
+                continue  # a list an earlier step of the job wrote (`ls … > all.txt`; `wc -l < all.txt`)
             if value.startswith("/dev/") or not (
                 _is_path(value) or RELATIVE.fullmatch(value) and "." in value
             ):
@@ -3519,6 +3533,12 @@ class _Reader:
                 self.add("data.inputs", f"hf://datasets/{repo}", said)
             else:
                 self.add("data.inputs", f"hf://{repo}", said)
+        for m in HF_FILE_CALL.finditer(calls) if "hf_hub_download" in line else ():
+            repo, name = self.expand(m.group(1)), self.expand(m.group(2))
+            if HF_ID.fullmatch(repo) and "$" not in name:
+                self.add(
+                    "data.inputs", f"hf://{repo}/{name}", f"hf_hub_download({repo!r}, {name!r})"
+                )
         for m in PY_SAVE.finditer(calls) if ".save" in line or ".to_" in line else ():
             # What the job's own Python writes, by a name it gives (`image.save('cat.png')`).
             place = self.expand(m.group(1))
@@ -4477,6 +4497,10 @@ def _dvc_remotes(text, variables):
     also under ""."""
     remotes = {}
     for m in DVC_REMOTE_ADD.finditer(text):
+        # A command printed for the reader (`echo "And: dvc remote add gcs gs://…"`) adds none.
+        line_start = text.rfind("\n", max(0, m.start() - 300), m.start()) + 1
+        if PRINTED_BEFORE.search(text[max(line_start, m.start() - 300) : m.start()]):
+            continue
         url = variables.expand(m.group(3), record=False)
         if not CLOUD_URI.fullmatch(url):
             continue
@@ -4495,6 +4519,47 @@ def _rclone_place(word, remotes):
     if not colon or name not in remotes or not path or path.startswith("$"):
         return word
     return remotes[name] + path
+
+
+# `case "$MODEL_FAMILY" in` and one of its arms (`sam3_vanilla|sam3_hybrid)`, `*)`).
+# (matched at the start of a line, its indent taken off: never searched)
+CASE_START = re.compile(r"""case\s+["']?\$\{?(\w+)\}?["']?\s+in$""")
+CASE_ARM = re.compile(r"\(?([^()\s][^()]*)\)")
+
+
+def _taken_case_arms(lines, variables):
+    """The lines without the arms of a `case` the script does not take: when the file gives the
+    variable a value (a SkyPilot env's default), only the arm whose pattern is that value (or
+    `*`, when none is) runs; the downloads of the others are not the job's. Arms of a variable
+    with no value, or with glob patterns, are all kept."""
+    kept, value, arm, expect_arm, matched = [], None, True, False, False
+    for number, line in lines:
+        if value is None:
+            kept.append((number, line))
+            m = CASE_START.match(line.strip()) if "case" in line else None
+            given = variables.values.get(m.group(1)) if m else None
+            if given is not None and "$" not in str(given):
+                value, arm, expect_arm, matched = str(given).strip(), True, True, False
+            continue
+        text = line.strip()
+        if text.startswith("esac"):
+            value = None
+            kept.append((number, line))
+            continue
+        if expect_arm and text and not text.startswith("#") and (m := CASE_ARM.match(text)):
+            expect_arm = False
+            patterns = [p.strip().strip("\"'") for p in m.group(1).split("|")]
+            if any(any(c in p for c in "*?[") and p != "*" for p in patterns):
+                arm = True
+            else:
+                # `*)` is taken only when no arm before it was
+                arm = value in patterns or ("*" in patterns and not matched)
+                matched = matched or value in patterns
+        if arm:
+            kept.append((number, line))
+        if text.endswith(";;"):
+            arm, expect_arm = True, True
+    return kept
 
 
 def read(
@@ -4533,6 +4598,8 @@ def read(
     # (where the unread lines start, when some are)
     first_skipped = lines[HEAD_LINES][0] + first_line - 1 if len(lines) > HEAD_LINES else 0
     lines, skipped = head_and_tail(lines)
+    if text and "case" in text and "esac" in text:
+        lines = _taken_case_arms(lines, variables)
     arrays = _arrays(lines) if text and "=(" in text else {}
     if arrays and "[" in text:
         lines = _same_elements(lines, arrays)
@@ -6014,7 +6081,9 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     # A pool's commands only ready its workers: the work is sent to them later. Data mounted
     # for the task is there to be read, whatever the commands show (its workdir is its code,
     # and the user's settings and keys copied in, `~/.netrc`, are no data).
-    shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
+    shipped = bool(
+        task.get("pool") or data.get("inputs") or data.get("unclassified") or task.get("volumes")
+    )
     said = any(p.path == "data.no_inputs" for p in proposals)
     ran = isinstance(task.get("run"), str)
     if quiet and all(quiet) and not said:

@@ -71,12 +71,15 @@ GPU_INSTANCES = {
 # (n2-standard-16, c3-highcpu-88, e2-medium), Azure's D/E/F/M/B/L/H series and OCI's
 # VM./BM.Standard, DenseIO, Optimized and HPC shapes. GPU families (p4d, g5, a2, a3, g2,
 # Standard_N*, BM.GPU*, VM.GPU*) are not among them: an unknown GPU type says nothing.
+# Nebius names its CPU presets by platform, cores and memory (cpu-d3_32vcpu-128gb, cpu-e2_4vcpu-16gb)
+# and DigitalOcean its droplets by cores and memory (s-4vcpu-8gb); their GPU presets start `gpu-`.
 CPU_FAMILIES = re.compile(
     r"^(?:(?:a1|[cmrtxz]\d+[a-z]*(?:-flex)?|i\d+[a-z]*|d\d+[a-z]*|h1|hpc\d+[a-z]*)\.\w+"
     r"|(?:n1|n2|n2d|n4|c2|c2d|c3|c3d|c4|c4a|c4d|e2|m1|m2|m3|m4|t2a|t2d|h3|z3)-"
     r"(?:standard|highmem|highcpu|ultramem|megamem|hypermem|highlssd|micro|small|medium)(?:-\d+)?"
     r"|standard_(?:[defmbl]\d+\w*|h[bcx]?\d+\w*)"
-    r"|(?:vm|bm)\.(?:standard|denseio|optimized|hpc)[\w.-]*)$",
+    r"|(?:vm|bm)\.(?:standard|denseio|optimized|hpc)[\w.-]*"
+    r"|cpu-[a-z]\d+_\d+vcpu-\d+gb|s-\d+vcpu-\d+gb)$",
     re.IGNORECASE,
 )
 

@@ -40,7 +40,7 @@ class Use(StrEnum):
 
 CREDENTIAL = re.compile(
     r"(?:^|/)\.ssh(?:/|$)|(?:^|/)\.aws(?:/|$)|(?:^|/)\.kaggle(?:/|$)|\.netrc$|\.config/gcloud|"
-    r"(?:^|/)\.kube(?:/|$)|kubeconfig|(?:^|/)credentials?(?:\.json)?$|service[-_]?account[^/]*\.json$|"
+    r"(?:^|/)\.kube(?:/|$)|(?:^|/)\.azure(?:/|$)|kubeconfig|(?:^|/)credentials?(?:\.json)?$|service[-_]?account[^/]*\.json$|"
     r"(?:^|/)(?:hf_|api_|auth_|access_)?token(?:\.\w+)?$|\.pem$|\.key$|id_rsa|id_ed25519|id_ecdsa|"
     r"\.huggingface/token|\.cache/huggingface/token|\.docker/config\.json$|(?:^|/)\.wandb|"
     r"(?:^|/)secrets?(?:/|$)|"
@@ -55,13 +55,16 @@ CREDENTIAL = re.compile(
 # they shape the session, not the job's code or data. An SSH client's settings (`~/.ssh/config`:
 # host aliases, which key to use) and the hosts it trusts (`known_hosts`) hold no secret; the
 # keys beside them (`~/.ssh/id_*`, a whole `~/.ssh` folder) are credentials. A tracker's settings
-# (`~/.config/wandb`: entity, base URL; its key is in `~/.netrc`) are the user's too.
+# (`~/.config/wandb`: entity, base URL; its key is in `~/.netrc`) are the user's too, and so is the
+# AWS CLI's `~/.aws/config` (profiles, regions, endpoints), its keys being in `~/.aws/credentials`.
 USER_CONFIG = re.compile(
     r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/\.(?:bashrc|bash_profile|bash_aliases|profile|"
     r"zshrc|inputrc|vimrc|tmux\.conf|screenrc|condarc|"
-    r"config/(?:nvim|htop|tmux|wandb)(?:/.*)?|ssh/(?:config|known_hosts))$"
+    r"config/(?:nvim|htop|tmux|wandb)(?:/.*)?|ssh/(?:config|known_hosts)|aws/config)$"
 )
-SSH_SETTINGS = re.compile(r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$")
+SSH_SETTINGS = re.compile(
+    r"(?:^|/)\.?ssh[\w.-]*/(?:config|known_hosts)$|(?:^|/)\.?\w*ssh_config$|(?:^|/)\.aws/config$"
+)
 
 CHECKPOINT = re.compile(r"ckpt|checkpoint", re.IGNORECASE)
 # An option naming where a run resumes from or loads its own state.

@@ -249,6 +249,18 @@ def _mounts(task, variables, script, notes, serves=False):
                 ref = f"@{spec['ref']}" if spec.get("ref") else ""
                 found["code"].append(f"{variables.expand(str(spec['url']))}{ref}")
             continue
+        if isinstance(spec, dict) and (
+            spec.get("force_managed") or spec.get("persistent") is False
+        ):
+            # How long the bucket lives, which the format has no place for: SkyPilot takes an
+            # existing bucket over (`sky storage delete` then deletes it), or deletes a bucket it
+            # made when the task's cluster goes.
+            life = (
+                "force_managed (SkyPilot manages this existing bucket: `sky storage delete` deletes it)"
+                if spec.get("force_managed")
+                else "persistent false (the bucket is deleted when the task's cluster goes)"
+            )
+            notes.append(f"file_mounts {target}: {life}.")
         if isinstance(spec, dict) and "volume" in spec:
             seen = now = f"volume://{variables.expand(spec['volume'])}"
             mode, new = "MOUNT", False
@@ -518,8 +530,11 @@ def _env_model_values(envs, variables):
 
 def _environment_read(name, script):
     """Whether the commands name the variable or read their environment (`os.environ`,
-    `getenv`), where a program finds it."""
+    `getenv`), where a program finds it. A task with no setup and no run starts nothing: its
+    envs are set for no one."""
     script = script or ""
+    if not script.strip():
+        return False
     if name in script or re.search(r"environ|getenv|ENV\[", script):
         return True
     return not _only_inline_python(script)

@@ -4501,3 +4501,72 @@ def test_printed_results_redirected_into_a_folder_named_for_results_are_an_outpu
     ]
     # (a log's folder is not one)
     assert found("python t.py > logs/run.out\n", shared_disk=True) == []
+
+
+def test_a_dvc_remote_only_printed_for_the_reader_is_not_added():
+    text = (
+        "dvc pull -r gcs || {\n"
+        '  echo "FATAL: pull failed."\n'
+        '  echo "And: dvc remote add gcs gs://lake-dvc/cache"\n'
+        "  exit 1\n"
+        "}\n"
+    )
+    assert ("data.inputs", "gs://lake-dvc/cache") not in found(text)
+    # …the same command run adds it.
+    assert ("data.inputs", "gs://lake-dvc/cache") in found(
+        "dvc remote add gcs gs://lake-dvc/cache\ndvc pull -r gcs\n"
+    )
+
+
+def test_one_file_of_a_hub_repository_is_read_by_its_name():
+    text = (
+        'python -c "from huggingface_hub import hf_hub_download; '
+        "hf_hub_download('northwind/seg-base', 'seg_base.pt')\"\n"
+        'python -c "from huggingface_hub import hf_hub_download as d; '
+        "d(repo_id='x/y', filename='w.pt'); hf_hub_download(repo_id='northwind/vit', "
+        "filename='vit.safetensors')\"\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://northwind/seg-base/seg_base.pt"),
+        ("data.inputs", "hf://northwind/vit/vit.safetensors"),
+    ]
+
+
+def test_only_the_case_arm_of_the_variables_value_runs():
+    text = (
+        'case "${FAMILY}" in\n'
+        "  seg_large|seg_hybrid)\n"
+        "    huggingface-cli download northwind/seg-large\n"
+        "    ;;\n"
+        "  vit)\n"
+        "    huggingface-cli download northwind/vit\n"
+        "    ;;\n"
+        "  *)\n"
+        "    huggingface-cli download northwind/default\n"
+        "    ;;\n"
+        "esac\n"
+        "python train.py\n"
+    )
+    assert found(text, variables={"FAMILY": "vit"}) == [("data.inputs", "hf://northwind/vit")]
+    assert found(text, variables={"FAMILY": "unet"}) == [("data.inputs", "hf://northwind/default")]
+    # With no value for the variable, every arm may run.
+    assert [v for _, v in found(text)] == [
+        "hf://northwind/seg-large",
+        "hf://northwind/vit",
+        "hf://northwind/default",
+    ]
+
+
+def test_a_list_an_earlier_step_wrote_is_not_an_input_when_given_on_stdin():
+    text = (
+        "WORK=$(mktemp -d)\n"
+        "aws s3 ls s3://lake/raw/ > ${WORK}/all_objects.txt\n"
+        "TOTAL=$(wc -l < ${WORK}/all_objects.txt)\n"
+        "python split.py < manifest.txt\n"
+    )
+    assert ("data.inputs", "${WORK}/all_objects.txt") not in found(text)
+    assert ("data.inputs", "manifest.txt") in found(text)
+
+
+def test_uname_reads_nothing():
+    assert ("data.no_inputs", True) in found('echo hi\nuname -a\nlscpu | grep "Model name"\n')

@@ -746,3 +746,64 @@ def test_a_run_ending_in_a_program_given_the_port_the_task_opens_serves():
     assert result.description.realtime.serves_requests is True
     [batch] = jobformat.import_text(text.replace("ports: 9002", "ports: 8265"))
     assert batch.description.realtime.serves_requests is not True
+
+
+def test_nebius_and_digitalocean_cpu_presets_have_no_accelerators():
+    from jobs.jobformat.instances import is_cpu_instance
+
+    for cpu in ("cpu-d3_32vcpu-128gb", "cpu-e2_4vcpu-16gb", "s-4vcpu-8gb"):
+        assert is_cpu_instance(cpu), cpu
+    for gpu in ("gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-l40s-a_1gpu-8vcpu-32gb"):
+        assert not is_cpu_instance(gpu), gpu
+
+
+def test_cloud_cli_keys_are_credentials_and_the_aws_cli_settings_the_users_own():
+    text = (
+        "file_mounts:\n"
+        "  ~/.azure: ~/.azure\n"
+        "  ~/.aws/config: ~/.aws/config\n"
+        "  ~/.aws/credentials: ~/.aws/credentials\n"
+        "run: python sync.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert result.description.work.credentials == ["~/.azure", "~/.aws/credentials"]
+    assert not result.description.work.code
+    assert [n.split(":")[0] for n in result.notes if "user's own settings" in n] == [
+        "file_mounts ~/.aws/config"
+    ]
+
+
+def test_a_task_with_no_commands_reads_no_model_its_envs_name():
+    text = "envs:\n  MODEL_NAME: northwind/seg-7b\nresources:\n  accelerators: L4:1\n"
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    assert not result.description.data.inputs
+    with_run = text + "run: python serve.py\n"
+    [result] = jobformat.import_text(with_run.encode(), filename="sky.yaml")
+    assert [i.location for i in result.description.data.inputs] == ["hf://northwind/seg-7b"]
+
+
+def test_a_buckets_lifetime_set_in_a_mount_is_noted():
+    text = (
+        "file_mounts:\n"
+        "  /taken:\n    source: s3://lab-existing\n    force_managed: true\n    mode: MOUNT\n"
+        "  /scratch:\n    name: lab-tmp-bucket\n    persistent: false\n"
+        "  /kept:\n    name: lab-kept\n    persistent: true\n"
+        "run: ls /taken\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    lives = [n.split(" (")[0] for n in result.notes if "bucket" in n and " (" in n and ": " in n]
+    lives = [n for n in lives if n.endswith(("force_managed", "persistent false"))]
+    assert lives == ["file_mounts /taken: force_managed", "file_mounts /scratch: persistent false"]
+
+
+def test_a_bucket_mounted_with_no_direction_is_data_even_when_the_steps_read_nothing():
+    # A step that only asks a program its version reads nothing, but the bucket is mounted
+    # for the task: not said to read no data beside a mount whose direction is unclear.
+    text = (
+        "file_mounts:\n  /mnt/cache:\n    source: s3://tides-cache\n    mode: MOUNT_CACHED\n"
+        "run: |\n  htop --version\n  uname -a\n"
+    )
+    data = sky(text).description.data
+    assert data.no_inputs is None
+    assert any("s3://tides-cache" in entry for entry in data.unclassified)
+    assert sky("run: |\n  htop --version\n  uname -a\n").description.data.no_inputs is True
