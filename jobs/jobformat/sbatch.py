@@ -430,6 +430,7 @@ def _component(options, body, gpus_elsewhere=False):
             or (
                 _hands_off_to(body, in_container=True) is None
                 and not GIVEN_COMMAND.search(body or "")
+                and not _runs_nothing(body)
             )
         ):
             request["no_accelerators"] = True
@@ -667,6 +668,22 @@ def _hides_gpus(body):
     """With no GPU directive, a script that hides the node's GPUs from everything it starts
     runs on CPUs, even in a partition named for GPUs."""
     return bool(HIDES_GPUS.search(body or "")) and not SHOWS_GPUS.search(body or "")
+
+
+# A line that only sets the environment up and starts nothing: a comment, a blank line, a
+# module load, activating an environment, changing folder, setting a variable to a plain value.
+ONLY_ENVIRONMENT = re.compile(
+    r"""^[ \t]*(?:|#.*|(?:module|ml|source|\.|cd|pushd|set|unset|export)(?:[ \t]+[^;&|`(]*)?|"""
+    r"""popd|conda[ \t]+(?:de)?activate\b[^;&|`(]*|"""
+    r"""(?:export[ \t]+)?[A-Za-z_]\w*=(?:"[^"`(]*"|'[^']*'|[^\s"'`(;&|]*)[ \t]*(?:#.*)?)$"""
+)
+
+
+def _runs_nothing(body):
+    """A script with no command beyond setting its environment up (a template's empty body,
+    only `module load` lines) shows no work: what that work runs on is not said, CPU-only
+    neither. (`hostname`, `echo`, `sleep` are work: CPU-only.)"""
+    return all(ONLY_ENVIRONMENT.match(line) for line in (body or "").splitlines())
 
 
 def _said_no_gpu(options):

@@ -279,8 +279,9 @@ def test_accelerator_work_without_a_gpu_word_is_not_cpu_only():
         "export NEURON_RT_NUM_CORES=32",
     ):
         assert cpu_only(uses) is None, uses
-    # Plain Python and the NEURON neuroscience simulator (a CPU program) stay CPU-only.
-    for plain in ("python fit.py --epochs 3", "module load neuron", "nrniv -python cell.py"):
+    # Plain Python and the NEURON neuroscience simulator (a CPU program) stay CPU-only (a
+    # module load alone shows no work: see the test of scripts that only set up).
+    for plain in ("python fit.py --epochs 3", "module load neuron\nrun", "nrniv -python cell.py"):
         assert cpu_only(plain) is True, plain
 
 
@@ -471,6 +472,20 @@ def test_commands_that_only_hand_over_to_a_script_do_not_say_cpu_only():
         assert handed.description.request.no_accelerators is None
     plain = imported("#SBATCH --ntasks=1", "python eval.py")
     assert plain.description.request.no_accelerators is True
+
+
+def test_a_script_that_only_sets_its_environment_up_does_not_say_cpu_only():
+    # A template's empty body or only module loads shows no work: what it runs on is unsaid.
+    for body in (("", "# PUT YOUR WORK HERE"), ("module load python/3.9", "cd $HOME/x", "A=1")):
+        empty = imported("#SBATCH --ntasks=1", "#SBATCH --mem=10GB", *body)
+        assert empty.description.request.no_accelerators is None
+    # hostname, echo or a program of its own is work, on CPUs when no GPU is asked
+    for step in ("hostname", "echo done", "./task3", "X=$(hostname) ./run"):
+        work = imported("#SBATCH --ntasks=1", "module load gcc", step)
+        assert work.description.request.no_accelerators is True
+    # --gres=gpu:0 still says it outright
+    none = imported("#SBATCH --gres=gpu:0", "module load gcc")
+    assert none.description.request.no_accelerators is True
 
 
 def test_a_backslash_in_a_directive_keeps_the_next_character_as_sbatch_reads_it():
