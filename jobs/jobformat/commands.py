@@ -6081,9 +6081,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     # A pool's commands only ready its workers: the work is sent to them later. Data mounted
     # for the task is there to be read, whatever the commands show (its workdir is its code,
     # and the user's settings and keys copied in, `~/.netrc`, are no data).
-    shipped = bool(
-        task.get("pool") or data.get("inputs") or data.get("unclassified") or task.get("volumes")
-    )
+    shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
     ran = isinstance(task.get("run"), str)
     if quiet and all(quiet) and not said:

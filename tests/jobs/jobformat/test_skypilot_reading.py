@@ -794,16 +794,3 @@ def test_a_buckets_lifetime_set_in_a_mount_is_noted():
     lives = [n.split(" (")[0] for n in result.notes if "bucket" in n and " (" in n and ": " in n]
     lives = [n for n in lives if n.endswith(("force_managed", "persistent false"))]
     assert lives == ["file_mounts /taken: force_managed", "file_mounts /scratch: persistent false"]
-
-
-def test_a_bucket_mounted_with_no_direction_is_data_even_when_the_steps_read_nothing():
-    # A step that only asks a program its version reads nothing, but the bucket is mounted
-    # for the task: not said to read no data beside a mount whose direction is unclear.
-    text = (
-        "file_mounts:\n  /mnt/cache:\n    source: s3://tides-cache\n    mode: MOUNT_CACHED\n"
-        "run: |\n  htop --version\n  uname -a\n"
-    )
-    data = sky(text).description.data
-    assert data.no_inputs is None
-    assert any("s3://tides-cache" in entry for entry in data.unclassified)
-    assert sky("run: |\n  htop --version\n  uname -a\n").description.data.no_inputs is True
