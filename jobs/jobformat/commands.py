@@ -1707,6 +1707,8 @@ class _Reader:
             self._amber(words)
         if "namd" in line:
             self._namd(words)
+        if "dp" in words or "dp " in line:
+            self._deepmd(words)
         if " -i" in line or " --input" in line or ".in" in line:
             self._deck(words)
         if self.mounted:
@@ -1816,6 +1818,16 @@ class _Reader:
             source = self.expand(places[0]).rstrip("/")
             if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
+        elif (
+            link
+            and MODEL_FILE.search(source := self.expand(places[0]))
+            and "$" not in source
+            and _file_word(source)
+            and source not in self.produced
+        ):
+            # A trained model linked in under the name the program loads (`ln -s
+            # ../train/frozen_model.pb frozen_model.pb`, then `lmp -in in.lammps`): read.
+            self.add("data.inputs", source, " ".join(words))
 
     def _key_values(self, words):
         """Picard's and GATK's old style, `INPUT=x.bam OUTPUT=y.bam METRICS_FILE=m.txt`: files
@@ -3287,6 +3299,24 @@ class _Reader:
             for option in AMBER_WRITES:
                 if _file_word(written := self.expand(given.get(option, ""))):
                     self.add("output.artifacts", written, f"{_base(command[at])} {option}")
+                    self.produced.add(written)
+
+    def _deepmd(self, words):
+        """DeePMD-kit's `dp` (DEEPMD_READS, DEEPMD_WRITES): `dp compress -i frozen.pb -o
+        small.pb` reads the one and writes the other; `dp freeze -o graph.pb` writes the
+        frozen model. A file an earlier step wrote is the job's own."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if _base(w) == "dp"), -1)
+            rest = [w for w in command[at + 1 :] if w not in ("--tf", "--pt", "--jax", "--pd")]
+            if at < 0 or not rest or rest[0] not in ("train", "freeze", "compress", "test"):
+                continue
+            sub = rest[0]
+            given = dict(zip(rest[1:], [*rest[2:], ""], strict=False))
+            for option in DEEPMD_READS.get(sub, ()):
+                self._file_read(given.get(option, ""), f"dp {sub} {option}")
+            for option in DEEPMD_WRITES.get(sub, ()):
+                if _file_word(written := self.expand(_unquote(given.get(option, "")))):
+                    self.add("output.artifacts", written, f"dp {sub} {option} {written}")
                     self.produced.add(written)
 
     def _namd(self, words):
@@ -5312,6 +5342,19 @@ READ_ONLY_MOUNTS = {"packages", "models", "weights", "datasets", "dataset", "inp
 WRITTEN_MOUNTS = {"results", "outputs"}
 # The names a program looks for its data under in its working directory.
 DATA_LINK_NAMES = {"data", "dataset", "datasets", "./data", "./dataset", "./datasets"}
+# A file of trained weights by its kind: a frozen graph (`frozen_model.pb`, DeePMD-kit's),
+# PyTorch and MACE models (`.pt`, `.pth`, `.model`), safetensors. (Used with search on one word,
+# anchored at its end: linear.)
+MODEL_FILE = re.compile(r"\.(?:pb|pt|pth|model|safetensors)$")
+# DeePMD-kit's command line (`dp [--tf|--pt] SUB …`): what each subcommand's options read and
+# write. train: a model to start from (-i/-f/-t: --init-model/--init-frz-model/--finetune); freeze: the
+# frozen model (-o); compress: -i read, -o written; test: the model (-m) and systems (-s).
+DEEPMD_READS = {
+    "train": ("-i", "--init-model", "-f", "--init-frz-model", "-t", "--finetune"),
+    "compress": ("-i", "--input"),
+    "test": ("-m", "--model", "-s", "--system"),
+}
+DEEPMD_WRITES = {"freeze": ("-o", "--output"), "compress": ("-o", "--output")}
 
 # --- repositories the job runs its program from ------------------------------------------
 

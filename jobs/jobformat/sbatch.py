@@ -1150,9 +1150,14 @@ def _nodes_for_tasks(options):
 
 def _tasks_per_node(options, node_count):
     per_node = _int(options.get("ntasks-per-node"))
+    total = _int(options.get("ntasks"))
+    fixed = "-" not in (options.get("nodes") or "")
+    if per_node and total and fixed and total < per_node * node_count and total % node_count == 0:
+        # --ntasks takes precedence: --ntasks-per-node is then the most on a node (sbatch's
+        # manual), so --ntasks=1 with --ntasks-per-node=2 is one task.
+        return total // node_count
     if per_node:
         return per_node
-    total = _int(options.get("ntasks"))
     if "-" in (options.get("nodes") or ""):
         return None  # --nodes=2-4: how the tasks spread depends on how many nodes it gets
     if total and total % node_count == 0:

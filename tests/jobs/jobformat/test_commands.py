@@ -4570,3 +4570,32 @@ def test_a_list_an_earlier_step_wrote_is_not_an_input_when_given_on_stdin():
 
 def test_uname_reads_nothing():
     assert ("data.no_inputs", True) in found('echo hi\nuname -a\nlscpu | grep "Model name"\n')
+
+
+def test_deepmd_reads_and_writes_the_models_its_subcommands_name():
+    text = (
+        "dp train input.json --init-frz-model ../base/graph.pb\n"
+        "dp freeze -o graph4.pb\n"
+        "dp --pt compress -t input.json -i frozen_model_1.pb -o frozen_model_1_compressed.pb\n"
+        "dp test -m graph4.pb -s ../systems/val -n 100\n"  # graph4.pb was written just above
+    )
+    assert found(text) == [
+        ("data.inputs", "../base/graph.pb"),
+        ("output.artifacts", "graph4.pb"),
+        ("data.inputs", "frozen_model_1.pb"),
+        ("output.artifacts", "frozen_model_1_compressed.pb"),
+        ("data.inputs", "../systems/val"),
+    ]
+    # The training input (settings) is no data; a program not DeePMD-kit's is not read so.
+    assert found("dp train input.json\nsrun ./dpx compress -i a.pb -o b.pb\n") == []
+
+
+def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
+    text = "ln -s ../train_energy_model/frozen_model.pb frozen_model.pb\nlmp -in in.lammps\n"
+    assert found(text) == [
+        ("data.inputs", "../train_energy_model/frozen_model.pb"),
+        ("data.inputs", "in.lammps"),
+    ]
+    # A link to a script, a log, or a model the job wrote itself is not.
+    assert found("ln -s ../run.sh run.sh\nln -sf out.log latest.log\n") == []
+    assert found("dp freeze -o g.pb\nln -s g.pb graph.pb\n") == [("output.artifacts", "g.pb")]

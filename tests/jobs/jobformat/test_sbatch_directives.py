@@ -708,3 +708,23 @@ def test_several_nodes_running_a_program_named_by_a_variable_are_no_gang():
         "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", 'S="/p/t.py"', "srun python $S"
     )
     assert result.description.work.shape == "gang"
+
+
+def test_ntasks_takes_precedence_over_a_larger_ntasks_per_node():
+    # sbatch's manual: with --ntasks, --ntasks-per-node is the most on a node.
+    one_task = imported(
+        "#SBATCH --nodes=1",
+        "#SBATCH --ntasks=1",
+        "#SBATCH --cpus-per-task=4",
+        "#SBATCH --ntasks-per-node=2",
+        "python3 train.py",
+    )
+    assert one_task.description.request.cpus_per_node == 4  # one task x 4, not 2 x 4
+    both_full = imported(
+        "#SBATCH --nodes=2", "#SBATCH --ntasks=72", "#SBATCH --tasks-per-node=36", "srun ./sim"
+    )
+    assert both_full.description.request.cpus_per_node == 36
+    uneven = imported(
+        "#SBATCH --nodes=2", "#SBATCH --ntasks=3", "#SBATCH --ntasks-per-node=2", "srun ./sim"
+    )
+    assert uneven.description.request.cpus_per_node == 2  # 2 + 1: the most on a node
