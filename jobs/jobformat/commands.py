@@ -959,10 +959,15 @@ DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 # Also a parameter file (`param.txt`, `gadget.param`, `run.params`), a Fortran namelist
 # (`run.nml`), a Geant4 macro (`run1.mac`) or a REST configuration (`sim.rml`).
 DECK_FILE = re.compile(r"[\w${}./~-]+\.(?:inp?|params?|nml|mac|rml)|(?:[\w${}.~-]*/)*params?\.txt")
+# Intel's profilers (Advisor, VTune, by their current and former command names) and the options
+# naming the folder they write their results to.
+INTEL_PROFILER = re.compile(r"advisor|advixe-cl|vtune|amplxe-cl")
+INTEL_PROFILER_HINT = re.compile(r"\b(?:advisor|advixe-cl|vtune|amplxe-cl)\b")
+INTEL_RESULT_OPTIONS = {"project-dir", "result-dir", "r"}
 # A radio telescope's measurement set (`obs.ms`, `sub*.ms`, `${obsid}.ms/`). (fullmatch: linear)
 MEASUREMENT_SET = re.compile(r"[\w${}*./~-]+\.ms/?")
 # (a line that may give a deck: its kinds' endings, searched before the line is parsed)
-DECK_HINT = re.compile(r"\.(?:in|param|nml|mac|rml)|params?\.txt")
+DECK_HINT = re.compile(r"\.(?:in|param|nml|mac|rml|pickle|pkl|h5|hdf5|npz|npy|nc)|params?\.txt")
 # MPI launchers of HPC centres besides LAUNCHERS' (`prun`, `ibrun`, Cray's `aprun`).
 DECK_LAUNCHERS = {"prun", "ibrun", "aprun", "mpiexec.hydra"}
 OUTPUT_FILE = re.compile(
@@ -977,7 +982,9 @@ DATA_FOLDER = re.compile(r"(?:\./)?(?:data|datasets?)|(?:/[\w.-]+)*/(?:data|data
 # Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
 # not settings or code.
 DATA_FILE = re.compile(
-    r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth)(?:\.gz)?$",
+    r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth|"
+    # (pickled data: `data_dump.pickle`, `features.pkl`)
+    r"pickle|pkl)(?:\.gz)?$",
     re.IGNORECASE,
 )
 # A file named for a program's results, not its log.
@@ -1674,6 +1681,8 @@ class _Reader:
             self._namd(words)
         if "wsclean" in line:
             self._wsclean(words)
+        if INTEL_PROFILER_HINT.search(line):
+            self._intel_profiler(words)
         if " -i" in line or " --input" in line or DECK_HINT.search(line):
             self._deck(words)
         if self.mounted:
@@ -3220,6 +3229,27 @@ class _Reader:
                     self._file_read(word, _base(command[at]))
                     break
 
+    def _intel_profiler(self, words):
+        """Intel Advisor and VTune write their results into a project or result folder
+        (`advisor --collect=roofline --project-dir=./adv -- ./app`, `vtune -collect hotspots
+        -result-dir r001 -- ./app`): an output."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if INTEL_PROFILER.fullmatch(_base(w))), -1)
+            if at < 0:
+                continue
+            for i, word in enumerate(command[at + 1 :], at + 1):
+                if word == "--":
+                    break  # (the program profiled and its own options follow)
+                option, equals, value = word.partition("=")
+                if option.lstrip("-") not in INTEL_RESULT_OPTIONS:
+                    continue
+                if not equals:
+                    value = command[i + 1] if i + 1 < len(command) else ""
+                value = self.expand(_unquote(value))
+                if value[:1] not in ("", "-") and (_file_word(value) or RELATIVE.fullmatch(value)):
+                    self.add("output.artifacts", value, f"{command[at]} {option} {value}")
+                break
+
     def _wsclean(self, words):
         """WSClean, the radio interferometric imager: the measurement sets it images are its
         bare arguments at the end (`… sub*.ms`, `… ${obsid}.ms`, a variable alone: `… $MSIN`),
@@ -3264,6 +3294,17 @@ class _Reader:
             launched = _base(command[0]) in LAUNCHERS | DECK_LAUNCHERS
             at = _launched_at(command) if launched else 0
             program = command[at]
+            if (
+                launched
+                and at
+                and at + 1 < len(command)
+                and DATA_FILE.search(command[at + 1])
+                and command[at + 1][:1] != "-"
+            ):
+                # Data by its kind handed first to the program an MPI launcher starts
+                # (`mpirun parallel_bilby_analysis run/data_dump.pickle --outdir …`): read.
+                self._file_read(command[at + 1], _base(program))
+                continue
             if at + 1 >= len(command) or not (
                 ("/" in program and not DECK_FILE.fullmatch(program))
                 or DECK_PROGRAM.fullmatch(_base(program))

@@ -693,3 +693,31 @@ def test_several_nodes_running_a_program_named_by_a_variable_are_no_gang():
         "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", 'S="/p/t.py"', "srun python $S"
     )
     assert result.description.work.shape == "gang"
+
+
+def test_a_job_whose_work_is_a_sourced_script_says_no_hardware():
+    # (seen-bb) Sourcing the project's run scripts in a loop shows no work of its own: what it
+    # runs on is written there. Setting up (ulimit, deactivate) around a script handed over to
+    # says nothing either; a program run by the job itself still reads as CPU-only.
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    loop = (
+        "source shared.sh",
+        "if [[ $SLURM_ARRAY_TASK_ID<6 ]]",
+        "then",
+        '\tscheme="${sph[$SLURM_ARRAY_TASK_ID]}"',
+        "fi",
+        "for n in ${sizes[@]}",
+        "do",
+        "\tcd $n",
+        "\tsource run.sh",
+        "\tcd ..",
+        "done",
+    )
+    assert cpu_only(*loop) is None
+    assert cpu_only("ulimit -s unlimited", "./inputs/run_gs2.sh in/a.in", "deactivate") is None
+    assert cpu_only("source run.sh", "./sim input.in") is True
+    assert cpu_only("source ~/.bashrc", "module load neuron") is True
+    # A variable set for the command after it on the line: that command is the work.
+    assert cpu_only("source run.sh", "X='a' python fit.py") is True
