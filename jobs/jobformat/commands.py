@@ -986,12 +986,29 @@ NAMED_FILE = re.compile(r"[\w${}./~-]+\.[A-Za-z]\w*")
 # LAMMPS (`lmp`, `lmp_mpi`, `lmp -in in.lj`), Quantum ESPRESSO's `*.x` tools (`pw.x -inp
 # scf.in`, `ph.x -input ph.in`) and CP2K (`cp2k.psmp -i md.inp`); ORCA takes its input (`orca
 # job.inp`) as its argument.
-DECK_PROGRAM = re.compile(r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?|orca")
+# Cosmological and particle simulations take their parameter file as the first argument: GADGET
+# (`Gadget4`, `Gadget2`, `P-Gadget3`), AREPO, Enzo (`enzo.exe`), RAMSES (`ramses3d`), REST's
+# Geant4 front end (`restG4 sim.rml`).
+DECK_PROGRAM = re.compile(
+    r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?|orca|"
+    r"(?:P-)?Gadget\d?(?:_\w+)?|[Aa]repo(?:_\w+)?|enzo(?:\.exe)?|ramses\w*|restG4"
+)
 DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 # An input deck by its kind (`quake.in`, `md.inp`): handed as the first argument to a program the
 # job runs from a path (`./quake quake.in`, `srun bin/sim run.inp`) or to a DECK_PROGRAM, it is
 # what the simulation reads, as it is by option or on stdin. (Used with fullmatch: linear.)
-DECK_FILE = re.compile(r"[\w${}./~-]+\.inp?")
+# Also a parameter file (`param.txt`, `gadget.param`, `run.params`), a Fortran namelist
+# (`run.nml`), a Geant4 macro (`run1.mac`) or a REST configuration (`sim.rml`).
+DECK_FILE = re.compile(r"[\w${}./~-]+\.(?:inp?|params?|nml|mac|rml)|(?:[\w${}.~-]*/)*params?\.txt")
+# Intel's profilers (Advisor, VTune, by their current and former command names) and the options
+# naming the folder they write their results to.
+INTEL_PROFILER = re.compile(r"advisor|advixe-cl|vtune|amplxe-cl")
+INTEL_PROFILER_HINT = re.compile(r"\b(?:advisor|advixe-cl|vtune|amplxe-cl)\b")
+INTEL_RESULT_OPTIONS = {"project-dir", "result-dir", "r"}
+# A radio telescope's measurement set (`obs.ms`, `sub*.ms`, `${obsid}.ms/`). (fullmatch: linear)
+MEASUREMENT_SET = re.compile(r"[\w${}*./~-]+\.ms/?")
+# (a line that may give a deck: its kinds' endings, searched before the line is parsed)
+DECK_HINT = re.compile(r"\.(?:in|param|nml|mac|rml|pickle|pkl|h5|hdf5|npz|npy|nc)|params?\.txt")
 # MPI launchers of HPC centres besides LAUNCHERS' (`prun`, `ibrun`, Cray's `aprun`).
 DECK_LAUNCHERS = {"prun", "ibrun", "aprun", "mpiexec.hydra"}
 OUTPUT_FILE = re.compile(
@@ -1008,7 +1025,9 @@ DATA_FOLDER = re.compile(r"(?:\./)?(?:data|datasets?)|(?:/[\w.-]+)*/(?:data|data
 # Files by their kind that hold data a program loads (tables, arrays, maps, tensors and weights),
 # not settings or code.
 DATA_FILE = re.compile(
-    r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth)(?:\.gz)?$",
+    r"\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|shp|geojson|jsonl|pt|pth|"
+    # (pickled data: `data_dump.pickle`, `features.pkl`)
+    r"pickle|pkl)(?:\.gz)?$",
     re.IGNORECASE,
 )
 # A file named for a program's results, not its log.
@@ -1644,6 +1663,9 @@ class _Reader:
             # (`cd "$WORKSPACE" || exit 1`, `cd "$D" || { echo …; exit 1; }`: the same change)
             alone = len(words) == 2 or (len(words) > 2 and words[2] in ("||", "&&", ";"))
             place = self.expand(words[1]).rstrip("/") if alone else ""
+            if self.cwd and RELATIVE.fullmatch(place) and not _is_path(place) and ".." not in place:
+                # (`cd $WORK_DIR; mkdir build; cd build`: a folder within the one it was in)
+                place = f"{self.cwd}/{place.removeprefix('./')}"
             self.cwd = place if place.startswith("/") and _statable(place) else None
             # (as written, `$HOME/proj` too: what a bind of `.` mounts)
             self.cd_place = place if _is_path(place) and _statable(place) else None
@@ -1709,7 +1731,13 @@ class _Reader:
             self._namd(words)
         if "dp" in words or "dp " in line:
             self._deepmd(words)
-        if " -i" in line or " --input" in line or ".in" in line:
+        if "wsclean" in line:
+            self._wsclean(words)
+        if ("advis" in line or "vtune" in line or "amplxe" in line) and (
+            INTEL_PROFILER_HINT.search(line)
+        ):
+            self._intel_profiler(words)
+        if " -i" in line or " --input" in line or DECK_HINT.search(line):
             self._deck(words)
         if self.mounted:
             self._inside_outputs(start)
@@ -1947,6 +1975,8 @@ class _Reader:
                         not folder.startswith("-")
                         and _statable(folder)
                         and not NODE_LOCAL.match(folder)
+                        # (nor one made in the job's own folder: `cd $WORK; mkdir build`)
+                        and not (self.workspaces and self._node_local(folder))
                     ):
                         self.made.add(folder)
             elif head in ("cd", "pushd"):
@@ -3331,6 +3361,50 @@ class _Reader:
                     self._file_read(word, _base(command[at]))
                     break
 
+    def _intel_profiler(self, words):
+        """Intel Advisor and VTune write their results into a project or result folder
+        (`advisor --collect=roofline --project-dir=./adv -- ./app`, `vtune -collect hotspots
+        -result-dir r001 -- ./app`): an output."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if INTEL_PROFILER.fullmatch(_base(w))), -1)
+            if at < 0:
+                continue
+            for i, word in enumerate(command[at + 1 :], at + 1):
+                if word == "--":
+                    break  # (the program profiled and its own options follow)
+                option, equals, value = word.partition("=")
+                if option.lstrip("-") not in INTEL_RESULT_OPTIONS:
+                    continue
+                if not equals:
+                    value = command[i + 1] if i + 1 < len(command) else ""
+                value = self.expand(_unquote(value))
+                if value[:1] not in ("", "-") and (_file_word(value) or RELATIVE.fullmatch(value)):
+                    self.add("output.artifacts", value, f"{command[at]} {option} {value}")
+                break
+
+    def _wsclean(self, words):
+        """WSClean, the radio interferometric imager: the measurement sets it images are its
+        bare arguments at the end (`… sub*.ms`, `… ${obsid}.ms`, a variable alone: `… $MSIN`),
+        read; `-name PREFIX` is the prefix of the images it writes, an output."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if _base(w) == "wsclean"), -1)
+            if at < 0:
+                continue
+            given = dict(zip(command[at + 1 :], command[at + 2 :], strict=False))
+            name = _unquote(given.get("-name", ""))
+            sets = [w for w in command[at + 1 :] if MEASUREMENT_SET.fullmatch(_unquote(w))]
+            last, before = command[-1], command[-2] if len(command) - at > 2 else "-"
+            if not sets and VARIABLE_ALONE.fullmatch(_unquote(last)) and before[:1] != "-":
+                sets = [_unquote(last).replace("{", "").replace("}", "")]  # (`${MSIN}`: $MSIN)
+            for word in sets:
+                value = self.expand(_unquote(word))
+                if "*" in value and value not in self.produced:
+                    self.add("data.inputs", value, f"wsclean {word}")  # (`sub*.ms`: the sets)
+                else:
+                    self._file_read(value, "wsclean")
+            if name and not name.startswith("-"):
+                self.add("output.artifacts", self.expand(name), f"wsclean -name {name}")
+
     def _deck(self, words):
         """The input deck a simulation program is given by an option (DECK_PROGRAM) is read,
         as a deck given on stdin is."""
@@ -3345,11 +3419,24 @@ class _Reader:
         for command in _commands(words):
             # The command's own program, or the one a launcher starts (`mpirun -np 4 ./sim`),
             # run from a path (`./quake`, `bin/sim`) or a DECK_PROGRAM; not a tool (`cp`, `sed`).
-            if _base(command[0]) not in LAUNCHERS | DECK_LAUNCHERS:
-                at = 0
-            else:
-                at = next((i for i, w in enumerate(command) if i and w[:1] not in "-0123456789"), 0)
+            if command[0] == "time":  # (`time -p mpirun ./Gadget4 param.txt`: timed)
+                command = command[2:] if command[1:2] == ["-p"] else command[1:]
+                if not command:
+                    continue
+            launched = _base(command[0]) in LAUNCHERS | DECK_LAUNCHERS
+            at = _launched_at(command) if launched else 0
             program = command[at]
+            if (
+                launched
+                and at
+                and at + 1 < len(command)
+                and DATA_FILE.search(command[at + 1])
+                and command[at + 1][:1] != "-"
+            ):
+                # Data by its kind handed first to the program an MPI launcher starts
+                # (`mpirun parallel_bilby_analysis run/data_dump.pickle --outdir …`): read.
+                self._file_read(command[at + 1], _base(program))
+                continue
             if at + 1 >= len(command) or not (
                 ("/" in program and not DECK_FILE.fullmatch(program))
                 or DECK_PROGRAM.fullmatch(_base(program))
@@ -3365,6 +3452,12 @@ class _Reader:
         value = self.expand(value)
         if value in self.copied_in and not _is_path(value) and self._node_local(value):
             return
+        if (
+            not _is_path(value)
+            and any("." not in name for name in self.copied_in)
+            and self._node_local(value)
+        ):
+            return  # a file of the folder copied into the job's own (`cp -r $PWD/B5 $W; cd $W`)
         if _file_word(value) and value not in self.produced:
             self.add("data.inputs", value, f"{said} {value}")
 
@@ -3883,7 +3976,10 @@ class _Reader:
         if not self.workspaces:
             return False
         if not _is_path(path):
-            return self.cwd in self.workspaces
+            # (in the job's own folder, or a folder within it: `cd $WORK; cd build`)
+            return bool(self.cwd) and any(
+                self.cwd == w or self.cwd.startswith(w + "/") for w in self.workspaces
+            )
         return any(path.rstrip("/") == w or path.startswith(w + "/") for w in self.workspaces)
 
     def _broadcast(self, segment):
@@ -3930,6 +4026,9 @@ class _Reader:
             return False
         for source in sources:
             self.add("data.inputs", source, said)
+            if self._node_local(target):
+                # (into the job's own folder: what it then reads there is of this copy)
+                self.copied_in.add(source.rstrip("/").rsplit("/", 1)[-1])
         self._downloaded(sources[0], target, target, said)
         return True
 
@@ -5124,6 +5223,20 @@ def _with_arguments(text, args):
 
     replaced = POSITIONAL_PARAMETER.sub(one, text)
     return replaced if replaced != text else None
+
+
+def _launched_at(command):
+    """Where the program a launcher starts is (`mpirun -np $N ./sim`, `mpiexec -n 4 prog`): the
+    first word that is neither an option nor a number or variable given to one; 0 if none."""
+    for i, word in enumerate(command[1:], 1):
+        if word[:1] == "-":
+            continue
+        if word[:1] in "0123456789":
+            continue
+        if word[:1] == "$" and command[i - 1][:1] == "-" and "=" not in command[i - 1]:
+            continue  # (`-np $SLURM_NPROCS`: the option's value)
+        return i
+    return 0
 
 
 class _Functions:

@@ -431,6 +431,7 @@ def _component(options, body, gpus_elsewhere=False):
                 _hands_off_to(body, in_container=True) is None
                 and not GIVEN_COMMAND.search(body or "")
                 and not _runs_nothing(body)
+                and _shows_work(body)
             )
         ):
             request["no_accelerators"] = True
@@ -973,7 +974,15 @@ SETTING_UP = re.compile(
     r"echo\b|printf\b|set\s|conda\s+(?:de)?activate\b|mkdir\s|date\b|hostname\b|nvidia-smi\b|"
     r"wandb\s+(?:login|online|offline|enabled|disabled)\b|"
     # making the script it then starts executable (`chmod +x run.sh`)
-    r"chmod\s)"
+    r"chmod\s|"
+    # the shell's limits and leaving a Python environment (`ulimit -s unlimited`, `deactivate`)
+    r"ulimit\s|deactivate\s*$)"
+)
+# The shell's own words around steps (`if [[ … ]]`, `then`, `for x in …`, `do`, `done`): no step.
+# (a test only: `if srun prog; then` runs a step)
+SHELL_CONTROL = re.compile(
+    r"^\s*(?:(?:if|elif|while|until)\s+\[\[?\s[^;&|`$(]*(?:\$\w+[^;&|`$(]*)*\]\]?\s*(?:;\s*(?:then|do))?\s*$|"
+    r"(?:then|else|fi|do|done|esac)\s*$|for\s+\w+\s+in\b(?:[^;&|`$]|\$(?!\())*(?:;\s*do)?\s*$)"
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
@@ -1048,6 +1057,34 @@ def _srun_script(step):
             i += 1
     script = words[i] if i < len(words) else ""
     return script if script.endswith(".sh") and script[:1] not in ("$", "-") else None
+
+
+def _shows_work(body):
+    """Whether the commands run anything besides setting up and the shell's own words: a job
+    whose work is a script of the project it sources (`for n in …; do cd $n; source run.sh;
+    done`) shows none of its own, so nothing in it says what hardware that work runs on. (A
+    job of setting up alone is _runs_nothing's.)"""
+    if not RUNS_SOURCED.search(body or ""):
+        return True
+    for line in (body or "").replace("\\\n", " ").splitlines():
+        if not SETTING_UP.match(line) and not SHELL_CONTROL.match(line):
+            return True
+        if COMMAND_AFTER_SETTING.match(line):
+            return True  # `SLURM_JOB_NAME=bash pdm run python …`: set for the command it runs
+    return False
+
+
+# A script of the project sourced by a relative path (`source run.sh`, `. ./go.sh`), not an
+# environment's (`source ~/.bashrc`, `source venv/bin/activate`, `. setup_env.sh`).
+RUNS_SOURCED = re.compile(
+    r"^[ \t]*(?:source|\.)[ \t]+(?:\./)?(?![\w./-]*(?:env|setup|activate|conda|profile|rc\b))"
+    r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*\.sh\b",
+    re.M,
+)
+# A variable set for the command that follows it on the line (`X='a' prog …`, not `X="a b"`).
+COMMAND_AFTER_SETTING = re.compile(
+    r"""^\s*[A-Za-z_]\w*=(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]*)\s+[^\s#;&|]"""
+)
 
 
 def _hands_off_to(body, in_container=False):

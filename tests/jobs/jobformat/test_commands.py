@@ -4599,3 +4599,91 @@ def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
     # A link to a script, a log, or a model the job wrote itself is not.
     assert found("ln -s ../run.sh run.sh\nln -sf out.log latest.log\n") == []
     assert found("dp freeze -o g.pb\nln -s g.pb graph.pb\n") == [("output.artifacts", "g.pb")]
+
+
+def test_a_folder_copied_into_the_jobs_own_folder_holds_what_the_run_reads_there():
+    # (seen-bb) The example copied in is read where it came from; its macro, read in the copy,
+    # and the build folder made inside the job's own folder (never copied back) are not more.
+    text = (
+        "export WORK_DIR=/data/$USER/geant4_$SLURM_JOB_ID\n"
+        "export INPUT_DIR=$PWD/B5\n"
+        "mkdir -p $WORK_DIR\n"
+        "cp -r $INPUT_DIR $WORK_DIR\n"
+        "cd $WORK_DIR\n"
+        "mkdir build\n"
+        "cd build\n"
+        "cmake ../B5\n"
+        "make\n"
+        "./exampleB5 exampleB5.in > exampleB5.out\n"
+    )
+    assert found(text) == [("data.inputs", "$PWD/B5")]
+    # Nothing copied in: the macro is the run's own input.
+    assert found("cd /lab/g4\n./exampleB1 run1.mac > run1.out\n") == [("data.inputs", "run1.mac")]
+
+
+def test_simulation_parameter_files_are_read():
+    # (seen-bb) GADGET's and AREPO's parameter files, a REST configuration, a namelist; the
+    # launcher's own options and their values (`-np $SLURM_NPROCS`) are not the program.
+    text = (
+        "mpiexec -np $SLURM_NPROCS ./Gadget4 param.txt\n"
+        "time -p mpirun ./Arepo run/params.txt\n"
+        "restG4 U238.rml\n"
+        "srun ./ramses3d cosmo.nml\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "param.txt"),
+        ("data.inputs", "run/params.txt"),
+        ("data.inputs", "U238.rml"),
+        ("data.inputs", "cosmo.nml"),
+    ]
+    # A tool handling the file, or a Python program's argument, is not a simulation reading it.
+    for text in ("cp param.txt run/\n", "python plot.py param.txt\n", "sed -i s/a/b/ x.param\n"):
+        assert not [p for p in found(text) if p[0] == "data.inputs"], text
+
+
+def test_wsclean_reads_its_measurement_sets_and_writes_its_images():
+    # (seen-bb) The sets are its bare arguments at the end; -name is the images' prefix.
+    text = (
+        "obsid=$1\n"
+        "wsclean -name wsclean-final -mgain 0.85 -size 8000 8000 -niter 1000 ${obsid}.ms\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "${obsid}.ms"),
+        ("output.artifacts", "wsclean-final"),
+    ]
+    text = (
+        "MSIN=$1\n"
+        "singularity exec -B /project,/home wsclean.sif wsclean -pol i -name deep "
+        "-j ${SLURM_CPUS_PER_TASK} ${MSIN}\n"
+        "singularity exec img.sif wsclean -name facet -size 100 100 sub*.ms\n"
+    )
+    assert [p for p in found(text) if p[0] != "work.image"] == [
+        ("data.inputs", "$MSIN"),
+        ("output.artifacts", "deep"),
+        ("data.inputs", "sub*.ms"),
+        ("output.artifacts", "facet"),
+    ]
+    # A thread count last (an option's value) is not a set.
+    assert not [p for p in found("wsclean -name x -j $N\n") if p[0] == "data.inputs"]
+
+
+def test_data_handed_first_to_a_program_an_mpi_launcher_starts_is_read():
+    # (seen-bb) parallel_bilby's analysis step reads the data dump its generation step wrote.
+    text = "mpirun parallel_bilby_analysis out/data/run_data_dump.pickle --nact 20 --outdir out/r\n"
+    assert ("data.inputs", "out/data/run_data_dump.pickle") in found(text)
+    # Not one an earlier step of the job wrote.
+    text = "python prep.py > feats.pkl\nmpirun fit feats.pkl\n"
+    assert ("data.inputs", "feats.pkl") not in found(text, shared_disk=True)
+
+
+def test_intel_profilers_write_their_results_folder():
+    # (seen-bb) Advisor's --project-dir, VTune's -result-dir / -r: where the results go.
+    text = (
+        "advisor --collect=roofline -enable-cache-simulation --project-dir=./nbody-advisor "
+        "-- ./app-ICC\n"
+        "vtune -collect hotspots -result-dir r001hs -- ./app -r 3\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "./nbody-advisor"),
+        ("output.artifacts", "r001hs"),
+    ]

@@ -728,3 +728,32 @@ def test_ntasks_takes_precedence_over_a_larger_ntasks_per_node():
         "#SBATCH --nodes=2", "#SBATCH --ntasks=3", "#SBATCH --ntasks-per-node=2", "srun ./sim"
     )
     assert uneven.description.request.cpus_per_node == 2  # 2 + 1: the most on a node
+
+
+def test_a_job_whose_work_is_a_sourced_script_says_no_hardware():
+    # (seen-bb) Sourcing the project's run scripts in a loop shows no work of its own: what it
+    # runs on is written there. Setting up (ulimit, deactivate) around a script handed over to
+    # says nothing either; a program run by the job itself still reads as CPU-only.
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    loop = (
+        "source shared.sh",
+        "if [[ $SLURM_ARRAY_TASK_ID<6 ]]",
+        "then",
+        '\tscheme="${sph[$SLURM_ARRAY_TASK_ID]}"',
+        "fi",
+        "for n in ${sizes[@]}",
+        "do",
+        "\tcd $n",
+        "\tsource run.sh",
+        "\tcd ..",
+        "done",
+    )
+    assert cpu_only(*loop) is None
+    assert cpu_only("ulimit -s unlimited", "./inputs/run_gs2.sh in/a.in", "deactivate") is None
+    assert cpu_only("source run.sh", "./sim input.in") is True
+    # (a script of setting up alone runs nothing: no hardware said either, as for seen-bd)
+    assert cpu_only("source ~/.bashrc", "module load neuron") is None
+    # A variable set for the command after it on the line: that command is the work.
+    assert cpu_only("source run.sh", "X='a' python fit.py") is True
