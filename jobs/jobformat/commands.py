@@ -5742,6 +5742,14 @@ def _no_place(value):
     )
 
 
+HOME_PREFIX = re.compile(r"^(?:\$HOME|\$\{HOME\})(?=/|$)")
+
+
+def _home_as_tilde(value):
+    """`$HOME/llama` and `${HOME}/llama` are the folder a mount names `~/llama`."""
+    return HOME_PREFIX.sub("~", value) if isinstance(value, str) else value
+
+
 def merge(
     proposals, work, data, request, output, notes, under=(), blank=(), exact=None, created=()
 ):
@@ -5752,9 +5760,10 @@ def merge(
     moved into text order, not added twice). Paths under a mounted location (`under`)
     belong to that mount's entry and are not added again. Returns the proposals used."""
     used = []
-    mounted = [m.rstrip("/") for m in under if m]
+    mounted = [_home_as_tilde(m.rstrip("/")) for m in under if m]
 
     def inside(value):
+        value = _home_as_tilde(value)
         return any(value == m or value.startswith(m + "/") for m in mounted)
 
     def norm(value):

@@ -23,9 +23,21 @@ SECRET_WORDS = {
 NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
 
 
+# A record's or a mapping's key, not a secret one, when KEY is the only secret word and the
+# name says what it looks up (ENV_KEY picks an environment, INPUT_KEY and PROMPT_KEY a field of
+# the data, LABEL_KEY a column).
+LOOKUP_WORDS = {
+    "env", "environment", "input", "output", "prompt", "label", "chosen", "rejected", "field",
+    "column", "dict", "dataset", "lookup",
+}  # fmt: skip
+
+
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
-    return any(w in SECRET_WORDS for w in words) and not any(w in NOT_SECRET_WORDS for w in words)
+    secret = {w for w in words if w in SECRET_WORDS}
+    if secret == {"key"} and any(w in LOOKUP_WORDS for w in words):
+        return False
+    return bool(secret) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
 class Use(StrEnum):
@@ -46,9 +58,9 @@ CREDENTIAL = re.compile(
     r"(?:^|/)secrets?(?:/|$)|"
     # git's credential store: the tokens `git push`/`gh` use, in plain text
     r"(?:^|/)\.git-credentials$|"
-    # A dotenv file (`.env`, `.env.production`) holds the program's secrets, not its code; a
-    # template of one (`.env.example`) holds none.
-    r"(?:^|/)\.env(?:\.(?!example$|sample$|template$|dist$)[\w-]+)?$",
+    # A dotenv file (`.env`, `.env.production`, `.env_anthropic`, `.env-prod`) holds the
+    # program's secrets, not its code; a template of one (`.env.example`) holds none.
+    r"(?:^|/)\.env(?:[._-](?!example$|sample$|template$|dist$)[\w-]+(?:\.[\w-]+)*)?$",
     re.IGNORECASE,
 )
 # A user's shell, editor, SSH client or tool settings copied into the home folder on the node:

@@ -41,6 +41,21 @@ KEY_SETTING = re.compile(
 )
 
 
+def _mounted_key_paths(task, variables, keys):
+    """Where key files the task mounts land on the node (`/tmp/gcp-creds.json:
+    credentials/sa.json`): a variable set to one of these paths
+    (`GOOGLE_APPLICATION_CREDENTIALS: /tmp/gcp-creds.json`) tells the program where that
+    same key is, not a second secret."""
+    section = task.get("file_mounts")
+    if not isinstance(section, dict) or not keys:
+        return set()
+    return {
+        variables.expand(str(point), record=False)
+        for point, source in section.items()
+        if isinstance(source, str) and source in keys
+    }
+
+
 def _keys_written(script, variables):
     """Secret-named variables the commands write into a settings file, which the file gives no
     value: keys passed from the launching machine (`--secret AWS_ACCESS_KEY_ID`)."""
@@ -511,6 +526,57 @@ def _env_models(envs, variables, data, output, notes, script=""):
         notes.append(f"data.inputs: {location} (read from envs {name}: {value}).")
 
 
+# A folder or file in envs named for a model or the data (MODEL_PATH, LCB_DATA_DIR, DATA_ROOT).
+PATH_ENV = re.compile(
+    r"^(?!.*(?:UPLOAD|OUTPUT|SAVE|PUSH|EXPORT|TARGET|DEST|MERGED|FINAL|TRAINED|NEW|CACHE|TMP))"
+    r"(?:\w+_)?(?:MODEL|DATA|DATASET)_(?:PATH|DIR|ROOT)$",
+    re.IGNORECASE,
+)
+
+
+def _mount_points(task):
+    points = []
+    for key in ("file_mounts", "volumes"):
+        section = task.get(key)
+        for entry in section if isinstance(section, list) else [section]:
+            points += [str(k).rstrip("/") for k in entry] if isinstance(entry, dict) else []
+    return points
+
+
+def _env_paths(envs, variables, data, output, notes, script="", under=()):
+    """A path in envs named for the model or the data (`MODEL_PATH: /hai/models/Qwen3-8B`)
+    that the commands export as it is (`export MODEL_PATH` before the training script) is
+    what that script loads from its environment, when the commands give it no other reading
+    (handed to an option, a place they write or make)."""
+    script = script or ""
+    stated = [str(i.get("location", "")).rstrip("/") for i in data.get("inputs") or []]
+    stated += [str(a.get("destination", "")).rstrip("/") for a in output.get("artifacts") or []]
+    stated += [str(u).split(" -> ")[0].rstrip("/") for u in data.get("unclassified") or []]
+    places = [p for p in stated + list(under) if p]
+    found = []
+    for name, value in envs.items():
+        if not PATH_ENV.match(str(name)):
+            continue
+        value = variables.expand(str(value or ""), record=False).strip().rstrip("/")
+        if not value.startswith("/") or UNFILLED.search(value) or "$" in value:
+            continue
+        if any(value == p or value.startswith(p + "/") or p.startswith(value + "/")
+               for p in places):  # fmt: skip
+            continue
+        word = re.escape(str(name))
+        # (exported as it is, `export MODEL_PATH`, for a script that finds it there)
+        named = re.search(rf"^[ \t]*export[ \t]+{word}[ \t]*(?:$|;|&&)", script, re.MULTILINE)
+        # (a folder the commands make, `mkdir -p ${LOCAL_DATASET_ROOT}`, is where they put
+        # what they fetch: staging, not what the program is handed)
+        made = re.search(rf"^[ \t]*mkdir\b[^\n]*\$\{{?{word}\b", script, re.MULTILINE)
+        if named and not made:
+            found.append((named.start(), name, value))
+    for _, name, value in sorted(found):
+        data.setdefault("inputs", []).append({"location": value})
+        data.pop("no_inputs", None)
+        notes.append(f"data.inputs: {value} (envs {name}, named by the commands).")
+
+
 def _env_model_values(envs, variables):
     """(name, value, match) for each model-named env; a list of several models, separated by
     `;` or `,` (infinity's `INFINITY_MODEL_ID: org/a;org/b;`), gives each of them."""
@@ -667,7 +733,13 @@ def task_to_data(task, auxiliary=False):
         work["code"] = [c[:300] for c in dict.fromkeys(found["code"])]
     credentials = found["credentials"]
     credentials += _secret_names(task.get("secrets"))
-    credentials += [str(k) for k in envs if secret_name(k) or str(k) in REGISTRY_LOGIN]
+    keys_at = _mounted_key_paths(task, variables, found["credentials"])
+    credentials += [
+        str(k)
+        for k in envs
+        if (secret_name(k) or str(k) in REGISTRY_LOGIN)
+        and variables.expand(str(envs[k]), record=False) not in keys_at
+    ]
     credentials += _keys_written(script, variables)
     credentials += _pod_secrets(task.get("config"))
     if credentials:
@@ -681,6 +753,7 @@ def task_to_data(task, auxiliary=False):
         if not work["code"]:
             del work["code"]
     _env_models(envs, variables, data, output, notes, script)
+    _env_paths(envs, variables, data, output, notes, script, under=_mount_points(task))
     _config(task, request, notes)
     _shutdown_cap(variables.expand(run, record=False), request, notes)
     _screen(task, work, realtime, notes, auxiliary)

@@ -794,3 +794,73 @@ def test_a_buckets_lifetime_set_in_a_mount_is_noted():
     lives = [n.split(" (")[0] for n in result.notes if "bucket" in n and " (" in n and ": " in n]
     lives = [n for n in lives if n.endswith(("force_managed", "persistent false"))]
     assert lives == ["file_mounts /taken: force_managed", "file_mounts /scratch: persistent false"]
+
+
+def test_a_key_that_looks_up_a_record_is_no_secret():
+    from jobs.jobformat.skypilot import secret_name
+
+    for name in ("ENV_KEY", "INPUT_KEY", "prompt_key", "LABEL_KEY", "DATASET_KEY"):
+        assert not secret_name(name), name
+    # KEY beside another secret word, or with no lookup word, stays a secret
+    for name in ("ENV_SECRET_KEY", "INPUT_API_TOKEN", "OPENAI_KEY", "AZURE_PRIMARY_KEY"):
+        assert secret_name(name), name
+
+
+def test_dotenv_files_with_a_suffix_are_keys_and_their_templates_are_not():
+    from jobs.jobformat.mounts import CREDENTIAL
+
+    for path in ("~/.env_anthropic", ".env-prod", "~/.config/.env.global", "app/.env"):
+        assert CREDENTIAL.search(path), path
+    for path in (".env.example", ".env_example", "~/.envrc", "src/.environment.py"):
+        assert not CREDENTIAL.search(path), path
+
+
+def test_a_variable_pointing_at_a_mounted_key_is_that_key():
+    text = (
+        "file_mounts:\n  /tmp/gcp-creds.json: credentials/gcp-service-account.json\n"
+        "envs:\n  GOOGLE_APPLICATION_CREDENTIALS: /tmp/gcp-creds.json\n  WANDB_API_KEY: ''\n"
+        "run: python train.py\n"
+    )
+    work = sky(text).description.to_data()["work"]
+    assert work["credentials"] == ["credentials/gcp-service-account.json", "WANDB_API_KEY"]
+    # pointing elsewhere, it is a secret of its own
+    other = text.replace("GOOGLE_APPLICATION_CREDENTIALS: /tmp/gcp-creds.json",
+                         "GOOGLE_APPLICATION_CREDENTIALS: /secrets/other.json")  # fmt: skip
+    assert (
+        "GOOGLE_APPLICATION_CREDENTIALS" in sky(other).description.to_data()["work"]["credentials"]
+    )
+
+
+def test_a_path_from_home_is_under_the_mount_named_with_a_tilde():
+    text = (
+        "file_mounts:\n  ~/llama: gs://llama-7b/llama-ckpt\n"
+        "run: |\n  python convert.py --input_dir $HOME/llama --output_dir /out\n"
+        "  python train.py --model ${HOME}/llama/7B\n"
+    )
+    inputs = sky(text).description.to_data()["data"]["inputs"]
+    assert [i["location"] for i in inputs] == ["gs://llama-7b/llama-ckpt"]
+
+
+def test_a_model_or_data_path_in_envs_the_commands_export_is_read():
+    text = (
+        "envs:\n  MODEL_PATH: /hai/models/Qwen3-8B-Base\n  LCB_DATA_DIR: /hai/data/lcb_v6\n"
+        "  OUTPUT_DIR: /hai/out\n"
+        'setup: |\n  test -f "$MODEL_PATH/config.json"\n'
+        "run: |\n  export MODEL_PATH\n  export LCB_DATA_DIR\n  bash examples/run_section4.sh\n"
+    )
+    inputs = sky(text).description.to_data()["data"]["inputs"]
+    assert [i["location"] for i in inputs] == ["/hai/models/Qwen3-8B-Base", "/hai/data/lcb_v6"]
+    # not exported for the script: nothing is said of it
+    quiet = text.replace("  export LCB_DATA_DIR\n", "")
+    inputs = sky(quiet).description.to_data()["data"]["inputs"]
+    assert [i["location"] for i in inputs] == ["/hai/models/Qwen3-8B-Base"]
+
+
+def test_a_data_folder_in_envs_the_commands_make_is_staging():
+    text = (
+        "envs:\n  LOCAL_DATASET_ROOT: /wiki\n"
+        "run: |\n  mkdir -p ${LOCAL_DATASET_ROOT}\n  cd ${LOCAL_DATASET_ROOT}\n"
+        "  wget https://example.org/wiki.json.gz\n  python preprocess.py\n"
+    )
+    inputs = sky(text).description.to_data()["data"].get("inputs") or []
+    assert "/wiki" not in [i["location"] for i in inputs]
