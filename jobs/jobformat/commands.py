@@ -762,6 +762,8 @@ LOCAL_MODEL_FOLDERS = {"checkpoints", "checkpoint", "ckpts", "ckpt", "models", "
 OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path",
                    # where a sampler's designs go (RFdiffusion's `inference.output_prefix=`)
                    "output_prefix"}  # fmt: skip
+# Sections of a configuration whose paths are written (`output.netcdf=out/fc.nc`).
+OUTPUT_SECTIONS = {"output", "outputs"}
 # What a program is given to read, by a key named for its input (`inference.input_pdb=`,
 # `data.input_path=`), and the weights a sampler loads by a key naming a checkpoint
 # (`inference.ckpt_override_path=m.pt`, `model.weights=w.pt`) on a line that does not train.
@@ -926,6 +928,17 @@ SAMTOOLS_READS = {"sort", "view", "index", "flagstat", "idxstats", "stats", "dep
                   "fastq", "fasta", "coverage", "calmd", "markdup", "fixmate"}  # fmt: skip
 SAMTOOLS_VALUED = {"@", "O", "T", "m", "l", "q", "f", "F", "G", "L", "t", "R", "x", "s", "N",
                    "U", "X", "k", "e", "d", "r", "-threads", "-reference", "-output-fmt"}  # fmt: skip
+# CDO (`cdo [options] operator[,params] [-operator[,params] …] infiles outfile`): its options
+# that take a value (`-f nc4`, `-z zip`, `-P 8`), and the operators that write no file (they
+# print what they read: `cdo griddes in.nc > grid.txt`, `cdo sinfo in.nc`).
+CDO_VALUED = {"-f", "-z", "-P", "-b", "-t", "-k", "-m", "-g", "--worker", "--precision",
+              "--percentile", "--timestat_date"}  # fmt: skip
+CDO_PRINTS = re.compile(
+    r"(?:s?info[nv]?|show\w*|griddes\w*|zaxisdes|vardes|partab|ntime|npar|nlevel|nyear|nmon|ndate"
+    r"|codetab|diffn?|output\w*|verifygrid)"
+)
+# A number given to an operator (`-mulc,86400`, `-sellonlatbox,-10,40.5,30,60`): no file.
+NUMBER = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?")
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
@@ -1719,6 +1732,8 @@ class _Reader:
             self._bids_app(words)
         if "samtools" in line:
             self._samtools(words)
+        if "cdo" in line:
+            self._cdo(words)
         if "STAR" in line:
             self._star(words)
         if not SEQ_TOOL_NAMES.isdisjoint(map(_base, words)):
@@ -2818,6 +2833,16 @@ class _Reader:
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
             if not NODE_LOCAL.match(value):
                 self.add("output.artifacts", value, said)
+        elif (
+            OUTPUT_SECTIONS & set(parts[:-1])
+            and "/" in value
+            and _file_word(value)
+            and not NODE_LOCAL.match(value)
+        ):
+            # a file or folder set under an output section (anemoi-inference's
+            # `output.netcdf=out/fc.nc`, `output.extract_lam.output.netcdf=…`): written there,
+            # the array task's index kept as written
+            self.add("output.artifacts", value, said)
         elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
             # (stated only with a checkpoint place: see _settle)
             self.add("_resume", "auto", said)
@@ -3144,6 +3169,54 @@ class _Reader:
                 if _file_word(value):
                     value = self._in_cwd(value)  # (in the folder the job went to)
                     self.add("output.artifacts", value, f"samtools {command[at + 1]} -o {value}")
+                    self.produced.add(value)
+
+    def _cdo(self, words):
+        """CDO, the Climate Data Operators (`cdo -O -remapcon,grid.nc in.nc out.nc`, `cdo -f nc4
+        mergetime a.nc b.nc out.nc`): after its options, the operators (the first may be written
+        without its dash; a file among an operator's parameters, as the target grid of a remap,
+        is read), then the files: the last is what it writes, the others are read. An operator
+        that only prints (`sinfo`, `griddes`) reads them all. A file an earlier step wrote is the
+        job's own."""
+        for command in _commands(words):
+            at = next((i for i, w in enumerate(command) if _base(w) == "cdo"), -1)
+            if at < 0:
+                continue
+            operators, files, skip = [], [], False
+            for word in command[at + 1 :]:
+                if word.startswith(("#", ">", "2>", "&>", "<")) or word in ("&", "\\"):
+                    break
+                if skip:
+                    skip = False  # (an option's value)
+                elif word in CDO_VALUED:
+                    skip = True
+                elif word.startswith("--") or (word.startswith("-") and len(word) == 2):
+                    continue  # a flag (`-O`, `-L`, `--no_history`)
+                elif word.startswith("-") or (not operators and not files):
+                    operators.append(word.lstrip("-"))
+                elif word not in ("[", "]", ":"):
+                    files.append(self.expand(_unquote(word)))
+            if not operators:
+                continue
+            said = " ".join(command[at:])[:200]
+            for operator in dict.fromkeys(operators):  # (each operator once)
+                for param in operator.split(",")[1:]:
+                    value = self.expand(_unquote(param))
+                    if (
+                        _file_word(value)
+                        and ("/" in value or "." in value)
+                        and not NUMBER.fullmatch(value)
+                        and not {value, self._in_cwd(value)} & self.produced
+                    ):
+                        self.add("data.inputs", value, said)
+            prints = CDO_PRINTS.fullmatch(operators[0].split(",")[0])
+            read, written = (files, []) if prints else (files[:-1], files[-1:])
+            for value in dict.fromkeys(read):
+                if _file_word(value) and not {value, self._in_cwd(value)} & self.produced:
+                    self.add("data.inputs", value, said)
+            for value in written:
+                if _file_word(value) and not NODE_LOCAL.match(value):
+                    self.add("output.artifacts", value, said)
                     self.produced.add(value)
 
     def _star(self, words):

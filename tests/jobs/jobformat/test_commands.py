@@ -4687,3 +4687,35 @@ def test_intel_profilers_write_their_results_folder():
         ("output.artifacts", "./nbody-advisor"),
         ("output.artifacts", "r001hs"),
     ]
+
+
+def test_cdo_reads_its_input_files_and_grid_and_writes_the_last_file():
+    text = (
+        'grid="/archive/grids/c192.nc"\n'
+        "cdo -O -L -f nc4 -remapcon,${grid} /archive/obs/pr_2001.nc /archive/out/pr_c192.nc\n"
+        "cdo mergetime /data/a.nc /data/b.nc merged.nc\n"
+        "cdo -mulc,86400 -remapbil,r360x180 merged.nc /data/pr_mm.nc\n"  # merged.nc: written above
+        "cdo griddes /data/ref.nc > grid.txt\n"  # griddes prints: it only reads
+        "cdo -sellonlatbox,-10,40.5,30,60 /data/eu.nc /data/eu_box.nc\n"  # numbers are no files
+    )
+    assert found(text) == [
+        ("data.inputs", "/archive/grids/c192.nc"),
+        ("data.inputs", "/archive/obs/pr_2001.nc"),
+        ("output.artifacts", "/archive/out/pr_c192.nc"),
+        ("data.inputs", "/data/a.nc"),
+        ("data.inputs", "/data/b.nc"),
+        ("output.artifacts", "merged.nc"),
+        ("output.artifacts", "/data/pr_mm.nc"),
+        ("data.inputs", "/data/ref.nc"),
+        ("data.inputs", "/data/eu.nc"),
+        ("output.artifacts", "/data/eu_box.nc"),
+    ]
+
+
+def test_a_path_set_under_an_output_section_is_written():
+    text = (
+        "srun anemoi-inference run config.yaml date=2023-01-01T00 "
+        "output.extract_lam.output.netcdf=netcdf/test_$SLURM_ARRAY_TASK_ID.nc\n"
+        "python run.py output.format=netcdf output.name=run.1\n"  # no place: nothing
+    )
+    assert found(text) == [("output.artifacts", "netcdf/test_$SLURM_ARRAY_TASK_ID.nc")]
