@@ -16,7 +16,16 @@ import re
 from dataclasses import dataclass
 
 from .envs import DEFAULTED, POSITIONAL, script_variables
-from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder, secret_name
+from .mounts import (
+    CLOUD_URI,
+    ECHOED,
+    LORA_OPTIONS,
+    NOT_A_KEY_VALUE,
+    URI,
+    USER_CONFIG,
+    copied_folder,
+    secret_name,
+)
 from .realtime import CONTAINER_VALUED, ends_serving, serving_signals
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
 
@@ -918,8 +927,12 @@ KEY_FROM_FILE = re.compile(
 # A key written into the script itself (`export WANDB_API_KEY="cc08…"`, `HF_TOKEN=hf_x`): a literal
 # value, not a variable's or a command's, one word (no path: a key file is read elsewhere).
 LITERAL_KEY = re.compile(
-    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(["']?)[^\s"'$`;/\\()<>|&]+\2[ \t]*(?:[;#]|$)"""
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(["']?)([^\s"'$`;\\()<>|&]+)\2[ \t]*(?:[;#]|$)"""
 )
+# …not a setting that only mentions a key (`MAX_TOKEN=512`, `USE_AUTH_TOKEN=true`, `KEY_DIM=64`),
+# nor a place (`HF_TOKEN_PATH=token.txt`: the file is the key, read where it is used).
+NOT_A_KEY_NAME = {"path", "file", "dir", "folder", "name", "size", "len", "length", "num", "max",
+                  "min", "dim", "count", "budget", "heads", "use", "limit"}  # fmt: skip
 # The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
 REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
@@ -1641,7 +1654,7 @@ class _Reader:
         if self.shared_disk and (".env" in line or "$(" in line):
             self._key_files(line, words)
         if self.shared_disk and "=" in line and (m := LITERAL_KEY.match(line)):
-            self._literal_key(m.group(1))
+            self._literal_key(m.group(1), m.group(3))
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
             return
@@ -3802,12 +3815,17 @@ class _Reader:
             else:
                 self.add("data.inputs", value, f"wget {option} {value}")
 
-    def _literal_key(self, name):
+    def _literal_key(self, name, value):
         """A key the script sets outright (`export WANDB_API_KEY="cc08…"`): the job is given it,
         by the variable's name (never its value). The name says it is a key in two words or
         more (`HF_TOKEN`, `WANDB_API_KEY`); a bare `key=…` or `token=…` is as often a loop's
-        setting."""
+        setting. A value with a `/` is a key only where it is no path (AWS's secret keys hold
+        `/` and `+`; `data/x` or `~/.token` name a file)."""
         words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+        if NOT_A_KEY_VALUE.fullmatch(value) or NOT_A_KEY_NAME.intersection(words):
+            return
+        if "/" in value and (value[:1] in "/~." or "." in value):
+            return
         if len(words) > 1 and secret_name(name):
             self.add("work.credentials", name, f"{name}=… (set in the script)")
 

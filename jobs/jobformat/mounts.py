@@ -40,6 +40,47 @@ def secret_name(name):
     return bool(secret) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
+# A variable set on a line (`HF_TOKEN=hf_x`, `export K="v"`) or an option given a value
+# (`--hf_token hf_x`, `--password=x`): the value, where the name says it is a key, is hidden
+# wherever a line of the file is shown. (Each part is one class repeated once: linear.)
+SHOWN_ASSIGNMENT = re.compile(r"""(?<![\w$-])([A-Za-z_]\w*)=("[^"]*"|'[^']*'|[^\s;&|'"]+)""")
+SHOWN_OPTION = re.compile(
+    r"""(?<![\w-])(--?[A-Za-z][\w-]*)([= ]+)("[^"]*"|'[^']*'|[^\s;&|'"-][^\s;&|'"]*)"""
+)
+HIDDEN = "…"
+# (a look for the secret words in any case before the line is parsed: most lines hold none)
+MAY_NAME_A_KEY = re.compile(r"key|token|secret|passw|pat|credential|psk", re.IGNORECASE)
+
+
+# A value no key has: a number or a switch (`MAX_TOKEN=512`, `USE_AUTH_TOKEN=true`).
+NOT_A_KEY_VALUE = re.compile(r"[+-]?\d+(?:\.\d+)?|true|false|yes|no|none|null|on|off", re.I)
+
+
+def hides(name, value):
+    """Whether a value shown beside its name is hidden: a key's, not a variable's (`$HF_TOKEN`
+    names no key) nor a number or a switch."""
+    value = value.strip("'\"")
+    return (
+        value[:1] != "$" and not NOT_A_KEY_VALUE.fullmatch(value) and secret_name(name.lstrip("-"))
+    )
+
+
+def masked(line):
+    """The line with the values of key-named variables and options hidden (`HF_TOKEN=…`)."""
+    if not isinstance(line, str) or not MAY_NAME_A_KEY.search(line):
+        return line
+    line = SHOWN_ASSIGNMENT.sub(
+        lambda m: f"{m.group(1)}={HIDDEN}" if hides(m.group(1), m.group(2)) else m.group(0),
+        line,
+    )
+    return SHOWN_OPTION.sub(
+        lambda m: (
+            f"{m.group(1)}{m.group(2)}{HIDDEN}" if hides(m.group(1), m.group(3)) else m.group(0)
+        ),
+        line,
+    )
+
+
 class Use(StrEnum):
     READ = "read"
     WRITTEN = "written"

@@ -15,6 +15,7 @@ import re
 from bisect import bisect_right
 
 from . import sbatch
+from .mounts import masked
 
 TEXT_LIMIT = 200
 # A file with thousands of mounts still answers quickly: past this many values looked up by
@@ -371,4 +372,5 @@ def sources(text, fmt, data, exact=None, part=0, parts=1):
         if path in filled and isinstance(line, int) and line >= 1:
             known = finder.lines.lines[line - 1] if line <= len(finder.lines.lines) else ""
             out[path] = {"line": line, "text": str(line_text or known).strip()[:TEXT_LIMIT]}
-    return dict(sorted(out.items()))
+    # A key's value written into the file is never shown back, whichever field its line gave.
+    return {path: {**where, "text": masked(where["text"])} for path, where in sorted(out.items())}

@@ -79,8 +79,11 @@ JOB_WIDE = ("job-name", "time", "begin", "deadline", "requeue", "no-requeue", "s
 # A class of node (`gpu`, `gpu80`) names no model.
 # NVIDIA's vendor and data-centre brand prefixes (`nvidia_a40`, `tesla_v100`) are the model too.
 GPU_NAMES = re.compile(
-    r"^(?:nvidia[-_]?)?(?:tesla[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|m\d{2}|a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|"
-    r"a10g?|(?:rtx|gtx|quadro|geforce|titan)\w*|mi\d{2,3}[ax]?|gpu(?=[-_]\w))(?:[-_]\w+)*$",
+    # (Tesla's M cards by name, not any `m` and two digits: sites name memory features so;
+    # the parts after a name hold no `_` or `-` of their own, so a name splits one way only)
+    r"^(?:nvidia[-_]?)?(?:tesla[-_]?)?(?:[ahlv]\d{2,3}s?|[pk]\d{2,3}|m(?:4|6|10|40|60|20[579]0)|"
+    r"a\d{4}|b\d{3}|g[hb]\d{3}|[lt]4|l40s?|a10g?|(?:rtx|gtx|quadro|geforce|titan)[A-Za-z0-9]*|"
+    r"mi\d{2,3}[ax]?|gpu(?=[-_][A-Za-z0-9]))(?:[-_][A-Za-z0-9]+)*$",
     re.IGNORECASE,
 )
 

@@ -11,7 +11,7 @@ import re
 from . import commands, mounts
 from .envs import Variables, script_variables
 from .instances import accelerators_of_instance, is_cpu_instance
-from .mounts import NOT_SECRET_WORDS, SECRET_WORDS, secret_name  # noqa: F401 (names kept here)
+from .mounts import HIDDEN, NOT_SECRET_WORDS, SECRET_WORDS, hides, secret_name  # noqa: F401 (names kept here)
 from .realtime import ends_serving, publishes_server
 from .sbatch import gpu_hint, kind_of, slurm_minutes_to_duration
 from .units import UnitError, format_duration, format_size, parse_size
@@ -1158,7 +1158,10 @@ def _web_app(task):
 def _envs_notes(envs, variables, notes):
     if envs:
         shown = [
-            f"{k}={v}" if k in variables.values else f"{k} (no value)" for k, v in envs.items()
+            (f"{k}={HIDDEN}" if hides(str(k), str(v)) else f"{k}={v}")
+            if k in variables.values
+            else f"{k} (no value)"
+            for k, v in envs.items()
         ]
         notes.append(f"envs: {', '.join(shown)}.")
     for name in variables.missing:

@@ -4307,8 +4307,19 @@ def test_a_batch_scripts_dotenv_and_token_files_are_its_credentials():
         "HF_TOKEN_PATH=/home/u/.token",
         "TOKENIZERS_PARALLELISM=false",
         "MAX_TOKENS=512",
+        "MAX_TOKEN=512",
+        "USE_AUTH_TOKEN=true",
+        "NUM_KEY_VALUE_HEADS=8",
+        "HF_TOKEN_PATH=token.txt",
+        "PASSWORD_FILE=pw.txt",
+        "HF_TOKEN_DIR=cache/tokens",
     ):
         assert "credentials" not in _imported(head + f"{line}\npython train.py\n").get("work", {})
+    # AWS's secret keys hold `/` and `+`: a key all the same
+    aws = "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLE+KEY\n"
+    assert _imported(head + aws + "python t.py\n")["work"]["credentials"] == [
+        "AWS_SECRET_ACCESS_KEY"
+    ]
     # a template, a virtual environment and a file read into a variable that holds no key
     for line in ("source .env.example", "source .venv/bin/activate", 'NAMES=$(cat "$F")'):
         assert "credentials" not in _imported(head + f"{line}\npython train.py\n").get("work", {})

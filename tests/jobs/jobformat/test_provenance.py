@@ -106,3 +106,28 @@ def test_a_comment_naming_the_value_is_not_where_it_was_read():
     assert provenance.sources(script, "sbatch", {"work": {"command": "# DEBUG\nsrun x"}}) == {
         "work.command": {"line": 3, "text": "# DEBUG"}
     }
+
+
+def test_a_keys_value_is_never_shown_with_the_line_it_was_read_from(tmp_path):
+    script = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:1\nexport HF_TOKEN=hf_SECRETabc\n"
+        "WANDB_API_KEY=cc08a1 python train.py --data /proj/d --hf_token hf_zz9 --max_tokens 512\n"
+    )
+    [result] = jobformat.import_text(script.encode())
+    shown = repr(result.sources) + repr(result.notes)
+    for secret in ("hf_SECRETabc", "cc08a1", "hf_zz9"):
+        assert secret not in shown
+    assert result.sources["work.credentials"]["text"] == "export HF_TOKEN=…"
+    assert "--max_tokens 512" in result.sources["data.inputs.0.location"]["text"]
+    path = tmp_path / "job.sbatch"
+    path.write_text(script)
+    out = io.StringIO()
+    cli.main(["import", str(path), "--json"], out=out)
+    # (the command itself is the partner's own script, kept as written)
+    sources = repr(json.loads(out.getvalue())["sources"])
+    assert "hf_SECRETabc" not in sources and "hf_zz9" not in sources
+    # SkyPilot envs are listed in a note: a key's value is not
+    task = "envs:\n  HF_TOKEN: hf_SECRETabc\n  MAX_TOKENS: 512\nrun: |\n  python t.py\n"
+    [result] = jobformat.import_text(task.encode(), filename="task.yaml")
+    notes = " ".join(result.notes)
+    assert "hf_SECRETabc" not in notes and "HF_TOKEN=…" in notes and "MAX_TOKENS=512" in notes
