@@ -419,6 +419,13 @@ PAIRED_INPUT = {"--input_dir", "--input-dir",
                 "--input_root", "--input-root"}  # fmt: skip
 # A BIDS App's analysis level, the word after its two folders (`fmriprep IN OUT participant`).
 BIDS_LEVELS = {"participant", "group"}
+# …which the command names, or whose image it runs (any app of the standard ships as one):
+# fMRIPrep and its kin, MRIQC, XCP-D, NiBabies, the `bids/…` images.
+BIDS_APP = re.compile(
+    r"(?:fmri|qsi|smri|asl|dmri)prep|qsirecon|mriqc|xcp[-_]?d|nibabies|fmripost|bids|"
+    r"\.(?:sif|simg)$|^docker://",
+    re.IGNORECASE,
+)
 BIDS_LEVEL = re.compile(r"(?<![\w-])(?:participant|group)(?![\w-])")
 PAIRED_OUTPUT = {"--output_dir", "--output-dir", "--output_path", "--output-path",
                  "--output_root", "--output-root"}  # fmt: skip
@@ -3146,10 +3153,14 @@ class _Reader:
                 i -= 1
             if len(given) < 2 or not all(_is_path(v) or "/" in v for v in given):
                 continue
+            if not any(BIDS_APP.search(_base(w)) for w in command[: i + 1]):
+                continue  # (two paths before `group` in any other program's line say nothing)
             output, dataset = given
             if not NODE_LOCAL.match(dataset) and not self._written(dataset):
                 self.add("data.inputs", dataset, f"BIDS dataset {dataset}")
-            self.add("output.artifacts", output, f"BIDS derivatives {output}")
+            if not NODE_LOCAL.match(output):
+                # (derivatives on the node's own disk are copied out later, or lost)
+                self.add("output.artifacts", output, f"BIDS derivatives {output}")
             self.produced.add(output.rstrip("/"))
 
     def _samtools(self, words):

@@ -1130,10 +1130,12 @@ def _hands_off_to(body, in_container=False):
 # A program of the project started once with no launcher in front (`python3 sim/run.py 4`,
 # `make run`): it starts on the first node only, and any use of the others is its own.
 # (the program as a path, or a variable holding it: `SCRIPT=/proj/prep.py`, `python $SCRIPT`)
+# (the program's word holds no quote or bracket and ends where `.py` does, so the line splits
+# one way only: `a.py.py….py&` once took seconds)
 RUNS_A_PROGRAM = re.compile(
-    r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*([^\s;&|-][^\s;&|]*\.py|"
-    r"[\"']?\$\{?[A-Za-z_]\w*\}?[\"']?(?=\s|$))|"
-    r"make\s+(?:-\S+\s+)*(\w[\w.-]*))\b[^;&|]*$"
+    r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*[\"']?"
+    r"([^\s;&|\"'()-][^\s;&|\"'()]*\.py(?=[\s\"')]|$)|\$\{?[A-Za-z_]\w*\}?(?=[\"']?(?:\s|$)))|"
+    r"make\s+(?:-\S+\s+)*(\w[\w.-]*)\b)[^;&|]*$"
 )
 INSTALLS = re.compile(r"^\s*(?:python[\d.]*\s+-m\s+)?pip3?\s+install\b")
 

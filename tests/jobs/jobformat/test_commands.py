@@ -4390,6 +4390,15 @@ def test_a_bids_app_reads_its_dataset_and_writes_its_derivatives():
     # `participant` that is no level after two folders says nothing
     assert found("python group.py participant\n") == []
     assert found("mriqc bids out group\n") == []  # (names, not paths)
+    # two paths before `group` in a program that is no BIDS app, nor an image of one
+    assert found("python plot.py /proj/results/scores.csv /proj/figs/ group\n") == []
+    # derivatives on the node's own disk are not what the job leaves; their copy out is
+    text = (
+        "fmriprep /lab/bids $SLURM_TMPDIR/out participant -w $SLURM_TMPDIR/work\n"
+        "rsync -a $SLURM_TMPDIR/out/ /lab/derivatives/\n"
+    )
+    assert ("output.artifacts", "$SLURM_TMPDIR/out") not in found(text)
+    assert ("data.inputs", "/lab/bids") in found(text)
 
 
 def test_apptainers_w_is_writable_not_a_working_folder():

@@ -703,6 +703,10 @@ def test_several_nodes_running_a_program_named_by_a_variable_are_no_gang():
     result = imported("#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", *body)
     assert result.description.work.shape is None
     assert any("$SCRIPT" in note and "nodes" in note for note in result.notes)
+    for written in ("${SCRIPT}", '"$SCRIPT"'):
+        lines = (body[0], f"python {written} --datapath /proj/raw")
+        result = imported("#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", *lines)
+        assert result.description.work.shape is None, written
     # with srun in front it is one program over both nodes
     result = imported(
         "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=2", 'S="/p/t.py"', "srun python $S"
