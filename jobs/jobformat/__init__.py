@@ -8,6 +8,7 @@ from . import provenance, sbatch, skypilot
 from .issues import Issue, Level, Problem
 from .loading import load
 from .model import FORMAT_VERSION, PARTS, Description, SourceFormat
+from .mounts import masked
 from .precision import check, has_errors, requested_accelerator_hours, requested_node_hours
 from .textio import SpecReadError, decode, load_json, load_yaml_documents, to_json, to_yaml
 
@@ -61,9 +62,9 @@ class ImportResult:
 
     def read(self):
         """[(dotted path, value, source or None)] for each filled field, in filled() order:
-        what the file said and the line it said it on."""
+        what the file said and the line it said it on, a key's value in it hidden."""
         values = dict(provenance.leaves(self.description.to_data()))
-        return [(path, values.get(path), self.sources.get(path)) for path in self.filled()]
+        return [(path, masked(values.get(path)), self.sources.get(path)) for path in self.filled()]
 
     def as_dict(self):
         return {

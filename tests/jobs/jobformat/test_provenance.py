@@ -119,6 +119,8 @@ def test_a_keys_value_is_never_shown_with_the_line_it_was_read_from(tmp_path):
         assert secret not in shown
     assert result.sources["work.credentials"]["text"] == "export HF_TOKEN=…"
     assert "--max_tokens 512" in result.sources["data.inputs.0.location"]["text"]
+    # each value read, as the import page and `jobspec import` list them (the command too)
+    assert "hf_SECRETabc" not in repr(result.read())
     path = tmp_path / "job.sbatch"
     path.write_text(script)
     out = io.StringIO()
