@@ -683,10 +683,18 @@ NOT_DATA_URL = re.compile(
     # Google's software downloads (the Cloud SDK, Go, Chrome), never a job's data
     r"dl\.google\.com/|"
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge|"
+    # a build for one platform (`awscli-exe-linux-x86_64.zip`, `tool_linux_amd64.tar.gz`): a
+    # program's binary, never a job's data
+    r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)(?:[./?_-]|$)|"
     # Apache's release mirrors hold software (Spark, Hadoop, Maven), never a job's data
     r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
     re.IGNORECASE,
 )
+# A program named for fetching web pages, and the options that give it the site it reads.
+CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper|spider)(?:[_.-]|$)")
+SITE_OPTIONS = {"--url", "--urls", "--site", "--site-url", "--site_url", "--target-url",
+                "--target_url", "--start-url", "--start_url", "--start-urls", "--start_urls",
+                "--seed-url", "--seed_url"}  # fmt: skip
 # The machine itself (a health check, a local server's API): never data, wherever it is named.
 LOOPBACK = re.compile(
     r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
@@ -1736,6 +1744,8 @@ class _Reader:
                     self._positional_inputs(command)
         if ".ipynb" in line or "nbconvert" in line:
             self._notebook(words)
+        if "url" in line and ".py" in line:
+            self._crawled_site(words)
         if "gdc-client" in line:
             self._gdc_download(words)
         if "bwa" in line:
@@ -3033,6 +3043,17 @@ class _Reader:
                 and (_is_path(value) or OUTPUT_FILE.search(value) or _relative_folder(value, True))
             ) or (word == "--output" and self._tool_output(words, starts, i, value)):
                 # (or an installed tool's data file: `moozy encode a.h5 --output case.h5`)
+                folder, _, name = value.rpartition("/")
+                if (
+                    folder
+                    and name
+                    and not _statable(name)
+                    and _statable(folder)
+                    and _is_path(folder)
+                ):
+                    # a file named by the program's own fields (`{dataset}_{task}.json`): the
+                    # folder it is written in is the place the job names
+                    value = folder
                 self.add("output.artifacts", value, f"{word} {value}")
                 self._positional_inputs(words[max(starts[0], read - 1) : i])
                 read = i
@@ -3069,6 +3090,23 @@ class _Reader:
                     value = self.expand(value if eq else command[i + 1])
                     if value and not value.startswith("-"):
                         self.add("output.artifacts", value, f"nbconvert --output {value}")
+
+    def _crawled_site(self, words):
+        """A program named for fetching pages (`crawl_site.py`, `scrape.py`, `spider.py`,
+        `download_pages.py`) given the site by an option named for it (`--url "$TARGET_URL"`,
+        `--start-urls`): the site is what it reads. (A client's `--url` names a server it asks,
+        not data, and its program is not named so.)"""
+        for command in _commands(words):
+            program = next((_base(w) for w in command if w.endswith(".py")), "")
+            if not CRAWLER_PROGRAM.search(program):
+                continue
+            for i, word in enumerate(command):
+                option, eq, value = word.partition("=")
+                if option not in SITE_OPTIONS or not (eq or i + 1 < len(command)):
+                    continue
+                value = self.expand(_unquote(value if eq else command[i + 1]))
+                if URL.fullmatch(value) and not NOT_DATA_URL.search(value):
+                    self.add("data.inputs", value, f"{option} {value}")
 
     def _aligner(self, words):
         """`bwa mem [options] INDEX READS [MATES]` (`bwa-mem2 mem` too): the reference index and
@@ -3562,7 +3600,12 @@ class _Reader:
         """`--output F` (words[at]) naming a data file by its kind, given to a tool that is not
         a launcher (whose `--output` is its log) nor a download (whose copy the fetch rules
         read); `starts`: where the command before it and its own start."""
-        if not (DATA_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value))):
+        if not (
+            (DATA_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value)))
+            # a result file by its kind under a place the job names (`--output
+            # "$HOME/results/{dataset}_{model}.json"`, the tool's own fields in braces)
+            or (_is_path(value) and OUTPUT_FILE.match(value.rpartition("/")[2]))
+        ):
             return False
         # (its own command's first word, found without copying the command: a line can hold
         # thousands of options; the command before it when `--output` starts one)

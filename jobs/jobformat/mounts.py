@@ -418,8 +418,18 @@ def _store_of(script, path, aliases):
 
 
 def is_local(location):
-    """A path on the launching machine, not a bucket or a URL."""
-    return bool(location) and not CLOUD.match(location) and "://" not in location
+    """A path on the launching machine, not a bucket or a URL (nor a variable the file leaves
+    for the launch, named for a bucket: `source: $OUTPUT_BUCKET`)."""
+    return (
+        bool(location)
+        and not CLOUD.match(location)
+        and "://" not in location
+        and not BUCKET_VARIABLE.match(location)
+    )
+
+
+# A variable named for a bucket (`$OUTPUT_BUCKET`, `${DATA_BUCKET_NAME}`), alone or with a path.
+BUCKET_VARIABLE = re.compile(r"\$\{?[A-Za-z_]{0,40}BUCKET[A-Za-z_]{0,20}\}?(?:/|$)", re.IGNORECASE)
 
 
 # A bucket URI as the shell hands it over: a command's output inside it (`gs://b/$(hostname)/x`)

@@ -6,6 +6,7 @@ no task keys is that header. Mounts are sorted by how the job uses them (mounts.
 `envs` are expanded into locations (envs.py), and what the format has no place for is
 kept in notes, never dropped."""
 
+import posixpath
 import re
 
 from . import commands, mounts
@@ -304,6 +305,19 @@ def _mounts(task, variables, script, notes, serves=False):
             serves=serves,
         )
         use = verdict.use
+        if use == mounts.Use.UNCLEAR and (named := _bucket_variable(spec)):
+            # (`/data: {source: $DATA_BUCKET}`, `/output: {source: $OUTPUT_BUCKET}`: the bucket
+            # is given by a variable named for what the job does with it, as BUCKET_ENV reads
+            # the envs)
+            use = mounts.Use.READ if named.group("reads") else mounts.Use.WRITTEN
+            verdict = mounts.Verdict(use, "the variable giving its bucket is named for it")
+        if use in (mounts.Use.CODE, mounts.Use.READ) and _workdir_copy(
+            task.get("workdir"), target, now
+        ):
+            # (`~/sky_workdir/scripts/x.sh: ./scripts/x.sh` beside `workdir: .`: the workdir's
+            # own file sent to where the workdir puts it; one source, one entry)
+            notes.append(f"{section} {target}: a file of the workdir, at its place there.")
+            continue
         # A bucket named with a local source: SkyPilot uploads the folder into that bucket and
         # mounts the bucket, so the job reads the bucket (the folder is where it came from).
         uploaded = seen != now and mounts.is_local(now) and "://" in (seen or "")
@@ -358,6 +372,36 @@ def _mounts(task, variables, script, notes, serves=False):
             continue
         notes.append(f"{section} {target}: {use} ({verdict.reason}).")
     return found
+
+
+def _bucket_variable(spec):
+    """The BUCKET_ENV match of a mount's source given by one variable (`source: $DATA_BUCKET`,
+    `${OUTPUT_BUCKET}`), or None."""
+    source = spec.get("source") if isinstance(spec, dict) else spec
+    alone = re.fullmatch(r"\$\{?(\w{1,60})\}?/?", str(source or "").strip())
+    return BUCKET_ENV.match(alone.group(1)) if alone else None
+
+
+# Where SkyPilot puts the workdir on the node (`~/sky_workdir`, `/home/gcpuser/sky_workdir`).
+WORKDIR_ON_NODE = re.compile(r"^(?:~|\$HOME|/home/[\w.-]{1,64}|/root)/sky_workdir/")
+
+
+def _workdir_copy(workdir, target, local):
+    """A file mount that sends a script of the local workdir to the place the workdir puts it
+    on the node (`~/sky_workdir/src/a.py: ./src/a.py` with `workdir: .`): the workdir itself,
+    not another thing the job is given. (Weights sent there are still read, and a folder is
+    kept as the task lists it.)"""
+    if not isinstance(workdir, str) or not workdir or not target or not local:
+        return False
+    if not mounts.is_local(local) or not WORKDIR_ON_NODE.match(target):
+        return False
+    inside = WORKDIR_ON_NODE.sub("", target).strip("/")
+    expected = posixpath.normpath(posixpath.join(workdir, inside))
+    return bool(SCRIPT_FILE.search(inside)) and posixpath.normpath(local.rstrip("/")) == expected
+
+
+# A program's file by its kind (not weights, data or a folder the task may send on purpose).
+SCRIPT_FILE = re.compile(r"\.(?:sh|bash|py|R|jl|js|ts)$")
 
 
 # A settings file by its kind: what a program is told to read, not a program.

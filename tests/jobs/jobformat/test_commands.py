@@ -4739,3 +4739,40 @@ def test_a_path_set_under_an_output_section_is_written():
         "python run.py output.format=netcdf output.name=run.1\n"  # no place: nothing
     )
     assert found(text) == [("output.artifacts", "netcdf/test_$SLURM_ARRAY_TASK_ID.nc")]
+
+
+def test_a_build_for_one_platform_is_software_not_data():
+    # (seen-bg: the AWS CLI fetched as a zip in setup)
+    text = (
+        'curl "https://awscli.example.com/awscli-exe-linux-x86_64.zip" -o "awscliv2.zip"\n'
+        "wget https://tools.example.org/v2/tool_linux_amd64.tar.gz\n"
+        "wget https://data.example.org/tides/linux-logs.csv\n"
+    )
+    assert found(text) == [("data.inputs", "https://data.example.org/tides/linux-logs.csv")]
+
+
+def test_a_tools_result_file_and_one_named_by_the_tools_own_fields():
+    # (seen-bg: `clip_benchmark eval --output "$HOME/res/{dataset}_{task}.json"`: the folder)
+    assert found('uv run bench eval --task x --output "$HOME/res/{dataset}_{task}.json"\n') == [
+        ("output.artifacts", "$HOME/res")
+    ]
+    assert found("bench eval --task x --output /results/scores.json\n") == [
+        ("output.artifacts", "/results/scores.json")
+    ]
+    # (a folder ending in `/` keeps it; a curl download's `--output` is not a result)
+    assert found("python run.py --output /scratch/bench/\n") == [
+        ("output.artifacts", "/scratch/bench/")
+    ]
+    assert not [p for p in found("curl https://x.org/a --output /tmp/a.json\n") if "output" in p[0]]
+
+
+def test_the_site_a_crawler_is_given_is_what_it_reads():
+    # (seen-bg: `python crawl/crawl_site.py --url "$TARGET_URL"`)
+    text = 'SITE=https://docs.tidewater.org\npython crawl/crawl_site.py --url "$SITE"\n'
+    assert found(text) == [("data.inputs", "https://docs.tidewater.org")]
+    assert found("python scrape.py --start-urls=https://tidewater.org/news\n") == [
+        ("data.inputs", "https://tidewater.org/news")
+    ]
+    # a client's server and the machine itself are not data
+    assert found("python client.py --url https://api.tidewater.org/v1\n") == []
+    assert found("python crawl.py --url http://localhost:8080\n") == []

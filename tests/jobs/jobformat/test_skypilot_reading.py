@@ -864,3 +864,43 @@ def test_a_data_folder_in_envs_the_commands_make_is_staging():
     )
     inputs = sky(text).description.to_data()["data"].get("inputs") or []
     assert "/wiki" not in [i["location"] for i in inputs]
+
+
+def test_files_of_the_workdir_sent_to_their_place_in_it_are_the_workdir():
+    # (seen-bg: scripts mounted one by one beside `workdir: .`; a dotenv among them stays a key)
+    text = (
+        "workdir: .\n"
+        "file_mounts:\n"
+        "  ~/sky_workdir/.env: ./.env\n"
+        "  ~/sky_workdir/scripts/fetch_datasets.sh: ./scripts/fetch_datasets.sh\n"
+        "  ~/sky_workdir/src/util/load.py: ./src/util/load.py\n"
+        "  ~/sky_workdir/other/load.py: ./src/util/load.py\n"
+        "run: bash scripts/fetch_datasets.sh && python src/util/load.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    work, data = result.description.work, result.description.data
+    assert work.credentials == ["./.env"]
+    # (a file sent to another place than its own in the workdir is still a thing of its own)
+    assert work.code == [".", "./src/util/load.py"]
+    assert not data.inputs
+
+
+def test_a_mount_whose_bucket_a_variable_names_for_its_use_takes_that_direction():
+    # (seen-bg: `source: $DATA_BUCKET` is read, `source: $OUTPUT_BUCKET` written, even with no
+    # value in the file; a variable named for a bucket is not a folder of the launching machine)
+    text = (
+        "envs:\n  DATA_BUCKET: r2://tide-chunks\n  OUTPUT_BUCKET:\n"
+        "file_mounts:\n"
+        "  /data:\n    source: $DATA_BUCKET\n    mode: MOUNT\n"
+        "  /out:\n    source: $OUTPUT_BUCKET\n    mode: MOUNT\n"
+        "  /other:\n    source: $SCRATCH_BUCKET\n"
+        "run: python worker.py\n"
+    )
+    [result] = jobformat.import_text(text.encode(), filename="sky.yaml")
+    data, output = result.description.data, result.description.output
+    assert [(i.name, i.location, i.access.value) for i in data.inputs] == [
+        ("/data", "r2://tide-chunks", "stream")
+    ]
+    assert [(a.name, a.destination) for a in output.artifacts] == [("/out", "$OUTPUT_BUCKET")]
+    assert data.unclassified == ["/other -> $SCRATCH_BUCKET"]
+    assert not result.description.work.code
