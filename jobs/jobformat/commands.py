@@ -402,7 +402,9 @@ FORMAT_INPUT = re.compile(
     r"--(?:[a-z0-9]+[-_])*smiles[-_](?:paths?|dir|directory|files?|folder|root)|"
     r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
 )
-FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json|ligand|receptor")
+FORMAT_WORD = re.compile(
+    r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json|ligand|receptor"
+)
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
@@ -1012,6 +1014,7 @@ def _tool_name(base):
     if ("linux" in base or "macos" in base) and ROSETTA_BUILD.fullmatch(base):
         return "rosetta"
     return base
+
 
 # (at most this many files of one command: a line can hold thousands, and the first say what)
 SEQ_FILES = 16
