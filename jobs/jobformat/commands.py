@@ -403,13 +403,17 @@ DESCRIBES_DATA = re.compile(r"metadata|annotation|caption")
 # `--use_precomputed_alignments DIR`, `--sdf_file`, `--h5ad_path`, AlphaFold 3's `--json_path`).
 # (Not one named for writing: WRITES; a bare `--json` is a switch as often as a file.)
 FORMAT_INPUT = re.compile(
-    r"--(?:[a-z0-9]+[-_])*(?:pdbs?|fastas?|a3ms?|msas?|alignments|mmcif|cif|sdf|mol2|h5ad)"
-    r"(?:[-_](?:paths?|dir|directory|files?|folder|root))?|"
+    r"--(?:[a-z0-9]+[-_])*(?:pdbs?|pdbqts?|fastas?|a3ms?|msas?|alignments|mmcif|cif|sdf|mol2|h5ad|"
+    # the molecules a docking program is given (`--receptor r.pdbqt`, `--ligands lib.sdf`)
+    r"ligands?|receptors?)"
+    r"(?:[-_](?:paths?|dir|directory|files?|folder|root|ids?))?|"
     # (a bare `--smiles` is as often a molecule written out, `c1ccccc1.O`)
     r"--(?:[a-z0-9]+[-_])*smiles[-_](?:paths?|dir|directory|files?|folder|root)|"
     r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
 )
-FORMAT_WORD = re.compile(r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json")
+FORMAT_WORD = re.compile(
+    r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json|ligand|receptor"
+)
 # A bare `--input_dir` is what a program reads when the same command also names where it
 # writes (`convert.py --input_dir A --output_dir B`); alone it as often names a place a step
 # writes for the next.
@@ -447,11 +451,16 @@ PREDICTOR_ARGUMENTS = {
     ("learn_kmeans.py", None): ("data.inputs", "output.artifacts"),
     ("dump_km_label.py", None): ("data.inputs", "data.inputs", "output.artifacts"),
 }
+# …of which those whose bare arguments are all places (not a split's name or a count).
+ONLY_PLACES = {"colabfold_batch", "boltz", "chai-lab", "run_pretrained_openfold.py"}
 PREDICTOR_IN_LINE = re.compile(
     r"colabfold_batch|boltz\s+predict|chai-lab\s+fold|run_pretrained_openfold|"
     r"\bdump_(?:mfcc|hubert|w2v2)_feature\.py|\blearn_kmeans\.py|\bdump_km_label\.py"
 )
 PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGNORECASE)
+# (a number, as an option's value or a CDO operator's: `-mulc,86400`, `-sellonlatbox,-10,40.5`)
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+BARE_ARGUMENT = re.compile(r"[\w${}.-]+")
 # Long options written with one dash, as Go, Java and many scientific programs take them
 # (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.
 SINGLE_DASH_LONG = {"-input", "-output"}
@@ -541,7 +550,7 @@ CONVERTER = re.compile(
 # told to save is that product, as for a converter, unless it trains, saves on a schedule or
 # resumes.
 _READS = r"index|embed|encod|extract|infer|predict|transcri|caption"
-_MAKES = rf"(?:{_READS}|generat|sampl)"
+_MAKES = rf"(?:{_READS}|generat|sampl|dock)"
 PRODUCER = re.compile(
     rf"(?:^|[\s/])[\w-]*{_MAKES}[\w-]*\.py\b|\s-m\s+[\w.]*{_MAKES}[\w.]*", re.IGNORECASE
 )
@@ -965,8 +974,6 @@ CDO_PRINTS = re.compile(
     r"(?:s?info[nv]?|show\w*|griddes\w*|zaxisdes|vardes|partab|ntime|npar|nlevel|nyear|nmon|ndate"
     r"|codetab|diffn?|output\w*|verifygrid)"
 )
-# A number given to an operator (`-mulc,86400`, `-sellonlatbox,-10,40.5,30,60`): no file.
-NUMBER = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?")
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
@@ -996,8 +1003,59 @@ SEQ_TOOLS = {
     "bcftools call": ((), ("-o", "--output"), -1),
     "anchorwave genoAli": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o", "-f"), 0),
     "anchorwave proali": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o"), 0),
+    # …and structural biology's, the same way. Docking programs (AutoDock Vina and its forks,
+    # smina, gnina): the receptor, the ligands and a reference ligand for the box read, the poses
+    # written (`--config` is the box's settings).
+    "vina": (("--receptor", "--ligand", "--flex", "--batch"), ("--out", "--dir"), 0),
+    "qvina2": (("--receptor", "--ligand", "--flex"), ("--out",), 0),
+    "qvina02": (("--receptor", "--ligand", "--flex"), ("--out",), 0),
+    "qvina-w": (("--receptor", "--ligand", "--flex"), ("--out",), 0),
+    "smina": (("-r", "--receptor", "-l", "--ligand", "--autobox_ligand"), ("-o", "--out"), 0),
+    "gnina": (("-r", "--receptor", "-l", "--ligand", "--autobox_ligand"), ("-o", "--out"), 0),
+    # MGLTools' and ADFR's preparation scripts: the molecule read, the prepared file written
+    "prepare_receptor4.py": (("-r",), ("-o",), 0),
+    "prepare_ligand4.py": (("-l",), ("-o",), 0),
+    "prepare_gpf4.py": (("-r", "-l"), ("-o",), 0),
+    "prepare_dpf4.py": (("-r", "-l"), ("-o",), 0),
+    "prepare_receptor": (("-r",), ("-o",), 0),
+    "prepare_ligand": (("-l",), ("-o",), 0),
+    # MotionCor2/3, by any build's name (TOOL_BUILD): the movies, gain and dark references and
+    # defects read, the corrected micrographs written (-LogFile is its log)
+    "MotionCor2": (
+        ("-InMrc", "-InTiff", "-InEer", "-Gain", "-Dark", "-DefectFile", "-DefectMap"),
+        ("-OutMrc",),
+        0,
+    ),
+    # Rosetta's applications, by any build's name (TOOL_BUILD): the structures read (`-s`,
+    # `-l` a list of them); `@flags` and `-parser:protocol` are its settings
+    "rosetta": (
+        ("-s", "-l", "-in:file:s", "-in:file:l", "-in:file:silent"),
+        ("-out:file:silent", "-out:path:all", "-out:path:pdb"),
+        0,
+    ),
+    # CryoDRGN's training: the particle stack (its bare argument), CTF and poses read, the run's
+    # folder written
+    "cryodrgn train_vae": (("--ctf", "--poses", "--ind"), ("-o", "--outdir"), 1),
+    "cryodrgn train_nn": (("--ctf", "--poses", "--ind"), ("-o", "--outdir"), 1),
+    "cryodrgn abinit_homo": (("--ctf", "--ind"), ("-o", "--outdir"), 1),
+    "cryodrgn abinit_het": (("--ctf", "--ind"), ("-o", "--outdir"), 1),
 }  # fmt: skip
 SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
+# Programs known by a build's name: MotionCor2/3 (`MotionCor2_1.4.4_Cuda112-08-11-2021`) and
+# Rosetta's applications (`rosetta_scripts.default.linuxgccrelease`, `relax.mpi.macosclangrelease`).
+MOTIONCOR_BUILD = re.compile(r"MotionCor[23](?:[_-][\w.-]*)?")
+ROSETTA_BUILD = re.compile(r"[A-Za-z]\w*(?:\.\w+)?\.(?:linux|macos)\w*(?:release|debug)")
+
+
+def _tool_name(base):
+    """A program by the name SEQ_TOOLS knows it: a build's name as its program's."""
+    if base[:9] == "MotionCor" and MOTIONCOR_BUILD.fullmatch(base):
+        return "MotionCor2"
+    if ("linux" in base or "macos" in base) and ROSETTA_BUILD.fullmatch(base):
+        return "rosetta"
+    return base
+
+
 # (at most this many files of one command: a line can hold thousands, and the first say what)
 SEQ_FILES = 16
 # A script variable alone (`$1`, `${3}`, `$query`): what a sequencing tool is given as a bare
@@ -1766,7 +1824,7 @@ class _Reader:
             self._cdo(words)
         if "STAR" in line:
             self._star(words)
-        if not SEQ_TOOL_NAMES.isdisjoint(map(_base, words)):
+        if not SEQ_TOOL_NAMES.isdisjoint(_tool_name(_base(w)) for w in words):
             self._seq_tool(words)  # (by the words' own names: no expression to search a line)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
@@ -2861,6 +2919,10 @@ class _Reader:
             if not NODE_LOCAL.match(value) and not self._written(value):
                 self.add("data.inputs", value, said)
         elif (last in OVERRIDE_OUTPUT or last == "output_path") and placed:
+            if last == "output_prefix" and "/" in value and not value.endswith("/"):
+                # the start of the files' names (`…/design` writes design_0.pdb, …): the
+                # folder they go to is the output
+                value = value.rpartition("/")[0]
             if not NODE_LOCAL.match(value):
                 self.add("output.artifacts", value, said)
         elif (
@@ -3152,10 +3214,17 @@ class _Reader:
                     if word.startswith("-") or word in (">", ">>", "2>", "|"):
                         continue
                     value = self.expand(_unquote(word))
+                    if NUMBER.fullmatch(value):
+                        continue  # (a number is an option's value, never a place)
                     valued = previous.startswith("-") and "=" not in previous
                     if valued and (not _file_word(value) or PLACE_OPTION.search(previous)):
                         continue  # (the option's value)
-                    if _file_word(value):
+                    if _file_word(value) or (
+                        # a bare name where no option comes before it (`colabfold_batch 10U.fasta
+                        # 10U`, `… $1 result_quick`), of a tool whose bare arguments are all
+                        # places: the tool's argument, whatever its name
+                        not valued and tool in ONLY_PLACES and BARE_ARGUMENT.fullmatch(value)
+                    ):
                         given.append(value)
                         if len(given) == len(places):
                             break
@@ -3309,7 +3378,7 @@ class _Reader:
         Relative names are in the folder the job went to; a file an earlier step wrote is the
         job's own, and what the tool writes is, for the steps after it."""
         for command in _commands(words):
-            bases = [_base(w) for w in command]
+            bases = [_tool_name(_base(w)) for w in command]
             at, spec = next(
                 (
                     (
@@ -3330,7 +3399,8 @@ class _Reader:
                 if skip:
                     value = self.expand(_unquote(word))
                     # (each with the words that name it, as the line writes them)
-                    if skip in writes or skip == ">":
+                    if skip in writes or (skip == ">" and not value.endswith(".log")):
+                        # (stdout is the tool's output, unless sent to a log: its printout)
                         written.append((f"{skip} {word}", value))
                     elif skip in reads and len(read) < SEQ_FILES:
                         parts = value.split(",", SEQ_FILES)[:SEQ_FILES]
@@ -3363,6 +3433,14 @@ class _Reader:
                     # (said by its option: several options' places are not one loop's turns)
                     self.add("output.artifacts", value, said)
                     self.produced.add(value)
+            if written:
+                # A file under the folder the same command writes (a run's own weights it
+                # continues from, `--load out/weights.99.pkl … -o out/`) is the run's, not data.
+                folders = tuple(v.rstrip("/") + "/" for _, v in written if v.rstrip("/"))
+                self.found[self.command_start :] = [
+                    p for p in self.found[self.command_start :]
+                    if not (p.path == "data.inputs" and str(p.value).startswith(folders))
+                ]  # fmt: skip
 
     def _seq_place(self, value):
         """A relative name (a glob too) in the folder the job went to (`cd /data; fastqc r*.gz`)."""
@@ -3432,6 +3510,10 @@ class _Reader:
                     if _file_word(written := self.expand(given.get(option, ""))):
                         self.add("output.artifacts", written, f"mdrun {option} {written}")
                         self.produced.add(written)
+                if "-cpi" not in given and _file_word(saved := self.expand(given.get("-cpo", ""))):
+                    # mdrun saves its checkpoint there every -cpt minutes (15 by default); with no
+                    # -cpi it does not continue from it
+                    self.add("request.checkpoint_location", saved, f"mdrun -cpo {saved}")
                 if "-cpi" in given:
                     saved = self.expand(given.get("-cpo", "")) or f"{prefix or 'state'}.cpt"
                     start = self.expand(given["-cpi"])

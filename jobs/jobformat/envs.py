@@ -130,6 +130,11 @@ POSITIONAL = re.compile(r"\$\{?[0-9@*]\}?")
 POSITIONAL_DEFAULT = re.compile(r"\$\{[0-9]:?-([^{}`$]*)\}")
 
 
+# A value the script requires (`${1:?usage: run.sh <pdb>}`, `${OUT:?set OUT}`): bash stops with
+# the message when it is missing.
+REQUIRED_VALUE = re.compile(r"\$\{([0-9]|[A-Za-z_]\w*):?\?[^{}]*\}")
+
+
 # A shell parameter operation on one variable (`${F%.json}`, `${P##*/}`, `${S/a/b}`).
 PARAMETER_OPERATION = re.compile(r"\$\{([A-Za-z_]\w*)(?:%%?|##?|//?|\^\^?|,,?)[^{}]*\}")
 
@@ -162,6 +167,10 @@ def _assigned(text, given):
             continue
         if value[:2] == "${" and (m := POSITIONAL_DEFAULT.fullmatch(value)):
             value = _bare(m.group(1))
+        elif value[:2] == "${" and (m := REQUIRED_VALUE.fullmatch(value)):
+            # `INPUT="${1:?usage…}"`, `OUT="${OUT_DIR:?must be set}"`: the value, which the
+            # script insists is given (else bash prints the message and stops)
+            value = f"${m.group(1)}"
         if value[:1] == "$" and POSITIONAL.fullmatch(value):
             # `GENOME=$1`: the script's argument, kept by its name (`$GENOME`); another value
             # later makes the name one of two. After a value of the script's own

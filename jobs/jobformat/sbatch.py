@@ -200,6 +200,10 @@ def _read_line(body, options):
 # would read `{` or `<account>` literally, which is not what the job will be submitted with.
 TEMPLATE_FIELD = re.compile(r"^(?:\{.*\}|<.*>|\[[^\]]*\s[^\]]*\])$", re.DOTALL)
 OPENS = {"{": "}", "<": ">", "[": "]"}
+# A Jinja or Mustache field anywhere in a value (`gpu:{{ num_gpu }}`, `{{ ram_gb|int }}G`,
+# `cryosparc_{{ project_uid }}`): a cluster template's blank (cryoSPARC lanes, Open OnDemand
+# forms), filled in when the job is submitted.
+DOUBLE_BRACE_FIELD = re.compile(r"\{\{|\}\}|\{%")
 # A brace field written as one word: a name sbatch takes as written (a time or a count it
 # could not read, so only the job's name keeps it).
 ONE_WORD_FIELD = re.compile(r"\{[\w.-]+\}")
@@ -208,6 +212,14 @@ ONE_WORD_FIELD = re.compile(r"\{[\w.-]+\}")
 def _template_field(value, words, i):
     """A template field written over several words (`{ jobname }`) is kept whole, so the note
     shows it as written and its later words are not read as options."""
+    if "{{" in value and value.count("{{") > value.count("}}"):
+        # A Jinja or Mustache field (`cryosparc_{{ project_uid }}_{{ job_uid }}`): up to where
+        # its braces close, a few words on.
+        for end in range(i + 1, min(i + 8, len(words))):
+            joined = " ".join([value, *words[i + 1 : end + 1]])
+            if joined.count("{{") <= joined.count("}}"):
+                return joined, end
+        return value, i
     close = OPENS.get(value[:1])
     if not close or value.endswith(close):
         return value, i
@@ -335,9 +347,14 @@ def _component(options, body, gpus_elsewhere=False):
     options = dict(options)
     blank_gpus = False
     for key, value in list(options.items()):
-        if key == "job-name" and ONE_WORD_FIELD.fullmatch(value or ""):
-            continue  # `--job-name={in_file}`: sbatch names the job with it, braces and all
-        if TEMPLATE_FIELD.match(value or ""):
+        if key == "job-name" and (
+            ONE_WORD_FIELD.fullmatch(value or "")
+            or (DOUBLE_BRACE_FIELD.search(value or "") and not re.search(r"\s", value))
+        ):
+            # `--job-name={in_file}`, `-J {{name}}_sim`: one word, and sbatch names the job with
+            # it, braces and all
+            continue
+        if TEMPLATE_FIELD.match(value or "") or DOUBLE_BRACE_FIELD.search(value or ""):
             # A template's blank: the value it is submitted with is not in the file.
             notes.append(
                 f"--{key} {value}: a template field left unfilled, not a value sbatch reads."
@@ -433,6 +450,7 @@ def _component(options, body, gpus_elsewhere=False):
             or (
                 _hands_off_to(body, in_container=True) is None
                 and not GIVEN_COMMAND.search(body or "")
+                and not TEMPLATE_COMMAND.search(body or "")
                 and not _runs_nothing(body)
                 and _shows_work(body)
             )
@@ -1028,6 +1046,13 @@ GIVEN_PROGRAM = re.compile(rf"""^\s*{SRUN_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)
 
 # A command line the script is given as an argument and runs (`bash -c "$1"`, `eval "$2"`): the
 # work is chosen at submission, and so is what it runs on.
+# A command left as a template's blank (cryoSPARC's `{{ run_cmd }}`, RELION's `mpirun
+# XXXcommandXXX`): the program is filled in at submission, so what it runs on is not said.
+# (only a launcher's options before it: `srun ./gadget4 {{dir}}/x.param` runs a program of its own)
+TEMPLATE_COMMAND = re.compile(
+    r"^[ \t]*(?:(?:mpirun|mpiexec|srun)(?:[ \t]+(?:-\S+|\d+))*[ \t]+)?(?:\{\{|XXX[A-Za-z]+XXX\b)",
+    re.MULTILINE,
+)
 GIVEN_COMMAND = re.compile(
     rf"""^[ \t]*{SRUN_PREFIX}(?:(?:ba)?sh[ \t]+-c|eval)[ \t]+"""
     r"""["']?\$(?:\d|\{\d+\}|[@*]|\{[@*]\})["']?[ \t]*$""",

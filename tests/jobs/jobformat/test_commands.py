@@ -4776,3 +4776,85 @@ def test_the_site_a_crawler_is_given_is_what_it_reads():
     # a client's server and the machine itself are not data
     assert found("python client.py --url https://api.tidewater.org/v1\n") == []
     assert found("python crawl.py --url http://localhost:8080\n") == []
+
+
+def test_structural_biology_tools_by_the_options_naming_their_files():
+    # Docking programs: receptor and ligands read, poses written (gnina's short options too).
+    assert found("gnina --no_gpu -r protein.pdb -l library.sdf -o output.sdf --config g.dpf\n") == [
+        ("data.inputs", "protein.pdb"),
+        ("data.inputs", "library.sdf"),
+        ("output.artifacts", "output.sdf"),
+    ]
+    assert found("vina --receptor rec.pdbqt --ligand lig.pdbqt --out poses.pdbqt\n") == [
+        ("data.inputs", "rec.pdbqt"),
+        ("data.inputs", "lig.pdbqt"),
+        ("output.artifacts", "poses.pdbqt"),
+    ]
+    # MGLTools: the molecule read, the prepared file written; a template's `{0}` is no file.
+    assert found("prepare_gpf4.py -l {0} -r protein.pdbqt -y -o protein.gpf\n") == [
+        ("data.inputs", "protein.pdbqt"),
+        ("output.artifacts", "protein.gpf"),
+    ]
+    # MotionCor2 by a build's name: movies and gain read, micrographs written.
+    assert found(
+        "MotionCor2_1.4.4_Cuda112 -InEer EER/ -FmIntFile f.txt -OutMrc out/ -Gain gain.mrc -Gpu 0\n"
+    ) == [
+        ("data.inputs", "EER/"),
+        ("data.inputs", "gain.mrc"),
+        ("output.artifacts", "out/"),
+    ]
+    # A Rosetta application by a build's name: the structure read; a placeholder list is not.
+    assert found("/opt/bin/rosetta_scripts.default.linuxgccrelease @flags -s x.dock.pdb\n") == [
+        ("data.inputs", "x.dock.pdb")
+    ]
+    assert found("input=XYZ\nsrun rosetta_scripts.mpi.linuxgccrelease -l $input\n") == []
+    # CryoDRGN: the particles, CTF and poses read, the run's folder written; the weights it
+    # continues from under that folder are the run's own, and its printout is a log.
+    assert found(
+        "cryodrgn train_vae p.mrcs --ctf ctf.pkl --poses poses.pkl --zlr 0.01 "
+        "--load out/b0/weights.9.pkl --loadz out/b0/z.9.pkl -o out/b0/ > out/b0.log\n"
+    ) == [
+        ("data.inputs", "p.mrcs"),
+        ("data.inputs", "ctf.pkl"),
+        ("data.inputs", "poses.pkl"),
+        ("output.artifacts", "out/b0/"),
+    ]
+
+
+def test_docking_options_and_results_and_an_mdrun_checkpoint_file():
+    # Options named for the molecules a docking script is given, and its results.
+    assert found("python3 dock.py --pdb_ids 'receptors.csv' --ligands 'lib.sdf'\n") == [
+        ("data.inputs", "receptors.csv"),
+        ("data.inputs", "lib.sdf"),
+    ]
+    assert found("python docking_multi.py --pdbqt-dir /s/pdbqt --save-dir /s/docked\n") == [
+        ("data.inputs", "/s/pdbqt"),
+        ("output.artifacts", "/s/docked"),
+    ]
+    # mdrun saving its checkpoint to -cpo (no -cpi: it does not continue from it).
+    assert ("request.checkpoint_location", "cpt/state") in found(
+        "gmx mdrun -deffnm prod -cpnum -cpt 30 -cpo cpt/state -nb gpu\n"
+    )
+    assert ("request.preemptible", True) not in found("gmx mdrun -deffnm prod -cpo cpt/state\n")
+
+
+def test_predictor_bare_names_required_values_and_an_output_prefix():
+    # colabfold_batch IN OUT: bare names are its places; an option's number is not.
+    assert found("srun --gres=gpu:1 colabfold_batch 10U.fasta 10U --save-recycles\n") == [
+        ("data.inputs", "10U.fasta"),
+        ("output.artifacts", "10U"),
+    ]
+    assert ("output.artifacts", "result_quick") in found(
+        "colabfold_batch $1 result_quick --recycle-early-stop-tolerance 0.7 --num-recycle 40\n"
+    )
+    # `${1:?usage}` is the script's argument; `${OUT:?…}` the environment's value.
+    text = (
+        'PDB="${1:?Usage: $0 <pdb>}"\n'
+        'OUT="${RUN_DIR:?must be set}"\n'
+        'python scripts/run_inference.py inference.input_pdb="${PDB}" '
+        'inference.output_prefix="${OUT}/design_${TASK}"\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "${PDB}"),
+        ("output.artifacts", "$RUN_DIR"),
+    ]

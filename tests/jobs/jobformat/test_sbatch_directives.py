@@ -761,3 +761,38 @@ def test_a_job_whose_work_is_a_sourced_script_says_no_hardware():
     assert cpu_only("source ~/.bashrc", "module load neuron") is None
     # A variable set for the command after it on the line: that command is the work.
     assert cpu_only("source run.sh", "X='a' python fit.py") is True
+
+
+def test_a_cluster_templates_double_brace_fields_and_command_give_no_facts():
+    # cryoSPARC's lane script: Jinja fields anywhere in a value are blanks filled at submission.
+    lane = imported(
+        "#SBATCH --job-name cryosparc_{{ project_uid }}_{{ job_uid }}",
+        "#SBATCH --cpus-per-task={{ num_cpu }}",
+        "#SBATCH --gres=gpu:{{ num_gpu }}",
+        "#SBATCH --mem={{ ram_gb|int }}G",
+        "#SBATCH --partition=r5000",
+        "",
+        "{{ run_cmd }}",
+    )
+    request = lane.description.request
+    assert lane.description.name is None  # not "cryosparc_{{"
+    assert not request.accelerators and not request.no_accelerators  # asked, count blank
+    assert request.cpus_per_node is None and request.memory_per_node is None
+    assert any("--partition r5000" in n for n in lane.notes)
+    # RELION's submission template: the program is the GUI's to fill in, CPU-only is not said.
+    relion = imported(
+        "#SBATCH --ntasks=XXXmpinodesXXX", "#SBATCH --time=24:00:00", "mpirun XXXcommandXXX"
+    )
+    assert not relion.description.request.no_accelerators
+    assert imported("#SBATCH --time=1:00:00", "mpirun ./sim").description.request.no_accelerators
+
+
+def test_a_template_field_in_one_word_names_the_job_and_an_argument_leaves_the_program_its_own():
+    # sbatch reads `{{name}}_sim` as one word: the job's name as written; a program given a
+    # template's path is still a program of the job's own (CPU-only without a GPU directive)
+    result = imported("#SBATCH -J {{name}}_sim", "#SBATCH -n 16", "srun ./gadget4 {{dir}}/a.param")
+    assert result.description.name == "{{name}}_sim"
+    assert result.description.request.no_accelerators is True
+    # the command itself left blank: what it runs on is not said
+    blank = imported("#SBATCH -n 16", "srun --mpi=pmi2 {{ run_cmd }}")
+    assert blank.description.request.no_accelerators is None
