@@ -363,6 +363,9 @@ OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_fil
 OUTPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|directory|path|folder|root)"
 )
+# …and options whose last word is `output` (`--convert_output x.mp4`, `--save-output out/`):
+# where the program writes, when the value is a path (not a switch: `--print_output true`).
+OUTPUT_LAST = re.compile(r"--(?:[a-z]+[-_])+output")
 # Files named for what a program reports (`--summary_path s.json`, `--metrics_file m.json`,
 # `--predictions_path p.jsonl`, an evaluation's `--answer-file a.jsonl`): what it writes.
 REPORT_OPTION = re.compile(
@@ -2257,7 +2260,7 @@ class _Reader:
             if (
                 option not in KNOWN_OPTIONS
                 and ("out" in option or "artifact" in option)
-                and OUTPUT_NAMED.fullmatch(option)
+                and (OUTPUT_NAMED.fullmatch(option) or OUTPUT_LAST.fullmatch(option))
                 and not OWN_FILES.search(option)
                 and not value.startswith("-")
             ):
@@ -2638,7 +2641,16 @@ class _Reader:
         is and where to write is reading A; alone, a server keeps its own files there.)"""
         media = bool(MEDIA_INPUT.fullmatch(option)) or any_program
         if not (media or self._has(CONVERTER)) or not any(
-            w.partition("=")[0] in PAIRED_OUTPUT for w in words
+            w.partition("=")[0] in PAIRED_OUTPUT
+            # (a media tool's `--convert_output x.mp4` beside its `--video_path`; a path, not a
+            # switch's value)
+            or (
+                media
+                and "output" in w
+                and OUTPUT_LAST.fullmatch(w.partition("=")[0])
+                and _is_path(self.expand(_unquote(w.partition("=")[2] or after)))
+            )
+            for w, after in zip(words, [*words[1:], ""], strict=False)
         ):
             return
         if (

@@ -4755,3 +4755,17 @@ def test_a_default_that_is_only_another_variable_is_the_environments_first():
     ]
     text = "ROOT=/scratch/r\npython t.py --data ${DATA:-$ROOT}/train\n"
     assert found(text) == [("data.inputs", "/scratch/r/train")]
+
+
+def test_options_ending_in_output_name_what_a_program_writes():
+    # (seen-bj) a video converter's `--video_path A --convert_output B`: A read, B written.
+    text = (
+        "video_path=/scratch/d/B1.mp4\n"
+        "python $script --video_path \"$video_path\" --convert_output /scratch/d/c/B1_c.mp4\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/scratch/d/B1.mp4"),
+        ("output.artifacts", "/scratch/d/c/B1_c.mp4"),
+    ]
+    # A switch is no place; a media option alone is left unsaid.
+    assert found("python x.py --print_output true --video_path /d/v.mp4\n") == []
