@@ -2640,17 +2640,20 @@ class _Reader:
         (`--data-dir A` beside `--output-dir B` of any program: a program told where its data
         is and where to write is reading A; alone, a server keeps its own files there.)"""
         media = bool(MEDIA_INPUT.fullmatch(option)) or any_program
-        if not (media or self._has(CONVERTER)) or not any(
-            w.partition("=")[0] in PAIRED_OUTPUT
-            # (a media tool's `--convert_output x.mp4` beside its `--video_path`; a path, not a
-            # switch's value)
-            or (
-                media
-                and "output" in w
-                and OUTPUT_LAST.fullmatch(w.partition("=")[0])
-                and _is_path(self.expand(_unquote(w.partition("=")[2] or after)))
+        if (
+            not (media or self._has(CONVERTER))
+            or not any(
+                w.partition("=")[0] in PAIRED_OUTPUT
+                # (a media tool's `--convert_output x.mp4` beside its `--video_path`; a path, not a
+                # switch's value)
+                or (
+                    media
+                    and "output" in w
+                    and OUTPUT_LAST.fullmatch(w.partition("=")[0])
+                    and _is_path(self.expand(_unquote(w.partition("=")[2] or after)))
+                )
+                for w, after in zip(words, [*words[1:], ""], strict=False)
             )
-            for w, after in zip(words, [*words[1:], ""], strict=False)
         ):
             return
         if (

@@ -4761,7 +4761,7 @@ def test_options_ending_in_output_name_what_a_program_writes():
     # (seen-bj) a video converter's `--video_path A --convert_output B`: A read, B written.
     text = (
         "video_path=/scratch/d/B1.mp4\n"
-        "python $script --video_path \"$video_path\" --convert_output /scratch/d/c/B1_c.mp4\n"
+        'python $script --video_path "$video_path" --convert_output /scratch/d/c/B1_c.mp4\n'
     )
     assert found(text) == [
         ("data.inputs", "/scratch/d/B1.mp4"),
