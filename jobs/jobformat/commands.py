@@ -205,7 +205,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # the model's location, as `--model_path` (`--model_loc runs/base`)
                   "--model_loc", "--model-loc", "--model_location", "--model-location",
                   # a vision-language model's image encoder (LLaVA's `--vision_tower org/clip`)
-                  "--vision_tower", "--vision-tower"}  # fmt: skip
+                  "--vision_tower", "--vision-tower",
+                  # a vision-language trainer's pretrained network (`--backbone org/blip2-x`)
+                  "--backbone"}  # fmt: skip
 # The models the Hugging Face Hub still serves without an organisation (`bert-base-cased`,
 # `roberta-large`, `t5-small`, `gpt2-medium`): a Hub id under an option that takes one, as
 # `org/name` is. (Only these names: a bare word is as often a run's label or a setting.)
@@ -248,6 +250,8 @@ DATASET_OPTIONS = {
 GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--datapath", "--train-data", "--train_data",
+                # the list of URLs img2dataset and video2dataset download (`--url_list u.txt`)
+                "--url_list", "--url-list",
                 "--train-data-path", "--train_data_path", "--dataset",
                 # files a program reads: its input, a tokenizer's vocabulary and merges
                 "--input", "--input-file", "--input_file", "--vocab-file", "--vocab_file",
@@ -352,6 +356,13 @@ OUTPUT_OPTIONS = {
     # --model_prefix=m` makes m.model and m.vocab)
     "--model_prefix",
     "--model-prefix",
+    # an experiment's or a run's folder of results (`--expdir runs/x`, OpenVLA's
+    # `--run_root_dir logs/`)
+    "--expdir",
+    "--exp_dir",
+    "--exp-dir",
+    "--run_root_dir",
+    "--run-root-dir",
 }
 # Options named for one file (or a prefix of files): a bare name there is a file written.
 OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_file", "--out-file",
@@ -361,6 +372,9 @@ OUTPUT_FILE_OPTIONS = {"--output_file", "--output-file", "--outfile", "--out_fil
 OUTPUT_NAMED = re.compile(
     r"--(?:[a-z]+[-_])*(?:output|artifacts?)(?:[-_][a-z]+)*[-_](?:dir|directory|path|folder|root)"
 )
+# …and options whose last word is `output` (`--convert_output x.mp4`, `--save-output out/`):
+# where the program writes, when the value is a path (not a switch: `--print_output true`).
+OUTPUT_LAST = re.compile(r"--(?:[a-z]+[-_])+output")
 # Files named for what a program reports (`--summary_path s.json`, `--metrics_file m.json`,
 # `--predictions_path p.jsonl`, an evaluation's `--answer-file a.jsonl`): what it writes.
 REPORT_OPTION = re.compile(
@@ -807,7 +821,8 @@ OVERRIDE_RESUME = {"resume_mode", "resume"}
 RESUMES = {"latest", "auto", "resume_path", "last", "true"}
 # A trainer that saves every N steps or epochs keeps its checkpoints in its output directory.
 SAVES_IN_LINE = re.compile(
-    r"--save[-_](?:s|interval|every|frequency)|--saveckp[-_]freq|_per_checkpoint|"
+    # (also a grouped option's last part: `--train.save_steps`)
+    r"(?:--|\.)save[-_](?:s|interval|every|frequency)|--saveckp[-_]freq|_per_checkpoint|"
     r"checkpoint[-_](?:every|interval)"
 )
 OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
@@ -959,6 +974,8 @@ NOT_A_KEY_NAME = {"path", "file", "dir", "folder", "name", "size", "len", "lengt
                   "min", "dim", "count", "budget", "heads", "use", "limit"}  # fmt: skip
 # The key piped into a registry login (`echo "$CR_PAT" | docker login … --password-stdin`).
 REGISTRY_KEY_PIPED = re.compile(r"""(?:echo|printf\s+%s)\s+["']?(\$\{?\w+\}?)["']?\s*\|""")
+# A W&B API key written out (40 hexadecimal digits, or a newer key's `local-…` form).
+WANDB_KEY = re.compile(r"[0-9a-f]{40}|local-[0-9a-f]{40,}")
 SECRET_VALUE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?|\{\s*(\w+)\s*\}|<(\w+)>")
 # samtools commands that read the file they are given first, and their options with a value.
 SAMTOOLS_READS = {"sort", "view", "index", "flagstat", "idxstats", "stats", "depth", "faidx",
@@ -1867,6 +1884,8 @@ class _Reader:
             self._fetch(line, words)
             self._copies(line, words)
         self._containers(line, words)
+        if "wandb" in line and "login" in line:
+            self._wandb_login(words)
         if "dry" in line and DRY_RUN.intersection(words):
             # A rehearsal (`--dry-run`) only lists what it would do: it writes nothing.
             self.found[start:] = [p for p in self.found[start:] if p.path not in WRITTEN_PLACES]
@@ -2344,7 +2363,7 @@ class _Reader:
             if (
                 option not in KNOWN_OPTIONS
                 and ("out" in option or "artifact" in option)
-                and OUTPUT_NAMED.fullmatch(option)
+                and (OUTPUT_NAMED.fullmatch(option) or OUTPUT_LAST.fullmatch(option))
                 and not OWN_FILES.search(option)
                 and not value.startswith("-")
             ):
@@ -2385,7 +2404,8 @@ class _Reader:
             ):
                 value = self.expand(value)
                 if (
-                    _is_path(value)
+                    # (a relative folder too, when it has a `/`: `--data_root_dir data/1.0.0`)
+                    (_is_path(value) or (RELATIVE.fullmatch(value) and "/" in value))
                     and not re.fullmatch(r"\$\{?\w+\}?/?", value)  # a variable with no value
                     and not NODE_LOCAL.match(value)  # made on the node by an earlier step
                     # (a settings file listing the data, unless the option names what
@@ -2723,8 +2743,20 @@ class _Reader:
         (`--data-dir A` beside `--output-dir B` of any program: a program told where its data
         is and where to write is reading A; alone, a server keeps its own files there.)"""
         media = bool(MEDIA_INPUT.fullmatch(option)) or any_program
-        if not (media or self._has(CONVERTER)) or not any(
-            w.partition("=")[0] in PAIRED_OUTPUT for w in words
+        if (
+            not (media or self._has(CONVERTER))
+            or not any(
+                w.partition("=")[0] in PAIRED_OUTPUT
+                # (a media tool's `--convert_output x.mp4` beside its `--video_path`; a path, not a
+                # switch's value)
+                or (
+                    media
+                    and "output" in w
+                    and OUTPUT_LAST.fullmatch(w.partition("=")[0])
+                    and _is_path(self.expand(_unquote(w.partition("=")[2] or after)))
+                )
+                for w, after in zip(words, [*words[1:], ""], strict=False)
+            )
         ):
             return
         if (
@@ -2962,10 +2994,13 @@ class _Reader:
     def _saves_in_output(self, words):
         """`--output_dir P --save_steps N` (a trainer saving every N steps): P holds the
         checkpoints. So does another output place on the line (`--output_path`,
-        `--output_model_dir`, `--artifact-dir`) with a save interval (`--save_interval`)."""
-        if not self._has(SAVES_IN_LINE) or not SAVES_EVERY.intersection(
-            w.partition("=")[0] for w in words
-        ):
+        `--output_model_dir`, `--artifact-dir`) with a save interval (`--save_interval`), and a
+        program's grouped options by their last part (`--train.output_dir P --train.save_steps
+        N`, as VeOmni's and other trainers' dotted settings are written)."""
+        if not self._has(SAVES_IN_LINE):
+            return
+        words = [_last_part(w) for w in words]
+        if not SAVES_EVERY.intersection(w.partition("=")[0] for w in words):
             return
         if NO_SAVE.intersection(words):
             # (`--no_save`, fairseq's `--no-save`: the run is told to keep no checkpoints,
@@ -4306,6 +4341,19 @@ class _Reader:
                     name = next(g for g in m.groups() if g)
                     self.add("work.credentials", name, f"{command[0]} login {value}")
 
+    def _wandb_login(self, words):
+        """`wandb login KEY`: the job logs in to Weights & Biases with a key, a credential named
+        as the job is given it (`wandb login $WANDB_KEY`) or, written out in the file, as W&B
+        keeps it (`WANDB_API_KEY`). (`wandb login` alone reads a key the node already has.)"""
+        for command in _commands(words):
+            if command[:2] != ["wandb", "login"]:
+                continue
+            key = next((w for w in command[2:] if w[:1] != "-"), "").strip("\"'")
+            if m := SECRET_VALUE.fullmatch(key):
+                self.add("work.credentials", next(g for g in m.groups() if g), "wandb login")
+            elif WANDB_KEY.fullmatch(key):
+                self.add("work.credentials", "WANDB_API_KEY", "wandb login (a key written out)")
+
     def _containers(self, line, words):
         if self.runtimes and "$" in line:
             # `${container_command} run … IMAGE`, the variable set to docker or podman (whichever
@@ -4670,6 +4718,16 @@ def _copy_arguments(segment):
         elif not word.startswith("-"):
             places.append(word)
     return places
+
+
+def _last_part(word):
+    """A grouped option by its last part (`--train.output_dir=x` -> `--output_dir=x`)."""
+    if word[:2] != "--":
+        return word
+    option, eq, value = word.partition("=")
+    if "." not in option:
+        return word
+    return "--" + option.rsplit(".", 1)[1] + eq + value
 
 
 def _commands(words):
@@ -5583,10 +5641,27 @@ def _checkpoints_in_outputs(reader, text):
                 return
 
 
+# A default that is only another variable (`${WORK:-$PWD}`).
+VARIABLE_ONLY = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
+
+
 def _defaults(text, variables):
+    """`${X:-default}`: X's value when the script sets it, else the default; but a default that
+    is only another variable the script does not set either (`${WORK:-$PWD}`,
+    `${CAPSCRATCH:-$SCRATCH}`) is no value the file gives: X it is, the environment's (`$WORK`),
+    as the shell takes it wherever X is set (the default only stands in where it is not)."""
     if "${" not in text:
         return text
-    return DEFAULTED.sub(lambda m: variables.values.get(m.group(1)) or _unquote(m.group(2)), text)
+
+    def fill(m):
+        if value := variables.values.get(m.group(1)):
+            return value
+        default = _unquote(m.group(2))
+        if (other := VARIABLE_ONLY.fullmatch(default)) and other.group(1) not in variables.values:
+            return "$" + m.group(1)
+        return default
+
+    return DEFAULTED.sub(fill, text)
 
 
 def _expand_words(line, variables):

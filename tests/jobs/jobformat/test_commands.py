@@ -4858,3 +4858,85 @@ def test_predictor_bare_names_required_values_and_an_output_prefix():
         ("data.inputs", "${PDB}"),
         ("output.artifacts", "$RUN_DIR"),
     ]
+
+
+def test_data_options_named_for_data_take_a_relative_folder():
+    # (seen-bj) OpenVLA's `--data_root_dir data/1.0.0`: a relative folder with a `/` is read.
+    text = "torchrun --nproc_per_node=8 vla-scripts/train.py --data_root_dir data/1.0.0\n"
+    assert found(text) == [("data.inputs", "data/1.0.0")]
+    # A bare word is still no place (as often a name or a setting).
+    assert found("python train.py --data_root_dir imagenet\n") == []
+
+
+def test_url_lists_of_downloaders_and_pretrained_backbones_are_read():
+    # (seen-bj) video2dataset's and img2dataset's `--url_list`; a trainer's `--backbone org/name`.
+    text = (
+        'video2dataset --url_list="third_party/v2d/assets/urls.txt" --output_folder="data/v2d"\n'
+        "img2dataset --url_list /data/cc3m/urls.parquet --output_folder /data/cc3m/shards\n"
+        "python -m torch.distributed.launch src/vqacl.py --backbone 'Salesforce/blip2-opt-2.7b'\n"
+        "python train.py --backbone resnet50\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "third_party/v2d/assets/urls.txt"),
+        ("output.artifacts", "data/v2d"),
+        ("data.inputs", "/data/cc3m/urls.parquet"),
+        ("output.artifacts", "/data/cc3m/shards"),
+        ("data.inputs", "hf://Salesforce/blip2-opt-2.7b"),
+    ]
+
+
+def test_experiment_and_run_root_folders_are_written():
+    # (seen-bj) `--expdir`, `--exp_dir`, OpenVLA's `--run_root_dir`.
+    text = (
+        "MODEL=$1\n"
+        "python main.py --expdir ${PWD}/experiments/${MODEL}/seed_0\n"
+        "python train.py --exp_dir /scratch/runs/a\n"
+        "torchrun train.py --run_root_dir results/vla\n"
+    )
+    assert found(text) == [
+        ("output.artifacts", "${PWD}/experiments/${MODEL}/seed_0"),
+        ("output.artifacts", "/scratch/runs/a"),
+        ("output.artifacts", "results/vla"),
+    ]
+
+
+def test_a_wandb_login_key_is_a_credential():
+    # (seen-bj) `wandb login KEY`: written out, it is W&B's key; a variable names itself.
+    key = "0123456789abcdef0123456789abcdef01234567"
+    assert found(f"wandb login {key} # mine\n") == [("work.credentials", "WANDB_API_KEY")]
+    assert found("wandb login $WANDB_KEY\n") == [("work.credentials", "WANDB_KEY")]
+    # With no key it uses the one the node has.
+    assert found("wandb login\nwandb login --relogin\n") == []
+
+
+def test_grouped_trainer_options_saving_on_a_schedule_name_the_checkpoints():
+    # (seen-bj) VeOmni's `--train.output_dir P --train.save_steps N`: P holds the checkpoints.
+    text = "torchrun t.py --train.save_steps 1000 --train.output_dir results/sft\n"
+    assert found(text) == [("request.checkpoint_location", "results/sft")]
+
+
+def test_a_default_that_is_only_another_variable_is_the_environments_first():
+    # (seen-bj) `${WORK:-$PWD}/data`: $WORK wherever the cluster sets it; the default is no
+    # value the file gives.
+    text = "python t.py --train-data ${WORK:-$PWD}/data/shards/s_{0..9}.tar\n"
+    assert found(text) == [("data.inputs", "$WORK/data/shards/s_{0..9}.tar")]
+    # A default the file gives, or a variable it sets, is still taken.
+    assert found("python t.py --data ${DATA:-/lustre/d}/train\n") == [
+        ("data.inputs", "/lustre/d/train")
+    ]
+    text = "ROOT=/scratch/r\npython t.py --data ${DATA:-$ROOT}/train\n"
+    assert found(text) == [("data.inputs", "/scratch/r/train")]
+
+
+def test_options_ending_in_output_name_what_a_program_writes():
+    # (seen-bj) a video converter's `--video_path A --convert_output B`: A read, B written.
+    text = (
+        "video_path=/scratch/d/B1.mp4\n"
+        'python $script --video_path "$video_path" --convert_output /scratch/d/c/B1_c.mp4\n'
+    )
+    assert found(text) == [
+        ("data.inputs", "/scratch/d/B1.mp4"),
+        ("output.artifacts", "/scratch/d/c/B1_c.mp4"),
+    ]
+    # A switch is no place; a media option alone is left unsaid.
+    assert found("python x.py --print_output true --video_path /d/v.mp4\n") == []
