@@ -65,8 +65,18 @@ def hides(name, value):
     )
 
 
+# A key given to a login command as its argument (`wandb login 0123abc…`, `huggingface-cli
+# login hf_…`), not a variable's.
+LOGIN_KEY = re.compile(
+    r"""(\b(?:wandb|huggingface-cli|hf)[ \t]+(?:auth[ \t]+)?login[ \t]+)([^\s$'"-][^\s;&|]*)"""
+)
+
+
 def masked(line):
-    """The line with the values of key-named variables and options hidden (`HF_TOKEN=…`)."""
+    """The line with the values of key-named variables and options hidden (`HF_TOKEN=…`), and a
+    key given to a login command (`wandb login …`)."""
+    if isinstance(line, str) and "login" in line:
+        line = LOGIN_KEY.sub(lambda m: f"{m.group(1)}{HIDDEN}", line)
     if not isinstance(line, str) or not MAY_NAME_A_KEY.search(line):
         return line
     line = SHOWN_ASSIGNMENT.sub(

@@ -128,6 +128,11 @@ def test_a_keys_value_is_never_shown_with_the_line_it_was_read_from(tmp_path):
     # (the command itself is the partner's own script, kept as written)
     sources = repr(json.loads(out.getvalue())["sources"])
     assert "hf_SECRETabc" not in sources and "hf_zz9" not in sources
+    # a key given to a login command
+    [result] = jobformat.import_text(
+        b"#!/bin/bash\n#SBATCH --gres=gpu:1\nwandb login 0123abcd\npython t.py --data /d\n"
+    )
+    assert "0123abcd" not in repr(result.sources) + repr(result.read())
     # SkyPilot envs are listed in a note: a key's value is not
     task = "envs:\n  HF_TOKEN: hf_SECRETabc\n  MAX_TOKENS: 512\nrun: |\n  python t.py\n"
     [result] = jobformat.import_text(task.encode(), filename="task.yaml")
