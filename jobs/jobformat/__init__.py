@@ -180,6 +180,8 @@ def import_text(raw, source_format="auto", filename=None):
             part=part,
             parts=len(pairs),
         )
+        # (a note may quote a line of the file: a key in it is hidden, as in the sources)
+        notes = [masked(note) for note in notes]
         results.append(ImportResult(description, issues, notes, fmt, read_from))
     return results
 

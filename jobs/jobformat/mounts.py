@@ -6,6 +6,7 @@ file does with the mount point (a copy, a new bucket, commands that read or writ
 a name like /outputs only says what the team meant, so when the file says nothing more
 this module answers UNCLEAR instead of guessing. Keys are known by their paths."""
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,24 +33,52 @@ LOOKUP_WORDS = {
 }  # fmt: skip
 
 
+# …unless another word says what kind of key it is (LABEL_STUDIO_API_KEY, FIELD_ENCRYPTION_KEY).
+KEY_KINDS = {"api", "encryption", "private", "access", "signing", "auth", "secret", "master"}
+
+
+@functools.lru_cache(maxsize=4096)  # (asked again for each line a name is on)
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
     secret = {w for w in words if w in SECRET_WORDS}
-    if secret == {"key"} and any(w in LOOKUP_WORDS for w in words):
+    if (
+        secret == {"key"}
+        and any(w in LOOKUP_WORDS for w in words)
+        and not any(w in KEY_KINDS for w in words)
+    ):
         return False
     return bool(secret) and not any(w in NOT_SECRET_WORDS for w in words)
 
 
-# A variable set on a line (`HF_TOKEN=hf_x`, `export K="v"`) or an option given a value
-# (`--hf_token hf_x`, `--password=x`): the value, where the name says it is a key, is hidden
-# wherever a line of the file is shown. (Each part is one class repeated once: linear.)
-SHOWN_ASSIGNMENT = re.compile(r"""(?<![\w$-])([A-Za-z_]\w*)=("[^"]*"|'[^']*'|[^\s;&|'"]+)""")
+# Where a line of the file is shown (a value's source, a note, the values an import lists), a
+# key written in it is hidden: the value of a variable, an option or a YAML key named for one
+# (`HF_TOKEN=hf_x`, `--hub_token x`, `OPENAI_API_KEY: sk-…`), a key given to a login command
+# (`wandb login …`, `docker login -p …`), a bearer token, a URL's password, and any word shaped
+# like a known service's token (`hf_…`, `ghp_…`, `sk-…`, `AKIA…`). Each pattern starts at a
+# name's or a word's first character and reads each part once (possessive): linear. Whether a
+# name is a key's is told by secret_name, on the few lines that hold a secret word at all.
+SHOWN_ASSIGNMENT = re.compile(r"""(?<![\w$-])([A-Za-z_]\w*+)=("[^"]*"|'[^']*'|[^\s;&|'"]++)""")
 SHOWN_OPTION = re.compile(
-    r"""(?<![\w-])(--?[A-Za-z][\w-]*)([= ]+)("[^"]*"|'[^']*'|[^\s;&|'"-][^\s;&|'"]*)"""
+    r"""(?<![\w-])(--?[A-Za-z][\w-]*+)([= ]++)("[^"]*"|'[^']*'|[^\s;&|'"-][^\s;&|'"]*+)"""
+)
+SHOWN_YAML_KEY = re.compile(
+    r"""(?<![\w$-])([A-Za-z_]\w*+)(:[ \t]++)("[^"]*"|'[^']*'|[^\s#'"][^\s#]*+)"""
+)
+LOGIN_KEY = re.compile(
+    r"""(\b(?:wandb|huggingface-cli|hf)[ \t]+(?:auth[ \t]+)?login[ \t]+|"""
+    r"""\bdocker[ \t]+login\b[^\n;&|]*?[ \t]-p[ \t]+|\bBearer[ \t]+)([^\s$'"-][^\s;&|'"]*)"""
+)
+URL_PASSWORD = re.compile(r"\b([a-z][a-z0-9+.-]*://[^/\s:@]+:)([^@\s/]+)@")
+TOKEN_SHAPED = re.compile(
+    r"\b(?:hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|"
+    r"sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|xox[abpr]-[\w-]{10,}|AKIA[0-9A-Z]{16})\b"
 )
 HIDDEN = "…"
-# (a look for the secret words in any case before the line is parsed: most lines hold none)
+# (looks for what the patterns need before they are tried: most lines hold none of it)
 MAY_NAME_A_KEY = re.compile(r"key|token|secret|passw|pat|credential|psk", re.IGNORECASE)
+MAY_HOLD_A_KEY = re.compile(
+    r"login|Bearer|://[^/\s:@]+:|hf_|gh[pousr]_|github_pat_|glpat-|sk-|xox|AKIA"
+)
 
 
 # A value no key has: a number or a switch (`MAX_TOKEN=512`, `USE_AUTH_TOKEN=true`).
@@ -58,29 +87,34 @@ NOT_A_KEY_VALUE = re.compile(r"[+-]?\d+(?:\.\d+)?|true|false|yes|no|none|null|on
 
 def hides(name, value):
     """Whether a value shown beside its name is hidden: a key's, not a variable's (`$HF_TOKEN`
-    names no key) nor a number or a switch."""
+    names no key; in single quotes `'$x'` is the text itself) nor a number or a switch."""
+    literal = value[:1] == "'"
     value = value.strip("'\"")
     return (
-        value[:1] != "$" and not NOT_A_KEY_VALUE.fullmatch(value) and secret_name(name.lstrip("-"))
+        (literal or value[:1] != "$")
+        and not NOT_A_KEY_VALUE.fullmatch(value)
+        and secret_name(name.lstrip("-"))
     )
 
 
-# A key given to a login command as its argument (`wandb login 0123abc…`, `huggingface-cli
-# login hf_…`), not a variable's.
-LOGIN_KEY = re.compile(
-    r"""(\b(?:wandb|huggingface-cli|hf)[ \t]+(?:auth[ \t]+)?login[ \t]+)([^\s$'"-][^\s;&|]*)"""
-)
-
-
 def masked(line):
-    """The line with the values of key-named variables and options hidden (`HF_TOKEN=…`), and a
-    key given to a login command (`wandb login …`)."""
-    if isinstance(line, str) and "login" in line:
+    """The line with the keys written in it hidden (see above)."""
+    if not isinstance(line, str):
+        return line
+    if MAY_HOLD_A_KEY.search(line):
         line = LOGIN_KEY.sub(lambda m: f"{m.group(1)}{HIDDEN}", line)
-    if not isinstance(line, str) or not MAY_NAME_A_KEY.search(line):
+        line = URL_PASSWORD.sub(lambda m: f"{m.group(1)}{HIDDEN}@", line)
+        line = TOKEN_SHAPED.sub(HIDDEN, line)
+    if not MAY_NAME_A_KEY.search(line):
         return line
     line = SHOWN_ASSIGNMENT.sub(
         lambda m: f"{m.group(1)}={HIDDEN}" if hides(m.group(1), m.group(2)) else m.group(0),
+        line,
+    )
+    line = SHOWN_YAML_KEY.sub(
+        lambda m: (
+            f"{m.group(1)}{m.group(2)}{HIDDEN}" if hides(m.group(1), m.group(3)) else m.group(0)
+        ),
         line,
     )
     return SHOWN_OPTION.sub(

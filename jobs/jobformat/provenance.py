@@ -116,7 +116,8 @@ class _Lines:
             offset += len(line)
 
     def source(self, index):
-        return {"line": index + 1, "text": self.lines[index].strip()[:TEXT_LIMIT]}
+        # (hidden before it is cut: a key's closing quote may lie past the cut)
+        return {"line": index + 1, "text": masked(self.lines[index].strip())[:TEXT_LIMIT]}
 
     def line_of(self, offset):
         return bisect_right(self.starts, offset) - 1
@@ -371,6 +372,6 @@ def sources(text, fmt, data, exact=None, part=0, parts=1):
         path, line, line_text = _entry(entry)
         if path in filled and isinstance(line, int) and line >= 1:
             known = finder.lines.lines[line - 1] if line <= len(finder.lines.lines) else ""
-            out[path] = {"line": line, "text": str(line_text or known).strip()[:TEXT_LIMIT]}
-    # A key's value written into the file is never shown back, whichever field its line gave.
-    return {path: {**where, "text": masked(where["text"])} for path, where in sorted(out.items())}
+            text = masked(str(line_text or known).strip())[:TEXT_LIMIT]
+            out[path] = {"line": line, "text": text}
+    return dict(sorted(out.items()))

@@ -138,3 +138,34 @@ def test_a_keys_value_is_never_shown_with_the_line_it_was_read_from(tmp_path):
     [result] = jobformat.import_text(task.encode(), filename="task.yaml")
     notes = " ".join(result.notes)
     assert "hf_SECRETabc" not in notes and "HF_TOKEN=…" in notes and "MAX_TOKENS=512" in notes
+
+
+def test_keys_in_yaml_urls_logins_and_token_shapes_are_hidden_wherever_a_line_is_shown():
+    task = (
+        "envs:\n  HF_TOKEN: hf_Abcdefghijklmnopqrstuvwx\n  MAX_TOKENS: 512\n"
+        "secrets:\n  OPENAI_API_KEY: sk-proj-abcdefghijklmnopqrstuv\n"
+        "setup: |\n  git clone https://oauth2:glpat-Xyz0123456789abcdefghij@gitlab.com/t/p.git\n"
+        '  echo "ghp_abcdefghijklmnopqrstuvwxyz12" | docker login ghcr.io --password-stdin\n'
+        "run: |\n  python train.py --data /d "
+        + "--epochs 3 " * 30
+        + '--hub_token "hf_Zyxwvutsrqponmlkjihgfedc"\n'
+    )
+    [result] = jobformat.import_text(task.encode(), filename="task.yaml")
+    shown = repr(result.sources) + repr(result.read()) + repr(result.notes)
+    for secret in (
+        "hf_Abcdefghij",
+        "sk-proj-abc",
+        "glpat-Xyz",
+        "ghp_abcdef",
+        "hf_Zyxwvut",
+        "hf_Zyx",  # (a line cut for the page is cut after its key is hidden)
+    ):
+        assert secret not in shown, secret
+    assert "MAX_TOKENS" in shown and "512" in shown
+
+
+def test_a_key_named_for_what_it_opens_is_a_key_even_beside_a_lookup_word():
+    from jobs.jobformat.mounts import secret_name
+
+    assert secret_name("LABEL_STUDIO_API_KEY") and secret_name("FIELD_ENCRYPTION_KEY")
+    assert not secret_name("LABEL_KEY") and not secret_name("DATASET_KEY")
