@@ -3294,6 +3294,31 @@ def test_a_compute_cluster_kept_up_serves_and_one_started_for_a_driver_does_not(
     assert not ends_serving("dask-scheduler &\nsrun dask-worker tcp://h:8786 &\npython calc.py\n")
 
 
+def test_ray_workers_held_for_the_head_nodes_trainer_are_batch():
+    from jobs.jobformat.realtime import ends_serving
+
+    split = (
+        'if [ "$SKYPILOT_NODE_RANK" == "0" ]; then\n'
+        "  ray start --head --port=6379 --dashboard-host=0.0.0.0\n"
+        "  python3 -m verl.trainer.main_ppo trainer.nnodes=2\n"
+        "else\n"
+        "  sleep 15\n"
+        "  ray start --address $HEAD_IP:6379 --disable-usage-stats\n"
+        "  {worker}\n"
+        "fi\n"
+    )
+    # Workers join the head's cluster and wait (or block in the join): the trainer ends the job
+    assert not ends_serving(split.format(worker="sleep infinity"))
+    blocking = split.replace("--disable-usage-stats\n  {worker}", "--block")
+    assert not ends_serving(blocking)
+    # A head that only keeps the cluster up, or a worker branch that also serves, still serves
+    kept_up = split.replace("python3 -m verl.trainer.main_ppo trainer.nnodes=2", "sleep infinity")
+    assert ends_serving(kept_up.format(worker="sleep infinity"))
+    assert ends_serving(split.format(worker="vllm serve org/m\n  sleep infinity"))
+    # Without a split, a worker joined and kept up is a cluster member left running
+    assert ends_serving("ray start --address $HEAD:6379\nsleep infinity\n")
+
+
 def test_trl_vllm_server_and_a_program_named_by_a_variable():
     from jobs.jobformat.realtime import ends_serving
 
