@@ -5507,6 +5507,7 @@ class _Clone:
         self.url, self.dir, self.ref = url, directory, ref
         self.line, self.text, self.section = line, text, section
         self.used = False
+        self.used_in = set()  # the sections whose commands run from it
 
     def value(self):
         url = self.url.rstrip("/")
@@ -5598,11 +5599,13 @@ def code_from_clones(sections):
                     # `uv run tool` in the clone runs a command of the clone's own project
                     # (its environment, its scripts), whatever the command is named
                     here.used = True
+                    here.used_in.add(section)
                     continue
                 if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
                     continue
                 if here:
                     here.used = True
+                    here.used_in.add(section)
                 # A module of the clone run by name (`python -m Clone.app`, the clone installed
                 # or on the path): the program is the clone's.
                 for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
@@ -5615,14 +5618,20 @@ def code_from_clones(sections):
                         names = (clone.dir.rsplit("/", 1)[-1], _repository_name(clone.url))
                         if top in {_package_name(n) for n in names}:
                             clone.used = True
+                            clone.used_in.add(section)
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
                         if clone.dir in parts[:-1]:
                             clone.used = True
+                            clone.used_in.add(section)
+    # A clone whose programs only setup runs (a weights converter, a data preparer) is a tool
+    # that readies the machine when the task has a run of its own: the run's program is the
+    # job's code, wherever it comes from.
+    running = any(section == "run" for _, section, _ in sections)
     out = []
     for clone in sorted(clones.values(), key=lambda c: c.line):
-        if clone.used:
+        if clone.used and not (running and clone.used_in == {"setup"}):
             value = clone.value()
             said = f"git clone {value}"
             out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))

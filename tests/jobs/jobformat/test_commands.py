@@ -4712,3 +4712,25 @@ def test_intel_profilers_write_their_results_folder():
         ("output.artifacts", "./nbody-advisor"),
         ("output.artifacts", "r001hs"),
     ]
+
+
+def test_a_clone_only_setup_runs_a_tool_from_is_not_the_code_of_the_run():
+    text = (
+        "setup: |\n  git clone https://github.com/acme/convkit.git\n  cd convkit\n"
+        "  git checkout 60d51ef\n  pip install .\n"
+        "  python tools/convert_weights.py --input_dir ~/w --output_dir ~/hf\n  cd -\n"
+        "  git clone https://github.com/acme/trainer.git\n"
+        "run: |\n  cd trainer\n  torchrun --nproc_per_node 4 train.py --model ~/hf\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.work.code == ["https://github.com/acme/trainer.git"]
+    # …and with the run's program in the workdir, the converter's clone is no code either
+    workdir = text.replace("  git clone https://github.com/acme/trainer.git\n", "").replace(
+        "run: |\n  cd trainer\n", "workdir: .\nrun: |\n"
+    )
+    (result,) = jobformat.import_text(workdir.encode(), filename="task.yaml")
+    assert result.description.work.code == ["."]
+    # (without a run there is no program of the job's own: no clone is its code, as before)
+    alone = text.split("run:")[0]
+    (result,) = jobformat.import_text(alone.encode(), filename="task.yaml")
+    assert "https://github.com/acme/convkit.git@60d51ef" not in (result.description.work.code or [])
