@@ -671,6 +671,12 @@ NOT_DATA_URL = re.compile(
     r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
     re.IGNORECASE,
 )
+# …except a data file a repository keeps and the job fetches by its raw URL (Alpaca's
+# `alpaca_data.json`, a CSV of labels): a data file's extension, not a script's.
+RAW_DATA_FILE = re.compile(
+    r"^https?://raw\.githubusercontent\.com/[^?#\s]*\.(?:json|jsonl|csv|tsv|parquet)(?:[?#]|$)",
+    re.IGNORECASE,
+)
 # The machine itself (a health check, a local server's API): never data, wherever it is named.
 LOOPBACK = re.compile(
     r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
@@ -3704,7 +3710,7 @@ class _Reader:
             url = m.group(0)
             if any(start <= m.start() < end for start, end in lookups):
                 continue  # a lookup that builds another URL (a release's version): no data
-            if not NOT_DATA_URL.search(url):
+            if not NOT_DATA_URL.search(url) or RAW_DATA_FILE.match(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url, tool.group(1))
 

@@ -362,11 +362,14 @@ def ends_serving(command, opens_ports=False):
 
 # A node joining a cluster whose head is elsewhere: a Ray worker (`ray start --address H:6379`,
 # not `--head`), a Spark worker, a Dask worker.
-JOINS_CLUSTER = re.compile(
-    r"\bray\s+start\s(?:[^\n]*?\s)?--address\b|\bstart-(?:workers?|slaves?)\.sh\b"
-    r"|\bdask(?:-|\s+)worker\b",
-    re.IGNORECASE,
-)
+RAY_START = re.compile(r"\bray\s+start\b")
+JOINS_AS_WORKER = re.compile(r"\bstart-(?:workers?|slaves?)\.sh\b|\bdask(?:-|\s+)worker\b", re.I)
+
+
+def _joins_cluster(step):
+    if RAY_START.search(step):
+        return bool(re.search(r"(?:^|\s)--address\b", step)) and not re.search(r"--head\b", step)
+    return bool(JOINS_AS_WORKER.search(step))
 
 
 def _worker_held(lines, steps, index, finals):
@@ -379,7 +382,7 @@ def _worker_held(lines, steps, index, finals):
         return False
     branch = _branch_steps(lines, index)
     last = steps[index]
-    joined = [s for s in branch if JOINS_CLUSTER.search(s) and not re.search(r"--head\b", s)]
+    joined = [s for s in branch if _joins_cluster(s)]
     if not joined or any(serving_signals(s) for s in branch if s not in joined):
         return False
     if not (WAITS_FOREVER.search(last) or last in joined):

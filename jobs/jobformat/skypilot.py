@@ -324,6 +324,14 @@ def _mounts(task, variables, script, notes, serves=False):
                 notes.append(
                     f"{section} {target}: {now} is uploaded to {seen} before the job starts."
                 )
+        elif use == mounts.Use.WRITTEN and _download_kept(target, script, variables):
+            # The bucket keeps a copy of what the commands download and then read: the
+            # download's source is the input (read from the commands), the mount its staging.
+            notes.append(
+                f"{section} {target} ({seen}): keeps a copy of what the commands download, "
+                "which they then read; the download's source is the input."
+            )
+            continue
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:
@@ -358,6 +366,14 @@ def _mounts(task, variables, script, notes, serves=False):
             continue
         notes.append(f"{section} {target}: {use} ({verdict.reason}).")
     return found
+
+
+def _download_kept(target, script, variables):
+    """A mount the commands write only by downloading into it, and read from after."""
+    aliases = [*variables.aliases_of(target), *mounts.script_aliases(script, target)]
+    return mounts.only_fetched_into(script, target, aliases) and mounts.reads_from(
+        script, target, aliases
+    )
 
 
 # A settings file by its kind: what a program is told to read, not a program.

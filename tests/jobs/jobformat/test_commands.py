@@ -4734,3 +4734,26 @@ def test_a_clone_only_setup_runs_a_tool_from_is_not_the_code_of_the_run():
     alone = text.split("run:")[0]
     (result,) = jobformat.import_text(alone.encode(), filename="task.yaml")
     assert "https://github.com/acme/convkit.git@60d51ef" not in (result.description.work.code or [])
+
+
+def test_a_download_kept_in_a_bucket_and_read_back_is_read_from_its_url():
+    text = (
+        "resources:\n  accelerators: A100:4\nfile_mounts:\n  /data:\n    name: lake-data\n"
+        "    store: gcs\n    mode: MOUNT\nsetup: |\n  if [ ! -f /data/pairs.json ]; then\n"
+        "    wget https://raw.githubusercontent.com/acme/sets/main/pairs.json -O /data/pairs.json\n"
+        "  fi\nrun: |\n  torchrun --nproc_per_node 4 train.py --data_path /data/pairs.json\n"
+    )
+    data = sky_description(text)
+    # a data file kept in a repository, fetched by its raw URL, is the input; the bucket
+    # only keeps the copy (no output)
+    assert [i["location"] for i in data["data"]["inputs"]] == [
+        "https://raw.githubusercontent.com/acme/sets/main/pairs.json"
+    ]
+    assert not data.get("output")
+    # a script fetched the same way is no data
+    script = text.replace("pairs.json -O", "prep.sh -O")
+    assert "raw.githubusercontent" not in str(sky_description(script).get("data"))
+    # a download job (nothing reads the copy after) makes the bucket's contents: an output
+    fetch_only = text.split("run:")[0] + "run: |\n  echo done\n"
+    outputs = sky_description(fetch_only)["output"]["artifacts"]
+    assert outputs == [{"name": "/data", "destination": "gs://lake-data"}]
