@@ -14,6 +14,7 @@ No Django: the format runs on a login node with only pydantic and PyYAML."""
 import itertools
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from .envs import DEFAULTED, POSITIONAL, script_variables
 from .mounts import CLOUD_URI, ECHOED, LORA_OPTIONS, URI, USER_CONFIG, copied_folder, secret_name
@@ -29,6 +30,9 @@ class Proposal:
     text: str  # that line as written (stripped, cut to 200 characters)
     said: str  # the words it was read from, e.g. "--data /lustre/datasets/webtext-v3"
     section: str = ""  # for SkyPilot: "setup" or "run"
+    # the first line of the command it was read from (a command continued over several lines
+    # with `\` is one command); 0 when not known
+    command: int = dataclass_field(default=0, compare=False)
 
     def note(self):
         where = f"line {self.line}" + (f" of {self.section}" if self.section else "")
@@ -1598,7 +1602,9 @@ class _Reader:
                 if word in raw[i] and not raw[i].lstrip().startswith("#"):
                     line, text = i + first, raw[i]
                     break
-        self.found.append(Proposal(path, value, line, _shown(text), said, self.section))
+        self.found.append(
+            Proposal(path, value, line, _shown(text), said, self.section, command=self.line)
+        )
         if path in WRITTEN_PATHS and str(value).rstrip("/"):
             self.written.add(str(value).rstrip("/"))
 
@@ -6186,8 +6192,10 @@ def _staged_for_run(proposals):
         if not later or not place:
             continue
         drop.add(id(out))
+        # (the same command: a converter's `--input_dir A \` above its `--output_dir B`)
         sourced = any(
-            p.path == "data.inputs" and (p.line, p.section) == (out.line, out.section)
+            p.path == "data.inputs"
+            and (p.command or p.line, p.section) == (out.command or out.line, out.section)
             for p in proposals
         )
         if sourced:

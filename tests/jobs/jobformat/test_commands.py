@@ -4757,3 +4757,17 @@ def test_a_download_kept_in_a_bucket_and_read_back_is_read_from_its_url():
     fetch_only = text.split("run:")[0] + "run: |\n  echo done\n"
     outputs = sky_description(fetch_only)["output"]["artifacts"]
     assert outputs == [{"name": "/data", "destination": "gs://lake-data"}]
+
+
+def test_a_step_continued_over_lines_that_names_its_source_stages_what_the_run_reads():
+    text = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  python tools/convert.py \\\n    --input_dir /lake/raw-13b \\\n"
+        "    --output_dir ~/hf-out || exit 1\n"
+        "run: |\n  torchrun --nproc_per_node 8 train.py --model_name_or_path ~/hf-out/m13b\n"
+    )
+    data = sky_description(text)
+    # the converter names what it reads on another line of the same command: that is the
+    # input, and its output only the run's local copy
+    assert [i["location"] for i in data["data"]["inputs"]] == ["/lake/raw-13b"]
+    assert not data.get("output")
