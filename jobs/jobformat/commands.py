@@ -6212,6 +6212,103 @@ def _staged_for_run(proposals):
     return [p for p in proposals if id(p) not in drop]
 
 
+COPY_PROGRAMS = {"cp", "mv", "rsync"}
+
+
+def _copies_in(texts):
+    """[(section order, line, sources, target)] of the copies and moves the commands make
+    (`cp -r A B`, `mv A B`, `rsync A B`, `gsutil -m rsync -r A B`, `gsutil cp A B`), their
+    places with `$HOME` as `~` and without a trailing `/` or `/*`."""
+    found = []
+    for order, (text, _) in enumerate(texts):
+        for number, line in logical_lines(text):
+            if not any(w in line for w in ("cp", "mv", "rsync")):
+                continue
+            for command in _commands(_words(line)):
+                while command and command[0] in ("sudo", "time", "command"):
+                    command = command[1:]
+                if command[:1] == ["gsutil"]:
+                    command = [w for w in command[1:] if w != "-m"]
+                if not command or command[0].rsplit("/", 1)[-1] not in COPY_PROGRAMS:
+                    continue
+                places = [_copied_place(w) for w in _copy_arguments(command)]
+                if len(places) >= 2 and all(places):
+                    found.append((order, number, places[:-1], places[-1]))
+    return found
+
+
+def _copied_place(word):
+    place = _home_as_tilde(_unquote(word))
+    if place.endswith("/*"):
+        place = place[:-2]
+    return place.rstrip("/") if place not in ("/", "") else ""
+
+
+def _under(value, place):
+    return value == place or value.startswith(place + "/")
+
+
+def _through_copies(proposals, texts):
+    """On a task's own machines (SkyPilot), the places a copy links: an input the job filled
+    itself by an earlier copy (`gsutil -m rsync -r /llama/13b/ ~/llama-13b`, then
+    `--input_dir $HOME/llama-13b`) is read from the copy's source, the data it names; an output
+    on the node's disk that a later command copies on (`--output_dir ~/hf-output`, then
+    `cp -r ~/hf-output/* /artifacts/m`) is a step's intermediate, and where the copy puts it
+    holds the result."""
+    copies = _copies_in(texts) if texts else []
+    if not copies:
+        return proposals
+    order = {section: i for i, (_, section) in enumerate(texts)}
+    # (places the job writes itself: a copy from one of them moves the job's own result)
+    made = [
+        _home_as_tilde(p.value).rstrip("/")
+        for p in proposals
+        if p.path in ("output.artifacts", "request.checkpoint_location")
+        and isinstance(p.value, str)
+    ]
+    out = []
+    for p in proposals:
+        value = _home_as_tilde(p.value).rstrip("/") if isinstance(p.value, str) else None
+        if not value or "://" in value:
+            out.append(p)
+            continue
+        at = (order.get(p.section, 0), p.command or p.line)
+        if p.path == "data.inputs":
+            filled = [
+                c
+                for c in copies
+                if (c[0], c[1]) < at
+                and _under(value, c[3])
+                and len(c[2]) == 1
+                and not _under(c[2][0], value)
+                and c[2][0].startswith(("/", "~"))
+                and not any(_under(c[2][0], m) or _under(m, c[2][0]) for m in made if m)
+            ]
+            if filled:
+                source = filled[-1][2][0] + value[len(filled[-1][3]) :]
+                said = f"{p.said} (a copy of {source})"
+                out.append(Proposal(p.path, source, p.line, p.text, said, p.section, p.command))
+                continue
+        elif p.path == "output.artifacts":
+            onward = any(
+                (c[0], c[1]) > at
+                and any(_under(s, value) for s in c[2])
+                and not _under(c[3], value)
+                for c in copies
+            )
+            if onward:
+                continue
+        out.append(p)
+    # (one entry per place: a source read twice is one input)
+    seen, kept = set(), []
+    for p in out:
+        key = (p.path, p.value) if p.path == "data.inputs" else id(p)
+        if key not in seen:
+            seen.add(key)
+            kept.append(p)
+    return kept
+
+
 def _prepared(found, made):
     """Folders a setup makes (`mkdir -p D`) while it reads data from where it names
     (`prepare.py --dataset org/set`, a bucket, a URL): the node's disk is new, so whatever
@@ -6280,6 +6377,14 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
+    proposals = _through_copies(
+        proposals,
+        [
+            (variables.expand(task[k], record=False), k)
+            for k in ("setup", "run")
+            if isinstance(task.get(k), str)
+        ],
+    )
     proposals = [
         p
         for p in proposals

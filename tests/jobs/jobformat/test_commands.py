@@ -4771,3 +4771,26 @@ def test_a_step_continued_over_lines_that_names_its_source_stages_what_the_run_r
     # input, and its output only the run's local copy
     assert [i["location"] for i in data["data"]["inputs"]] == ["/lake/raw-13b"]
     assert not data.get("output")
+
+
+def test_a_copy_on_the_node_links_what_is_read_to_its_source_and_moves_results_on():
+    text = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  mkdir -p ~/raw-13b\n  gsutil -m rsync -r /lake/raw/13b/ ~/raw-13b\n"
+        "run: |\n  python train.py --model_name_or_path $HOME/raw-13b --data_path /lake/set.json\n"
+    )
+    # the folder the program reads is a copy the job made: its source is what is read
+    inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
+    assert inputs == ["/lake/raw/13b", "/lake/set.json"]
+    # an output on the node's disk that a later step copies on is an intermediate
+    onward = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  python tools/export.py --output_dir ~/hf-out\n  cp -r ~/hf-out/* /lake/models/m1\n"
+        "run: |\n  python train.py --data_path /lake/set.json\n"
+    )
+    data = sky_description(onward)
+    outputs = [a.get("destination") for a in data.get("output", {}).get("artifacts", [])]
+    assert "~/hf-out" not in outputs
+    # a copy of what the job itself wrote is not read from where it came from
+    own = onward.replace("--data_path /lake/set.json", "--model /lake/models/m1")
+    assert "~/hf-out" not in str(sky_description(own).get("data"))
