@@ -4794,3 +4794,17 @@ def test_a_copy_on_the_node_links_what_is_read_to_its_source_and_moves_results_o
     # a copy of what the job itself wrote is not read from where it came from
     own = onward.replace("--data_path /lake/set.json", "--model /lake/models/m1")
     assert "~/hf-out" not in str(sky_description(own).get("data"))
+
+
+def test_a_model_env_used_only_in_commands_commented_out_is_not_read():
+    text = (
+        "resources:\n  accelerators: H100:4\nenvs:\n  REF_MODEL: fjord/base-8b\n"
+        "  FT_NAME: tuned\n"
+        "# python merge.py --base ${REF_MODEL} --out ~/${FT_NAME}\n"
+        "run: |\n  python eval.py --model /root/tuned\n"
+    )
+    assert "fjord/base-8b" not in str(sky_description(text).get("data"))
+    # a program that may find it in its environment still reads it when no comment shows
+    # the env's use elsewhere
+    plain = text.replace("# python merge.py --base ${REF_MODEL} --out ~/${FT_NAME}\n", "")
+    assert "hf://fjord/base-8b" in str(sky_description(plain)["data"])
