@@ -6212,6 +6212,54 @@ def _staged_for_run(proposals):
     return [p for p in proposals if id(p) not in drop]
 
 
+# A trainer's configuration override naming the bucket it uploads to (Hydra's
+# `gcs.bucket=name`, `storage.s3.bucket=name`), and one turning that upload off.
+STORE_BUCKET = re.compile(
+    r"\+{0,2}(?:[\w-]+\.)*(gcs|gs|s3)\.bucket(?:_name)?=[\"']?([a-z0-9][a-z0-9._-]{1,62})[\"']?"
+)
+STORE_OFF = re.compile(
+    r"\+{0,2}(?:[\w-]+\.)*(?:gcs|gs|s3)\.enabled=[\"']?(?:false|0|no)[\"']?", re.I
+)
+STORE_SCHEMES = {"gcs": "gs://", "gs": "gs://", "s3": "s3://"}
+
+
+def _uploaded_checkpoints(proposals, texts, variables=None):
+    """A checkpoint place on the node (`output_dir=/tmp/checkpoints` with a save interval) whose
+    trainer is told in the same command which bucket it uploads to (`gcs.enabled=true
+    gcs.bucket=name`): the checkpoints are kept in that bucket, the node's folder is staging."""
+    if not any("bucket" in t for t in texts.values()):
+        return proposals
+    lines = {}
+    for section, text in texts.items():
+        # (with the script's own variables: `output_dir=$CHECKPOINT_DIR`)
+        values = script_variables(text, given=variables)
+        lines[section] = [
+            values.expand(line, record=False) for _, line in logical_lines(text) if "bucket" in line
+        ]
+    out = []
+    for p in proposals:
+        if p.path != "request.checkpoint_location" or not isinstance(p.value, str):
+            out.append(p)
+            continue
+        # (the trainer's command: the one handed that place that also names a bucket)
+        value, found = p.value.rstrip("/"), None
+        for line in lines.get(p.section, ()):
+            words = _words(line) if value in line else []
+            handed = any(w == value or w.endswith(("=" + value, "=" + value + "/")) for w in words)
+            uploads = [m for w in words if (m := STORE_BUCKET.fullmatch(w))] if handed else []
+            if uploads and not any(STORE_OFF.fullmatch(w) for w in words):
+                found = uploads[-1]
+        if found:
+            scheme, name = STORE_SCHEMES[found.group(1)], found.group(2)
+            said = f"{p.said}, uploaded with {found.group(0)}"
+            out.append(
+                Proposal(p.path, f"{scheme}{name}", p.line, p.text, said, p.section, p.command)
+            )
+            continue
+        out.append(p)
+    return out
+
+
 COPY_PROGRAMS = {"cp", "mv", "rsync"}
 
 
@@ -6377,6 +6425,11 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
     proposals = _staged_for_run(proposals)
+    proposals = _uploaded_checkpoints(
+        proposals,
+        {k: task[k] for k in ("setup", "run") if isinstance(task.get(k), str)},
+        variables,
+    )
     proposals = _through_copies(
         proposals,
         [

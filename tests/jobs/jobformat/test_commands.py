@@ -4808,3 +4808,16 @@ def test_a_model_env_used_only_in_commands_commented_out_is_not_read():
     # the env's use elsewhere
     plain = text.replace("# python merge.py --base ${REF_MODEL} --out ~/${FT_NAME}\n", "")
     assert "hf://fjord/base-8b" in str(sky_description(plain)["data"])
+
+
+def test_checkpoints_a_trainer_uploads_to_the_bucket_its_overrides_name_are_kept_there():
+    text = (
+        "resources:\n  accelerators: H100:1\nenvs:\n  GCS_BUCKET: lake-ckpts\nrun: |\n"
+        "  CHECKPOINT_DIR=/tmp/checkpoints\n  mkdir -p $CHECKPOINT_DIR\n"
+        "  python train.py training.checkpoint.save_interval=25 output_dir=$CHECKPOINT_DIR \\\n"
+        "    gcs.enabled=true gcs.bucket=${GCS_BUCKET}\n"
+    )
+    assert sky_description(text)["request"]["checkpoint_location"] == "gs://lake-ckpts"
+    # an upload turned off keeps them on the node
+    off = text.replace("gcs.enabled=true", "gcs.enabled=false")
+    assert sky_description(off)["request"]["checkpoint_location"] == "/tmp/checkpoints"
