@@ -6260,6 +6260,48 @@ def _uploaded_checkpoints(proposals, texts, variables=None):
     return out
 
 
+def _prepared_from_clones(proposals, texts):
+    """A step that writes a place (`prepare_dataset.py --tasks-dir ~/gen/tasks --output-dir D`)
+    from files of a repository the job cloned (`git clone URL ~/gen`), and names no other
+    source: the repository is where its data comes from, the input of that step (so D, read
+    later, is staging: _staged_for_run)."""
+    if not any("clone" in text for text, _ in texts):
+        return proposals
+    clones, lines = {}, {}
+    for text, section in texts:
+        lines[section] = dict(logical_lines(text))
+        for _, line in logical_lines(text):
+            if "clone" not in line:
+                continue
+            for command in _commands(_words(line)):
+                if command[:2] == ["git", "clone"] and (found := _clone_of(command)):
+                    url, directory, _ = found
+                    if directory.startswith(("/", "~", "$HOME", "${HOME}")):
+                        clones[_home_as_tilde(directory).rstrip("/")] = url
+    if not clones:
+        return proposals
+    out = list(proposals)
+    for p in proposals:
+        if p.path != "output.artifacts" or p.section not in lines:
+            continue
+        at = (p.command or p.line, p.section)
+        if any(q.path == "data.inputs" and (q.command or q.line, q.section) == at for q in out):
+            continue  # the step names its source already
+        words = _words(lines[p.section].get(at[0], ""))
+        for before, word in zip(words, words[1:], strict=False):
+            place = _home_as_tilde(_unquote(word)).rstrip("/")
+            url = next((u for d, u in clones.items() if _under(place, d)), None)
+            if url and before.startswith("-") and "$" not in url:
+                said = f"{before} {word} (in the clone of {url})"
+                out.append(Proposal("data.inputs", url, p.line, p.text, said, p.section, p.command))
+                break
+    if len(out) == len(proposals):
+        return proposals
+    # (in text order: the step's source before what later steps read)
+    order = {section: i for i, (_, section) in enumerate(texts)}
+    return sorted(out, key=lambda q: (order.get(q.section, 0), q.line))
+
+
 COPY_PROGRAMS = {"cp", "mv", "rsync"}
 
 
@@ -6424,6 +6466,14 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         said = True
     if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    proposals = _prepared_from_clones(
+        proposals,
+        [
+            (variables.expand(task[k], record=False), k)
+            for k in ("setup", "run")
+            if isinstance(task.get(k), str)
+        ],
+    )
     proposals = _staged_for_run(proposals)
     proposals = _uploaded_checkpoints(
         proposals,

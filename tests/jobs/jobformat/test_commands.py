@@ -4821,3 +4821,15 @@ def test_checkpoints_a_trainer_uploads_to_the_bucket_its_overrides_name_are_kept
     # an upload turned off keeps them on the node
     off = text.replace("gcs.enabled=true", "gcs.enabled=false")
     assert sky_description(off)["request"]["checkpoint_location"] == "/tmp/checkpoints"
+
+
+def test_data_prepared_from_a_cloned_repositorys_files_is_read_from_that_repository():
+    text = (
+        "resources:\n  accelerators: H100:2\nenvs:\n  TASKS_REPO: https://github.com/acme/task-gen.git\n"
+        "setup: |\n  git clone $TASKS_REPO $HOME/task-gen\n"
+        "  python tools/prepare.py --tasks-dir $HOME/task-gen/tasks --output-dir $HOME/data/tasks\n"
+        "run: |\n  DATA_DIR=$HOME/data/tasks\n"
+        "  python -m lab.train data.train_data=\"['${DATA_DIR}/train.parquet']\"\n"
+    )
+    inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
+    assert inputs == ["https://github.com/acme/task-gen.git"]
