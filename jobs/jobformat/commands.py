@@ -6179,9 +6179,12 @@ def _staged_for_run(proposals):
     if not outputs:
         return proposals
     drop = set()
+    # (where each stands, by identity: positions do not change below, and a search by
+    # equality would compare every field of every proposal)
+    position = {id(p): i for i, p in enumerate(proposals)}
     for out in outputs:
         place = _here(out.value).rstrip("/")
-        order = proposals.index(out)
+        order = position[id(out)]
         later = [
             p
             for p in proposals[order + 1 :]
@@ -6220,6 +6223,7 @@ STORE_BUCKET = re.compile(
 STORE_OFF = re.compile(
     r"\+{0,2}(?:[\w-]+\.)*(?:gcs|gs|s3)\.enabled=[\"']?(?:false|0|no)[\"']?", re.I
 )
+STORE_BUCKET_WORD = re.compile(r"(?:gcs|gs|s3)\.bucket")
 STORE_SCHEMES = {"gcs": "gs://", "gs": "gs://", "s3": "s3://"}
 
 
@@ -6233,9 +6237,10 @@ def _uploaded_checkpoints(proposals, texts, variables=None):
     for section, text in texts.items():
         # (with the script's own variables: `output_dir=$CHECKPOINT_DIR`)
         values = script_variables(text, given=variables)
-        lines[section] = [
-            values.expand(line, record=False) for _, line in logical_lines(text) if "bucket" in line
-        ]
+        for _, line in logical_lines(text):
+            if "bucket" in line and STORE_BUCKET_WORD.search(line):
+                expanded = values.expand(line, record=False)
+                lines.setdefault(section, []).append((expanded, _words(expanded)))
     out = []
     for p in proposals:
         if p.path != "request.checkpoint_location" or not isinstance(p.value, str):
@@ -6243,8 +6248,9 @@ def _uploaded_checkpoints(proposals, texts, variables=None):
             continue
         # (the trainer's command: the one handed that place that also names a bucket)
         value, found = p.value.rstrip("/"), None
-        for line in lines.get(p.section, ()):
-            words = _words(line) if value in line else []
+        for line, words in lines.get(p.section, ()):
+            if value not in line:
+                continue
             handed = any(w == value or w.endswith(("=" + value, "=" + value + "/")) for w in words)
             uploads = [m for w in words if (m := STORE_BUCKET.fullmatch(w))] if handed else []
             if uploads and not any(STORE_OFF.fullmatch(w) for w in words):
@@ -6281,19 +6287,30 @@ def _prepared_from_clones(proposals, texts):
     if not clones:
         return proposals
     out = list(proposals)
+    sourced = {(q.command or q.line, q.section) for q in proposals if q.path == "data.inputs"}
+    # (only a place a later step reads is staging: the folders of what is read)
+    read = {
+        a
+        for q in proposals
+        if q.path == "data.inputs" and isinstance(q.value, str)
+        for a in _ancestors(_home_as_tilde(_here(q.value)).rstrip("/"))
+    }
     for p in proposals:
-        if p.path != "output.artifacts" or p.section not in lines:
+        if p.path != "output.artifacts" or p.section not in lines or not isinstance(p.value, str):
+            continue
+        if _home_as_tilde(_here(p.value)).rstrip("/") not in read:
             continue
         at = (p.command or p.line, p.section)
-        if any(q.path == "data.inputs" and (q.command or q.line, q.section) == at for q in out):
+        if at in sourced:
             continue  # the step names its source already
         words = _words(lines[p.section].get(at[0], ""))
         for before, word in zip(words, words[1:], strict=False):
             place = _home_as_tilde(_unquote(word)).rstrip("/")
-            url = next((u for d, u in clones.items() if _under(place, d)), None)
+            url = next((clones[a] for a in _ancestors(place) if a in clones), None)
             if url and before.startswith("-") and "$" not in url:
                 said = f"{before} {word} (in the clone of {url})"
                 out.append(Proposal("data.inputs", url, p.line, p.text, said, p.section, p.command))
+                sourced.add(at)
                 break
     if len(out) == len(proposals):
         return proposals
@@ -6334,6 +6351,15 @@ def _copied_place(word):
     return place.rstrip("/") if place not in ("/", "") else ""
 
 
+def _ancestors(path):
+    """The path and every folder above it (`/a/b/c`, `/a/b`, `/a`)."""
+    out = [path]
+    while "/" in path.strip("/"):
+        path = path.rsplit("/", 1)[0]
+        out.append(path)
+    return out
+
+
 def _under(value, place):
     return value == place or value.startswith(place + "/")
 
@@ -6349,13 +6375,26 @@ def _through_copies(proposals, texts):
     if not copies:
         return proposals
     order = {section: i for i, (_, section) in enumerate(texts)}
-    # (places the job writes itself: a copy from one of them moves the job's own result)
-    made = [
+    # (places the job writes itself: a copy from one of them moves the job's own result; with
+    # every folder above them, so a test is a few look-ups, not a pass over them all)
+    made = {
         _home_as_tilde(p.value).rstrip("/")
         for p in proposals
         if p.path in ("output.artifacts", "request.checkpoint_location")
         and isinstance(p.value, str)
-    ]
+    }
+    above_made = {a for m in made for a in _ancestors(m)}
+    # (copies by their target, and by every folder above each source)
+    by_target, by_source = {}, {}
+    for c in copies:
+        by_target.setdefault(c[3], []).append(c)
+        for source in c[2]:
+            for folder in _ancestors(source):
+                by_source.setdefault(folder, []).append(c)
+
+    def own(source):
+        return source in above_made or any(a in made for a in _ancestors(source))
+
     out = []
     for p in proposals:
         value = _home_as_tilde(p.value).rstrip("/") if isinstance(p.value, str) else None
@@ -6366,25 +6405,23 @@ def _through_copies(proposals, texts):
         if p.path == "data.inputs":
             filled = [
                 c
-                for c in copies
+                for target in _ancestors(value)
+                for c in by_target.get(target, ())
                 if (c[0], c[1]) < at
-                and _under(value, c[3])
                 and len(c[2]) == 1
                 and not _under(c[2][0], value)
                 and c[2][0].startswith(("/", "~"))
-                and not any(_under(c[2][0], m) or _under(m, c[2][0]) for m in made if m)
+                and not own(c[2][0])
             ]
             if filled:
-                source = filled[-1][2][0] + value[len(filled[-1][3]) :]
+                copy = max(filled, key=lambda c: (c[0], c[1]))
+                source = copy[2][0] + value[len(copy[3]) :]
                 said = f"{p.said} (a copy of {source})"
                 out.append(Proposal(p.path, source, p.line, p.text, said, p.section, p.command))
                 continue
         elif p.path == "output.artifacts":
             onward = any(
-                (c[0], c[1]) > at
-                and any(_under(s, value) for s in c[2])
-                and not _under(c[3], value)
-                for c in copies
+                (c[0], c[1]) > at and not _under(c[3], value) for c in by_source.get(value, ())
             )
             if onward:
                 continue
