@@ -159,7 +159,7 @@ def import_text(raw, source_format="auto", filename=None):
                 raise SpecReadError(
                     "This is not a SkyPilot task: it has no run, setup or resources."
                 )
-            pairs = _convert(lambda: skypilot.import_documents(documents))
+            pairs = _convert(lambda: skypilot.import_documents(documents, text))
         else:
             pairs = [(d, []) for d in documents]
     results = []

@@ -14,6 +14,7 @@ No Django: the format runs on a login node with only pydantic and PyYAML."""
 import itertools
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from .envs import DEFAULTED, POSITIONAL, script_variables
 from .mounts import (
@@ -38,6 +39,9 @@ class Proposal:
     text: str  # that line as written (stripped, cut to 200 characters)
     said: str  # the words it was read from, e.g. "--data /lustre/datasets/webtext-v3"
     section: str = ""  # for SkyPilot: "setup" or "run"
+    # the first line of the command it was read from (a command continued over several lines
+    # with `\` is one command); 0 when not known
+    command: int = dataclass_field(default=0, compare=False)
 
     def note(self):
         where = f"line {self.line}" + (f" of {self.section}" if self.section else "")
@@ -718,6 +722,12 @@ CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper|spider)
 SITE_OPTIONS = {"--url", "--urls", "--site", "--site-url", "--site_url", "--target-url",
                 "--target_url", "--start-url", "--start_url", "--start-urls", "--start_urls",
                 "--seed-url", "--seed_url"}  # fmt: skip
+# …except a data file a repository keeps and the job fetches by its raw URL (Alpaca's
+# `alpaca_data.json`, a CSV of labels): a data file's extension, not a script's.
+RAW_DATA_FILE = re.compile(
+    r"^https?://raw\.githubusercontent\.com/[^?#\s]*\.(?:json|jsonl|csv|tsv|parquet)(?:[?#]|$)",
+    re.IGNORECASE,
+)
 # The machine itself (a health check, a local server's API): never data, wherever it is named.
 LOOPBACK = re.compile(
     r"^[a-z][\w+.-]*://(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])(?:[:/?#]|$)",
@@ -1708,7 +1718,9 @@ class _Reader:
                 if word in raw[i] and not raw[i].lstrip().startswith("#"):
                     line, text = i + first, raw[i]
                     break
-        self.found.append(Proposal(path, value, line, _shown(text), said, self.section))
+        self.found.append(
+            Proposal(path, value, line, _shown(text), said, self.section, command=self.line)
+        )
         if path in WRITTEN_PATHS and str(value).rstrip("/"):
             self.written.add(str(value).rstrip("/"))
 
@@ -3961,7 +3973,7 @@ class _Reader:
             url = m.group(0)
             if any(start <= m.start() < end for start, end in lookups):
                 continue  # a lookup that builds another URL (a release's version): no data
-            if not NOT_DATA_URL.search(url):
+            if not NOT_DATA_URL.search(url) or RAW_DATA_FILE.match(url):
                 self.add("data.inputs", url, f"{words[0] if words else 'fetch'} {url}")
                 self._fetched_here(line, url, tool.group(1))
 
@@ -5809,6 +5821,7 @@ class _Clone:
         self.url, self.dir, self.ref = url, directory, ref
         self.line, self.text, self.section = line, text, section
         self.used = False
+        self.used_in = set()  # the sections whose commands run from it
 
     def value(self):
         url = self.url.rstrip("/")
@@ -5900,11 +5913,13 @@ def code_from_clones(sections):
                     # `uv run tool` in the clone runs a command of the clone's own project
                     # (its environment, its scripts), whatever the command is named
                     here.used = True
+                    here.used_in.add(section)
                     continue
                 if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
                     continue
                 if here:
                     here.used = True
+                    here.used_in.add(section)
                 # A module of the clone run by name (`python -m Clone.app`, the clone installed
                 # or on the path): the program is the clone's.
                 for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
@@ -5917,14 +5932,20 @@ def code_from_clones(sections):
                         names = (clone.dir.rsplit("/", 1)[-1], _repository_name(clone.url))
                         if top in {_package_name(n) for n in names}:
                             clone.used = True
+                            clone.used_in.add(section)
                 for word in words if clones else ():
                     parts = _components(word)
                     for clone in clones.values():
                         if clone.dir in parts[:-1]:
                             clone.used = True
+                            clone.used_in.add(section)
+    # A clone whose programs only setup runs (a weights converter, a data preparer) is a tool
+    # that readies the machine when the task has a run of its own: the run's program is the
+    # job's code, wherever it comes from.
+    running = any(section == "run" for _, section, _ in sections)
     out = []
     for clone in sorted(clones.values(), key=lambda c: c.line):
-        if clone.used:
+        if clone.used and not (running and clone.used_in == {"setup"}):
             value = clone.value()
             said = f"git clone {value}"
             out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
@@ -6460,9 +6481,12 @@ def _staged_for_run(proposals):
     if not outputs:
         return proposals
     drop = set()
+    # (where each stands, by identity: positions do not change below, and a search by
+    # equality would compare every field of every proposal)
+    position = {id(p): i for i, p in enumerate(proposals)}
     for out in outputs:
         place = _here(out.value).rstrip("/")
-        order = proposals.index(out)
+        order = position[id(out)]
         later = [
             p
             for p in proposals[order + 1 :]
@@ -6473,8 +6497,10 @@ def _staged_for_run(proposals):
         if not later or not place:
             continue
         drop.add(id(out))
+        # (the same command: a converter's `--input_dir A \` above its `--output_dir B`)
         sourced = any(
-            p.path == "data.inputs" and (p.line, p.section) == (out.line, out.section)
+            p.path == "data.inputs"
+            and (p.command or p.line, p.section) == (out.command or out.line, out.section)
             for p in proposals
         )
         if sourced:
@@ -6489,6 +6515,227 @@ def _staged_for_run(proposals):
                 for p in proposals
             ]
     return [p for p in proposals if id(p) not in drop]
+
+
+# A trainer's configuration override naming the bucket it uploads to (Hydra's
+# `gcs.bucket=name`, `storage.s3.bucket=name`), and one turning that upload off.
+STORE_BUCKET = re.compile(
+    r"\+{0,2}(?:[\w-]+\.)*(gcs|gs|s3)\.bucket(?:_name)?=[\"']?([a-z0-9][a-z0-9._-]{1,62})[\"']?"
+)
+STORE_OFF = re.compile(
+    r"\+{0,2}(?:[\w-]+\.)*(?:gcs|gs|s3)\.enabled=[\"']?(?:false|0|no)[\"']?", re.I
+)
+STORE_BUCKET_WORD = re.compile(r"(?:gcs|gs|s3)\.bucket")
+STORE_SCHEMES = {"gcs": "gs://", "gs": "gs://", "s3": "s3://"}
+
+
+def _uploaded_checkpoints(proposals, texts, variables=None):
+    """A checkpoint place on the node (`output_dir=/tmp/checkpoints` with a save interval) whose
+    trainer is told in the same command which bucket it uploads to (`gcs.enabled=true
+    gcs.bucket=name`): the checkpoints are kept in that bucket, the node's folder is staging."""
+    if not any("bucket" in t for t in texts.values()):
+        return proposals
+    lines = {}
+    for section, text in texts.items():
+        # (with the script's own variables: `output_dir=$CHECKPOINT_DIR`)
+        values = script_variables(text, given=variables)
+        for _, line in logical_lines(text):
+            if "bucket" in line and STORE_BUCKET_WORD.search(line):
+                expanded = values.expand(line, record=False)
+                lines.setdefault(section, []).append((expanded, _words(expanded)))
+    out = []
+    for p in proposals:
+        if p.path != "request.checkpoint_location" or not isinstance(p.value, str):
+            out.append(p)
+            continue
+        # (the trainer's command: the one handed that place that also names a bucket)
+        value, found = p.value.rstrip("/"), None
+        for line, words in lines.get(p.section, ()):
+            if value not in line:
+                continue
+            handed = any(w == value or w.endswith(("=" + value, "=" + value + "/")) for w in words)
+            uploads = [m for w in words if (m := STORE_BUCKET.fullmatch(w))] if handed else []
+            if uploads and not any(STORE_OFF.fullmatch(w) for w in words):
+                found = uploads[-1]
+        if found:
+            scheme, name = STORE_SCHEMES[found.group(1)], found.group(2)
+            said = f"{p.said}, uploaded with {found.group(0)}"
+            out.append(
+                Proposal(p.path, f"{scheme}{name}", p.line, p.text, said, p.section, p.command)
+            )
+            continue
+        out.append(p)
+    return out
+
+
+def _prepared_from_clones(proposals, texts):
+    """A step that writes a place (`prepare_dataset.py --tasks-dir ~/gen/tasks --output-dir D`)
+    from files of a repository the job cloned (`git clone URL ~/gen`), and names no other
+    source: the repository is where its data comes from, the input of that step (so D, read
+    later, is staging: _staged_for_run)."""
+    if not any("clone" in text for text, _ in texts):
+        return proposals
+    clones, lines = {}, {}
+    for text, section in texts:
+        lines[section] = dict(logical_lines(text))
+        for _, line in logical_lines(text):
+            if "clone" not in line:
+                continue
+            for command in _commands(_words(line)):
+                if command[:2] == ["git", "clone"] and (found := _clone_of(command)):
+                    url, directory, _ = found
+                    if directory.startswith(("/", "~", "$HOME", "${HOME}")):
+                        clones[_home_as_tilde(directory).rstrip("/")] = url
+    if not clones:
+        return proposals
+    out = list(proposals)
+    sourced = {(q.command or q.line, q.section) for q in proposals if q.path == "data.inputs"}
+    # (only a place a later step reads is staging: the folders of what is read)
+    read = {
+        a
+        for q in proposals
+        if q.path == "data.inputs" and isinstance(q.value, str)
+        for a in _ancestors(_home_as_tilde(_here(q.value)).rstrip("/"))
+    }
+    for p in proposals:
+        if p.path != "output.artifacts" or p.section not in lines or not isinstance(p.value, str):
+            continue
+        if _home_as_tilde(_here(p.value)).rstrip("/") not in read:
+            continue
+        at = (p.command or p.line, p.section)
+        if at in sourced:
+            continue  # the step names its source already
+        words = _words(lines[p.section].get(at[0], ""))
+        for before, word in zip(words, words[1:], strict=False):
+            place = _home_as_tilde(_unquote(word)).rstrip("/")
+            url = next((clones[a] for a in _ancestors(place) if a in clones), None)
+            if url and before.startswith("-") and "$" not in url:
+                said = f"{before} {word} (in the clone of {url})"
+                out.append(Proposal("data.inputs", url, p.line, p.text, said, p.section, p.command))
+                sourced.add(at)
+                break
+    if len(out) == len(proposals):
+        return proposals
+    # (in text order: the step's source before what later steps read)
+    order = {section: i for i, (_, section) in enumerate(texts)}
+    return sorted(out, key=lambda q: (order.get(q.section, 0), q.line))
+
+
+COPY_PROGRAMS = {"cp", "mv", "rsync"}
+
+
+def _copies_in(texts):
+    """[(section order, line, sources, target)] of the copies and moves the commands make
+    (`cp -r A B`, `mv A B`, `rsync A B`, `gsutil -m rsync -r A B`, `gsutil cp A B`), their
+    places with `$HOME` as `~` and without a trailing `/` or `/*`."""
+    found = []
+    for order, (text, _) in enumerate(texts):
+        for number, line in logical_lines(text):
+            if not any(w in line for w in ("cp", "mv", "rsync")):
+                continue
+            for command in _commands(_words(line)):
+                while command and command[0] in ("sudo", "time", "command"):
+                    command = command[1:]
+                if command[:1] == ["gsutil"]:
+                    command = [w for w in command[1:] if w != "-m"]
+                if not command or command[0].rsplit("/", 1)[-1] not in COPY_PROGRAMS:
+                    continue
+                places = [_copied_place(w) for w in _copy_arguments(command)]
+                if len(places) >= 2 and all(places):
+                    found.append((order, number, places[:-1], places[-1]))
+    return found
+
+
+def _copied_place(word):
+    place = _home_as_tilde(_unquote(word))
+    if place.endswith("/*"):
+        place = place[:-2]
+    return place.rstrip("/") if place not in ("/", "") else ""
+
+
+def _ancestors(path):
+    """The path and every folder above it (`/a/b/c`, `/a/b`, `/a`)."""
+    out = [path]
+    while "/" in path.strip("/"):
+        path = path.rsplit("/", 1)[0]
+        out.append(path)
+    return out
+
+
+def _under(value, place):
+    return value == place or value.startswith(place + "/")
+
+
+def _through_copies(proposals, texts):
+    """On a task's own machines (SkyPilot), the places a copy links: an input the job filled
+    itself by an earlier copy (`gsutil -m rsync -r /llama/13b/ ~/llama-13b`, then
+    `--input_dir $HOME/llama-13b`) is read from the copy's source, the data it names; an output
+    on the node's disk that a later command copies on (`--output_dir ~/hf-output`, then
+    `cp -r ~/hf-output/* /artifacts/m`) is a step's intermediate, and where the copy puts it
+    holds the result."""
+    copies = _copies_in(texts) if texts else []
+    if not copies:
+        return proposals
+    order = {section: i for i, (_, section) in enumerate(texts)}
+    # (places the job writes itself: a copy from one of them moves the job's own result; with
+    # every folder above them, so a test is a few look-ups, not a pass over them all)
+    made = {
+        _home_as_tilde(p.value).rstrip("/")
+        for p in proposals
+        if p.path in ("output.artifacts", "request.checkpoint_location")
+        and isinstance(p.value, str)
+    }
+    above_made = {a for m in made for a in _ancestors(m)}
+    # (copies by their target, and by every folder above each source)
+    by_target, by_source = {}, {}
+    for c in copies:
+        by_target.setdefault(c[3], []).append(c)
+        for source in c[2]:
+            for folder in _ancestors(source):
+                by_source.setdefault(folder, []).append(c)
+
+    def own(source):
+        return source in above_made or any(a in made for a in _ancestors(source))
+
+    out = []
+    for p in proposals:
+        value = _home_as_tilde(p.value).rstrip("/") if isinstance(p.value, str) else None
+        if not value or "://" in value:
+            out.append(p)
+            continue
+        at = (order.get(p.section, 0), p.command or p.line)
+        if p.path == "data.inputs":
+            filled = [
+                c
+                for target in _ancestors(value)
+                for c in by_target.get(target, ())
+                if (c[0], c[1]) < at
+                and len(c[2]) == 1
+                and not _under(c[2][0], value)
+                and c[2][0].startswith(("/", "~"))
+                and not own(c[2][0])
+            ]
+            if filled:
+                copy = max(filled, key=lambda c: (c[0], c[1]))
+                source = copy[2][0] + value[len(copy[3]) :]
+                said = f"{p.said} (a copy of {source})"
+                out.append(Proposal(p.path, source, p.line, p.text, said, p.section, p.command))
+                continue
+        elif p.path == "output.artifacts":
+            onward = any(
+                (c[0], c[1]) > at and not _under(c[3], value) for c in by_source.get(value, ())
+            )
+            if onward:
+                continue
+        out.append(p)
+    # (one entry per place: a source read twice is one input)
+    seen, kept = set(), []
+    for p in out:
+        key = (p.path, p.value) if p.path == "data.inputs" else id(p)
+        if key not in seen:
+            seen.add(key)
+            kept.append(p)
+    return kept
 
 
 def _prepared(found, made):
@@ -6558,7 +6805,28 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
         said = True
     if not (said and all(quiet)) or shipped:
         proposals = [p for p in proposals if p.path != "data.no_inputs"]
+    proposals = _prepared_from_clones(
+        proposals,
+        [
+            (variables.expand(task[k], record=False), k)
+            for k in ("setup", "run")
+            if isinstance(task.get(k), str)
+        ],
+    )
     proposals = _staged_for_run(proposals)
+    proposals = _uploaded_checkpoints(
+        proposals,
+        {k: task[k] for k in ("setup", "run") if isinstance(task.get(k), str)},
+        variables,
+    )
+    proposals = _through_copies(
+        proposals,
+        [
+            (variables.expand(task[k], record=False), k)
+            for k in ("setup", "run")
+            if isinstance(task.get(k), str)
+        ],
+    )
     proposals = [
         p
         for p in proposals

@@ -291,6 +291,32 @@ def writes_to(script, path, aliases=()):
     )
 
 
+# A download command: wget, curl, the Hub's client.
+FETCH_TOOL = re.compile(r"\b(?:wget|curl)\b|\b(?:huggingface-cli|hf)\s+download\b")
+
+
+def only_fetched_into(script, path, aliases=()):
+    """True when the only writes under path are downloads the commands name the source of
+    (`wget URL -O /data/x.json`, `curl -o`, `huggingface-cli download org/x --local-dir`): the
+    mount keeps a copy of that source, the data the job reads, and makes nothing of its own."""
+    ref = _refs(path, aliases)
+    if not script or not ref or not any(w in script for w in ("wget", "curl", "download")):
+        return False
+    into = re.compile(rf"(?:-O|-o|-P|--output[\w-]*|--local-dir)\s*[\"']?{ref}")
+
+    def fetch(line):
+        # (the tool, then its target after it: two searches, each once over the line)
+        tool = FETCH_TOOL.search(line)
+        return bool(tool and into.search(line, tool.end()))
+
+    lines = script.splitlines()
+    kept = [line for line in lines if not fetch(line)]
+    fetched = [line for line in lines if fetch(line)]
+    if not fetched or not all("://" in line or "download" in line for line in fetched):
+        return False
+    return not writes_to("\n".join(kept), path, aliases)
+
+
 # Options that hand a program something to load. A write option wins over these
 # (`--output_data` names where it writes).
 READ_WORD = (

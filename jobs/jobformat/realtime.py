@@ -331,8 +331,11 @@ def ends_serving(command, opens_ports=False):
         # whatever it started running.
         return any(serving_signals(step) or DAEMONS.search(step) for step in before)
     announced = _announced_steps(lines)
-    for index in _final_steps(lines):
+    finals = _final_steps(lines)
+    for index in finals:
         last = steps[index]
+        if _worker_held(lines, steps, index, finals):
+            continue  # a worker kept for the head node's work, which ends the job
         if WAITS_FOREVER.search(last):
             served = [i for i, step in enumerate(steps[:index]) if serving_signals(step)]
             if served and not (
@@ -355,6 +358,70 @@ def ends_serving(command, opens_ports=False):
         ):
             return True
     return False
+
+
+# A node joining a cluster whose head is elsewhere: a Ray worker (`ray start --address H:6379`,
+# not `--head`), a Spark worker, a Dask worker.
+RAY_START = re.compile(r"\bray\s+start\b")
+JOINS_AS_WORKER = re.compile(r"\bstart-(?:workers?|slaves?)\.sh\b|\bdask(?:-|\s+)worker\b", re.I)
+
+
+def _joins_cluster(step):
+    if RAY_START.search(step):
+        return bool(re.search(r"(?:^|\s)--address\b", step)) and not re.search(r"--head\b", step)
+    return bool(JOINS_AS_WORKER.search(step))
+
+
+def _worker_held(lines, steps, index, finals):
+    """True when the step `index` ends a worker's branch of a head/worker split (`if [ rank = 0 ];
+    then ray start --head; python train.py; else ray start --address $HEAD; sleep infinity; fi`):
+    the branch only joins the head's cluster and waits (or blocks in the join), while another
+    branch ends in work that finishes. The workers are held for the head's run, and the job
+    ends with it: batch, not a cluster left up."""
+    if len(finals) < 2:
+        return False
+    branch = _branch_steps(lines, index)
+    last = steps[index]
+    joined = [s for s in branch if _joins_cluster(s)]
+    if not joined or any(serving_signals(s) for s in branch if s not in joined):
+        return False
+    if not (WAITS_FOREVER.search(last) or last in joined):
+        return False
+    return any(
+        other != index
+        and not WAITS_FOREVER.search(steps[other])
+        and not serving_signals(steps[other])
+        and CLIENT_WORK.search(steps[other])
+        for other in finals
+    )
+
+
+def _branch_steps(lines, index):
+    """The steps of the if/else branch that holds the step `index` (counted among the steps),
+    up to it."""
+    count, position = 0, None
+    for i, line in enumerate(lines):
+        if NOT_A_STEP.match(line):
+            continue
+        if count == index:
+            position = i
+            break
+        count += 1
+    if position is None:
+        return []
+    found, depth = [], 0
+    for line in reversed(lines[: position + 1]):
+        if CLOSES.match(line):
+            depth += 1
+        elif (BRANCH.match(line) or (OPENS.match(line) and not ONE_LINE_IF.search(line))) and (
+            depth == 0
+        ):
+            break
+        elif OPENS.match(line) and not ONE_LINE_IF.search(line):
+            depth -= 1
+        elif not NOT_A_STEP.match(line):
+            found.append(line)
+    return found
 
 
 def _in_foreground(step):

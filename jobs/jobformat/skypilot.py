@@ -68,7 +68,7 @@ def looks_like_skypilot(documents):
     return any(isinstance(d, dict) and TASK_KEYS & set(d) for d in documents)
 
 
-def import_documents(documents):
+def import_documents(documents, text=""):
     tasks = [d for d in documents if isinstance(d, dict)]
     header = {}
     if len(tasks) > 1 and not (TASK_KEYS & set(tasks[0])):
@@ -79,7 +79,7 @@ def import_documents(documents):
     results = []
     for index, task in enumerate(tasks):
         auxiliary = bool(primary) and task.get("name") not in primary
-        data, notes = task_to_data(task, auxiliary=auxiliary)
+        data, notes = task_to_data(task, auxiliary=auxiliary, text=text)
         if len(tasks) > 1 or group:
             # (a named pipeline of one task is still that pipeline's stage)
             stage = data.get("name") or f"stage-{index + 1}"
@@ -338,6 +338,14 @@ def _mounts(task, variables, script, notes, serves=False):
                 notes.append(
                     f"{section} {target}: {now} is uploaded to {seen} before the job starts."
                 )
+        elif use == mounts.Use.WRITTEN and _download_kept(target, script, variables):
+            # The bucket keeps a copy of what the commands download and then read: the
+            # download's source is the input (read from the commands), the mount its staging.
+            notes.append(
+                f"{section} {target} ({seen}): keeps a copy of what the commands download, "
+                "which they then read; the download's source is the input."
+            )
+            continue
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:
@@ -402,6 +410,14 @@ def _workdir_copy(workdir, target, local):
 
 # A program's file by its kind (not weights, data or a folder the task may send on purpose).
 SCRIPT_FILE = re.compile(r"\.(?:sh|bash|py|R|jl|js|ts)$")
+
+
+def _download_kept(target, script, variables):
+    """A mount the commands write only by downloading into it, and read from after."""
+    aliases = [*variables.aliases_of(target), *mounts.script_aliases(script, target)]
+    return mounts.only_fetched_into(script, target, aliases) and mounts.reads_from(
+        script, target, aliases
+    )
 
 
 # A settings file by its kind: what a program is told to read, not a program.
@@ -537,7 +553,7 @@ MODEL_ENV = re.compile(
 )
 
 
-def _env_models(envs, variables, data, output, notes, script=""):
+def _env_models(envs, variables, data, output, notes, script="", commented=frozenset()):
     """A Hub model or dataset named in envs is what the program loads, used in the commands or
     read from its environment; not when envs also name a bucket holding the model (the name is
     then its path in that bucket), nor when the job only writes to it (an uploader's repository,
@@ -556,6 +572,11 @@ def _env_models(envs, variables, data, output, notes, script=""):
         kind = "datasets/" if match.group("kind").upper() == "DATASET" else ""
         location = f"hf://{kind}{value}"
         if location in stated or (location in written and not _read_by_commands(name, script)):
+            continue
+        if name in commented and name not in (script or ""):
+            # The file shows where the env is used, in commands it has commented out
+            # (`# python merge.py --base ${REF_MODEL}`): the job as written does not use it.
+            notes.append(f"envs {name}: {value}, used only in commands commented out.")
             continue
         if not _environment_read(name, script):
             # Commands that start no program of the job's own (only inline Python, a print,
@@ -638,6 +659,17 @@ def _env_model_values(envs, variables):
             yield name, value, match
 
 
+def _commented_names(text):
+    """Variables a comment line of the file names as `$NAME` or `${NAME}` (a command shown
+    commented out)."""
+    names = set()
+    for line in (text or "").splitlines():
+        body = line.lstrip()
+        if body.startswith("#") and "$" in body:
+            names.update(re.findall(r"\$\{?([A-Za-z_]\w*)", body))
+    return names
+
+
 def _environment_read(name, script):
     """Whether the commands name the variable or read their environment (`os.environ`,
     `getenv`), where a program finds it. A task with no setup and no run starts nothing: its
@@ -711,7 +743,8 @@ def _env_buckets(envs, variables, inputs, artifacts, notes):
         known.add(uri)
 
 
-def task_to_data(task, auxiliary=False):
+def task_to_data(task, auxiliary=False, text=""):
+    """text: the whole file as written (its comments, which YAML drops, included)."""
     notes = []
     work, data, request, output, realtime = {}, {}, {}, {}, {}
     description = {"name": str(task["name"])} if task.get("name") else {}
@@ -796,7 +829,7 @@ def task_to_data(task, auxiliary=False):
         work["code"] = _started_from(variables.expand(run, record=False), task) or None
         if not work["code"]:
             del work["code"]
-    _env_models(envs, variables, data, output, notes, script)
+    _env_models(envs, variables, data, output, notes, script, _commented_names(text))
     _env_paths(envs, variables, data, output, notes, script, under=_mount_points(task))
     _config(task, request, notes)
     _shutdown_cap(variables.expand(run, record=False), request, notes)

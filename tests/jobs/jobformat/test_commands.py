@@ -3294,6 +3294,31 @@ def test_a_compute_cluster_kept_up_serves_and_one_started_for_a_driver_does_not(
     assert not ends_serving("dask-scheduler &\nsrun dask-worker tcp://h:8786 &\npython calc.py\n")
 
 
+def test_ray_workers_held_for_the_head_nodes_trainer_are_batch():
+    from jobs.jobformat.realtime import ends_serving
+
+    split = (
+        'if [ "$SKYPILOT_NODE_RANK" == "0" ]; then\n'
+        "  ray start --head --port=6379 --dashboard-host=0.0.0.0\n"
+        "  python3 -m verl.trainer.main_ppo trainer.nnodes=2\n"
+        "else\n"
+        "  sleep 15\n"
+        "  ray start --address $HEAD_IP:6379 --disable-usage-stats\n"
+        "  {worker}\n"
+        "fi\n"
+    )
+    # Workers join the head's cluster and wait (or block in the join): the trainer ends the job
+    assert not ends_serving(split.format(worker="sleep infinity"))
+    blocking = split.replace("--disable-usage-stats\n  {worker}", "--block")
+    assert not ends_serving(blocking)
+    # A head that only keeps the cluster up, or a worker branch that also serves, still serves
+    kept_up = split.replace("python3 -m verl.trainer.main_ppo trainer.nnodes=2", "sleep infinity")
+    assert ends_serving(kept_up.format(worker="sleep infinity"))
+    assert ends_serving(split.format(worker="vllm serve org/m\n  sleep infinity"))
+    # Without a split, a worker joined and kept up is a cluster member left running
+    assert ends_serving("ray start --address $HEAD:6379\nsleep infinity\n")
+
+
 def test_trl_vllm_server_and_a_program_named_by_a_variable():
     from jobs.jobformat.realtime import ends_serving
 
@@ -4940,3 +4965,124 @@ def test_options_ending_in_output_name_what_a_program_writes():
     ]
     # A switch is no place; a media option alone is left unsaid.
     assert found("python x.py --print_output true --video_path /d/v.mp4\n") == []
+
+
+def test_a_clone_only_setup_runs_a_tool_from_is_not_the_code_of_the_run():
+    text = (
+        "setup: |\n  git clone https://github.com/acme/convkit.git\n  cd convkit\n"
+        "  git checkout 60d51ef\n  pip install .\n"
+        "  python tools/convert_weights.py --input_dir ~/w --output_dir ~/hf\n  cd -\n"
+        "  git clone https://github.com/acme/trainer.git\n"
+        "run: |\n  cd trainer\n  torchrun --nproc_per_node 4 train.py --model ~/hf\n"
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="task.yaml")
+    assert result.description.work.code == ["https://github.com/acme/trainer.git"]
+    # …and with the run's program in the workdir, the converter's clone is no code either
+    workdir = text.replace("  git clone https://github.com/acme/trainer.git\n", "").replace(
+        "run: |\n  cd trainer\n", "workdir: .\nrun: |\n"
+    )
+    (result,) = jobformat.import_text(workdir.encode(), filename="task.yaml")
+    assert result.description.work.code == ["."]
+    # (without a run there is no program of the job's own: no clone is its code, as before)
+    alone = text.split("run:")[0]
+    (result,) = jobformat.import_text(alone.encode(), filename="task.yaml")
+    assert "https://github.com/acme/convkit.git@60d51ef" not in (result.description.work.code or [])
+
+
+def test_a_download_kept_in_a_bucket_and_read_back_is_read_from_its_url():
+    text = (
+        "resources:\n  accelerators: A100:4\nfile_mounts:\n  /data:\n    name: lake-data\n"
+        "    store: gcs\n    mode: MOUNT\nsetup: |\n  if [ ! -f /data/pairs.json ]; then\n"
+        "    wget https://raw.githubusercontent.com/acme/sets/main/pairs.json -O /data/pairs.json\n"
+        "  fi\nrun: |\n  torchrun --nproc_per_node 4 train.py --data_path /data/pairs.json\n"
+    )
+    data = sky_description(text)
+    # a data file kept in a repository, fetched by its raw URL, is the input; the bucket
+    # only keeps the copy (no output)
+    assert [i["location"] for i in data["data"]["inputs"]] == [
+        "https://raw.githubusercontent.com/acme/sets/main/pairs.json"
+    ]
+    assert not data.get("output")
+    # a script fetched the same way is no data
+    script = text.replace("pairs.json -O", "prep.sh -O")
+    assert "raw.githubusercontent" not in str(sky_description(script).get("data"))
+    # a download job (nothing reads the copy after) makes the bucket's contents: an output
+    fetch_only = text.split("run:")[0] + "run: |\n  echo done\n"
+    outputs = sky_description(fetch_only)["output"]["artifacts"]
+    assert outputs == [{"name": "/data", "destination": "gs://lake-data"}]
+
+
+def test_a_step_continued_over_lines_that_names_its_source_stages_what_the_run_reads():
+    text = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  python tools/convert.py \\\n    --input_dir /lake/raw-13b \\\n"
+        "    --output_dir ~/hf-out || exit 1\n"
+        "run: |\n  torchrun --nproc_per_node 8 train.py --model_name_or_path ~/hf-out/m13b\n"
+    )
+    data = sky_description(text)
+    # the converter names what it reads on another line of the same command: that is the
+    # input, and its output only the run's local copy
+    assert [i["location"] for i in data["data"]["inputs"]] == ["/lake/raw-13b"]
+    assert not data.get("output")
+
+
+def test_a_copy_on_the_node_links_what_is_read_to_its_source_and_moves_results_on():
+    text = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  mkdir -p ~/raw-13b\n  gsutil -m rsync -r /lake/raw/13b/ ~/raw-13b\n"
+        "run: |\n  python train.py --model_name_or_path $HOME/raw-13b --data_path /lake/set.json\n"
+    )
+    # the folder the program reads is a copy the job made: its source is what is read
+    inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
+    assert inputs == ["/lake/raw/13b", "/lake/set.json"]
+    # an output on the node's disk that a later step copies on is an intermediate
+    onward = (
+        "resources:\n  accelerators: A100:8\nsetup: |\n"
+        "  python tools/export.py --output_dir ~/hf-out\n  cp -r ~/hf-out/* /lake/models/m1\n"
+        "run: |\n  python train.py --data_path /lake/set.json\n"
+    )
+    data = sky_description(onward)
+    outputs = [a.get("destination") for a in data.get("output", {}).get("artifacts", [])]
+    assert "~/hf-out" not in outputs
+    # a copy of what the job itself wrote is not read from where it came from
+    own = onward.replace("--data_path /lake/set.json", "--model /lake/models/m1")
+    assert "~/hf-out" not in str(sky_description(own).get("data"))
+
+
+def test_a_model_env_used_only_in_commands_commented_out_is_not_read():
+    text = (
+        "resources:\n  accelerators: H100:4\nenvs:\n  REF_MODEL: fjord/base-8b\n"
+        "  FT_NAME: tuned\n"
+        "# python merge.py --base ${REF_MODEL} --out ~/${FT_NAME}\n"
+        "run: |\n  python eval.py --model /root/tuned\n"
+    )
+    assert "fjord/base-8b" not in str(sky_description(text).get("data"))
+    # a program that may find it in its environment still reads it when no comment shows
+    # the env's use elsewhere
+    plain = text.replace("# python merge.py --base ${REF_MODEL} --out ~/${FT_NAME}\n", "")
+    assert "hf://fjord/base-8b" in str(sky_description(plain)["data"])
+
+
+def test_checkpoints_a_trainer_uploads_to_the_bucket_its_overrides_name_are_kept_there():
+    text = (
+        "resources:\n  accelerators: H100:1\nenvs:\n  GCS_BUCKET: lake-ckpts\nrun: |\n"
+        "  CHECKPOINT_DIR=/tmp/checkpoints\n  mkdir -p $CHECKPOINT_DIR\n"
+        "  python train.py training.checkpoint.save_interval=25 output_dir=$CHECKPOINT_DIR \\\n"
+        "    gcs.enabled=true gcs.bucket=${GCS_BUCKET}\n"
+    )
+    assert sky_description(text)["request"]["checkpoint_location"] == "gs://lake-ckpts"
+    # an upload turned off keeps them on the node
+    off = text.replace("gcs.enabled=true", "gcs.enabled=false")
+    assert sky_description(off)["request"]["checkpoint_location"] == "/tmp/checkpoints"
+
+
+def test_data_prepared_from_a_cloned_repositorys_files_is_read_from_that_repository():
+    text = (
+        "resources:\n  accelerators: H100:2\nenvs:\n  TASKS_REPO: https://github.com/acme/task-gen.git\n"
+        "setup: |\n  git clone $TASKS_REPO $HOME/task-gen\n"
+        "  python tools/prepare.py --tasks-dir $HOME/task-gen/tasks --output-dir $HOME/data/tasks\n"
+        "run: |\n  DATA_DIR=$HOME/data/tasks\n"
+        "  python -m lab.train data.train_data=\"['${DATA_DIR}/train.parquet']\"\n"
+    )
+    inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
+    assert inputs == ["https://github.com/acme/task-gen.git"]
