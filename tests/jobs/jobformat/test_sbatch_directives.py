@@ -761,3 +761,19 @@ def test_a_job_whose_work_is_a_sourced_script_says_no_hardware():
     assert cpu_only("source ~/.bashrc", "module load neuron") is None
     # A variable set for the command after it on the line: that command is the work.
     assert cpu_only("source run.sh", "X='a' python fit.py") is True
+
+
+def test_a_test_suite_run_by_ctest_does_not_say_cpu_only():
+    # (seen-bk: `ctest` after `module load`, and `CMD="ctest . -j 32"` run as `$CMD`)
+    for body in (
+        "module load x\nctest\n",
+        'CMD="ctest . -C Release -j 32"\n$CMD >& out\n',
+        "make check\n",
+    ):
+        text = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH -t 00:30:00\n" + body
+        [result] = jobformat.import_text(text.encode(), filename="t.sh")
+        assert result.description.request.no_accelerators is None, body
+    # a build with make and nothing else runs on the CPUs
+    text = "#!/bin/bash\n#SBATCH --nodes=1\nmake -j 4\n"
+    [result] = jobformat.import_text(text.encode(), filename="t.sh")
+    assert result.description.request.no_accelerators is True
