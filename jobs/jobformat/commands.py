@@ -710,6 +710,9 @@ NOT_DATA_URL = re.compile(
     # Google's software downloads (the Cloud SDK, Go, Chrome), never a job's data
     r"dl\.google\.com/|"
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge|"
+    # a repository's source at a version tag (`…/archive/refs/tags/v0.23.1.tar.gz`): a release
+    # of a program, unpacked and built or run (a dataset's archive is of a branch, `master.zip`)
+    r"github\.com/[^/]+/[^/]+/archive/(?:refs/tags/)?v?\d+(?:\.\d+)+|"
     # a build for one platform (`awscli-exe-linux-x86_64.zip`, `tool_linux_amd64.tar.gz`): a
     # program's binary, never a job's data
     r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)(?:[./?_-]|$)|"
@@ -1270,11 +1273,17 @@ PY_READS = re.compile(
     r"""scandir|shutil|h5py|connect\(|requests|urlopen|"""
     r"""["'](?:[~/.$]|[\w.-]*/)|["'][^"'\n]*\.[A-Za-z]\w{0,4}["']"""
 )
+# A script named for setting the environment up (`setup-env.sh`, `set_env.sh`, `env.sh`).
+ENV_SCRIPT = re.compile(r"(?:^|/)[\w.-]*env\.sh$")
 # Tools that also run programs (`conda run`, `uv run`): only these uses set a place up.
 SETUP_TOOLS = {
     tool: re.compile(rf"^(?:{uses})\b")
     for tool, uses in (
-        ("conda", "activate|deactivate|env list|info|list|install|create|config"),
+        (
+            "conda",
+            "activate|deactivate|env list|env create|env update|env remove|info|list|"
+            "install|create|config",
+        ),
         ("uv", "pip install|pip uninstall|venv|pip list|python install|sync|tool install|add"),
         ("pip", "install|uninstall|list|freeze|show"),
         ("pip3", "install|uninstall|list|freeze|show"),
@@ -1282,12 +1291,25 @@ SETUP_TOOLS = {
         # direnv loads the folder's environment settings (`direnv allow`)
         ("direnv", "allow|reload|hook"),
         ("poetry", "install|lock|add|config"),
+        # conda's faster twins, and the package builders of HPC centres: Spack and EasyBuild
+        ("mamba", "activate|deactivate|env list|env create|env update|info|list|install|create"),
+        (
+            "micromamba",
+            "activate|deactivate|env list|env create|env update|info|list|install|create",
+        ),
+        (
+            "spack",
+            r"(?:-[\w-]+(?:=\S+)?\s+)*(?:install|load|unload|env|compiler|external|"
+            r"develop|concretize|find|add|spec|mirror|buildcache|repo|config|clean|module)",
+        ),
+        ("eb", r"\S+"),
         ("module", "load|purge|list|use|unload|restore"),
         # fetching and building the job's code reads no data (a Hub clone is read as data)
         ("git", "clone|pull|fetch|checkout|switch|submodule|config|lfs install|reset|remote"),
         # a shell's environment, a virtual environment's or a toolchain's (`.venv/bin/activate`)
-        ("source", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
-        (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh)\b"),
+        # (a tool's own environment script too: Spack's `setup-env.sh`, a `set_env.sh`)
+        ("source", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh|env\.sh)\b"),
+        (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh|env\.sh)\b"),
     )
 }
 # Container runtimes: what they pull sets a place up, what they run decides.
@@ -1299,10 +1321,17 @@ DOCKER_TOOLS = {"docker", "podman"}
 SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-get", "yum", "dnf",
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
-           "chown", "chgrp", "chsh", "direnv",
+           "chown", "chgrp", "chsh", "direnv", "mamba", "micromamba", "spack", "eb",
            # clearing old files and stale processes off the machine reads no data
            "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
+# Of those, the steps that build or install software: a job of them and setting up alone is a
+# build job (an environment, a package, a program compiled), and reads no data.
+BUILDS = re.compile(
+    r"^(?:make|cmake|ninja|eb|spack(?:\s+-[\w-]+(?:=\S+)?)*\s+install|"
+    r"(?:conda|mamba|micromamba)\s+(?:env\s+)?(?:create|install|update)|"
+    r"(?:pip3?|uv\s+pip)\s+(?:install|wheel))\b"
+)
 # An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
@@ -1442,6 +1471,7 @@ class _Quiet:
         self.heredoc = None  # (terminator, python body?)
         self.serving = False  # a server started and not stopped after (`sky api start`)
         self.built = set()  # programs the job compiles (`nvcc x.cu -o x`)
+        self.builds = 0  # steps that build or install software (make, conda create, spack install)
 
     def line(self, raw, expanded, words):
         if self.heredoc:
@@ -1551,6 +1581,8 @@ class _Quiet:
             verb = words[i + 1]
             if verb in ("pull", "build", "import", "login", "push", "tag"):
                 # fetches, builds, names or publishes a container image: no data read
+                if verb == "build":
+                    self.setups, self.builds = self.setups + 1, self.builds + 1
                 return
             if verb in ("exec", "run"):
                 # The program the container runs decides (`apptainer exec x.sif python -V`).
@@ -1595,10 +1627,15 @@ class _Quiet:
             self.steps += 1
         else:
             self.setups += 1
+            self.builds += bool(BUILDS.match(" ".join([first, *words[i + 1 : i + 4]])))
         rest = []
         benchmark = False
+        # An environment script sourced (Spack's `setup-env.sh`) readies the shell: not a program.
+        environment = first in ("source", ".") and ENV_SCRIPT.search(" ".join(words[i + 1 : i + 2]))
         for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
             rest.append(word)
+            if environment:
+                continue
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
                 if not made_up and not BENCHMARK.search(word.rstrip(";)\"'")):
                     self.quiet = False  # a program of the job's own
@@ -1617,6 +1654,12 @@ class _Quiet:
 
     def reads_nothing(self):
         return self.quiet and self.steps > 0 and not self.heredoc and not self.serving
+
+    def only_builds(self):
+        """Every step sets a place up and one of them builds or installs software (`make`,
+        `conda env create`, `spack install`, `apptainer build`): the build is the job's work,
+        and it reads no data (a job of only `module load` lines still says nothing)."""
+        return self.only_sets_up() and self.builds > 0
 
     def only_sets_up(self):
         """Every step sets a place up (`module load`, `pip install`, `source .venv/bin/activate`)
@@ -5119,6 +5162,9 @@ def read(
         if sets_up is not None:
             sets_up.append(False)
     elif reader.quiet.reads_nothing() and not any(p.path in reads for p in found):
+        found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
+    elif sets_up is None and reader.quiet.only_builds() and not any(p.path in reads for p in found):
+        # A Slurm job that only builds or installs software (SkyPilot's setup is the caller's)
         found.append(Proposal("data.no_inputs", True, first_line, "", "", section))
     elif sets_up is not None:
         sets_up.append(reader.quiet.only_sets_up() and not any(p.path in reads for p in found))

@@ -451,6 +451,7 @@ def _component(options, body, gpus_elsewhere=False):
                 _hands_off_to(body, in_container=True) is None
                 and not GIVEN_COMMAND.search(body or "")
                 and not TEMPLATE_COMMAND.search(body or "")
+                and not TEST_RUNNER.search(body or "")
                 and not _runs_nothing(body)
                 and _shows_work(body)
             )
@@ -698,6 +699,13 @@ ONLY_ENVIRONMENT = re.compile(
     r"""^[ \t]*(?:|#.*|(?:module|ml|source|\.|cd|pushd|set|unset|export)(?:[ \t]+[^;&|`(]*)?|"""
     r"""popd|conda[ \t]+(?:de)?activate\b[^;&|`(]*|"""
     r"""(?:export[ \t]+)?[A-Za-z_]\w*=(?:"[^"`(]*"|'[^']*'|[^\s"'`(;&|]*)[ \t]*(?:#.*)?)$"""
+)
+
+
+# A build tree's test suite run (`ctest`, `CMD="ctest -j 32"`, `make test`, `make check`): what
+# the tests run on is in the tests (CMake files not shown), so CPU-only is not said.
+TEST_RUNNER = re.compile(
+    r"""(?:^|[;&|("'=])[ \t]*(?:ctest|make[ \t]+(?:test|check))(?=[ \t;&|"')]|$)""", re.M
 )
 
 

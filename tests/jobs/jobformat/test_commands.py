@@ -5086,3 +5086,43 @@ def test_data_prepared_from_a_cloned_repositorys_files_is_read_from_that_reposit
     )
     inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
     assert inputs == ["https://github.com/acme/task-gen.git"]
+
+
+def test_a_slurm_job_that_only_builds_or_installs_software_reads_no_data():
+    # (seen-bk: `conda env create -f env.yml`, `spack install`, `apptainer build x.sif x.def`, make)
+    for text in (
+        "module purge\nmodule load Anaconda3/2023.07-2\nconda env create -f env.yml",
+        "mkdir -p logs\nconda env create -f environment.yml -p /w/envs/gym -v -y\nexit 0\n",
+        "source /modules/spack/share/spack/setup-env.sh\nspack install -y $PKG\n",
+        "spack --color=never env activate ~/bathy\nspack --color=never install\n",
+        "cd $SLURM_SUBMIT_DIR\napptainer build --sandbox --fakeroot a.sandbox a.def\n",
+        "sudo singularity build image.sif image.def\n",
+        "module load openmpi\nmake\n",
+        "set -e\nmkdir -p log obj bin\nmake -j 4\n",
+        "mamba create -n tools -y\nmicromamba install -c conda-forge snakemake\n",
+        "eb --robot GROMACS-2023.3-foss-2023a.eb\n",
+    ):
+        assert found(text) == [("data.no_inputs", True)], text
+    # setting the shell up alone shows no work: nothing said (its work is elsewhere)
+    assert found("module load gcc\nsource ~/spack/share/spack/setup-env.sh\n") == []
+    # a program of the job's own after the build reads what it reads
+    assert found("make\n./sim --input /data/mesh.h5\n") != [("data.no_inputs", True)]
+    # a SkyPilot setup's building is its caller's to judge
+    assert found("make\n", sets_up=[]) == []
+
+
+def test_an_environment_script_sourced_is_not_a_program_of_the_job():
+    # (seen-bk: Spack's `setup-env.sh`, sourced before `spack load tcl`)
+    text = "source ~/spack/share/spack/setup-env.sh\nspack load tcl\necho $PATH\n"
+    assert found(text) == [("data.no_inputs", True)]
+    # a project's script sourced runs the work: not read as nothing
+    assert found("source run.sh\n") == []
+
+
+def test_a_repository_source_at_a_version_tag_is_software_not_data():
+    # (seen-bk: Spack's release tarball, unpacked and run)
+    url = "https://github.com/spack/spack/archive/refs/tags/v0.23.1.tar.gz"
+    assert not [p for p in found(f"curl -LO {url}\n") if p[0] == "data.inputs"]
+    # a branch's archive is as often a dataset's files: still read
+    data = "https://github.com/brendenlake/omniglot/archive/master.zip"
+    assert ("data.inputs", data) in found(f"wget {data}\n")

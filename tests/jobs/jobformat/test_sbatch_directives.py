@@ -796,3 +796,19 @@ def test_a_template_field_in_one_word_names_the_job_and_an_argument_leaves_the_p
     # the command itself left blank: what it runs on is not said
     blank = imported("#SBATCH -n 16", "srun --mpi=pmi2 {{ run_cmd }}")
     assert blank.description.request.no_accelerators is None
+
+
+def test_a_test_suite_run_by_ctest_does_not_say_cpu_only():
+    # (seen-bk: `ctest` after `module load`, and `CMD="ctest . -j 32"` run as `$CMD`)
+    for body in (
+        "module load x\nctest\n",
+        'CMD="ctest . -C Release -j 32"\n$CMD >& out\n',
+        "make check\n",
+    ):
+        text = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH -t 00:30:00\n" + body
+        [result] = jobformat.import_text(text.encode(), filename="t.sh")
+        assert result.description.request.no_accelerators is None, body
+    # a build with make and nothing else runs on the CPUs
+    text = "#!/bin/bash\n#SBATCH --nodes=1\nmake -j 4\n"
+    [result] = jobformat.import_text(text.encode(), filename="t.sh")
+    assert result.description.request.no_accelerators is True
