@@ -1183,7 +1183,11 @@ SOURCE_SIDE = re.compile(
 )
 OWN_FILES = re.compile(
     r"log|cache|tmp|temp|ckpt|checkpoint|config|conf\b|home|work_?dir|pwd|chdir|cwd|wandb|"
-    r"mlflow|profile|trace|container|mount|bind|env|script|code|src"
+    r"mlflow|profile|trace|container|mount|bind|env|script|code|src|"
+    # the folder a notebook server shows its user (`jupyter notebook --notebook-dir=D`,
+    # `--NotebookApp.notebook_dir=D`): the user's own notebooks, the work, not data it reads
+    # (a bare `--root_dir`, the last part of `--ServerApp.root_dir`, is as often a data root)
+    r"notebook[-_]?dir"
 )
 
 

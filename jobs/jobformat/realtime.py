@@ -541,8 +541,9 @@ def _stops_it(command):
     if ("kill" not in lowered and "stop" not in lowered) or not STOPS_IT.search(command):
         return False
     lines = _logical_lines(command)
+    handlers = _trap_handler_lines(lines)
     for i, line in enumerate(lines):
-        if not STOPS_IT.search(line) or SAYS_ONLY.match(line):
+        if not STOPS_IT.search(line) or SAYS_ONLY.match(line) or i in handlers:
             continue
         target = KILL_TARGET.search(line)
         if target and any(target.group(1) in later for later in lines[i + 1 :]):
@@ -551,6 +552,42 @@ def _stops_it(command):
             continue  # old containers cleared before new ones are started
         return True
     return False
+
+
+# A trap naming the function it runs (`trap cleanup SIGTERM EXIT`, `trap 'cleanup' EXIT`).
+TRAP_HANDLER = re.compile(r"^\s*trap\s+['\"]?([A-Za-z_][\w-]*)['\"]?\s")
+# A function's first line (`cleanup() {`, `function cleanup {`) and its closing `}`.
+FUNCTION_OPENS = re.compile(r"\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*(?:\(\s*\)\s*)?\{\s*$")
+
+
+def _trap_handler_lines(lines):
+    """Indexes of the lines inside functions the script runs only from a trap (`cleanup() {
+    pkill …; }` … `trap cleanup EXIT`): they run when the job is ended or ends, so a kill there
+    stops nothing while it runs. A function also called as a step of its own is not one."""
+    if "trap" not in "\n".join(lines):
+        return set()
+    handlers = {m.group(1) for line in lines if (m := TRAP_HANDLER.match(line))}
+    if not handlers:
+        return set()
+    bodies, name, start = {}, None, 0
+    for i, line in enumerate(lines):
+        if name is None:
+            if "{" in line and (m := FUNCTION_OPENS.match(line)) and m.group(1) != "function":
+                name, start = m.group(1), i
+        elif line.strip() in ("}", "};"):
+            bodies[name] = range(start, i + 1)
+            name = None
+    inside = set()
+    for handler in handlers & set(bodies):
+        body = bodies[handler]
+        called = any(
+            i not in body and line.split(None, 1)[0].rstrip(";") == handler
+            for i, line in enumerate(lines)
+            if line.strip()
+        )
+        if not called:
+            inside.update(body)
+    return inside
 
 
 BRANCH = re.compile(r"^\s*(?:else|elif)\b")

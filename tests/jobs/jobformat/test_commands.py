@@ -5126,3 +5126,47 @@ def test_a_repository_source_at_a_version_tag_is_software_not_data():
     # a branch's archive is as often a dataset's files: still read
     data = "https://github.com/brendenlake/omniglot/archive/master.zip"
     assert ("data.inputs", data) in found(f"wget {data}\n")
+
+
+def test_a_kill_in_a_function_run_only_by_a_trap_stops_nothing_while_the_job_runs():
+    # (seen-bl: `cleanup() { pkill -f jupyter-notebook; … }`, `trap cleanup EXIT`, a notebook
+    # started with `&`, then `wait $JUPYTER_PID`: the server is kept up until the job ends)
+    from jobs.jobformat.realtime import ends_serving
+
+    kept = (
+        'cleanup() {\n    pkill -u $USER -f "jupyter-notebook"\n    exit 0\n}\n'
+        "trap cleanup SIGTERM EXIT\n"
+        "jupyter notebook --no-browser --port=8888 > nb.log 2>&1 &\nPID=$!\nsleep 10\nwait $PID\n"
+    )
+    assert ends_serving(kept)
+    # the same function also called as a step of its own stops the server: not kept
+    called = kept.replace("sleep 10\n", "sleep 10\ncleanup\n")
+    assert not ends_serving(called)
+    # a kill outside any trap handler still stops it
+    assert not ends_serving(
+        "jupyter notebook --port=8888 &\nPID=$!\npython client.py\nkill $PID\nwait $PID\n"
+    )
+
+
+def test_the_folder_a_notebook_server_shows_is_not_data():
+    # (seen-bl: `singularity exec --bind /glob/cache:/glob/cache img.sif jupyter notebook
+    # --notebook-dir=/glob/cache/me/notebooks`: the user's own notebooks, not data read)
+    text = (
+        "singularity exec --bind /glob/cache:/glob/cache img.sif jupyter notebook "
+        "--no-browser --notebook-dir=/glob/cache/me/notebooks\n"
+    )
+    assert found(text) == [
+        ("data.unclassified", "/glob/cache -> /glob/cache"),
+        ("work.image", "img.sif"),
+    ]
+    assert ("data.inputs", "/glob/cache/me/nb") not in found(
+        text.replace(
+            "--notebook-dir=/glob/cache/me/notebooks",
+            "--NotebookApp.notebook_dir=/glob/cache/me/nb",
+        )
+    )
+    # a data option through the same mount is still read
+    assert ("data.inputs", "/glob/cache/me/set") in found(
+        "singularity exec --bind /glob/cache:/glob/cache img.sif python x.py "
+        "--dataset-path /glob/cache/me/set\n"
+    )
