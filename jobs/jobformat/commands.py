@@ -4953,17 +4953,66 @@ CASE_START = re.compile(r"""case\s+["']?\$\{?(\w+)\}?["']?\s+in$""")
 CASE_ARM = re.compile(r"\(?([^()\s][^()]*)\)")
 
 
+# A name the script sets itself at run time: `NAME=…` (`export`/`local` too), a loop's
+# (`for NAME in`, `select NAME in`) or one read (`read -r NAME`, `getopts "ab" NAME`).
+# (each searched over one logical line; every branch starts on a fixed character or word)
+SETS_NAME = re.compile(r"(?:^|[\s;&|(])(\w{1,100})\+?=|\b(?:for|select)\s+(\w{1,100})\s")
+READS_NAMES = re.compile(r"\b(?:read|getopts)\b([^;&|]{0,300})")
+
+
+def _set_in_script(lines):
+    """The names the script itself assigns, loops over or reads into."""
+    names = set()
+    for _, line in lines:
+        if "=" in line or "for" in line or "select" in line:
+            for m in SETS_NAME.finditer(line):
+                name = m.group(1) or m.group(2)
+                # (`FAMILY="${FAMILY:-vit}"` only gives a default: the file's value stands)
+                rest = line[m.end() : m.end() + len(name) + 5].lstrip("\"'")
+                if not (m.group(1) and rest.startswith((f"${{{name}:-", f"${{{name}:="))):
+                    names.add(name)
+        if "read" in line or "getopts" in line:
+            for m in READS_NAMES.finditer(line):
+                names.update(re.findall(r"\w+", m.group(1)))
+    return names
+
+
+def _single_cases(lines):
+    """The indexes (into lines) of the `case` starts that neither sit inside another `case` nor
+    hold one: the only ones whose arms are chosen by the variable's value (a nested case's
+    arms belong to another variable, and its `esac` would close the wrong one)."""
+    stack, single = [], set()
+    for index, (_, line) in enumerate(lines):
+        text = line.strip()
+        if text.startswith("case") and text.endswith(" in"):
+            if stack:
+                stack[0][1] = False
+            stack.append([index, not stack])
+        elif text.startswith("esac") and stack:
+            start, alone = stack.pop()
+            if alone:
+                single.add(start)
+    return single
+
+
 def _taken_case_arms(lines, variables):
     """The lines without the arms of a `case` the script does not take: when the file gives the
     variable a value (a SkyPilot env's default), only the arm whose pattern is that value (or
     `*`, when none is) runs; the downloads of the others are not the job's. Arms of a variable
-    with no value, or with glob patterns, are all kept."""
+    with no value, or with glob patterns, are all kept; so are those of a case nested in
+    another or holding one, and of a variable the script sets at run time (`FAMILY=$(python
+    pick.py)`, `for MODE in train eval`), whose value the file does not fix."""
+    single = _single_cases(lines)
+    if not single:
+        return lines
+    set_here = _set_in_script(lines)
     kept, value, arm, expect_arm, matched = [], None, True, False, False
-    for number, line in lines:
+    for index, (number, line) in enumerate(lines):
         if value is None:
             kept.append((number, line))
-            m = CASE_START.match(line.strip()) if "case" in line else None
-            given = variables.values.get(m.group(1)) if m else None
+            m = CASE_START.match(line.strip()) if index in single else None
+            name = m.group(1) if m and m.group(1) not in set_here else None
+            given = variables.values.get(name) if name else None
             if given is not None and "$" not in str(given):
                 value, arm, expect_arm, matched = str(given).strip(), True, True, False
             continue

@@ -5086,3 +5086,48 @@ def test_data_prepared_from_a_cloned_repositorys_files_is_read_from_that_reposit
     )
     inputs = [i["location"] for i in sky_description(text)["data"]["inputs"]]
     assert inputs == ["https://github.com/acme/task-gen.git"]
+
+
+def test_case_arms_are_all_kept_when_nested_or_the_variable_is_set_at_run_time():
+    # (review) a case inside another: its arms are of another variable, its esac not the outer's
+    nested = (
+        'case "${FAMILY}" in\n'
+        "  vit)\n"
+        '    case "$SIZE" in\n'
+        "      small)\n"
+        "        huggingface-cli download northwind/vit-small\n"
+        "        ;;\n"
+        "      large)\n"
+        "        huggingface-cli download northwind/vit-large\n"
+        "        ;;\n"
+        "    esac\n"
+        "    ;;\n"
+        "  seg)\n"
+        "    huggingface-cli download northwind/seg\n"
+        "    ;;\n"
+        "esac\n"
+    )
+    assert [v for _, v in found(nested, variables={"FAMILY": "vit", "SIZE": "large"})] == [
+        "hf://northwind/vit-small",
+        "hf://northwind/vit-large",
+        "hf://northwind/seg",
+    ]
+    arms = (
+        'case "$MODE" in\n'
+        "  train)\n"
+        "    huggingface-cli download org/train-model\n"
+        "    ;;\n"
+        "  eval)\n"
+        "    huggingface-cli download org/eval-model\n"
+        "    ;;\n"
+        "esac\n"
+    )
+    both = ["hf://org/train-model", "hf://org/eval-model"]
+    given = {"MODE": "train"}
+    assert [v for _, v in found("MODE=$(python pick.py)\n" + arms, variables=given)] == both
+    looped = "for MODE in train eval; do\n" + arms + "done\n"
+    assert [v for _, v in found(looped, variables=given)] == both
+    assert [v for _, v in found("read -r MODE\n" + arms, variables=given)] == both
+    # A default for the file's value leaves the value the file's.
+    defaulted = 'MODE="${MODE:-eval}"\n' + arms
+    assert [v for _, v in found(defaulted, variables=given)] == ["hf://org/train-model"]
