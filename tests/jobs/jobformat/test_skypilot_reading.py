@@ -813,6 +813,10 @@ def test_dotenv_files_with_a_suffix_are_keys_and_their_templates_are_not():
         assert CREDENTIAL.search(path), path
     for path in (".env.example", ".env_example", "~/.envrc", "src/.environment.py"):
         assert not CREDENTIAL.search(path), path
+    # (review) a template named by its last suffix after another
+    for path in ("~/app/.env.local.example", ".env.dev.sample", "x/.env.prod.template"):
+        assert not CREDENTIAL.search(path), path
+    assert CREDENTIAL.search("~/app/.env.local.prod")
 
 
 def test_a_variable_pointing_at_a_mounted_key_is_that_key():
