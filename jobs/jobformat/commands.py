@@ -718,7 +718,14 @@ NOT_DATA_URL = re.compile(
     re.IGNORECASE,
 )
 # A program named for fetching web pages, and the options that give it the site it reads.
-CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper|spider)(?:[_.-]|$)")
+# (not `spider`: Spider is also a text-to-SQL benchmark, `spider_eval.py --url` a model's server)
+CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper)(?:[_.-]|$)")
+# A server's API or monitoring endpoint (`https://api.openai.com/v1`, `…:8080/metrics`) and a
+# host the file leaves to run time (`http://$HEAD_IP:8080`): no site whose pages are read.
+NOT_A_SITE = re.compile(
+    r"^[a-z]+://(?:api\.|[^/]*\$)|/(?:v\d{1,3}|api|metrics|health|healthz)/?(?:$|[?#])",
+    re.IGNORECASE,
+)
 SITE_OPTIONS = {"--url", "--urls", "--site", "--site-url", "--site_url", "--target-url",
                 "--target_url", "--start-url", "--start_url", "--start-urls", "--start_urls",
                 "--seed-url", "--seed_url"}  # fmt: skip
@@ -3201,10 +3208,10 @@ class _Reader:
                         self.add("output.artifacts", value, f"nbconvert --output {value}")
 
     def _crawled_site(self, words):
-        """A program named for fetching pages (`crawl_site.py`, `scrape.py`, `spider.py`,
-        `download_pages.py`) given the site by an option named for it (`--url "$TARGET_URL"`,
+        """A program named for fetching pages (`crawl_site.py`, `scrape.py`) given the site by an option named for it (`--url "$TARGET_URL"`,
         `--start-urls`): the site is what it reads. (A client's `--url` names a server it asks,
-        not data, and its program is not named so.)"""
+        not data, and its program is not named so; nor is an API's or metrics endpoint, or a
+        host left to run time.)"""
         for command in _commands(words):
             program = next((_base(w) for w in command if w.endswith(".py")), "")
             if not CRAWLER_PROGRAM.search(program):
@@ -3214,7 +3221,11 @@ class _Reader:
                 if option not in SITE_OPTIONS or not (eq or i + 1 < len(command)):
                     continue
                 value = self.expand(_unquote(value if eq else command[i + 1]))
-                if URL.fullmatch(value) and not NOT_DATA_URL.search(value):
+                if (
+                    URL.fullmatch(value)
+                    and not NOT_DATA_URL.search(value)
+                    and not NOT_A_SITE.search(value)
+                ):
                     self.add("data.inputs", value, f"{option} {value}")
 
     def _aligner(self, words):

@@ -4801,6 +4801,12 @@ def test_the_site_a_crawler_is_given_is_what_it_reads():
     # a client's server and the machine itself are not data
     assert found("python client.py --url https://api.tidewater.org/v1\n") == []
     assert found("python crawl.py --url http://localhost:8080\n") == []
+    # (review) Spider, the text-to-SQL benchmark, asks a model's API; a crawler's API or
+    # metrics endpoint and a host left to run time are no site it reads
+    assert found("python spider_eval.py --url https://data.tidewater.org/q\n") == []
+    assert found("python crawl_site.py --url https://api.tidewater.org/pages\n") == []
+    assert found("python scrape.py --url http://$HEAD_IP:8080/metrics\n") == []
+    assert found("python scrape.py --url https://tidewater.org:8443/metrics\n") == []
 
 
 def test_structural_biology_tools_by_the_options_naming_their_files():
