@@ -768,8 +768,11 @@ DVC_REMOTE_ADD = re.compile(
     r"\bdvc\s+remote\s+add((?:\s+-[\w-]+)*)\s+(\w[\w.-]*)\s+[\"']?([^\s\"';|&]+)"
 )
 # The text before a command on its line when that command is only printed, as an echo or
-# printf's argument (`echo "Ensure: dvc remote add …"`).
-PRINTED_BEFORE = re.compile(r"(?:^|[;&|])\s*(?:echo|printf)\s[^;&|]*$")
+# printf's argument (`echo "Ensure: dvc remote add …"`); a quoted argument is text, whatever
+# it holds (`echo "Storage | dvc remote add …"`). (searched over at most 300 characters)
+PRINTED_BEFORE = re.compile(
+    r"(?:^|[;&|])\s*(?:echo|printf)\s(?:[^;&|\"']|\"[^\"]*\"|'[^']*')*(?:\"[^\"]*|'[^']*)?$"
+)
 DVC_REMOTE_OPTION = re.compile(r"\s(?:-r|--remote)(?:=|\s+)([\w.-]+)")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(

@@ -4561,6 +4561,11 @@ def test_a_dvc_remote_only_printed_for_the_reader_is_not_added():
     assert ("data.inputs", "gs://lake-dvc/cache") in found(
         "dvc remote add gcs gs://lake-dvc/cache\ndvc pull -r gcs\n"
     )
+    # (review) the printed text is text, a `|` in it too; a real pipe after an echo still runs
+    printed = 'echo "Configure storage | dvc remote add -d storage s3://team-dvc/store"\ndvc pull\n'
+    assert ("data.inputs", "s3://team-dvc/store") not in found(printed)
+    piped = 'echo "adding" | dvc remote add -d storage s3://team-dvc/store\ndvc pull\n'
+    assert ("data.inputs", "s3://team-dvc/store") in found(piped)
 
 
 def test_one_file_of_a_hub_repository_is_read_by_its_name():
