@@ -1674,7 +1674,9 @@ class _Reader:
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
         self.dated = set()  # …of them, those set to a date (`NOW=$(date +%F)`)
-        self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
+        # files a step writes with `>` (`cat a b > train.jsonl`) -> the first line doing so
+        self.redirected = {}
+        self.last_line = 0  # the last line of the command read (one continued with `\`)
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
         self._unused = None
@@ -2167,10 +2169,7 @@ class _Reader:
                 continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
             raw = _unquote(m.group(1))
             value = self.expand(raw)
-            if {
-                raw.removeprefix("./"),
-                value.removeprefix("./"),
-            } & self.redirected or self._written(value):
+            if self._redirected_before(raw, value) or self._written(value):
                 continue  # a list an earlier step of the job wrote (`ls … > all.txt`; `wc -l < all.txt`)
             if value.startswith("/dev/") or not (
                 _is_path(value) or RELATIVE.fullmatch(value) and "." in value
@@ -3116,7 +3115,15 @@ class _Reader:
         job wrote, by a proposal or by a redirect (`cat parts/* > train.jsonl`)."""
         if not _data_file_named(value) or self._written(value):
             return False
-        return value.removeprefix("./") not in self.redirected
+        return not self._redirected_before(value)
+
+    def _redirected_before(self, *names):
+        """Whether a step up to this command wrote one of the files with `>` (one written only
+        later, `python make_prompts.py > prompts.txt` after the read, was there before)."""
+        return any(
+            self.redirected.get(name.removeprefix("./"), self.last_line + 1) <= self.last_line
+            for name in names
+        )
 
     def _names_a_setting(self, value):
         m = SUBMIT_VARIABLE.fullmatch(value)
@@ -5009,6 +5016,17 @@ def _single_cases(lines):
     return single
 
 
+def _redirect_lines(text, first_line):
+    """Each file written with `>` -> the first line that writes it (counted as the reader's
+    lines are, from first_line)."""
+    found, line, at = {}, first_line, 0
+    for m in REDIRECTED.finditer(text):
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        found.setdefault(m.group(1), line)
+    return found
+
+
 def _taken_case_arms(lines, variables):
     """The lines without the arms of a `case` the script does not take: when the file gives the
     variable a value (a SkyPilot env's default), only the arm whose pattern is that value (or
@@ -5104,7 +5122,7 @@ def read(
         reader.computed = set(COMPUTED.findall(text))
         reader.dated = set(DATED.findall(text)) if "date" in text else set()
     if text and ">" in text:
-        reader.redirected = set(REDIRECTED.findall(text))
+        reader.redirected = _redirect_lines(text, first_line)
     reader.text = text or ""
     if text and ("$(" in text or "`" in text):
         reader.generated = set(GENERATED.findall(text))
@@ -5125,6 +5143,7 @@ def read(
         # The physical lines this command spans (a long command continued with `\`).
         end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
+        reader.last_line = min(max(end, number), number + 400) + first_line - 1
         # Expand the line's variables once so `--data $DATA` reads as the value (in a loop's
         # body, with its variable bound to this turn's value).
         kept = {name: variables.values.get(name) for name in bound}

@@ -4616,6 +4616,11 @@ def test_a_list_an_earlier_step_wrote_is_not_an_input_when_given_on_stdin():
     )
     assert ("data.inputs", "${WORK}/all_objects.txt") not in found(text)
     assert ("data.inputs", "manifest.txt") in found(text)
+    # (review) a file the job writes only after it read it was there before
+    text = "python infer.py < prompts.txt > out/preds.txt\npython make_prompts.py > prompts.txt\n"
+    assert ("data.inputs", "prompts.txt") in found(text)
+    text = "python make_prompts.py \\\n  --n 5 > prompts.txt\npython infer.py < prompts.txt\n"
+    assert ("data.inputs", "prompts.txt") not in found(text)
 
 
 def test_uname_reads_nothing():
