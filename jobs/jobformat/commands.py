@@ -711,8 +711,11 @@ NOT_DATA_URL = re.compile(
     r"dl\.google\.com/|"
     r"github\.com/[^/]+/[^/]+/releases|install|get-pip|miniconda|miniforge|"
     # a build for one platform (`awscli-exe-linux-x86_64.zip`, `tool_linux_amd64.tar.gz`): a
-    # program's binary, never a job's data
-    r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)(?:[./?_-]|$)|"
+    # program's binary, never a job's data; a data file by its kind (`outputs_linux_x64.h5`,
+    # results of a run on that platform) is data whatever its name says
+    r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)"
+    r"(?![^/?#]{0,200}\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|geojson|jsonl?|"
+    r"pt|pth|pickle|pkl|safetensors|ckpt|gguf)(?:\.gz)?(?:[?#]|$))(?:[./?_-]|$)|"
     # Apache's release mirrors hold software (Spark, Hadoop, Maven), never a job's data
     r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
     re.IGNORECASE,

@@ -4784,6 +4784,9 @@ def test_a_build_for_one_platform_is_software_not_data():
         "wget https://data.example.org/tides/linux-logs.csv\n"
     )
     assert found(text) == [("data.inputs", "https://data.example.org/tides/linux-logs.csv")]
+    # (review) a data file by its kind is data, whatever platform its name says it came from
+    text = "wget https://data.example.org/sim/outputs_linux_x64.h5\n"
+    assert found(text) == [("data.inputs", "https://data.example.org/sim/outputs_linux_x64.h5")]
 
 
 def test_a_tools_result_file_and_one_named_by_the_tools_own_fields():
