@@ -346,6 +346,16 @@ def _mounts(task, variables, script, notes, serves=False):
                 "which they then read; the download's source is the input."
             )
             continue
+        elif use in (mounts.Use.WRITTEN, mounts.Use.CHECKPOINT) and (
+            isinstance(spec, dict) and spec.get("persistent") is False
+        ):
+            # What the commands write there goes with the bucket when the cluster goes: a
+            # scratch place while the job runs, nothing the job leaves.
+            notes.append(
+                f"{section} {target} ({seen}): {use}, but only while the cluster lives "
+                "(persistent false): temporary, not an output the job leaves."
+            )
+            continue
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:

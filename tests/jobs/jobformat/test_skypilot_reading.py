@@ -794,6 +794,11 @@ def test_a_buckets_lifetime_set_in_a_mount_is_noted():
     lives = [n.split(" (")[0] for n in result.notes if "bucket" in n and " (" in n and ": " in n]
     lives = [n for n in lives if n.endswith(("force_managed", "persistent false"))]
     assert lives == ["file_mounts /taken: force_managed", "file_mounts /scratch: persistent false"]
+    # (review) what the commands write into a bucket deleted with the cluster is no output
+    written = text.replace("run: ls /taken\n", "run: python train.py --out /scratch/tmp\n")
+    [result] = jobformat.import_text(written.encode(), filename="sky.yaml")
+    assert [a.name for a in result.description.output.artifacts] == ["/kept"]
+    assert any(n.startswith("file_mounts /scratch") and "temporary" in n for n in result.notes)
 
 
 def test_a_key_that_looks_up_a_record_is_no_secret():
