@@ -714,14 +714,24 @@ NOT_DATA_URL = re.compile(
     # of a program, unpacked and built or run (a dataset's archive is of a branch, `master.zip`)
     r"github\.com/[^/]+/[^/]+/archive/(?:refs/tags/)?v?\d+(?:\.\d+)+|"
     # a build for one platform (`awscli-exe-linux-x86_64.zip`, `tool_linux_amd64.tar.gz`): a
-    # program's binary, never a job's data
-    r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)(?:[./?_-]|$)|"
+    # program's binary, never a job's data; a data file by its kind (`outputs_linux_x64.h5`,
+    # results of a run on that platform) is data whatever its name says
+    r"(?:linux|darwin|macos|windows)[-_](?:x86_64|x86-64|amd64|arm64|aarch64|x64)"
+    r"(?![^/?#]{0,200}\.(?:csv|tsv|parquet|arrow|feather|npz|npy|h5|hdf5|nc|zarr|geojson|jsonl?|"
+    r"pt|pth|pickle|pkl|safetensors|ckpt|gguf)(?:\.gz)?(?:[?#]|$))(?:[./?_-]|$)|"
     # Apache's release mirrors hold software (Spark, Hadoop, Maven), never a job's data
     r"(?:archive|downloads|dlcdn|www)\.apache\.org/dist/|dlcdn\.apache\.org/)",
     re.IGNORECASE,
 )
 # A program named for fetching web pages, and the options that give it the site it reads.
-CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper|spider)(?:[_.-]|$)")
+# (not `spider`: Spider is also a text-to-SQL benchmark, `spider_eval.py --url` a model's server)
+CRAWLER_PROGRAM = re.compile(r"(?:^|[_-])(?:crawl|crawler|scrape|scraper)(?:[_.-]|$)")
+# A server's API or monitoring endpoint (`https://api.openai.com/v1`, `…:8080/metrics`) and a
+# host the file leaves to run time (`http://$HEAD_IP:8080`): no site whose pages are read.
+NOT_A_SITE = re.compile(
+    r"^[a-z]+://(?:api\.|[^/]*\$)|/(?:v\d{1,3}|api|metrics|health|healthz)/?(?:$|[?#])",
+    re.IGNORECASE,
+)
 SITE_OPTIONS = {"--url", "--urls", "--site", "--site-url", "--site_url", "--target-url",
                 "--target_url", "--start-url", "--start_url", "--start-urls", "--start_urls",
                 "--seed-url", "--seed_url"}  # fmt: skip
@@ -764,8 +774,11 @@ DVC_REMOTE_ADD = re.compile(
     r"\bdvc\s+remote\s+add((?:\s+-[\w-]+)*)\s+(\w[\w.-]*)\s+[\"']?([^\s\"';|&]+)"
 )
 # The text before a command on its line when that command is only printed, as an echo or
-# printf's argument (`echo "Ensure: dvc remote add …"`).
-PRINTED_BEFORE = re.compile(r"(?:^|[;&|])\s*(?:echo|printf)\s[^;&|]*$")
+# printf's argument (`echo "Ensure: dvc remote add …"`); a quoted argument is text, whatever
+# it holds (`echo "Storage | dvc remote add …"`). (searched over at most 300 characters)
+PRINTED_BEFORE = re.compile(
+    r"(?:^|[;&|])\s*(?:echo|printf)\s(?:[^;&|\"']|\"[^\"]*\"|'[^']*')*(?:\"[^\"]*|'[^']*)?$"
+)
 DVC_REMOTE_OPTION = re.compile(r"\s(?:-r|--remote)(?:=|\s+)([\w.-]+)")
 KAGGLE = re.compile(r"\bkaggle\s+datasets\s+download\s")
 COPY_TOOL = re.compile(
@@ -1711,7 +1724,9 @@ class _Reader:
         self.emptied = set()  # variables emptied (`CKPT=""`) for the script's own option parsing
         self.computed = set()  # variables set to a command's output (`M=$(grep … x.yaml)`)
         self.dated = set()  # …of them, those set to a date (`NOW=$(date +%F)`)
-        self.redirected = set()  # files a step writes with `>` (`cat a b > train.jsonl`)
+        # files a step writes with `>` (`cat a b > train.jsonl`) -> the first line doing so
+        self.redirected = {}
+        self.last_line = 0  # the last line of the command read (one continued with `\`)
         self.text = ""  # the whole text read (for _unused, worked out only when needed)
         self._folder_lines = {}  # folder -> the first line naming it (see _named_before)
         self._unused = None
@@ -2204,10 +2219,7 @@ class _Reader:
                 continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
             raw = _unquote(m.group(1))
             value = self.expand(raw)
-            if {
-                raw.removeprefix("./"),
-                value.removeprefix("./"),
-            } & self.redirected or self._written(value):
+            if self._redirected_before(raw, value) or self._written(value):
                 continue  # a list an earlier step of the job wrote (`ls … > all.txt`; `wc -l < all.txt`)
             if value.startswith("/dev/") or not (
                 _is_path(value) or RELATIVE.fullmatch(value) and "." in value
@@ -3153,7 +3165,15 @@ class _Reader:
         job wrote, by a proposal or by a redirect (`cat parts/* > train.jsonl`)."""
         if not _data_file_named(value) or self._written(value):
             return False
-        return value.removeprefix("./") not in self.redirected
+        return not self._redirected_before(value)
+
+    def _redirected_before(self, *names):
+        """Whether a step up to this command wrote one of the files with `>` (one written only
+        later, `python make_prompts.py > prompts.txt` after the read, was there before)."""
+        return any(
+            self.redirected.get(name.removeprefix("./"), self.last_line + 1) <= self.last_line
+            for name in names
+        )
 
     def _names_a_setting(self, value):
         m = SUBMIT_VARIABLE.fullmatch(value)
@@ -3248,10 +3268,10 @@ class _Reader:
                         self.add("output.artifacts", value, f"nbconvert --output {value}")
 
     def _crawled_site(self, words):
-        """A program named for fetching pages (`crawl_site.py`, `scrape.py`, `spider.py`,
-        `download_pages.py`) given the site by an option named for it (`--url "$TARGET_URL"`,
+        """A program named for fetching pages (`crawl_site.py`, `scrape.py`) given the site by an option named for it (`--url "$TARGET_URL"`,
         `--start-urls`): the site is what it reads. (A client's `--url` names a server it asks,
-        not data, and its program is not named so.)"""
+        not data, and its program is not named so; nor is an API's or metrics endpoint, or a
+        host left to run time.)"""
         for command in _commands(words):
             program = next((_base(w) for w in command if w.endswith(".py")), "")
             if not CRAWLER_PROGRAM.search(program):
@@ -3261,7 +3281,11 @@ class _Reader:
                 if option not in SITE_OPTIONS or not (eq or i + 1 < len(command)):
                     continue
                 value = self.expand(_unquote(value if eq else command[i + 1]))
-                if URL.fullmatch(value) and not NOT_DATA_URL.search(value):
+                if (
+                    URL.fullmatch(value)
+                    and not NOT_DATA_URL.search(value)
+                    and not NOT_A_SITE.search(value)
+                ):
                     self.add("data.inputs", value, f"{option} {value}")
 
     def _aligner(self, words):
@@ -5000,17 +5024,77 @@ CASE_START = re.compile(r"""case\s+["']?\$\{?(\w+)\}?["']?\s+in$""")
 CASE_ARM = re.compile(r"\(?([^()\s][^()]*)\)")
 
 
+# A name the script sets itself at run time: `NAME=…` (`export`/`local` too), a loop's
+# (`for NAME in`, `select NAME in`) or one read (`read -r NAME`, `getopts "ab" NAME`).
+# (each searched over one logical line; every branch starts on a fixed character or word)
+SETS_NAME = re.compile(r"(?:^|[\s;&|(])(\w{1,100})\+?=|\b(?:for|select)\s+(\w{1,100})\s")
+READS_NAMES = re.compile(r"\b(?:read|getopts)\b([^;&|]{0,300})")
+
+
+def _set_in_script(lines):
+    """The names the script itself assigns, loops over or reads into."""
+    names = set()
+    for _, line in lines:
+        if "=" in line or "for" in line or "select" in line:
+            for m in SETS_NAME.finditer(line):
+                name = m.group(1) or m.group(2)
+                # (`FAMILY="${FAMILY:-vit}"` only gives a default: the file's value stands)
+                rest = line[m.end() : m.end() + len(name) + 5].lstrip("\"'")
+                if not (m.group(1) and rest.startswith((f"${{{name}:-", f"${{{name}:="))):
+                    names.add(name)
+        if "read" in line or "getopts" in line:
+            for m in READS_NAMES.finditer(line):
+                names.update(re.findall(r"\w+", m.group(1)))
+    return names
+
+
+def _single_cases(lines):
+    """The indexes (into lines) of the `case` starts that neither sit inside another `case` nor
+    hold one: the only ones whose arms are chosen by the variable's value (a nested case's
+    arms belong to another variable, and its `esac` would close the wrong one)."""
+    stack, single = [], set()
+    for index, (_, line) in enumerate(lines):
+        text = line.strip()
+        if text.startswith("case") and text.endswith(" in"):
+            if stack:
+                stack[0][1] = False
+            stack.append([index, not stack])
+        elif text.startswith("esac") and stack:
+            start, alone = stack.pop()
+            if alone:
+                single.add(start)
+    return single
+
+
+def _redirect_lines(text, first_line):
+    """Each file written with `>` -> the first line that writes it (counted as the reader's
+    lines are, from first_line)."""
+    found, line, at = {}, first_line, 0
+    for m in REDIRECTED.finditer(text):
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        found.setdefault(m.group(1), line)
+    return found
+
+
 def _taken_case_arms(lines, variables):
     """The lines without the arms of a `case` the script does not take: when the file gives the
     variable a value (a SkyPilot env's default), only the arm whose pattern is that value (or
     `*`, when none is) runs; the downloads of the others are not the job's. Arms of a variable
-    with no value, or with glob patterns, are all kept."""
+    with no value, or with glob patterns, are all kept; so are those of a case nested in
+    another or holding one, and of a variable the script sets at run time (`FAMILY=$(python
+    pick.py)`, `for MODE in train eval`), whose value the file does not fix."""
+    single = _single_cases(lines)
+    if not single:
+        return lines
+    set_here = _set_in_script(lines)
     kept, value, arm, expect_arm, matched = [], None, True, False, False
-    for number, line in lines:
+    for index, (number, line) in enumerate(lines):
         if value is None:
             kept.append((number, line))
-            m = CASE_START.match(line.strip()) if "case" in line else None
-            given = variables.values.get(m.group(1)) if m else None
+            m = CASE_START.match(line.strip()) if index in single else None
+            name = m.group(1) if m and m.group(1) not in set_here else None
+            given = variables.values.get(name) if name else None
             if given is not None and "$" not in str(given):
                 value, arm, expect_arm, matched = str(given).strip(), True, True, False
             continue
@@ -5088,7 +5172,7 @@ def read(
         reader.computed = set(COMPUTED.findall(text))
         reader.dated = set(DATED.findall(text)) if "date" in text else set()
     if text and ">" in text:
-        reader.redirected = set(REDIRECTED.findall(text))
+        reader.redirected = _redirect_lines(text, first_line)
     reader.text = text or ""
     if text and ("$(" in text or "`" in text):
         reader.generated = set(GENERATED.findall(text))
@@ -5109,6 +5193,7 @@ def read(
         # The physical lines this command spans (a long command continued with `\`).
         end = lines[index + 1][0] - 1 if index + 1 < len(lines) else len(raw)
         reader.span = (raw, number - 1, min(end, number - 1 + 400), first_line)
+        reader.last_line = min(max(end, number), number + 400) + first_line - 1
         # Expand the line's variables once so `--data $DATA` reads as the value (in a loop's
         # body, with its variable bound to this turn's value).
         kept = {name: variables.values.get(name) for name in bound}

@@ -144,8 +144,9 @@ CREDENTIAL = re.compile(
     # git's credential store: the tokens `git push`/`gh` use, in plain text
     r"(?:^|/)\.git-credentials$|"
     # A dotenv file (`.env`, `.env.production`, `.env_anthropic`, `.env-prod`) holds the
-    # program's secrets, not its code; a template of one (`.env.example`) holds none.
-    r"(?:^|/)\.env(?:[._-](?!example$|sample$|template$|dist$)[\w-]+(?:\.[\w-]+)*)?$",
+    # program's secrets, not its code; a template of one (`.env.example`, `.env.local.example`,
+    # `.env.dev.sample`: by its last suffix) holds none.
+    r"(?:^|/)\.env(?![^/]*[._-](?:example|sample|template|dist)$)(?:[._-][\w-]+(?:\.[\w-]+)*)?$",
     re.IGNORECASE,
 )
 # A user's shell, editor, SSH client or tool settings copied into the home folder on the node:

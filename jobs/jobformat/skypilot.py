@@ -346,6 +346,16 @@ def _mounts(task, variables, script, notes, serves=False):
                 "which they then read; the download's source is the input."
             )
             continue
+        elif use in (mounts.Use.WRITTEN, mounts.Use.CHECKPOINT) and (
+            isinstance(spec, dict) and spec.get("persistent") is False
+        ):
+            # What the commands write there goes with the bucket when the cluster goes: a
+            # scratch place while the job runs, nothing the job leaves.
+            notes.append(
+                f"{section} {target} ({seen}): {use}, but only while the cluster lives "
+                "(persistent false): temporary, not an output the job leaves."
+            )
+            continue
         elif use == mounts.Use.WRITTEN:
             found["artifacts"].append({"name": target, "destination": seen})
             if now != seen:
@@ -593,7 +603,8 @@ def _env_models(envs, variables, data, output, notes, script="", commented=froze
 
 # A folder or file in envs named for a model or the data (MODEL_PATH, LCB_DATA_DIR, DATA_ROOT).
 PATH_ENV = re.compile(
-    r"^(?!.*(?:UPLOAD|OUTPUT|SAVE|PUSH|EXPORT|TARGET|DEST|MERGED|FINAL|TRAINED|NEW|CACHE|TMP))"
+    r"^(?!(?:SM|AIP)_MODEL_DIR$)"  # (SageMaker's and Vertex AI's folder for the trained model)
+    r"(?!.*(?:UPLOAD|OUTPUT|SAVE|PUSH|EXPORT|TARGET|DEST|MERGED|FINAL|TRAINED|NEW|CACHE|TMP))"
     r"(?:\w+_)?(?:MODEL|DATA|DATASET)_(?:PATH|DIR|ROOT)$",
     re.IGNORECASE,
 )
@@ -612,15 +623,17 @@ def _env_paths(envs, variables, data, output, notes, script="", under=()):
     """A path in envs named for the model or the data (`MODEL_PATH: /hai/models/Qwen3-8B`)
     that the commands export as it is (`export MODEL_PATH` before the training script) is
     what that script loads from its environment, when the commands give it no other reading
-    (handed to an option, a place they write or make)."""
+    (handed to an option, a place they write, make or copy into: staging, not an input)."""
     script = script or ""
     stated = [str(i.get("location", "")).rstrip("/") for i in data.get("inputs") or []]
     stated += [str(a.get("destination", "")).rstrip("/") for a in output.get("artifacts") or []]
     stated += [str(u).split(" -> ")[0].rstrip("/") for u in data.get("unclassified") or []]
     places = [p for p in stated + list(under) if p]
+    exported, made = _exported_and_made(script)
     found = []
     for name, value in envs.items():
-        if not PATH_ENV.match(str(name)):
+        name = str(name)
+        if name not in exported or name in made or not PATH_ENV.match(name):
             continue
         value = variables.expand(str(value or ""), record=False).strip().rstrip("/")
         if not value.startswith("/") or UNFILLED.search(value) or "$" in value:
@@ -628,18 +641,34 @@ def _env_paths(envs, variables, data, output, notes, script="", under=()):
         if any(value == p or value.startswith(p + "/") or p.startswith(value + "/")
                for p in places):  # fmt: skip
             continue
-        word = re.escape(str(name))
-        # (exported as it is, `export MODEL_PATH`, for a script that finds it there)
-        named = re.search(rf"^[ \t]*export[ \t]+{word}[ \t]*(?:$|;|&&)", script, re.MULTILINE)
-        # (a folder the commands make, `mkdir -p ${LOCAL_DATASET_ROOT}`, is where they put
-        # what they fetch: staging, not what the program is handed)
-        made = re.search(rf"^[ \t]*mkdir\b[^\n]*\$\{{?{word}\b", script, re.MULTILINE)
-        if named and not made:
-            found.append((named.start(), name, value))
-    for _, name, value in sorted(found):
+        found.append((exported[name], name, value))
+    # (a folder the commands write or copy into, `aws s3 sync s3://b/train $DATA_DIR`, holds
+    # what they put there: looked for in the few exported ones only, each a pass over the run)
+    found = [f for f in sorted(found)[:50] if not mounts.writes_to(script, f[2], [f[1]])]
+    for _, name, value in found:
         data.setdefault("inputs", []).append({"location": value})
         data.pop("no_inputs", None)
         notes.append(f"data.inputs: {value} (envs {name}, named by the commands).")
+
+
+# `export NAME` alone on its line (for a script that finds it there), and a folder the commands
+# make (`mkdir -p ${LOCAL_DATASET_ROOT}`: where they put what they fetch, staging).
+EXPORTED_ALONE = re.compile(r"export[ \t]+(\w{1,200})[ \t]*(?:$|;|&&)")
+NAMED_VARIABLE = re.compile(r"\$\{?(\w{1,200})")
+
+
+def _exported_and_made(script):
+    """One pass over the commands: {name: where it is first exported alone}, and the names a
+    `mkdir` line uses."""
+    exported, made, offset = {}, set(), 0
+    for line in script.splitlines(keepends=True):
+        text = line.lstrip(" \t")
+        if text.startswith("export") and (m := EXPORTED_ALONE.match(text.rstrip("\r\n"))):
+            exported.setdefault(m.group(1), offset)
+        elif text.startswith("mkdir") and "$" in text:
+            made.update(NAMED_VARIABLE.findall(text))
+        offset += len(line)
+    return exported, made
 
 
 def _env_model_values(envs, variables):

@@ -4561,6 +4561,11 @@ def test_a_dvc_remote_only_printed_for_the_reader_is_not_added():
     assert ("data.inputs", "gs://lake-dvc/cache") in found(
         "dvc remote add gcs gs://lake-dvc/cache\ndvc pull -r gcs\n"
     )
+    # (review) the printed text is text, a `|` in it too; a real pipe after an echo still runs
+    printed = 'echo "Configure storage | dvc remote add -d storage s3://team-dvc/store"\ndvc pull\n'
+    assert ("data.inputs", "s3://team-dvc/store") not in found(printed)
+    piped = 'echo "adding" | dvc remote add -d storage s3://team-dvc/store\ndvc pull\n'
+    assert ("data.inputs", "s3://team-dvc/store") in found(piped)
 
 
 def test_one_file_of_a_hub_repository_is_read_by_its_name():
@@ -4611,6 +4616,11 @@ def test_a_list_an_earlier_step_wrote_is_not_an_input_when_given_on_stdin():
     )
     assert ("data.inputs", "${WORK}/all_objects.txt") not in found(text)
     assert ("data.inputs", "manifest.txt") in found(text)
+    # (review) a file the job writes only after it read it was there before
+    text = "python infer.py < prompts.txt > out/preds.txt\npython make_prompts.py > prompts.txt\n"
+    assert ("data.inputs", "prompts.txt") in found(text)
+    text = "python make_prompts.py \\\n  --n 5 > prompts.txt\npython infer.py < prompts.txt\n"
+    assert ("data.inputs", "prompts.txt") not in found(text)
 
 
 def test_uname_reads_nothing():
@@ -4774,6 +4784,9 @@ def test_a_build_for_one_platform_is_software_not_data():
         "wget https://data.example.org/tides/linux-logs.csv\n"
     )
     assert found(text) == [("data.inputs", "https://data.example.org/tides/linux-logs.csv")]
+    # (review) a data file by its kind is data, whatever platform its name says it came from
+    text = "wget https://data.example.org/sim/outputs_linux_x64.h5\n"
+    assert found(text) == [("data.inputs", "https://data.example.org/sim/outputs_linux_x64.h5")]
 
 
 def test_a_tools_result_file_and_one_named_by_the_tools_own_fields():
@@ -4801,6 +4814,12 @@ def test_the_site_a_crawler_is_given_is_what_it_reads():
     # a client's server and the machine itself are not data
     assert found("python client.py --url https://api.tidewater.org/v1\n") == []
     assert found("python crawl.py --url http://localhost:8080\n") == []
+    # (review) Spider, the text-to-SQL benchmark, asks a model's API; a crawler's API or
+    # metrics endpoint and a host left to run time are no site it reads
+    assert found("python spider_eval.py --url https://data.tidewater.org/q\n") == []
+    assert found("python crawl_site.py --url https://api.tidewater.org/pages\n") == []
+    assert found("python scrape.py --url http://$HEAD_IP:8080/metrics\n") == []
+    assert found("python scrape.py --url https://tidewater.org:8443/metrics\n") == []
 
 
 def test_structural_biology_tools_by_the_options_naming_their_files():
@@ -5170,3 +5189,48 @@ def test_the_folder_a_notebook_server_shows_is_not_data():
         "singularity exec --bind /glob/cache:/glob/cache img.sif python x.py "
         "--dataset-path /glob/cache/me/set\n"
     )
+
+
+def test_case_arms_are_all_kept_when_nested_or_the_variable_is_set_at_run_time():
+    # (review) a case inside another: its arms are of another variable, its esac not the outer's
+    nested = (
+        'case "${FAMILY}" in\n'
+        "  vit)\n"
+        '    case "$SIZE" in\n'
+        "      small)\n"
+        "        huggingface-cli download northwind/vit-small\n"
+        "        ;;\n"
+        "      large)\n"
+        "        huggingface-cli download northwind/vit-large\n"
+        "        ;;\n"
+        "    esac\n"
+        "    ;;\n"
+        "  seg)\n"
+        "    huggingface-cli download northwind/seg\n"
+        "    ;;\n"
+        "esac\n"
+    )
+    assert [v for _, v in found(nested, variables={"FAMILY": "vit", "SIZE": "large"})] == [
+        "hf://northwind/vit-small",
+        "hf://northwind/vit-large",
+        "hf://northwind/seg",
+    ]
+    arms = (
+        'case "$MODE" in\n'
+        "  train)\n"
+        "    huggingface-cli download org/train-model\n"
+        "    ;;\n"
+        "  eval)\n"
+        "    huggingface-cli download org/eval-model\n"
+        "    ;;\n"
+        "esac\n"
+    )
+    both = ["hf://org/train-model", "hf://org/eval-model"]
+    given = {"MODE": "train"}
+    assert [v for _, v in found("MODE=$(python pick.py)\n" + arms, variables=given)] == both
+    looped = "for MODE in train eval; do\n" + arms + "done\n"
+    assert [v for _, v in found(looped, variables=given)] == both
+    assert [v for _, v in found("read -r MODE\n" + arms, variables=given)] == both
+    # A default for the file's value leaves the value the file's.
+    defaulted = 'MODE="${MODE:-eval}"\n' + arms
+    assert [v for _, v in found(defaulted, variables=given)] == ["hf://org/train-model"]
