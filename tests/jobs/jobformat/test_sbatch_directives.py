@@ -796,3 +796,30 @@ def test_a_template_field_in_one_word_names_the_job_and_an_argument_leaves_the_p
     # the command itself left blank: what it runs on is not said
     blank = imported("#SBATCH -n 16", "srun --mpi=pmi2 {{ run_cmd }}")
     assert blank.description.request.no_accelerators is None
+
+
+def test_the_line_readers_take_linear_time_on_long_adversarial_lines():
+    import time
+
+    from jobs.jobformat import sbatch
+
+    n = 100_000
+    cases = [
+        (sbatch.SHELL_CONTROL.match, "if [[ " + "$a" * (n // 2)),
+        (sbatch.SHELL_CONTROL.match, "if [[ $" + "a" * n),
+        (sbatch.SHELL_CONTROL.match, "for x in " + " " * n + ";x"),
+        (sbatch.ONLY_ENVIRONMENT.match, "module " + " " * n + "("),
+        (sbatch.ONLY_ENVIRONMENT.match, "export " + "\t" * n + "`"),
+        (sbatch.RUNS_A_PROGRAM.match, "make " + "a." * (n // 2) + ";x"),
+    ]
+    for match, text in cases:
+        start = time.perf_counter()
+        match(text)
+        assert time.perf_counter() - start < 0.25, text[:20]
+    # and they still read what they read
+    assert sbatch.SHELL_CONTROL.match('if [[ "$MODE" == train ]]; then')
+    assert sbatch.SHELL_CONTROL.match("for f in $FILES; do")
+    assert not sbatch.SHELL_CONTROL.match("if [[ $(hostname) ]]; then")
+    assert sbatch.ONLY_ENVIRONMENT.match("module load gcc/12")
+    assert not sbatch.ONLY_ENVIRONMENT.match("cd x; python a.py")
+    assert sbatch.RUNS_A_PROGRAM.match("make -j8 foo.bar").group(2) == "foo.bar"
