@@ -989,8 +989,13 @@ CDO_VALUED = {"-f", "-z", "-P", "-b", "-t", "-k", "-m", "-g", "--worker", "--pre
               "--percentile", "--timestat_date"}  # fmt: skip
 CDO_PRINTS = re.compile(
     r"(?:s?info[nv]?|show\w*|griddes\w*|zaxisdes|vardes|partab|ntime|npar|nlevel|nyear|nmon|ndate"
-    r"|codetab|diffn?|output\w*|verifygrid)"
+    r"|codetab|diffn?|output\w*|verifygrid|filedes|pardes|vct2?|nvar|ncode|ngrids|ngridpoints)"
 )
+# CDO operators that write two files (`cdo trend in.nc a.nc b.nc`: the two coefficients).
+CDO_WRITES_TWO = {"trend"}
+# An operator's parameter names a file only when it looks like one: a file extension
+# (`-remapcon,grid.nc`) or an absolute or home path; `-selyear,1981/2010`, `-selmon,6/8` are values.
+CDO_PARAM_FILE = re.compile(r"(?:/|~/|\$\{?HOME\b)[^=]*|[^=]*\.[A-Za-z][A-Za-z0-9]{0,7}")
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
@@ -3370,13 +3375,14 @@ class _Reader:
                     value = self.expand(_unquote(param))
                     if (
                         _file_word(value)
-                        and ("/" in value or "." in value)
+                        and CDO_PARAM_FILE.fullmatch(value)
                         and not NUMBER.fullmatch(value)
                         and not {value, self._in_cwd(value)} & self.produced
                     ):
                         self.add("data.inputs", value, said)
-            prints = CDO_PRINTS.fullmatch(operators[0].split(",")[0])
-            read, written = (files, []) if prints else (files[:-1], files[-1:])
+            first = operators[0].split(",")[0]
+            writes = 0 if CDO_PRINTS.fullmatch(first) else 2 if first in CDO_WRITES_TWO else 1
+            read, written = files[: len(files) - writes], files[len(files) - writes :]
             for value in dict.fromkeys(read):
                 if _file_word(value) and not {value, self._in_cwd(value)} & self.produced:
                     self.add("data.inputs", value, said)

@@ -4732,6 +4732,30 @@ def test_cdo_reads_its_input_files_and_grid_and_writes_the_last_file():
     ]
 
 
+def test_cdo_operator_parameters_are_values_unless_they_look_like_files():
+    # (second review) year and month ranges are values; a printing operator reads its one file;
+    # `trend` writes two files.
+    text = (
+        "cdo -O -selyear,1981/2010 -selmon,6/8 /data/era5/t2m.nc /scratch/jja.nc\n"
+        "cdo -remapcon,/grids/target /data/in.nc /scratch/r.nc\n"
+        "cdo nvar /data/v.nc\n"
+        "cdo filedes /data/f.nc\n"
+        "cdo trend /data/t2m.nc /scratch/a.nc /scratch/b.nc\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/data/era5/t2m.nc"),
+        ("output.artifacts", "/scratch/jja.nc"),
+        ("data.inputs", "/grids/target"),
+        ("data.inputs", "/data/in.nc"),
+        ("output.artifacts", "/scratch/r.nc"),
+        ("data.inputs", "/data/v.nc"),
+        ("data.inputs", "/data/f.nc"),
+        ("data.inputs", "/data/t2m.nc"),
+        ("output.artifacts", "/scratch/a.nc"),
+        ("output.artifacts", "/scratch/b.nc"),
+    ]
+
+
 def test_a_path_set_under_an_output_section_is_written():
     text = (
         "srun anemoi-inference run config.yaml date=2023-01-01T00 "
