@@ -1156,6 +1156,9 @@ RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.I
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
 # …and a folder named for them.
 RESULT_FOLDER = re.compile(r"results?|predictions?|answers?|hyps|hypotheses", re.IGNORECASE)
+# A log's name (`train.log`, `run.err`) and a redirect that takes the errors too (`2>&1`).
+LOG_NAME = re.compile(r"\.(?:log|err)$", re.IGNORECASE)
+STDERR_TOO = re.compile(r"^\s*+2>&1")
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # `${1:?usage: train.sh <config.yaml>}`: the message bash prints when the argument is missing,
@@ -2129,7 +2132,12 @@ class _Reader:
             if not self.inside and (
                 RESULT_FILE.match(name)
                 or TABLE_FILE.search(target)
-                or RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
+                or (
+                    RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
+                    # (a log kept there is still a log: `> results/train_$ID.log 2>&1`)
+                    and not LOG_NAME.search(name)
+                    and not (name.endswith(".out") and STDERR_TOO.search(line[m.end() :]))
+                )
             ):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`),
                 # in a folder named for results (`> results/test.nbest.out`), or printed as a

@@ -4521,6 +4521,11 @@ def test_printed_results_redirected_into_a_folder_named_for_results_are_an_outpu
     ]
     # (a log's folder is not one)
     assert found("python t.py > logs/run.out\n", shared_disk=True) == []
+    # (second review) a log kept in that folder is still a log: by its name, or a `.out` that
+    # takes the errors too
+    assert found("python t.py > results/train_${SLURM_JOB_ID}.log 2>&1\n", shared_disk=True) == []
+    assert found("python t.py > results/run.err\n", shared_disk=True) == []
+    assert found("python t.py > results/run.out 2>&1\n", shared_disk=True) == []
 
 
 def test_a_dvc_remote_only_printed_for_the_reader_is_not_added():
