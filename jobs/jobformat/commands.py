@@ -2129,14 +2129,17 @@ class _Reader:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
             folder, _, name = target.rpartition("/")
-            if not self.inside and (
-                RESULT_FILE.match(name)
-                or TABLE_FILE.search(target)
-                or (
-                    RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
-                    # (a log kept there is still a log: `> results/train_$ID.log 2>&1`)
-                    and not LOG_NAME.search(name)
-                    and not (name.endswith(".out") and STDERR_TOO.search(line[m.end() :]))
+            if (
+                not self.inside
+                and (
+                    RESULT_FILE.match(name)
+                    or TABLE_FILE.search(target)
+                    or (
+                        RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
+                        # (a log kept there is still a log: `> results/train_$ID.log 2>&1`)
+                        and not LOG_NAME.search(name)
+                        and not (name.endswith(".out") and STDERR_TOO.search(line[m.end() :]))
+                    )
                 )
             ):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`),
