@@ -1974,18 +1974,30 @@ class _Reader:
         link = places[1].rstrip("/") if len(places) == 2 else ""
         if link in DATA_LINK_NAMES or link.split("/", 1)[0] in DATA_LINK_NAMES and "/" in link:
             source = self.expand(places[0]).rstrip("/")
-            if source and "$" not in source:
+            if source and "$" not in source and not self._inside_own(source):
                 self.add("data.inputs", source, " ".join(words))
         elif (
             link
             and MODEL_FILE.search(source := self.expand(places[0]))
             and "$" not in source
             and _file_word(source)
-            and source not in self.produced
+            and not self._inside_own(source)
         ):
             # A trained model linked in under the name the program loads (`ln -s
             # ../train/frozen_model.pb frozen_model.pb`, then `lmp -in in.lammps`): read.
             self.add("data.inputs", source, " ".join(words))
+
+    def _inside_own(self, value):
+        """Whether a path is, or is inside, what an earlier step wrote: a file or folder the job
+        produced, an output it keeps, or the folder it checkpoints into (`--output_dir
+        /scratch/run1 --save_steps 100`, then `/scratch/run1/checkpoint-100/model.safetensors`)."""
+        value = value.rstrip("/")
+        own = self.produced | {
+            str(p.value).rstrip("/")
+            for p in self.found
+            if p.path in ("output.artifacts", "request.checkpoint_location")
+        }
+        return any(value == p or value.startswith(p + "/") for p in own if p and p != "/")
 
     def _key_values(self, words):
         """Picard's and GATK's old style, `INPUT=x.bam OUTPUT=y.bam METRICS_FILE=m.txt`: files

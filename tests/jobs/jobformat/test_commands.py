@@ -4624,6 +4624,15 @@ def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
     # A link to a script, a log, or a model the job wrote itself is not.
     assert found("ln -s ../run.sh run.sh\nln -sf out.log latest.log\n") == []
     assert found("dp freeze -o g.pb\nln -s g.pb graph.pb\n") == [("output.artifacts", "g.pb")]
+    # (second review) nor a file inside a folder the job checkpoints into or wrote
+    text = (
+        "python train.py --output_dir /scratch/me/run1 --save_steps 100\n"
+        "ln -sf /scratch/me/run1/checkpoint-100/model.safetensors /scratch/me/latest.safetensors\n"
+    )
+    assert ("data.inputs", "/scratch/me/run1/checkpoint-100/model.safetensors") not in found(text)
+    assert found("ln -sf /scratch/me/run1/checkpoint-100/model.safetensors m.safetensors\n") == [
+        ("data.inputs", "/scratch/me/run1/checkpoint-100/model.safetensors")
+    ]
 
 
 def test_a_folder_copied_into_the_jobs_own_folder_holds_what_the_run_reads_there():
