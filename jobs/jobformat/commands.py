@@ -217,8 +217,12 @@ CANONICAL_HUB_MODEL = re.compile(
     r"distilbert-base-(?:uncased|cased|multilingual-cased|german-cased)|distilroberta-base|"
     r"xlm-roberta-(?:base|large)|albert-(?:base|large|xlarge|xxlarge)-v[12]|"
     r"t5-(?:small|base|large|3b|11b)|gpt2(?:-medium|-large|-xl)?|distilgpt2|"
-    r"xlnet-(?:base|large)-cased|bart-(?:base|large)|ctrl"
+    r"xlnet-(?:base|large)-cased|bart-(?:base|large)"
 )
+# (lm-eval's `--model hf --model_args pretrained=org/x`, or `--model gpt2` beside it: the class
+# of model the harness loads, the model itself being the `pretrained=`)
+MODEL_ARGS = re.compile(r"--model[_-]args\b")
+PRETRAINED_ARG = re.compile(r"\bpretrained=")
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
@@ -2503,7 +2507,12 @@ class _Reader:
                     option in HUB_ID_OPTIONS
                     and (
                         HF_ID.fullmatch(value)
-                        or CANONICAL_HUB_MODEL.fullmatch(value)
+                        or (
+                            CANONICAL_HUB_MODEL.fullmatch(value)
+                            and not (
+                                MODEL_ARGS.search(self.raw) and PRETRAINED_ARG.search(self.raw)
+                            )
+                        )
                         or (option in MODEL_PATH_OPTIONS and _is_path(value))
                         # (a model's name written as a path; not one built from a variable,
                         # `--model_name $OUT/exp1`, as often the run's own name)

@@ -4434,6 +4434,11 @@ def test_models_the_hub_serves_without_an_organisation_are_read_by_name():
     assert found("python t.py --model t5-small\n") == [("data.inputs", "hf://t5-small")]
     # (any other bare word is as often a run's label or a setting)
     assert found("python t.py --model_name mymodel\n") == []
+    # (second review) beside `--model_args pretrained=…` the bare name is the model's class;
+    # `ctrl` is as often a setting as Salesforce's old model
+    text = "python main.py --model gpt2 --model_args pretrained=EleutherAI/gpt-j-6B --tasks x\n"
+    assert found(text) == [("data.inputs", "hf://EleutherAI/gpt-j-6B")]
+    assert found("python analyze.py --model ctrl --subject sub-01\n") == []
 
 
 def test_a_tokenizer_trainers_model_prefix_is_what_it_writes():
