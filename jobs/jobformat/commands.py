@@ -682,6 +682,10 @@ HF_FILE_CALL = re.compile(
     r"\bhf_hub_download\(\s*(?:repo_id\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']\s*,\s*"
     r"(?:filename\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']"
 )
+# …and its keyword arguments that say where the file is (a dataset's or a Space's repository,
+# a folder in it).
+HF_REPO_TYPE = re.compile(r"\brepo_type\s*+=\s*+[\"'](dataset|space)[\"']")
+HF_SUBFOLDER = re.compile(r"\bsubfolder\s*+=\s*+[\"']([^\"'\s]{1,200})[\"']")
 # …a call whose arguments start on the next line (`from_pretrained(\n    "org/name",`).
 PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*$")
 # Python that writes a file or folder it names (`image.save('cat.png')`,
@@ -3954,8 +3958,18 @@ class _Reader:
         for m in HF_FILE_CALL.finditer(calls) if "hf_hub_download" in line else ():
             repo, name = self.expand(m.group(1)), self.expand(m.group(2))
             if HF_ID.fullmatch(repo) and "$" not in name:
+                # (the call's other arguments: `repo_type='dataset'`, `subfolder='unet'`)
+                end = calls.find(")", m.end())
+                rest = calls[m.end() : end if end >= 0 else m.end() + 400]
+                kind = HF_REPO_TYPE.search(rest)
+                folder = HF_SUBFOLDER.search(rest)
+                if folder and "$" not in folder.group(1):
+                    name = f"{folder.group(1).strip('/')}/{name}"
+                prefix = f"{kind.group(1)}s/" if kind else ""
                 self.add(
-                    "data.inputs", f"hf://{repo}/{name}", f"hf_hub_download({repo!r}, {name!r})"
+                    "data.inputs",
+                    f"hf://{prefix}{repo}/{name}",
+                    f"hf_hub_download({repo!r}, {name!r})",
                 )
         for m in PY_SAVE.finditer(calls) if ".save" in line or ".to_" in line else ():
             # What the job's own Python writes, by a name it gives (`image.save('cat.png')`).

@@ -4560,6 +4560,17 @@ def test_one_file_of_a_hub_repository_is_read_by_its_name():
         ("data.inputs", "hf://northwind/seg-base/seg_base.pt"),
         ("data.inputs", "hf://northwind/vit/vit.safetensors"),
     ]
+    # (second review) a dataset's repository, a folder in the repository
+    text = (
+        'python -c "from huggingface_hub import hf_hub_download as h; h(1); hf_hub_download('
+        "repo_id='org/ds', filename='train.parquet', repo_type='dataset')\"\n"
+        'python -c "from huggingface_hub import hf_hub_download; hf_hub_download('
+        "repo_id='org/model', filename='model.safetensors', subfolder='unet')\"\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/org/ds/train.parquet"),
+        ("data.inputs", "hf://org/model/unet/model.safetensors"),
+    ]
 
 
 def test_only_the_case_arm_of_the_variables_value_runs():
