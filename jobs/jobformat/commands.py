@@ -1905,6 +1905,14 @@ class _Reader:
         if "dry" in line and DRY_RUN.intersection(words):
             # A rehearsal (`--dry-run`) only lists what it would do: it writes nothing.
             self.found[start:] = [p for p in self.found[start:] if p.path not in WRITTEN_PLACES]
+        if "save" in line and NO_SAVE.intersection(words):
+            # A run told to keep no checkpoints (`--no-save`, `--no_save`) keeps none in the
+            # folder it is given for them (fairseq's `--save-dir ckpt`).
+            self.found[start:] = [
+                p
+                for p in self.found[start:]
+                if p.path not in ("request.checkpoint_location", "_save")
+            ]
         if (
             self.inside
             or (self.shared_disk and ">" in line)

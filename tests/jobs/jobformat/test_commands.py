@@ -4456,6 +4456,9 @@ def test_a_trainer_told_to_keep_no_checkpoints_writes_its_output_dir():
     assert found("python run.py --output_dir /o/x --save_steps 500\n") == [
         ("request.checkpoint_location", "/o/x")
     ]
+    # (second review) fairseq's --no-save: its --save-dir holds no checkpoints
+    text = "fairseq-train data-bin/wmt16 --no-save --save-dir ckpt --save-interval 1\n"
+    assert found(text) == [("data.inputs", "data-bin/wmt16")]
 
 
 def test_fairseq_tools_read_the_data_folder_given_first():
