@@ -3666,11 +3666,16 @@ class _Reader:
     def _intel_profiler(self, words):
         """Intel Advisor and VTune write their results into a project or result folder
         (`advisor --collect=roofline --project-dir=./adv -- ./app`, `vtune -collect hotspots
-        -result-dir r001 -- ./app`): an output."""
+        -result-dir r001 -- ./app`): an output. A report step (`vtune -report summary -r r001`,
+        `advisor --report=roofline --project-dir=./adv`) reads that folder: the job's own when an
+        earlier step collected into it, an input otherwise."""
         for command in _commands(words):
             at = next((i for i, w in enumerate(command) if INTEL_PROFILER.fullmatch(_base(w))), -1)
             if at < 0:
                 continue
+            reports = any(
+                w.partition("=")[0] in ("-report", "--report", "-R") for w in command[at + 1 :]
+            )
             for i, word in enumerate(command[at + 1 :], at + 1):
                 if word == "--":
                     break  # (the program profiled and its own options follow)
@@ -3681,7 +3686,12 @@ class _Reader:
                     value = command[i + 1] if i + 1 < len(command) else ""
                 value = self.expand(_unquote(value))
                 if value[:1] not in ("", "-") and (_file_word(value) or RELATIVE.fullmatch(value)):
-                    self.add("output.artifacts", value, f"{command[at]} {option} {value}")
+                    said = f"{command[at]} {option} {value}"
+                    if not reports:
+                        self.add("output.artifacts", value, said)
+                        self.produced.add(value.rstrip("/"))
+                    elif not self._inside_own(value):
+                        self.add("data.inputs", value, said)
                 break
 
     def _wsclean(self, words):

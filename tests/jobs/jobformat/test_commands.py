@@ -4740,6 +4740,14 @@ def test_intel_profilers_write_their_results_folder():
         ("output.artifacts", "./nbody-advisor"),
         ("output.artifacts", "r001hs"),
     ]
+    # (second review) a report step reads the folder: the job's own after a collection, an
+    # input alone
+    text = (
+        "vtune -collect hotspots -r r001 -- ./app\n"
+        "vtune -report summary -r r001\n"
+        "advisor --report=roofline --project-dir=/scratch/adv\n"
+    )
+    assert found(text) == [("output.artifacts", "r001"), ("data.inputs", "/scratch/adv")]
 
 
 def test_cdo_reads_its_input_files_and_grid_and_writes_the_last_file():
