@@ -1233,6 +1233,20 @@ SKY_CONTROLS = {"api", "status", "check", "show-gpus", "queue", "down", "stop", 
                 "autostop", "cost-report"}  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
+# MPI launchers' options written with their values apart (`--bind-to core`, `-x VAR`,
+# `--hostfile h`), and how many values each takes (`--mca btl tcp`, `-genv NAME value`).
+MPI_LAUNCHERS = {"mpirun", "mpiexec", "mpiexec.hydra", "srun", "prun", "aprun", "ibrun"}
+LAUNCHER_VALUED = {
+    **dict.fromkeys(
+        ["-np", "-n", "--np", "-c", "-N", "-x", "--bind-to", "-bind-to", "--map-by", "-map-by",
+         "--rank-by", "-rank-by", "--hostfile", "-hostfile", "--machinefile", "-machinefile",
+         "-f", "--host", "-host", "-H", "-ppn", "--npernode", "-npernode", "-wdir", "--wdir",
+         "-rf", "--rankfile", "-configfile", "--cpus-per-proc", "-cpus-per-rank", "--prefix",
+         "-bootstrap", "-launcher", "-iface", "-genvlist", "-envlist", "-profile"],
+        1,
+    ),
+    **dict.fromkeys(["--mca", "-mca", "-gmca", "--gmca", "-genv", "-env"], 2),
+}  # fmt: skip
 # Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
 # the CUDA samples' device checks).
 BENCHMARK = re.compile(
@@ -5582,9 +5596,16 @@ def _with_arguments(text, args):
 
 def _launched_at(command):
     """Where the program a launcher starts is (`mpirun -np $N ./sim`, `mpiexec -n 4 prog`): the
-    first word that is neither an option nor a number or variable given to one; 0 if none."""
+    first word that is neither an option nor a number or variable given to one, nor the value
+    of a launcher's option that takes one (`--bind-to core`, `-x VAR`, `--hostfile h`, `--mca
+    btl tcp`); 0 if none."""
+    skip, mpi = 0, _base(command[0]) in MPI_LAUNCHERS
     for i, word in enumerate(command[1:], 1):
+        if skip:
+            skip -= 1
+            continue
         if word[:1] == "-":
+            skip = LAUNCHER_VALUED.get(word, 0) if mpi else 0
             continue
         if word[:1] in "0123456789":
             continue

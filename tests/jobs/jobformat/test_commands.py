@@ -4727,6 +4727,11 @@ def test_data_handed_first_to_a_program_an_mpi_launcher_starts_is_read():
     # Not one an earlier step of the job wrote.
     text = "python prep.py > feats.pkl\nmpirun fit feats.pkl\n"
     assert ("data.inputs", "feats.pkl") not in found(text, shared_disk=True)
+    # (second review) past the launcher's options that take a value, to the program
+    for options in ("--bind-to core -np 4", "-x LD_LIBRARY_PATH -np 4", "--hostfile h -np 4",
+                    "--mca btl tcp -np 4"):  # fmt: skip
+        text = f"mpirun {options} parallel_bilby_analysis run/data_dump.pickle\n"
+        assert ("data.inputs", "run/data_dump.pickle") in found(text), options
 
 
 def test_intel_profilers_write_their_results_folder():
