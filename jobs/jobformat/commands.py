@@ -819,6 +819,8 @@ OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path",
                    "output_prefix"}  # fmt: skip
 # Sections of a configuration whose paths are written (`output.netcdf=out/fc.nc`).
 OUTPUT_SECTIONS = {"output", "outputs"}
+# …whose keys by these names are what the output is made from: read, not written.
+READ_UNDER_OUTPUT = {"template", "templates", "config", "settings", "cfg"}
 # What a program is given to read, by a key named for its input (`inference.input_pdb=`,
 # `data.input_path=`), and the weights a sampler loads by a key naming a checkpoint
 # (`inference.ckpt_override_path=m.pt`, `model.weights=w.pt`) on a line that does not train.
@@ -3028,8 +3030,11 @@ class _Reader:
         ):
             # a file or folder set under an output section (anemoi-inference's
             # `output.netcdf=out/fc.nc`, `output.extract_lam.output.netcdf=…`): written there,
-            # the array task's index kept as written
-            self.add("output.artifacts", value, said)
+            # the array task's index kept as written; but what the output is made from, set
+            # there too (`output.grib.template=/proj/t.grib`, `output.config=…`), is read
+            own = parts[max(i for i, p in enumerate(parts[:-1]) if p in OUTPUT_SECTIONS) + 1 :]
+            reads = READ_UNDER_OUTPUT.intersection(p.lower() for p in own)
+            self.add("data.inputs" if reads else "output.artifacts", value, said)
         elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
             # (stated only with a checkpoint place: see _settle)
             self.add("_resume", "auto", said)

@@ -4809,6 +4809,10 @@ def test_a_path_set_under_an_output_section_is_written():
         "python run.py output.format=netcdf output.name=run.1\n"  # no place: nothing
     )
     assert found(text) == [("output.artifacts", "netcdf/test_$SLURM_ARRAY_TASK_ID.nc")]
+    # (second review) what the output is made from, set under it, is read
+    text = "srun anemoi-inference run c.yaml output.grib.template=/proj/templates/t.grib\n"
+    assert ("data.inputs", "/proj/templates/t.grib") in found(text)
+    assert ("output.artifacts", "/proj/templates/t.grib") not in found(text)
 
 
 def test_a_build_for_one_platform_is_software_not_data():
