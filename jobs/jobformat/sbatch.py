@@ -697,6 +697,10 @@ def _hides_gpus(body):
 ONLY_ENVIRONMENT = re.compile(
     r"""^[ \t]*+(?:|#.*|(?:module|ml|source|\.|cd|pushd|set|unset|export)(?:[ \t]++[^;&|`(]*+)?+|"""
     r"""popd|conda[ \t]+(?:de)?activate\b[^;&|`(]*|"""
+    # (Spack's `spack load`, as `module load`; limits; a lone `exit 0`; a move to the script's
+    # own folder, `cd $(dirname $0)`)
+    r"""spack[ \t]++(?:un)?load\b[^;&|`(]*+|ulimit\b[^;&|`(]*+|exit(?:[ \t]++\d++)?+[ \t]*+|"""
+    r"""cd[ \t]++"?\$\((?:dirname|realpath|readlink)[ \t][^;&|`()]*+\)"?[ \t]*+|"""
     r"""(?:export[ \t]+)?[A-Za-z_]\w*=(?:"[^"`(]*"|'[^']*'|[^\s"'`(;&|]*)[ \t]*(?:#.*)?)$"""
 )
 
@@ -705,7 +709,10 @@ def _runs_nothing(body):
     """A script with no command beyond setting its environment up (a template's empty body,
     only `module load` lines) shows no work: what that work runs on is not said, CPU-only
     neither. (`hostname`, `echo`, `sleep` are work: CPU-only.)"""
-    return all(ONLY_ENVIRONMENT.match(line) for line in (body or "").splitlines())
+    return all(
+        ONLY_ENVIRONMENT.match(line) or SHELL_CONTROL.match(line)
+        for line in (body or "").splitlines()
+    )
 
 
 def _said_no_gpu(options):
