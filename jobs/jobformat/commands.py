@@ -3658,8 +3658,14 @@ class _Reader:
         frozen model. A file an earlier step wrote is the job's own."""
         for command in _commands(words):
             at = next((i for i, w in enumerate(command) if _base(w) == "dp"), -1)
+            program = _program_at(command)
+            if at < 0 or not (
+                at == program
+                or (0 <= program < at and _base(command[program]) in CONTAINER_RUNNERS)
+            ):
+                continue  # (`python main.py --strategy dp test`: a word, not the program)
             rest = [w for w in command[at + 1 :] if w not in ("--tf", "--pt", "--jax", "--pd")]
-            if at < 0 or not rest or rest[0] not in ("train", "freeze", "compress", "test"):
+            if not rest or rest[0] not in ("train", "freeze", "compress", "test"):
                 continue
             sub = rest[0]
             given = dict(zip(rest[1:], [*rest[2:], ""], strict=False))
@@ -5599,6 +5605,31 @@ def _with_arguments(text, args):
     return replaced if replaced != text else None
 
 
+# A setting written before a command (`OMP_NUM_THREADS=4 dp train …`).
+ASSIGNMENT_WORD = re.compile(r"[A-Za-z_]\w*+=")
+# Programs that run another in a container: the program they run is the command's too.
+CONTAINER_RUNNERS = {"singularity", "apptainer", "docker", "podman", "shifter", "enroot"}
+
+
+def _program_at(command):
+    """Where the command's own program is: past settings (`A=b`), `env`, `time`, `nohup`,
+    `exec`, and a launcher with its options (`srun -n 4`, `mpirun --bind-to core -np 4`); -1
+    if none."""
+    i = 0
+    while i < len(command):
+        word = command[i]
+        if ASSIGNMENT_WORD.match(word) or word in ("env", "time", "nohup", "exec", "command"):
+            i += 1
+        elif _base(word) in (LAUNCHERS - {"bash", "sh"}) | DECK_LAUNCHERS:
+            at = _launched_at(command[i:])
+            if not at:
+                return -1
+            i += at
+        else:
+            return i
+    return -1
+
+
 def _launched_at(command):
     """Where the program a launcher starts is (`mpirun -np $N ./sim`, `mpiexec -n 4 prog`): the
     first word that is neither an option nor a number or variable given to one, nor the value
@@ -5861,7 +5892,17 @@ MODEL_FILE = re.compile(r"\.(?:pb|pt|pth|model|safetensors)$")
 # write. train: a model to start from (-i/-f/-t: --init-model/--init-frz-model/--finetune); freeze: the
 # frozen model (-o); compress: -i read, -o written; test: the model (-m) and systems (-s).
 DEEPMD_READS = {
-    "train": ("-i", "--init-model", "-f", "--init-frz-model", "-t", "--finetune"),
+    # (`-r`/`--restart`: the checkpoint it resumes from)
+    "train": (
+        "-i",
+        "--init-model",
+        "-f",
+        "--init-frz-model",
+        "-t",
+        "--finetune",
+        "-r",
+        "--restart",
+    ),  # fmt: skip
     "compress": ("-i", "--input"),
     "test": ("-m", "--model", "-s", "--system"),
 }

@@ -4632,6 +4632,17 @@ def test_deepmd_reads_and_writes_the_models_its_subcommands_name():
     ]
     # The training input (settings) is no data; a program not DeePMD-kit's is not read so.
     assert found("dp train input.json\nsrun ./dpx compress -i a.pb -o b.pb\n") == []
+    # (second review) `dp` is the command's program, past a launcher and settings; not a word
+    # on another program's line
+    assert found("python main.py --strategy dp test -m /models/best.pt -s /data/sys\n") == []
+    assert found("OMP_NUM_THREADS=4 srun -n 4 dp test -m /m/g.pb -s /d/sys\n") == [
+        ("data.inputs", "/m/g.pb"),
+        ("data.inputs", "/d/sys"),
+    ]
+    # the checkpoint a training resumes from is read
+    assert found("dp train input.json --restart /ckpt/model.ckpt\n") == [
+        ("data.inputs", "/ckpt/model.ckpt")
+    ]
 
 
 def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
