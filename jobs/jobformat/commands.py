@@ -2006,7 +2006,7 @@ class _Reader:
         link = places[1].rstrip("/") if len(places) == 2 else ""
         if link in DATA_LINK_NAMES or link.split("/", 1)[0] in DATA_LINK_NAMES and "/" in link:
             source = self.expand(places[0]).rstrip("/")
-            if source and "$" not in source and not self._inside_own(source):
+            if source and "$" not in source:
                 self.add("data.inputs", source, " ".join(words))
         elif (
             link
