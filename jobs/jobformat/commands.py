@@ -477,7 +477,7 @@ PREDICTOR_IN_LINE = re.compile(
 )
 PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGNORECASE)
 # (a number, as an option's value or a CDO operator's: `-mulc,86400`, `-sellonlatbox,-10,40.5`)
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+NUMBER = re.compile(r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+")
 BARE_ARGUMENT = re.compile(r"[\w${}.-]+")
 # Long options written with one dash, as Go, Java and many scientific programs take them
 # (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.

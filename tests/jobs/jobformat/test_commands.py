@@ -5025,3 +5025,14 @@ def test_options_ending_in_output_name_what_a_program_writes():
     ]
     # A switch is no place; a media option alone is left unsaid.
     assert found("python x.py --print_output true --video_path /d/v.mp4\n") == []
+
+
+def test_a_number_is_told_in_linear_time():
+    # (second review: a long run of digits ending in `e` took minutes)
+    import time
+
+    for text in ("1" * 100_000 + "e", "1." * 50_000 + "x"):
+        start = time.perf_counter()
+        assert not commands.NUMBER.fullmatch(text)
+        assert time.perf_counter() - start < 0.25
+    assert all(commands.NUMBER.fullmatch(t) for t in ("-1.5e-3", ".5", "5.", "+3", "9.99e+08"))
