@@ -221,8 +221,12 @@ CANONICAL_HUB_MODEL = re.compile(
     r"distilbert-base-(?:uncased|cased|multilingual-cased|german-cased)|distilroberta-base|"
     r"xlm-roberta-(?:base|large)|albert-(?:base|large|xlarge|xxlarge)-v[12]|"
     r"t5-(?:small|base|large|3b|11b)|gpt2(?:-medium|-large|-xl)?|distilgpt2|"
-    r"xlnet-(?:base|large)-cased|bart-(?:base|large)|ctrl"
+    r"xlnet-(?:base|large)-cased|bart-(?:base|large)"
 )
+# (lm-eval's `--model hf --model_args pretrained=org/x`, or `--model gpt2` beside it: the class
+# of model the harness loads, the model itself being the `pretrained=`)
+MODEL_ARGS = re.compile(r"--model[_-]args\b")
+PRETRAINED_ARG = re.compile(r"\bpretrained=")
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
@@ -477,7 +481,7 @@ PREDICTOR_IN_LINE = re.compile(
 )
 PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGNORECASE)
 # (a number, as an option's value or a CDO operator's: `-mulc,86400`, `-sellonlatbox,-10,40.5`)
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+NUMBER = re.compile(r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+")
 BARE_ARGUMENT = re.compile(r"[\w${}.-]+")
 # Long options written with one dash, as Go, Java and many scientific programs take them
 # (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.
@@ -682,6 +686,10 @@ HF_FILE_CALL = re.compile(
     r"\bhf_hub_download\(\s*(?:repo_id\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']\s*,\s*"
     r"(?:filename\s*=\s*)?[\"']([^\"'\s]{1,200})[\"']"
 )
+# …and its keyword arguments that say where the file is (a dataset's or a Space's repository,
+# a folder in it).
+HF_REPO_TYPE = re.compile(r"\brepo_type\s*+=\s*+[\"'](dataset|space)[\"']")
+HF_SUBFOLDER = re.compile(r"\bsubfolder\s*+=\s*+[\"']([^\"'\s]{1,200})[\"']")
 # …a call whose arguments start on the next line (`from_pretrained(\n    "org/name",`).
 PY_OPEN_CALL = re.compile(r"\b(?:snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*$")
 # Python that writes a file or folder it names (`image.save('cat.png')`,
@@ -837,6 +845,8 @@ OVERRIDE_OUTPUT = {"export_path", "export_dir", "save_path",
                    "output_prefix"}  # fmt: skip
 # Sections of a configuration whose paths are written (`output.netcdf=out/fc.nc`).
 OUTPUT_SECTIONS = {"output", "outputs"}
+# …whose keys by these names are what the output is made from: read, not written.
+READ_UNDER_OUTPUT = {"template", "templates", "config", "settings", "cfg"}
 # What a program is given to read, by a key named for its input (`inference.input_pdb=`,
 # `data.input_path=`), and the weights a sampler loads by a key naming a checkpoint
 # (`inference.ckpt_override_path=m.pt`, `model.weights=w.pt`) on a line that does not train.
@@ -1015,8 +1025,13 @@ CDO_VALUED = {"-f", "-z", "-P", "-b", "-t", "-k", "-m", "-g", "--worker", "--pre
               "--percentile", "--timestat_date"}  # fmt: skip
 CDO_PRINTS = re.compile(
     r"(?:s?info[nv]?|show\w*|griddes\w*|zaxisdes|vardes|partab|ntime|npar|nlevel|nyear|nmon|ndate"
-    r"|codetab|diffn?|output\w*|verifygrid)"
+    r"|codetab|diffn?|output\w*|verifygrid|filedes|pardes|vct2?|nvar|ncode|ngrids|ngridpoints)"
 )
+# CDO operators that write two files (`cdo trend in.nc a.nc b.nc`: the two coefficients).
+CDO_WRITES_TWO = {"trend"}
+# An operator's parameter names a file only when it looks like one: a file extension
+# (`-remapcon,grid.nc`) or an absolute or home path; `-selyear,1981/2010`, `-selmon,6/8` are values.
+CDO_PARAM_FILE = re.compile(r"(?:/|~/|\$\{?HOME\b)[^=]*|[^=]*\.[A-Za-z][A-Za-z0-9]{0,7}")
 # bwa mem's options that take a value (the others are flags).
 BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
@@ -1177,6 +1192,9 @@ RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.I
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
 # …and a folder named for them.
 RESULT_FOLDER = re.compile(r"results?|predictions?|answers?|hyps|hypotheses", re.IGNORECASE)
+# A log's name (`train.log`, `run.err`) and a redirect that takes the errors too (`2>&1`).
+LOG_NAME = re.compile(r"\.(?:log|err)$", re.IGNORECASE)
+STDERR_TOO = re.compile(r"^\s*+2>&1")
 # A file a program reads as its input: `prog < F` (not `<<`, `<(`, `< <(` or `2<&1`).
 STDIN = re.compile(r"""(?:^|[^<\d&])<\s*(?![<(&])("[^"\n]+"|'[^'\n]+'|[^\s;&|<>()]+)""")
 # `${1:?usage: train.sh <config.yaml>}`: the message bash prints when the argument is missing,
@@ -1247,6 +1265,20 @@ SKY_CONTROLS = {"api", "status", "check", "show-gpus", "queue", "down", "stop", 
                 "autostop", "cost-report"}  # fmt: skip
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
+# MPI launchers' options written with their values apart (`--bind-to core`, `-x VAR`,
+# `--hostfile h`), and how many values each takes (`--mca btl tcp`, `-genv NAME value`).
+MPI_LAUNCHERS = {"mpirun", "mpiexec", "mpiexec.hydra", "srun", "prun", "aprun", "ibrun"}
+LAUNCHER_VALUED = {
+    **dict.fromkeys(
+        ["-np", "-n", "--np", "-c", "-N", "-x", "--bind-to", "-bind-to", "--map-by", "-map-by",
+         "--rank-by", "-rank-by", "--hostfile", "-hostfile", "--machinefile", "-machinefile",
+         "-f", "--host", "-host", "-H", "-ppn", "--npernode", "-npernode", "-wdir", "--wdir",
+         "-rf", "--rankfile", "-configfile", "--cpus-per-proc", "-cpus-per-rank", "--prefix",
+         "-bootstrap", "-launcher", "-iface", "-genvlist", "-envlist", "-profile"],
+        1,
+    ),
+    **dict.fromkeys(["--mca", "-mca", "-gmca", "--gmca", "-genv", "-env"], 2),
+}  # fmt: skip
 # Benchmarks and self-tests that move generated data only (NCCL tests, all-reduce benchmarks,
 # the CUDA samples' device checks).
 BENCHMARK = re.compile(
@@ -1963,6 +1995,14 @@ class _Reader:
         if "dry" in line and DRY_RUN.intersection(words):
             # A rehearsal (`--dry-run`) only lists what it would do: it writes nothing.
             self.found[start:] = [p for p in self.found[start:] if p.path not in WRITTEN_PLACES]
+        if "save" in line and NO_SAVE.intersection(words):
+            # A run told to keep no checkpoints (`--no-save`, `--no_save`) keeps none in the
+            # folder it is given for them (fairseq's `--save-dir ckpt`).
+            self.found[start:] = [
+                p
+                for p in self.found[start:]
+                if p.path not in ("request.checkpoint_location", "_save")
+            ]
         if (
             self.inside
             or (self.shared_disk and ">" in line)
@@ -2047,11 +2087,23 @@ class _Reader:
             and MODEL_FILE.search(source := self.expand(places[0]))
             and "$" not in source
             and _file_word(source)
-            and source not in self.produced
+            and not self._inside_own(source)
         ):
             # A trained model linked in under the name the program loads (`ln -s
             # ../train/frozen_model.pb frozen_model.pb`, then `lmp -in in.lammps`): read.
             self.add("data.inputs", source, " ".join(words))
+
+    def _inside_own(self, value):
+        """Whether a path is, or is inside, what an earlier step wrote: a file or folder the job
+        produced, an output it keeps, or the folder it checkpoints into (`--output_dir
+        /scratch/run1 --save_steps 100`, then `/scratch/run1/checkpoint-100/model.safetensors`)."""
+        value = value.rstrip("/")
+        own = self.produced | {
+            str(p.value).rstrip("/")
+            for p in self.found
+            if p.path in ("output.artifacts", "request.checkpoint_location")
+        }
+        return any(value == p or value.startswith(p + "/") for p in own if p and p != "/")
 
     def _key_values(self, words):
         """Picard's and GATK's old style, `INPUT=x.bam OUTPUT=y.bam METRICS_FILE=m.txt`: files
@@ -2195,10 +2247,18 @@ class _Reader:
                 self.add("output.artifacts", self.inside, f"{m.group(0).strip()} in {self.inside}")
                 return
             folder, _, name = target.rpartition("/")
-            if not self.inside and (
-                RESULT_FILE.match(name)
-                or TABLE_FILE.search(target)
-                or RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
+            if (
+                not self.inside
+                and (
+                    RESULT_FILE.match(name)
+                    or TABLE_FILE.search(target)
+                    or (
+                        RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
+                        # (a log kept there is still a log: `> results/train_$ID.log 2>&1`)
+                        and not LOG_NAME.search(name)
+                        and not (name.endswith(".out") and STDERR_TOO.search(line[m.end() :]))
+                    )
+                )
             ):
                 # A program's printed result kept in a file named for it (`> result_$ID.out`),
                 # in a folder named for results (`> results/test.nbest.out`), or printed as a
@@ -2546,7 +2606,12 @@ class _Reader:
                     option in HUB_ID_OPTIONS
                     and (
                         HF_ID.fullmatch(value)
-                        or CANONICAL_HUB_MODEL.fullmatch(value)
+                        or (
+                            CANONICAL_HUB_MODEL.fullmatch(value)
+                            and not (
+                                MODEL_ARGS.search(self.raw) and PRETRAINED_ARG.search(self.raw)
+                            )
+                        )
                         or (option in MODEL_PATH_OPTIONS and _is_path(value))
                         # (a model's name written as a path; not one built from a variable,
                         # `--model_name $OUT/exp1`, as often the run's own name)
@@ -3036,8 +3101,11 @@ class _Reader:
         ):
             # a file or folder set under an output section (anemoi-inference's
             # `output.netcdf=out/fc.nc`, `output.extract_lam.output.netcdf=…`): written there,
-            # the array task's index kept as written
-            self.add("output.artifacts", value, said)
+            # the array task's index kept as written; but what the output is made from, set
+            # there too (`output.grib.template=/proj/t.grib`, `output.config=…`), is read
+            own = parts[max(i for i, p in enumerate(parts[:-1]) if p in OUTPUT_SECTIONS) + 1 :]
+            reads = READ_UNDER_OUTPUT.intersection(p.lower() for p in own)
+            self.add("data.inputs" if reads else "output.artifacts", value, said)
         elif last in OVERRIDE_RESUME and value.lower() in RESUMES:
             # (stated only with a checkpoint place: see _settle)
             self.add("_resume", "auto", said)
@@ -3453,13 +3521,14 @@ class _Reader:
                     value = self.expand(_unquote(param))
                     if (
                         _file_word(value)
-                        and ("/" in value or "." in value)
+                        and CDO_PARAM_FILE.fullmatch(value)
                         and not NUMBER.fullmatch(value)
                         and not {value, self._in_cwd(value)} & self.produced
                     ):
                         self.add("data.inputs", value, said)
-            prints = CDO_PRINTS.fullmatch(operators[0].split(",")[0])
-            read, written = (files, []) if prints else (files[:-1], files[-1:])
+            first = operators[0].split(",")[0]
+            writes = 0 if CDO_PRINTS.fullmatch(first) else 2 if first in CDO_WRITES_TWO else 1
+            read, written = files[: len(files) - writes], files[len(files) - writes :]
             for value in dict.fromkeys(read):
                 if _file_word(value) and not {value, self._in_cwd(value)} & self.produced:
                     self.add("data.inputs", value, said)
@@ -3672,8 +3741,14 @@ class _Reader:
         frozen model. A file an earlier step wrote is the job's own."""
         for command in _commands(words):
             at = next((i for i, w in enumerate(command) if _base(w) == "dp"), -1)
+            program = _program_at(command)
+            if at < 0 or not (
+                at == program
+                or (0 <= program < at and _base(command[program]) in CONTAINER_RUNNERS)
+            ):
+                continue  # (`python main.py --strategy dp test`: a word, not the program)
             rest = [w for w in command[at + 1 :] if w not in ("--tf", "--pt", "--jax", "--pd")]
-            if at < 0 or not rest or rest[0] not in ("train", "freeze", "compress", "test"):
+            if not rest or rest[0] not in ("train", "freeze", "compress", "test"):
                 continue
             sub = rest[0]
             given = dict(zip(rest[1:], [*rest[2:], ""], strict=False))
@@ -3699,11 +3774,16 @@ class _Reader:
     def _intel_profiler(self, words):
         """Intel Advisor and VTune write their results into a project or result folder
         (`advisor --collect=roofline --project-dir=./adv -- ./app`, `vtune -collect hotspots
-        -result-dir r001 -- ./app`): an output."""
+        -result-dir r001 -- ./app`): an output. A report step (`vtune -report summary -r r001`,
+        `advisor --report=roofline --project-dir=./adv`) reads that folder: the job's own when an
+        earlier step collected into it, an input otherwise."""
         for command in _commands(words):
             at = next((i for i, w in enumerate(command) if INTEL_PROFILER.fullmatch(_base(w))), -1)
             if at < 0:
                 continue
+            reports = any(
+                w.partition("=")[0] in ("-report", "--report", "-R") for w in command[at + 1 :]
+            )
             for i, word in enumerate(command[at + 1 :], at + 1):
                 if word == "--":
                     break  # (the program profiled and its own options follow)
@@ -3714,7 +3794,12 @@ class _Reader:
                     value = command[i + 1] if i + 1 < len(command) else ""
                 value = self.expand(_unquote(value))
                 if value[:1] not in ("", "-") and (_file_word(value) or RELATIVE.fullmatch(value)):
-                    self.add("output.artifacts", value, f"{command[at]} {option} {value}")
+                    said = f"{command[at]} {option} {value}"
+                    if not reports:
+                        self.add("output.artifacts", value, said)
+                        self.produced.add(value.rstrip("/"))
+                    elif not self._inside_own(value):
+                        self.add("data.inputs", value, said)
                 break
 
     def _wsclean(self, words):
@@ -3999,8 +4084,18 @@ class _Reader:
         for m in HF_FILE_CALL.finditer(calls) if "hf_hub_download" in line else ():
             repo, name = self.expand(m.group(1)), self.expand(m.group(2))
             if HF_ID.fullmatch(repo) and "$" not in name:
+                # (the call's other arguments: `repo_type='dataset'`, `subfolder='unet'`)
+                end = calls.find(")", m.end())
+                rest = calls[m.end() : end if end >= 0 else m.end() + 400]
+                kind = HF_REPO_TYPE.search(rest)
+                folder = HF_SUBFOLDER.search(rest)
+                if folder and "$" not in folder.group(1):
+                    name = f"{folder.group(1).strip('/')}/{name}"
+                prefix = f"{kind.group(1)}s/" if kind else ""
                 self.add(
-                    "data.inputs", f"hf://{repo}/{name}", f"hf_hub_download({repo!r}, {name!r})"
+                    "data.inputs",
+                    f"hf://{prefix}{repo}/{name}",
+                    f"hf_hub_download({repo!r}, {name!r})",
                 )
         for m in PY_SAVE.finditer(calls) if ".save" in line or ".to_" in line else ():
             # What the job's own Python writes, by a name it gives (`image.save('cat.png')`).
@@ -5657,11 +5752,43 @@ def _with_arguments(text, args):
     return replaced if replaced != text else None
 
 
+# A setting written before a command (`OMP_NUM_THREADS=4 dp train …`).
+ASSIGNMENT_WORD = re.compile(r"[A-Za-z_]\w*+=")
+# Programs that run another in a container: the program they run is the command's too.
+CONTAINER_RUNNERS = {"singularity", "apptainer", "docker", "podman", "shifter", "enroot"}
+
+
+def _program_at(command):
+    """Where the command's own program is: past settings (`A=b`), `env`, `time`, `nohup`,
+    `exec`, and a launcher with its options (`srun -n 4`, `mpirun --bind-to core -np 4`); -1
+    if none."""
+    i = 0
+    while i < len(command):
+        word = command[i]
+        if ASSIGNMENT_WORD.match(word) or word in ("env", "time", "nohup", "exec", "command"):
+            i += 1
+        elif _base(word) in (LAUNCHERS - {"bash", "sh"}) | DECK_LAUNCHERS:
+            at = _launched_at(command[i:])
+            if not at:
+                return -1
+            i += at
+        else:
+            return i
+    return -1
+
+
 def _launched_at(command):
     """Where the program a launcher starts is (`mpirun -np $N ./sim`, `mpiexec -n 4 prog`): the
-    first word that is neither an option nor a number or variable given to one; 0 if none."""
+    first word that is neither an option nor a number or variable given to one, nor the value
+    of a launcher's option that takes one (`--bind-to core`, `-x VAR`, `--hostfile h`, `--mca
+    btl tcp`); 0 if none."""
+    skip, mpi = 0, _base(command[0]) in MPI_LAUNCHERS
     for i, word in enumerate(command[1:], 1):
+        if skip:
+            skip -= 1
+            continue
         if word[:1] == "-":
+            skip = LAUNCHER_VALUED.get(word, 0) if mpi else 0
             continue
         if word[:1] in "0123456789":
             continue
@@ -5912,7 +6039,17 @@ MODEL_FILE = re.compile(r"\.(?:pb|pt|pth|model|safetensors)$")
 # write. train: a model to start from (-i/-f/-t: --init-model/--init-frz-model/--finetune); freeze: the
 # frozen model (-o); compress: -i read, -o written; test: the model (-m) and systems (-s).
 DEEPMD_READS = {
-    "train": ("-i", "--init-model", "-f", "--init-frz-model", "-t", "--finetune"),
+    # (`-r`/`--restart`: the checkpoint it resumes from)
+    "train": (
+        "-i",
+        "--init-model",
+        "-f",
+        "--init-frz-model",
+        "-t",
+        "--finetune",
+        "-r",
+        "--restart",
+    ),  # fmt: skip
     "compress": ("-i", "--input"),
     "test": ("-m", "--model", "-s", "--system"),
 }

@@ -696,8 +696,12 @@ def _hides_gpus(body):
 # A line that only sets the environment up and starts nothing: a comment, a blank line, a
 # module load, activating an environment, changing folder, setting a variable to a plain value.
 ONLY_ENVIRONMENT = re.compile(
-    r"""^[ \t]*(?:|#.*|(?:module|ml|source|\.|cd|pushd|set|unset|export)(?:[ \t]+[^;&|`(]*)?|"""
+    r"""^[ \t]*+(?:|#.*|(?:module|ml|source|\.|cd|pushd|set|unset|export)(?:[ \t]++[^;&|`(]*+)?+|"""
     r"""popd|conda[ \t]+(?:de)?activate\b[^;&|`(]*|"""
+    # (Spack's `spack load`, as `module load`; limits; a lone `exit 0`; a move to the script's
+    # own folder, `cd $(dirname $0)`)
+    r"""spack[ \t]++(?:un)?load\b[^;&|`(]*+|ulimit\b[^;&|`(]*+|exit(?:[ \t]++\d++)?+[ \t]*+|"""
+    r"""cd[ \t]++"?\$\((?:dirname|realpath|readlink)[ \t][^;&|`()]*+\)"?[ \t]*+|"""
     r"""(?:export[ \t]+)?[A-Za-z_]\w*=(?:"[^"`(]*"|'[^']*'|[^\s"'`(;&|]*)[ \t]*(?:#.*)?)$"""
 )
 
@@ -713,7 +717,10 @@ def _runs_nothing(body):
     """A script with no command beyond setting its environment up (a template's empty body,
     only `module load` lines) shows no work: what that work runs on is not said, CPU-only
     neither. (`hostname`, `echo`, `sleep` are work: CPU-only.)"""
-    return all(ONLY_ENVIRONMENT.match(line) for line in (body or "").splitlines())
+    return all(
+        ONLY_ENVIRONMENT.match(line) or SHELL_CONTROL.match(line)
+        for line in (body or "").splitlines()
+    )
 
 
 def _said_no_gpu(options):
@@ -1010,8 +1017,8 @@ SETTING_UP = re.compile(
 # The shell's own words around steps (`if [[ … ]]`, `then`, `for x in …`, `do`, `done`): no step.
 # (a test only: `if srun prog; then` runs a step)
 SHELL_CONTROL = re.compile(
-    r"^\s*(?:(?:if|elif|while|until)\s+\[\[?\s[^;&|`$(]*(?:\$\w+[^;&|`$(]*)*\]\]?\s*(?:;\s*(?:then|do))?\s*$|"
-    r"(?:then|else|fi|do|done|esac)\s*$|for\s+\w+\s+in\b(?:[^;&|`$]|\$(?!\())*(?:;\s*do)?\s*$)"
+    r"^\s*+(?:(?:if|elif|while|until)\s++\[\[?\s(?:[^;&|`$(]|\$\w)*\]\]?+\s*+(?:;\s*+(?:then|do))?+\s*+$|"
+    r"(?:then|else|fi|do|done|esac)\s*+$|for\s++\w++\s++in\b(?:[^;&|`$]|\$(?!\())*+(?:;\s*+do)?+\s*+$)"
 )
 # A distributed program's meeting point or size, set for the script it runs.
 RENDEZVOUS = re.compile(r"\b(?:MASTER_ADDR|MASTER_PORT|WORLD_SIZE|NNODES|NUM_NODES)\b")
@@ -1168,7 +1175,7 @@ def _hands_off_to(body, in_container=False):
 RUNS_A_PROGRAM = re.compile(
     r"^\s*(?:time\s+)?(?:python[\d.]*\s+(?:-[a-zA-Z]+\s+)*[\"']?"
     r"([^\s;&|\"'()-][^\s;&|\"'()]*\.py(?=[\s\"')]|$)|\$\{?[A-Za-z_]\w*\}?(?=[\"']?(?:\s|$)))|"
-    r"make\s+(?:-\S+\s+)*(\w[\w.-]*)\b)[^;&|]*$"
+    r"make\s++(?:-\S+\s+)*(\w++(?:[.-]++\w++)*+)\b)[^;&|]*+$"
 )
 INSTALLS = re.compile(r"^\s*(?:python[\d.]*\s+-m\s+)?pip3?\s+install\b")
 

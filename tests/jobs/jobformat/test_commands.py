@@ -4459,6 +4459,11 @@ def test_models_the_hub_serves_without_an_organisation_are_read_by_name():
     assert found("python t.py --model t5-small\n") == [("data.inputs", "hf://t5-small")]
     # (any other bare word is as often a run's label or a setting)
     assert found("python t.py --model_name mymodel\n") == []
+    # (second review) beside `--model_args pretrained=…` the bare name is the model's class;
+    # `ctrl` is as often a setting as Salesforce's old model
+    text = "python main.py --model gpt2 --model_args pretrained=EleutherAI/gpt-j-6B --tasks x\n"
+    assert found(text) == [("data.inputs", "hf://EleutherAI/gpt-j-6B")]
+    assert found("python analyze.py --model ctrl --subject sub-01\n") == []
 
 
 def test_a_tokenizer_trainers_model_prefix_is_what_it_writes():
@@ -4476,6 +4481,9 @@ def test_a_trainer_told_to_keep_no_checkpoints_writes_its_output_dir():
     assert found("python run.py --output_dir /o/x --save_steps 500\n") == [
         ("request.checkpoint_location", "/o/x")
     ]
+    # (second review) fairseq's --no-save: its --save-dir holds no checkpoints
+    text = "fairseq-train data-bin/wmt16 --no-save --save-dir ckpt --save-interval 1\n"
+    assert found(text) == [("data.inputs", "data-bin/wmt16")]
 
 
 def test_fairseq_tools_read_the_data_folder_given_first():
@@ -4546,6 +4554,11 @@ def test_printed_results_redirected_into_a_folder_named_for_results_are_an_outpu
     ]
     # (a log's folder is not one)
     assert found("python t.py > logs/run.out\n", shared_disk=True) == []
+    # (second review) a log kept in that folder is still a log: by its name, or a `.out` that
+    # takes the errors too
+    assert found("python t.py > results/train_${SLURM_JOB_ID}.log 2>&1\n", shared_disk=True) == []
+    assert found("python t.py > results/run.err\n", shared_disk=True) == []
+    assert found("python t.py > results/run.out 2>&1\n", shared_disk=True) == []
 
 
 def test_a_dvc_remote_only_printed_for_the_reader_is_not_added():
@@ -4579,6 +4592,17 @@ def test_one_file_of_a_hub_repository_is_read_by_its_name():
     assert found(text) == [
         ("data.inputs", "hf://northwind/seg-base/seg_base.pt"),
         ("data.inputs", "hf://northwind/vit/vit.safetensors"),
+    ]
+    # (second review) a dataset's repository, a folder in the repository
+    text = (
+        'python -c "from huggingface_hub import hf_hub_download as h; h(1); hf_hub_download('
+        "repo_id='org/ds', filename='train.parquet', repo_type='dataset')\"\n"
+        'python -c "from huggingface_hub import hf_hub_download; hf_hub_download('
+        "repo_id='org/model', filename='model.safetensors', subfolder='unet')\"\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/org/ds/train.parquet"),
+        ("data.inputs", "hf://org/model/unet/model.safetensors"),
     ]
 
 
@@ -4643,6 +4667,17 @@ def test_deepmd_reads_and_writes_the_models_its_subcommands_name():
     ]
     # The training input (settings) is no data; a program not DeePMD-kit's is not read so.
     assert found("dp train input.json\nsrun ./dpx compress -i a.pb -o b.pb\n") == []
+    # (second review) `dp` is the command's program, past a launcher and settings; not a word
+    # on another program's line
+    assert found("python main.py --strategy dp test -m /models/best.pt -s /data/sys\n") == []
+    assert found("OMP_NUM_THREADS=4 srun -n 4 dp test -m /m/g.pb -s /d/sys\n") == [
+        ("data.inputs", "/m/g.pb"),
+        ("data.inputs", "/d/sys"),
+    ]
+    # the checkpoint a training resumes from is read
+    assert found("dp train input.json --restart /ckpt/model.ckpt\n") == [
+        ("data.inputs", "/ckpt/model.ckpt")
+    ]
 
 
 def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
@@ -4654,6 +4689,15 @@ def test_a_trained_model_linked_in_under_the_name_the_program_loads_is_read():
     # A link to a script, a log, or a model the job wrote itself is not.
     assert found("ln -s ../run.sh run.sh\nln -sf out.log latest.log\n") == []
     assert found("dp freeze -o g.pb\nln -s g.pb graph.pb\n") == [("output.artifacts", "g.pb")]
+    # (second review) nor a file inside a folder the job checkpoints into or wrote
+    text = (
+        "python train.py --output_dir /scratch/me/run1 --save_steps 100\n"
+        "ln -sf /scratch/me/run1/checkpoint-100/model.safetensors /scratch/me/latest.safetensors\n"
+    )
+    assert ("data.inputs", "/scratch/me/run1/checkpoint-100/model.safetensors") not in found(text)
+    assert found("ln -sf /scratch/me/run1/checkpoint-100/model.safetensors m.safetensors\n") == [
+        ("data.inputs", "/scratch/me/run1/checkpoint-100/model.safetensors")
+    ]
 
 
 def test_a_folder_copied_into_the_jobs_own_folder_holds_what_the_run_reads_there():
@@ -4729,6 +4773,11 @@ def test_data_handed_first_to_a_program_an_mpi_launcher_starts_is_read():
     # Not one an earlier step of the job wrote.
     text = "python prep.py > feats.pkl\nmpirun fit feats.pkl\n"
     assert ("data.inputs", "feats.pkl") not in found(text, shared_disk=True)
+    # (second review) past the launcher's options that take a value, to the program
+    for options in ("--bind-to core -np 4", "-x LD_LIBRARY_PATH -np 4", "--hostfile h -np 4",
+                    "--mca btl tcp -np 4"):  # fmt: skip
+        text = f"mpirun {options} parallel_bilby_analysis run/data_dump.pickle\n"
+        assert ("data.inputs", "run/data_dump.pickle") in found(text), options
 
 
 def test_intel_profilers_write_their_results_folder():
@@ -4742,6 +4791,14 @@ def test_intel_profilers_write_their_results_folder():
         ("output.artifacts", "./nbody-advisor"),
         ("output.artifacts", "r001hs"),
     ]
+    # (second review) a report step reads the folder: the job's own after a collection, an
+    # input alone
+    text = (
+        "vtune -collect hotspots -r r001 -- ./app\n"
+        "vtune -report summary -r r001\n"
+        "advisor --report=roofline --project-dir=/scratch/adv\n"
+    )
+    assert found(text) == [("output.artifacts", "r001"), ("data.inputs", "/scratch/adv")]
 
 
 def test_cdo_reads_its_input_files_and_grid_and_writes_the_last_file():
@@ -4767,6 +4824,30 @@ def test_cdo_reads_its_input_files_and_grid_and_writes_the_last_file():
     ]
 
 
+def test_cdo_operator_parameters_are_values_unless_they_look_like_files():
+    # (second review) year and month ranges are values; a printing operator reads its one file;
+    # `trend` writes two files.
+    text = (
+        "cdo -O -selyear,1981/2010 -selmon,6/8 /data/era5/t2m.nc /scratch/jja.nc\n"
+        "cdo -remapcon,/grids/target /data/in.nc /scratch/r.nc\n"
+        "cdo nvar /data/v.nc\n"
+        "cdo filedes /data/f.nc\n"
+        "cdo trend /data/t2m.nc /scratch/a.nc /scratch/b.nc\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "/data/era5/t2m.nc"),
+        ("output.artifacts", "/scratch/jja.nc"),
+        ("data.inputs", "/grids/target"),
+        ("data.inputs", "/data/in.nc"),
+        ("output.artifacts", "/scratch/r.nc"),
+        ("data.inputs", "/data/v.nc"),
+        ("data.inputs", "/data/f.nc"),
+        ("data.inputs", "/data/t2m.nc"),
+        ("output.artifacts", "/scratch/a.nc"),
+        ("output.artifacts", "/scratch/b.nc"),
+    ]
+
+
 def test_a_path_set_under_an_output_section_is_written():
     text = (
         "srun anemoi-inference run config.yaml date=2023-01-01T00 "
@@ -4774,6 +4855,10 @@ def test_a_path_set_under_an_output_section_is_written():
         "python run.py output.format=netcdf output.name=run.1\n"  # no place: nothing
     )
     assert found(text) == [("output.artifacts", "netcdf/test_$SLURM_ARRAY_TASK_ID.nc")]
+    # (second review) what the output is made from, set under it, is read
+    text = "srun anemoi-inference run c.yaml output.grib.template=/proj/templates/t.grib\n"
+    assert ("data.inputs", "/proj/templates/t.grib") in found(text)
+    assert ("output.artifacts", "/proj/templates/t.grib") not in found(text)
 
 
 def test_a_build_for_one_platform_is_software_not_data():
@@ -5234,3 +5319,14 @@ def test_case_arms_are_all_kept_when_nested_or_the_variable_is_set_at_run_time()
     # A default for the file's value leaves the value the file's.
     defaulted = 'MODE="${MODE:-eval}"\n' + arms
     assert [v for _, v in found(defaulted, variables=given)] == ["hf://org/train-model"]
+
+
+def test_a_number_is_told_in_linear_time():
+    # (second review: a long run of digits ending in `e` took minutes)
+    import time
+
+    for text in ("1" * 100_000 + "e", "1." * 50_000 + "x"):
+        start = time.perf_counter()
+        assert not commands.NUMBER.fullmatch(text)
+        assert time.perf_counter() - start < 0.25
+    assert all(commands.NUMBER.fullmatch(t) for t in ("-1.5e-3", ".5", "5.", "+3", "9.99e+08"))

@@ -811,4 +811,48 @@ def test_a_test_suite_run_by_ctest_does_not_say_cpu_only():
     # a build with make and nothing else runs on the CPUs
     text = "#!/bin/bash\n#SBATCH --nodes=1\nmake -j 4\n"
     [result] = jobformat.import_text(text.encode(), filename="t.sh")
+
+
+def test_the_line_readers_take_linear_time_on_long_adversarial_lines():
+    import time
+
+    from jobs.jobformat import sbatch
+
+    n = 100_000
+    cases = [
+        (sbatch.SHELL_CONTROL.match, "if [[ " + "$a" * (n // 2)),
+        (sbatch.SHELL_CONTROL.match, "if [[ $" + "a" * n),
+        (sbatch.SHELL_CONTROL.match, "for x in " + " " * n + ";x"),
+        (sbatch.ONLY_ENVIRONMENT.match, "module " + " " * n + "("),
+        (sbatch.ONLY_ENVIRONMENT.match, "export " + "\t" * n + "`"),
+        (sbatch.ONLY_ENVIRONMENT.match, "spack load" + " " * n + "("),
+        (sbatch.ONLY_ENVIRONMENT.match, "exit " + "1" * n + "x"),
+        (sbatch.RUNS_A_PROGRAM.match, "make " + "a." * (n // 2) + ";x"),
+    ]
+    for match, text in cases:
+        start = time.perf_counter()
+        match(text)
+        assert time.perf_counter() - start < 0.25, text[:20]
+    # and they still read what they read
+    assert sbatch.SHELL_CONTROL.match('if [[ "$MODE" == train ]]; then')
+    assert sbatch.SHELL_CONTROL.match("for f in $FILES; do")
+    assert not sbatch.SHELL_CONTROL.match("if [[ $(hostname) ]]; then")
+    assert sbatch.ONLY_ENVIRONMENT.match("module load gcc/12")
+    assert not sbatch.ONLY_ENVIRONMENT.match("cd x; python a.py")
+    assert sbatch.RUNS_A_PROGRAM.match("make -j8 foo.bar").group(2) == "foo.bar"
+
+
+def test_a_body_that_only_sets_up_its_environment_says_nothing_of_cpu_only():
+    # (second review) `spack load` as `module load`; a lone `exit 0`, a test around it, and a
+    # move to the script's own folder are no work either
+    for body in (
+        "module load gcc\ncd $SLURM_SUBMIT_DIR\n",
+        "spack load lammps\nsource run_lammps.sh\n",
+        "module load x\nif [[ -f done.txt ]]; then\n  exit 0\nfi\n",
+        "ml load R\nset -euo pipefail\ncd $(dirname $0)\n",
+    ):
+        text = f"#!/bin/bash\n#SBATCH -c 8\n{body}"
+        [result] = jobformat.import_text(text.encode(), filename="x.sbatch")
+        assert not result.description.request.no_accelerators, body
+    [result] = jobformat.import_text(b"#!/bin/bash\n#SBATCH -c 8\nspack load x\n./sim\n")
     assert result.description.request.no_accelerators is True
