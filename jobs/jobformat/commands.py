@@ -6354,7 +6354,7 @@ def merge(
     follows in text order, including cloud copies an importer already added (they are
     moved into text order, not added twice). Paths under a mounted location (`under`)
     belong to that mount's entry and are not added again. Returns the proposals used."""
-    used = []
+    used, noted = [], {}
     mounted = [_home_as_tilde(m.rstrip("/")) for m in under if m]
 
     def inside(value):
@@ -6498,14 +6498,25 @@ def merge(
         else:
             continue
         used.append(p)
-        notes.append(p.note())
+        noted[p.path] = noted.get(p.path, 0) + 1
+        if noted[p.path] <= NOTES_PER_FIELD:
+            notes.append(p.note())
         if exact is not None and p.text:
             # The line it was read from, for the partner to check (provenance.sources).
             exact.append({"path": placed, "line": p.line, "text": p.text})
+    for path, count in noted.items():
+        if count > NOTES_PER_FIELD:
+            notes.append(f"{path}: {count - NOTES_PER_FIELD:,} more read from the commands.")
     for part, key, _ in lists.values():
         if not part[key]:
             del part[key]
     return used
+
+
+# Each value read is noted with where it was read, up to this many per field: a generated
+# script can name thousands (the format keeps at most 50 entries of a list), and a page of
+# thousands of notes helps nobody.
+NOTES_PER_FIELD = 100
 
 
 def _written_mount(path, output):

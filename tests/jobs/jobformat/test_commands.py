@@ -5330,3 +5330,11 @@ def test_a_number_is_told_in_linear_time():
         assert not commands.NUMBER.fullmatch(text)
         assert time.perf_counter() - start < 0.25
     assert all(commands.NUMBER.fullmatch(t) for t in ("-1.5e-3", ".5", "5.", "+3", "9.99e+08"))
+
+
+def test_thousands_of_values_of_one_field_are_noted_up_to_a_hundred_then_counted():
+    options = " ".join(f"--data /lustre/ds/part_{i}" for i in range(250))
+    [result] = jobformat.import_text(f"#!/bin/bash\n#SBATCH -N 1\npython t.py {options}\n".encode())
+    read = [n for n in result.notes if n.startswith("data.inputs: /lustre")]
+    assert len(read) == 100 and read[0].startswith("data.inputs: /lustre/ds/part_0 ")
+    assert "data.inputs: 150 more read from the commands." in result.notes
