@@ -3433,18 +3433,13 @@ class _Reader:
             levels = [i for i, w in enumerate(command) if w in BIDS_LEVELS]
             if not levels:
                 continue
-            given, i = [], levels[0] - 1
-            while i >= 0 and len(given) < 2:
-                word = command[i]
-                if word.startswith("-"):
-                    i -= 1
-                    continue
-                if i > 0 and command[i - 1].startswith("-") and "=" not in command[i - 1]:
-                    i -= 2  # an option's value (`-w /work`)
-                    continue
-                given.append(self.expand(_unquote(word)))
-                i -= 1
-            if len(given) < 2 or not all(_is_path(v) or "/" in v for v in given):
+            # An option before a folder may take it as its value (`-w /work`) or be a switch
+            # (`--low-mem`): read as a value first, as a switch when that leaves no two folders.
+            for valued in (True, False):
+                given, i = self._bids_folders(command, levels[0] - 1, valued)
+                if len(given) == 2 and all(_is_path(v) or "/" in v for v in given):
+                    break
+            else:
                 continue
             if not any(BIDS_APP.search(_base(w)) for w in command[: i + 1]):
                 continue  # (two paths before `group` in any other program's line say nothing)
@@ -3455,6 +3450,22 @@ class _Reader:
                 # (derivatives on the node's own disk are copied out later, or lost)
                 self.add("output.artifacts", output, f"BIDS derivatives {output}")
             self.produced.add(output.rstrip("/"))
+
+    def _bids_folders(self, command, i, valued):
+        """The last two words before command[i + 1] that are not options (nor, when `valued`,
+        an option's value), last first, and the index left of them."""
+        given = []
+        while i >= 0 and len(given) < 2:
+            word = command[i]
+            if word.startswith("-"):
+                i -= 1
+                continue
+            if valued and i > 0 and command[i - 1].startswith("-") and "=" not in command[i - 1]:
+                i -= 2  # an option's value (`-w /work`)
+                continue
+            given.append(self.expand(_unquote(word)))
+            i -= 1
+        return given, i
 
     def _samtools(self, words):
         """`samtools sort|view|index|… [options] FILE`: the file named first is read (a view's

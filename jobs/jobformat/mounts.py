@@ -68,6 +68,12 @@ LOGIN_KEY = re.compile(
     r"""(\b(?:wandb|huggingface-cli|hf)[ \t]+(?:auth[ \t]+)?login[ \t]+|"""
     r"""\bdocker[ \t]+login\b[^\n;&|]*?[ \t]-p[ \t]+|\bBearer[ \t]+)([^\s$'"-][^\s;&|'"]*)"""
 )
+# A key set by a tool's own settings command (`aws configure set aws_secret_access_key …`, `dvc
+# remote modify --local store secret_access_key …`): hidden when the setting's name is a key's.
+SETTING_KEY = re.compile(
+    r"""(\b(?:configure|config)[ \t]+set[ \t]+|\bremote[ \t]+modify(?:[ \t]+--local)?[ \t]+"""
+    r"""[\w.-]++[ \t]+)([\w.-]++)([ \t]+)([^\s$'"-][^\s;&|'"]*+)"""
+)
 URL_PASSWORD = re.compile(r"\b([a-z][a-z0-9+.-]*://[^/\s:@]+:)([^@\s/]+)@")
 TOKEN_SHAPED = re.compile(
     r"\b(?:hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|"
@@ -107,6 +113,14 @@ def masked(line):
         line = TOKEN_SHAPED.sub(HIDDEN, line)
     if not any(word in lower for word in NAMES_A_KEY):
         return line
+    line = SETTING_KEY.sub(
+        lambda m: (
+            f"{m.group(1)}{m.group(2)}{m.group(3)}{HIDDEN}"
+            if hides(m.group(2).rsplit(".", 1)[-1], m.group(4))
+            else m.group(0)
+        ),
+        line,
+    )
     line = SHOWN_ASSIGNMENT.sub(
         lambda m: f"{m.group(1)}={HIDDEN}" if hides(m.group(1), m.group(2)) else m.group(0),
         line,

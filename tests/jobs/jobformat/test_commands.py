@@ -4415,6 +4415,9 @@ def test_a_bids_app_reads_its_dataset_and_writes_its_derivatives():
     # `participant` that is no level after two folders says nothing
     assert found("python group.py participant\n") == []
     assert found("mriqc bids out group\n") == []  # (names, not paths)
+    # a switch before the folders (`--low-mem`) takes no value
+    text = "fmriprep --low-mem /lab/bids /lab/out participant\n"
+    assert found(text) == [("data.inputs", "/lab/bids"), ("output.artifacts", "/lab/out")]
     # two paths before `group` in a program that is no BIDS app, nor an image of one
     assert found("python plot.py /proj/results/scores.csv /proj/figs/ group\n") == []
     # derivatives on the node's own disk are not what the job leaves; their copy out is

@@ -162,6 +162,14 @@ def test_keys_in_yaml_urls_logins_and_token_shapes_are_hidden_wherever_a_line_is
     ):
         assert secret not in shown, secret
     assert "MAX_TOKENS" in shown and "512" in shown
+    # a key set by a tool's own settings command; its other settings stay
+    from jobs.jobformat.mounts import masked
+
+    assert masked("aws configure set aws_secret_access_key wJal/K7") == (
+        "aws configure set aws_secret_access_key …"
+    )
+    assert masked("aws configure set region us-east-1") == "aws configure set region us-east-1"
+    assert masked("dvc remote modify --local store secret_access_key abc").endswith("key …")
 
 
 def test_a_key_named_for_what_it_opens_is_a_key_even_beside_a_lookup_word():
