@@ -1037,6 +1037,21 @@ BWA_VALUED = set("tkwdryc DWmABOELUxRHoIhKTvGX".replace(" ", ""))
 PROFILERS = {"kernprof", "nsys", "ncu", "rocprof", "scalene"}
 # STAR's options that name files it reads (the index, `--genomeDir`, depends on the run mode).
 STAR_READS = ("--genomeFastaFiles", "--sjdbGTFfile", "--readFilesIn", "--sjdbFileChrStartEnd")
+# 10x Genomics pipelines' options that name what they read.
+TENX_READS = (
+    "--transcriptome",
+    "--reference",
+    "--fastqs",
+    "--libraries",
+    "--csv",
+    "--feature-ref",
+    "--image",
+    "--cytaimage",
+    "--darkimage",
+    "--colorizedimage",
+    "--probe-set",
+    "--loupe-alignment",
+)
 # Sequencing tools that name their files by options, as STAR does: what each option reads (the
 # reference, index, reads, annotation) and writes (a file or folder), and whether its bare
 # arguments are files it reads (fastqc's reads, minimap2's target and query). A tool with
@@ -1061,6 +1076,17 @@ SEQ_TOOLS = {
     "bcftools call": ((), ("-o", "--output"), -1),
     "anchorwave genoAli": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o", "-f"), 0),
     "anchorwave proali": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o"), 0),
+    # Single-cell and spatial pipelines: 10x Genomics' Cell Ranger and Space Ranger read the
+    # reference, reads, images and library sheets, and write a folder named by `--id` in the
+    # working directory; kallisto|bustools' `kb count` reads its index, map and reads (bare);
+    # CellBender reads a count matrix and writes the cleaned one.
+    "cellranger count": (TENX_READS, ("--id",), 0),
+    "cellranger multi": (TENX_READS, ("--id",), 0),
+    "cellranger-atac count": (TENX_READS, ("--id",), 0),
+    "cellranger-arc count": (TENX_READS, ("--id",), 0),
+    "spaceranger count": (TENX_READS, ("--id",), 0),
+    "kb count": (("-i", "-g", "-c1", "-c2"), ("-o",), -1),
+    "cellbender remove-background": (("--input",), ("--output",), 0),
     # …and structural biology's, the same way. Docking programs (AutoDock Vina and its forks,
     # smina, gnina): the receptor, the ligands and a reference ligand for the box read, the poses
     # written (`--config` is the box's settings).
@@ -1103,6 +1129,17 @@ SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
 # Rosetta's applications (`rosetta_scripts.default.linuxgccrelease`, `relax.mpi.macosclangrelease`).
 MOTIONCOR_BUILD = re.compile(r"MotionCor[23](?:[_-][\w.-]*)?")
 ROSETTA_BUILD = re.compile(r"[A-Za-z]\w*(?:\.\w+)?\.(?:linux|macos)\w*(?:release|debug)")
+
+
+def _split_long_options(words, known):
+    """`--fastqs=dir` as `--fastqs dir` for the options a tool names its files by."""
+    for word in words:
+        key, equals, value = word.partition("=")
+        if equals and word[:2] == "--" and key in known:
+            yield key
+            yield value
+        else:
+            yield word
 
 
 def _tool_name(base):
@@ -3593,7 +3630,7 @@ class _Reader:
                 continue
             reads, writes, bare = spec
             given, written, read, skip = [], [], [], None
-            for word in command[at + 1 :]:
+            for word in _split_long_options(command[at + 1 :], (*reads, *writes)):
                 if skip:
                     value = self.expand(_unquote(word))
                     # (each with the words that name it, as the line writes them)

@@ -1057,7 +1057,11 @@ ALL_ARGUMENTS = r"""["']?\$(?:[@*]|\{[@*]\})["']?[ \t]*$"""
 ARGS_VARIABLE = re.compile(
     rf"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)={ALL_ARGUMENTS}""", re.MULTILINE
 )
-GIVEN_PROGRAM = re.compile(rf"""^\s*{SRUN_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)?{ALL_ARGUMENTS}""")
+# The shell words that run the rest of the line as its command (`time "$@"`, `exec "$@"`).
+SHELL_PREFIX = r"""(?:(?:time|exec|nohup|command)[ \t]+(?:-p[ \t]+)?)?"""
+GIVEN_PROGRAM = re.compile(
+    rf"""^\s*{SHELL_PREFIX}{SRUN_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)?{ALL_ARGUMENTS}"""
+)
 
 # A command line the script is given as an argument and runs (`bash -c "$1"`, `eval "$2"`): the
 # work is chosen at submission, and so is what it runs on.

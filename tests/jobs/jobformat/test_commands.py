@@ -5341,3 +5341,31 @@ def test_thousands_of_values_of_one_field_are_noted_up_to_a_hundred_then_counted
     read = [n for n in result.notes if n.startswith("data.inputs: /lustre")]
     assert len(read) == 100 and read[0].startswith("data.inputs: /lustre/ds/part_0 ")
     assert "data.inputs: 150 more read from the commands." in result.notes
+
+
+def test_single_cell_pipelines_read_and_write_what_their_options_name():
+    # Cell Ranger and Space Ranger write a folder named by --id; `--opt=value` is read as
+    # `--opt value` for the options naming files; kb count's bare arguments are its reads
+    text = (
+        "cellranger count --id=s1 --transcriptome=/ref/refdata-gex-GRCh38 \\\n"
+        "  --fastqs=fastq/s1 --sample=s1 --localcores=16\n"
+        "spaceranger count --id v1 --transcriptome /ref/gex --fastqs raw/v1 --image img/v1.tif\n"
+        "kb count -i index.idx -g t2g.txt -x 10xv3 -o kb_out r1.fastq.gz r2.fastq.gz\n"
+        "cellbender remove-background --input s1/outs/raw.h5 --output cb/s1.h5 --cuda\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/ref/refdata-gex-GRCh38"),
+        ("data.inputs", "fastq/s1"),
+        ("output.artifacts", "s1"),
+        ("data.inputs", "/ref/gex"),
+        ("data.inputs", "raw/v1"),
+        ("data.inputs", "img/v1.tif"),
+        ("output.artifacts", "v1"),
+        ("data.inputs", "index.idx"),
+        ("data.inputs", "t2g.txt"),
+        ("data.inputs", "r1.fastq.gz"),
+        ("data.inputs", "r2.fastq.gz"),
+        ("output.artifacts", "kb_out"),
+        ("data.inputs", "s1/outs/raw.h5"),
+        ("output.artifacts", "cb/s1.h5"),
+    ]

@@ -625,6 +625,15 @@ def test_a_program_given_at_submission_is_a_hand_off_that_says_nothing_of_cpu_on
     assert request("#SBATCH -t 1:00:00", "python fit.py $*").no_accelerators is True
 
 
+def test_a_given_program_behind_time_or_exec_is_still_a_hand_off():
+    for runs in ('time "$@"', "exec $@", 'nohup srun "$@"', "time -p python $*"):
+        got = imported("#SBATCH -t 1:00:00", "module load snakemake", runs).description.request
+        assert got.no_accelerators is None and got.accelerators is None, runs
+    # a program of its own behind `time` is work shown here
+    got = imported("#SBATCH -t 1:00:00", "time python fit.py").description.request
+    assert got.no_accelerators is True
+
+
 def test_the_no_gpu_note_says_tpus_only_for_tpu_work():
     head = "#!/bin/bash\n#SBATCH --time=1:00:00\n"
     [gpu] = jobformat.import_text(
