@@ -26,6 +26,7 @@ from .mounts import (
     USER_CONFIG,
     copied_folder,
     secret_name,
+    shown_line,
 )
 from .realtime import CONTAINER_VALUED, ends_serving, serving_signals
 from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
@@ -100,16 +101,6 @@ RAY_WORKING_DIR = re.compile(r"""working_dir[\\"']{0,3}\s*:\s*[\\"']{0,3}(/[^"'\
 
 
 QUOTED = re.compile(r"""(["'])(.*?)\1""")
-
-
-def _shown(line):
-    """A line as the import page shows it: stripped, its first 200 characters. Cut before it is
-    stripped, so a long line is not copied once per value read from it."""
-    start = LEADING_SPACE.match(line).end()
-    return line[start : start + 200].rstrip()
-
-
-LEADING_SPACE = re.compile(r"\s*")
 
 
 def _unquote(word):
@@ -1850,7 +1841,7 @@ class _Reader:
                     line, text = i + first, raw[i]
                     break
         self.found.append(
-            Proposal(path, value, line, _shown(text), said, self.section, command=self.line)
+            Proposal(path, value, line, shown_line(text), said, self.section, command=self.line)
         )
         if path in WRITTEN_PATHS and str(value).rstrip("/"):
             self.written.add(str(value).rstrip("/"))

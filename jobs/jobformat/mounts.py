@@ -139,6 +139,19 @@ def masked(line):
     )
 
 
+SHOWN_CHARACTERS = 200
+LEADING_SPACE = re.compile(r"\s*")
+
+
+@functools.lru_cache(maxsize=64)  # (one line gives many values: thousands, on a long one)
+def shown_line(line):
+    """A line as the import page shows it beside a value read from it: its first 200
+    characters, stripped, a key in it hidden before the cut (its closing quote may lie past
+    it). Only a bounded part of a long line is copied or searched."""
+    start = LEADING_SPACE.match(line).end()
+    return masked(line[start : start + SHOWN_CHARACTERS + 1000])[:SHOWN_CHARACTERS].rstrip()
+
+
 class Use(StrEnum):
     READ = "read"
     WRITTEN = "written"

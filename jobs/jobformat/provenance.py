@@ -15,9 +15,8 @@ import re
 from bisect import bisect_right
 
 from . import sbatch
-from .mounts import masked
+from .mounts import shown_line
 
-TEXT_LIMIT = 200
 # A file with thousands of mounts still answers quickly: past this many values looked up by
 # their text, the rest get no source rather than making the import slow.
 MAX_TEXT_LOOKUPS = 400
@@ -117,7 +116,7 @@ class _Lines:
 
     def source(self, index):
         # (hidden before it is cut: a key's closing quote may lie past the cut)
-        return {"line": index + 1, "text": _shown(self.lines[index])}
+        return {"line": index + 1, "text": shown_line(self.lines[index])}
 
     def line_of(self, offset):
         return bisect_right(self.starts, offset) - 1
@@ -372,11 +371,5 @@ def sources(text, fmt, data, exact=None, part=0, parts=1):
         path, line, line_text = _entry(entry)
         if path in filled and isinstance(line, int) and line >= 1:
             known = finder.lines.lines[line - 1] if line <= len(finder.lines.lines) else ""
-            out[path] = {"line": line, "text": _shown(str(line_text or known))}
+            out[path] = {"line": line, "text": shown_line(str(line_text or known))}
     return dict(sorted(out.items()))
-
-
-def _shown(line):
-    """A line as a value's source shows it: stripped, cut, a key in it hidden before the cut (its
-    closing quote may lie past it), over a bounded part of it (a line can be a megabyte)."""
-    return masked(line.strip()[: TEXT_LIMIT + 1000])[:TEXT_LIMIT]

@@ -7,7 +7,7 @@ import json
 from types import SimpleNamespace
 
 from jobs import jobformat
-from jobs.jobformat import cli, provenance
+from jobs.jobformat import cli, mounts, provenance
 
 SCRIPT = """#!/bin/bash
 #SBATCH -J masks-v7
@@ -83,7 +83,7 @@ def test_long_lines_are_cut():
     data = {"work": {"image": "docker:img"}}
     text = "image_id: docker:img " + "x" * 500 + "\n"
     [source] = provenance.sources(text, "skypilot", data).values()
-    assert len(source["text"]) == provenance.TEXT_LIMIT
+    assert len(source["text"]) == mounts.SHOWN_CHARACTERS
 
 
 def test_the_command_line_lists_each_value_with_its_line(tmp_path):
@@ -128,6 +128,10 @@ def test_a_keys_value_is_never_shown_with_the_line_it_was_read_from(tmp_path):
     # (the command itself is the partner's own script, kept as written)
     sources = repr(json.loads(out.getvalue())["sources"])
     assert "hf_SECRETabc" not in sources and "hf_zz9" not in sources
+    # a key with no known shape whose closing quote lies past the shown part of its line
+    long_line = "python t.py --data /dd " + "--epochs 3 " * 14 + '--api_key "abc123secret"\n'
+    [result] = jobformat.import_text(b"#!/bin/bash\n#SBATCH --gres=gpu:1\n" + long_line.encode())
+    assert "abc1" not in repr(result.sources)
     # a key given to a login command
     [result] = jobformat.import_text(
         b"#!/bin/bash\n#SBATCH --gres=gpu:1\nwandb login 0123abcd\npython t.py --data /d\n"
