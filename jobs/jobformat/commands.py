@@ -934,6 +934,13 @@ PYTHON_LIBRARY = re.compile(r"/(?:site|dist)-packages/")
 # program writes there alone is not delivered (unless the job copies it out).
 JOB_TEMPORARY = re.compile(r"^\$\{?(?:TMPDIR|SLURM_TMPDIR)\}?(?:/|$)")
 # Tools that only move data (copies, downloads): a later upload's source is not theirs to write.
+# FFmpeg's options that take no value (the word after them may be the output file).
+FFMPEG_FLAGS = {"-y", "-n", "-an", "-vn", "-sn", "-dn", "-shortest", "-hide_banner", "-nostdin",
+                "-stats", "-nostats", "-re", "-copyts"}  # fmt: skip
+# …and a relative file it names (`part-$SLURM_ARRAY_TASK_ID.mp4`, `Ek*.jpg`, `f_%04d.png`).
+MEDIA_FILE = re.compile(r"[\w.*$%{][\w.*${}%-]*+(?:/[\w.*${}%-]++)*+")
+# Programs that pack or compress files (what they pack is still the job's data).
+ARCHIVERS = {"tar", "zip", "gzip", "pigz", "zstd", "xz", "bzip2"}
 MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "curl"}
 # Where a step of the job writes: a later upload of it sends the job's own files.
 WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
@@ -1801,6 +1808,9 @@ class _Reader:
         self.restart_flags = {}  # variables set to a restart flag when a tested file is there
         self.required = None  # a file an `if` tests is missing, until its branch exits
         self.ran_before = False  # the same, before the line being read
+        # whether a step so far ran a program other than an archiver (`tar -c` of one folder,
+        # then of another: both are still the job's data), and the same before this line
+        self.ran_beyond = self.ran_beyond_before = False
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
         self.detached = set()  # images started in the background (`docker run -d`)
@@ -1875,6 +1885,8 @@ class _Reader:
         self._requires(line)
         self.ran_before = self.ran
         self.ran = self.ran or self._ran(words)
+        self.ran_beyond_before = self.ran_beyond
+        self.ran_beyond = self.ran_beyond or self._ran(words, skip=ARCHIVERS)
         if self.shared_disk and (".env" in line or "$(" in line):
             self._key_files(line, words)
         if self.shared_disk and "=" in line and (m := LITERAL_KEY.match(line)):
@@ -2037,6 +2049,7 @@ class _Reader:
             or "mkdir" in line
             or "tar" in line
             or "unzip" in line
+            or "ffmpeg" in line
             or (self.made and ("cd" in line or "pushd" in line))
         ):
             self._writes(line, words)
@@ -2262,6 +2275,8 @@ class _Reader:
                 self.inside = None
             elif head == "tar" and len(parts) > 2:
                 self._tar(parts)
+            elif head == "ffmpeg" and len(parts) > 3:
+                self._ffmpeg(parts)
             elif head == "unzip" and len(parts) > 1:
                 self._unzip(parts)
         if not self.shared_disk:
@@ -2302,9 +2317,20 @@ class _Reader:
             line = UNSET_MESSAGE.sub("", line)
         if "[[" in line:
             line = _without_tests(line)
+        tasks = "parallel" in line or "xargs" in line or "sed" in line
+        # (each command judged once, at its first redirect, each stretch searched once: linear)
+        begun, scanned, feeds = None, 0, False
         for m in STDIN.finditer(line):
             if m.group(1).startswith("/") and line[m.end() : m.end() + 1] == ">":
                 continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
+            if tasks:
+                cut = max(line.rfind(c, scanned, m.start()) for c in "|;&")
+                scanned = m.start()
+                if begun is None or cut >= 0:
+                    begun = cut + 1 if cut >= 0 else 0
+                    feeds = _feeds_tasks(line[begun : m.start() + 1])
+                if feeds:
+                    continue  # a list of tasks (`parallel < cmds.txt`): the work, not its data
             raw = _unquote(m.group(1))
             value = self.expand(raw)
             if self._redirected_before(raw, value) or self._written(value):
@@ -2331,12 +2357,63 @@ class _Reader:
             if flags.endswith("f") and i + 1 < len(parts):
                 archive = self.expand(parts[i + 1])
             i += 1
-        if not _is_path(archive) or NODE_LOCAL.match(archive):
+        if not _is_path(archive):
+            # (`cd /p/run; tar -zcf out.tar.gz out`: an archive by its name, under the folder
+            # the script changed into, on a cluster's shared disk)
+            if not (
+                self.shared_disk and ARCHIVE_FILE.search(archive) and TAR_MEMBER.fullmatch(archive)
+            ):
+                return
+            archive = self._in_tree(archive)
+        if NODE_LOCAL.match(archive):
             return
         if "c" in flags:
             self.add("output.artifacts", archive, f"tar -{flags} {archive}")
+            if not any(w in TAR_VALUED for w in parts):
+                self._archived(parts[i + 1 :], flags)
         elif "x" in flags:
             self.add("data.inputs", archive, f"tar -{flags} {archive}")
+
+    def _ffmpeg(self, parts):
+        """FFmpeg reads each file given with `-i` and writes the file its command ends with
+        (`ffmpeg -y -i part-1.mp4 -filter:v scale=640:360 out-1.mp4`, a frame pattern
+        `-pattern_type glob -i 'f*.jpg'`): what is not an option's value, a file by its
+        extension. Not a pipe, stdin/stdout (`-`), the null device, or a file an earlier step
+        wrote; a relative one on a cluster's shared disk only (under the folder changed into)."""
+        said = " ".join(parts)[:160]
+        for j in range(1, len(parts) - 1):
+            place = self._media_place(parts[j + 1]) if parts[j] == "-i" else ""
+            if place and not self._written(place):
+                self.add("data.inputs", place, said)
+        last, before = parts[-1], parts[-2]
+        if before == "-i" or (before.startswith("-") and before not in FFMPEG_FLAGS):
+            return  # (the last word is an option's value)
+        if "." in last.rsplit("/", 1)[-1] and (place := self._media_place(last)):
+            self.add("output.artifacts", place, said)
+
+    def _media_place(self, word):
+        place = self.expand(_unquote(word))
+        if place in ("-", "/dev/null") or place.startswith(("pipe:", "-")):
+            return ""
+        if "://" in place or _is_path(place):
+            return place
+        return self._in_tree(place) if self.shared_disk and MEDIA_FILE.fullmatch(place) else ""
+
+    def _archived(self, members, flags):
+        """The files and folders `tar -c` packs (`tar -zcf A.tar.gz run_1/ run_2/`) are read,
+        on a cluster's shared disk, before any program of the job has run (after one, they are
+        its results) and not written by an earlier step; not with `-C` (they are relative to
+        another folder) nor a list given with `-T`."""
+        if not self.shared_disk or self.ran_beyond_before:
+            return
+        for member in members:
+            if member[:1] in ("-", ">", "<", "|", "&", ";", "2"):
+                return
+            place = self.expand(_unquote(member))
+            if not _is_path(place):
+                place = self._in_tree(place) if TAR_MEMBER.fullmatch(place) else ""
+            if place and not NODE_LOCAL.match(place) and not self._written(place.rstrip("/")):
+                self.add("data.inputs", place, f"tar -{flags} … {member}")
 
     def _gdc_download(self, words):
         """The NCI Genomic Data Commons' client, `gdc-client download -m MANIFEST -d DIR -t
@@ -2575,6 +2652,18 @@ class _Reader:
                     )
                 ):
                     self.add("data.inputs", value, f"{option} {value}")
+                continue
+            if (
+                "raw" in value
+                and option[:2] == "--"
+                and not WRITES.search(option)
+                and not OWN_FILES.search(option)
+                and _raw_data(place := self.expand(value))
+                and not NODE_LOCAL.match(place)
+                and not self._written(place.rstrip("/"))
+            ):
+                # (`--ngsim_dir data/raw/ngsim`: the raw data, whatever the option is called)
+                self.add("data.inputs", place, f"{option} {place}")
                 continue
             if option not in KNOWN_OPTIONS and not (
                 option[:6] in CHECKPOINT_STARTS and CHECKPOINT_OPTION.fullmatch(option)
@@ -4336,7 +4425,7 @@ class _Reader:
             for p in places
         )  # fmt: skip
 
-    def _ran(self, words):
+    def _ran(self, words, skip=frozenset()):
         """Whether the line runs a program that may write files (not a message, a module load,
         a folder made or a copy): what it writes, a later upload sends away. A value taken
         from a command (`IP=$(echo $SSH_CLIENT | cut -d' ' -f1)`) runs that command."""
@@ -4345,7 +4434,7 @@ class _Reader:
             while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
                 i += 1
             head = command[i].rsplit("/", 1)[-1] if i < len(command) else ""
-            if head and head not in READS_NOTHING and head not in MOVES_ONLY:
+            if head and head not in READS_NOTHING and head not in MOVES_ONLY and head not in skip:
                 return True
         return False
 
@@ -4370,6 +4459,11 @@ class _Reader:
                 forms = {local.rstrip("/"), target.rstrip("/"), _unquote(written).rstrip("/")}
                 forms.discard("")
                 self.downloads.append((self.found[before], self.index, forms))
+
+    def _in_tree(self, path):
+        """A relative path under the folder the script changed into (any first character:
+        `07_runs/` too, as tar's and cp's arguments are always paths)."""
+        return f"{self.cwd}/{path}" if self.cwd else path
 
     def _in_cwd(self, path):
         if self.cwd and not _is_path(path) and RELATIVE.fullmatch(path):
@@ -4881,9 +4975,13 @@ SBCAST_VALUED = {"-F", "--fanout", "-j", "--jobid", "-s", "--size", "-t", "--tim
 COMPILED_FILE = re.compile(r"\.(?:out|bin|so|a|o|c|cc|cpp|h|hpp|f90)$")
 # tar's options that take a value as the next word.
 TAR_VALUED = {"-C", "--directory", "-I", "--use-compress-program", "-T", "--files-from", "-X"}
+# Archives by their name (`out.tar.gz`, `logs.tgz`, `bams.tar.zst`).
+# A relative file or folder as tar names it (`07_run_1/`, `output`); possessive: linear.
+TAR_MEMBER = re.compile(r"[\w.][\w.-]*+(?:/[\w.-]++)*+/?")
+ARCHIVE_FILE = re.compile(r"\.(?:tar|tgz|tbz2?|txz)(?:\.(?:gz|bz2|xz|zst|lz4))?$|\.tar\.\w+$")
 # srun's short options that take their value as the next word (`-p gpu`, `-n 4`).
-SRUN_VALUED = {"-p", "-n", "-c", "-J", "-t", "-o", "-e", "-w", "-x", "-G", "-A", "-q", "-C",
-               "-D", "-m", "-d", "-i", "-L", "-M", "-S", "-W"}  # fmt: skip
+SRUN_VALUED = {"-N", "-p", "-n", "-c", "-J", "-t", "-o", "-e", "-w", "-x", "-G", "-A", "-q",
+               "-C", "-D", "-m", "-d", "-i", "-L", "-M", "-S", "-W"}  # fmt: skip
 
 
 def _data_named(value):
@@ -4908,8 +5006,80 @@ def _launched(words):
         return words
     i = 1
     while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i] in SRUN_VALUED or words[i] == "-N" else 1
+        i += 2 if words[i] in SRUN_VALUED else 1
     return words[i:]
+
+
+# GNU parallel's options that take the next word as their value.
+PARALLEL_VALUED = {"-j", "--jobs", "-P", "--max-procs", "--joblog", "-S", "--sshlogin",
+                   "--sshloginfile", "--slf", "--wd", "--workdir", "--delay", "--results",
+                   "--res", "--halt", "--timeout", "--tmpdir", "--memfree", "--load", "-N",
+                   "--max-args", "-n", "-L", "--max-lines", "--colsep", "-C", "-d",
+                   "--delimiter", "--retries", "--tagstring", "--env", "--basefile", "--bf",
+                   "--return", "--transferfile", "--tf", "-a", "--arg-file", "-E", "--eof",
+                   "-I", "--replace", "-s", "--max-chars"}  # fmt: skip
+
+
+def _feeds_tasks(command):
+    """Whether what a command (its text up to a `<`) is given on its stdin is a list of tasks:
+    GNU parallel's or xargs's input (each line a command or a task's arguments), or the file
+    sed picks a task's line from (`sed -n "${SLURM_ARRAY_TASK_ID}p" < list.txt`)."""
+    words = _launched(_words(command))
+    head = words[0].rsplit("/", 1)[-1] if words else ""
+    return head in ("parallel", "xargs") or (head == "sed" and _picks_a_line(words))
+
+
+def _picks_a_line(words):
+    """`sed -n "${ID}p"`, `sed -n $((N+1))p`: sed printing the line a variable numbers."""
+    return "-n" in words and any(w[:1] == "$" and w.endswith("p") for w in words)
+
+
+def runs_listed_commands(body):
+    """Whether the job runs the lines of a list as its commands: GNU parallel given no command
+    of its own (`parallel -j 8 < cmds.txt`, `cat list | parallel -P 48 {}`, `parallel ::::
+    tasks.sh`), or a line sed picks piped to a shell (`sed -n "${ID}p" jobs.txt | bash`). The
+    work is written in the list, not in the file. (str.find and splitting only: linear.)"""
+    text = (body or "").replace("\\\n", " ")
+    if "parallel" not in text and "sed" not in text:
+        return False
+    for line in text.splitlines():
+        if "parallel" not in line and "sed" not in line:
+            continue
+        parts = line.split("|")
+        for i, part in enumerate(parts):
+            following = parts[i + 1].split(None, 1)[:1] if i + 1 < len(parts) else []
+            to_shell = following in (["bash"], ["sh"])
+            if "parallel" not in part and not ("sed" in part and to_shell):
+                continue
+            words = _launched(_words(part))
+            head = words[0].rsplit("/", 1)[-1] if words else ""
+            if head == "parallel" and _parallel_runs_lines(words):
+                return True
+            if head == "sed" and to_shell and _picks_a_line(words):
+                return True
+    return False
+
+
+def _parallel_runs_lines(words):
+    """GNU parallel with no command before its input (`<`, `::::`, the end) or `{}` as the
+    command: each line it is given is run as a command."""
+    i = 1
+    while i < len(words) and words[i].startswith("-") and words[i] != "-":
+        i += 2 if words[i] in PARALLEL_VALUED else 1
+    command = words[i] if i < len(words) else ""
+    return command in ("", "::::", "<") or command.startswith(("<", "{}"))
+
+
+def _raw_data(value):
+    """A place in a data folder's `raw` folder (`data/raw/ngsim`, `/p/datasets/raw/x.csv`,
+    `$ROOT/data/raw`): the data as it came, what a program handed it reads. (Splitting only.)"""
+    if not (_is_path(value) or RELATIVE.fullmatch(value)) or len(value) > 300:
+        return False
+    parts = value.rstrip("/").split("/")
+    return any(
+        parts[i] == "raw" and parts[i - 1].lower() in ("data", "dataset", "datasets")
+        for i in range(1, len(parts))
+    )
 
 
 def _without_tests(line):

@@ -452,6 +452,7 @@ def _component(options, body, gpus_elsewhere=False):
                 and not GIVEN_COMMAND.search(body or "")
                 and not TEMPLATE_COMMAND.search(body or "")
                 and not TEST_RUNNER.search(body or "")
+                and not commands.runs_listed_commands(body)
                 and not _runs_nothing(body)
                 and _shows_work(body)
             )

@@ -697,6 +697,72 @@ def test_an_archive_created_is_an_output_and_one_unpacked_an_input():
     ]
 
 
+def test_an_archive_made_on_the_shared_disk_reads_what_it_packs():
+    text = (
+        "cd /proj/runs/\ntar -zcvf 07_out.tar.gz 07_out/ logs\ntar -zcf /proj/bams.gz /work/bams\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("output.artifacts", "/proj/runs/07_out.tar.gz"),
+        ("data.inputs", "/proj/runs/07_out/"),
+        ("data.inputs", "/proj/runs/logs"),
+        ("output.artifacts", "/proj/bams.gz"),
+        ("data.inputs", "/work/bams"),
+    ]
+    # Not after a program ran (it packs the results), nor with -C, nor off the shared disk.
+    for text in (
+        "python fit.py\ntar -czf /proj/out.tgz maps\n",
+        "tar -C /proj -czf /proj/out.tgz maps\n",
+    ):
+        assert found(text, shared_disk=True) == [("output.artifacts", "/proj/out.tgz")], text
+    assert found("tar -czf out.tgz maps\n") == []
+
+
+def test_ffmpeg_reads_its_inputs_and_writes_the_file_its_command_ends_with():
+    text = (
+        "srun --ntasks=1 ffmpeg \\\n-y -i part-$SLURM_ARRAY_TASK_ID.mp4 -filter:v scale=640:360 \\\n"
+        "out-part-$SLURM_ARRAY_TASK_ID.mp4\n"
+        "ffmpeg -framerate 25 -pattern_type glob -i 'Ek*.jpg' -pix_fmt yuv420p /movies/Ek.mp4\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "part-$SLURM_ARRAY_TASK_ID.mp4"),
+        ("output.artifacts", "out-part-$SLURM_ARRAY_TASK_ID.mp4"),
+        ("data.inputs", "Ek*.jpg"),
+        ("output.artifacts", "/movies/Ek.mp4"),
+    ]
+    # The last word an option's value, stdout, a null output, or relative files off the cluster.
+    for text in (
+        "ffmpeg -i /in/a.mp4 -f null -\n",
+        "ffmpeg -i /in/a.mp4 -c:v libx264\n",
+    ):
+        assert found(text, shared_disk=True) == [("data.inputs", "/in/a.mp4")], text
+    assert found("ffmpeg -i a.mp4 b.mp4\n") == []
+
+
+def test_a_list_of_tasks_fed_to_parallel_or_picked_by_sed_is_the_work_not_data():
+    for text in (
+        "parallel -j 1 < /mnt/jobs/cmds.sh\n",
+        "srun -N 1 parallel --joblog j.log < cmds.txt\n",
+        'sed -n "${SLURM_ARRAY_TASK_ID}p" < /proj/runs.txt | bash\n',
+        "xargs -P 8 -n 1 gzip < /proj/files.txt\n",
+    ):
+        assert found(text, shared_disk=True) == [], text
+    # A file given to a program on its stdin is still read; so is sed's own input it edits.
+    assert found("pw.x < /proj/scf.in\n") == [("data.inputs", "/proj/scf.in")]
+    assert found("sed 's/a/b/' < /proj/in.txt\n") == [("data.inputs", "/proj/in.txt")]
+
+
+def test_the_raw_data_folder_handed_to_a_program_is_read_whatever_the_option():
+    text = "python prep.py --ngsim_dir data/raw/ngsim --src $ROOT/datasets/raw/x.csv --k raw\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "data/raw/ngsim"),
+        ("data.inputs", "$ROOT/datasets/raw/x.csv"),
+    ]
+    # Not where the program writes, nor a raw folder that is not a data folder's.
+    assert found("python prep.py --out_dir data/raw/x --logs raw/x\n", shared_disk=True) == [
+        ("output.artifacts", "data/raw/x")
+    ]
+
+
 def test_a_model_folder_training_files_and_more_output_spellings():
     text = (
         "python -m sglang.launch_server --model-path /n/models/glm-4 --port 30000 &\n"

@@ -221,6 +221,26 @@ def test_an_array_limit_asks_for_no_nodes_and_brackets_are_a_range():
     assert wide.description.request.nodes is None and wide.description.work.shards == 1000
 
 
+def test_commands_run_from_a_list_or_a_script_srun_starts_show_no_work_of_their_own():
+    def cpu_only(*lines):
+        return imported("#SBATCH -c 4", *lines).description.request.no_accelerators
+
+    # The work is in the list (GNU parallel given no command, a line sed picks run by bash)
+    # or in the script srun starts (`-N 1` is srun's node count, its value the next word).
+    for step in (
+        "parallel < s86.txt",
+        "cat chr16.txt | parallel -P 48 {}",
+        "parallel -j 8 :::: ./tasks_$SLURM_ARRAY_TASK_ID.sh",
+        'cat cmds.txt | parallel -j 8 "{} > out_{%}.out"',
+        'sed -n "${SLURM_ARRAY_TASK_ID}p" < runs.txt | bash',
+        "srun -N 1 -n 1 -c 1 --exclusive ./run.sh --config c.yaml",
+    ):
+        assert cpu_only(step) is None, step
+    # GNU parallel running a program of the job's own over a list of inputs is CPU work.
+    assert cpu_only("parallel -j 4 gzip {} :::: files.txt") is True
+    assert cpu_only('sed -n "${SLURM_ARRAY_TASK_ID}p" params.txt') is True
+
+
 def test_cpu_only_is_said_only_when_nothing_points_to_gpus():
     def request(*lines):
         return imported(*lines).description.request
