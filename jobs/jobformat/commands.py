@@ -1545,6 +1545,13 @@ def _asks_help(words):
     return len(words) == 2 and words[1].rstrip(";") in HELP_FLAGS and words[0][:1] != "-"
 
 
+# A line that is web-page markup copied with the script (`<strong>#SBATCH --array=0-31</strong>`,
+# `</pre>`): the shell fails on it, it runs no program.
+MARKUP_LINE = re.compile(
+    r"\s*+</?(?:strong|b|em|i|code|pre|tt|span|p|br|div)(?:\s[^<>\n]*+)?/?>", re.I
+)
+
+
 class _Quiet:
     """Whether every step a text runs plainly reads nothing (see READS_NOTHING)."""
 
@@ -1577,6 +1584,8 @@ class _Quiet:
             return
         if FUNCTION_START.match(expanded) or ("=(" in expanded and ARRAY.match(expanded)):
             return  # a function defined, or a bash array set (`SEEDS=(1 2 3)`): values only
+        if expanded[:1] == "<" and MARKUP_LINE.match(expanded):
+            return  # a web page's markup left around a line (`<strong>#SBATCH …</strong>`): no step
         if self.quiet and (m := PY_INLINE.match(expanded)) and expanded.count('"') == 1:
             # Inline Python whose quoted body continues on the next lines.
             self.heredoc, self.steps = ('"', "inline"), self.steps + 1
@@ -4919,7 +4928,12 @@ class _Reader:
         """An option of the job's own program naming a path mounted into its container: the
         program reads it, unless the option's name says it writes there (`--sink`,
         `--out-dir`, `--save-path`) or keeps its own files there (logs, caches, checkpoints)."""
-        if not any(value == t or value.startswith(t + "/") for t, _ in self.mounted):
+        hosts = [s for t, s in self.mounted if value == t or value.startswith(t + "/")]
+        if not hosts:
+            return
+        if NODE_LOCAL.match(hosts[0]):
+            # The node's own scratch put into the container (`${SLURM_TMPDIR}:/scratch`, then
+            # `--db-dir /scratch/db`): what the program keeps there is the job's own, not data.
             return
         name = option.lstrip("-").lower()
         if OWN_FILES.search(name):
@@ -6224,7 +6238,8 @@ def serves(text):
 
 
 # The host's system folders: what a container sees there is the node's setup, not data.
-SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin)(?:/|$)")
+# (`/cvmfs`: CernVM-FS, the read-only software tree many clusters share, bound for its modules)
+SYSTEM_PLACE = re.compile(r"^/(?:var|etc|usr|opt|run|sys|dev|proc|lib\w*|bin|sbin|cvmfs)(?:/|$)")
 # The home folder's user installs and compiler caches (`~/.local`, `~/.triton`): the
 # tools' own files, mounted so a container finds them; not the job's data.
 HOME_TOOL_FOLDER = re.compile(

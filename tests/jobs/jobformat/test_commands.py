@@ -5435,3 +5435,32 @@ def test_single_cell_pipelines_read_and_write_what_their_options_name():
         ("data.inputs", "s1/outs/raw.h5"),
         ("output.artifacts", "cb/s1.h5"),
     ]
+
+
+def test_a_path_in_the_nodes_scratch_mounted_into_a_container_is_not_data():
+    # seen-bo: a tool's database built in ${SLURM_TMPDIR} seen at /scratch in the container
+    text = (
+        'apptainer run --bind "${SLURM_TMPDIR}:/scratch" --bind "/lake/in:/data:ro" img.sif '
+        "/data --db-dir /scratch/db\n"
+    )
+    found_ = found(text)
+    assert not any("SLURM_TMPDIR" in str(v) for _, v in found_ if _ != "work.image")
+    # the same option under a mount of the cluster's disk is still read
+    assert ("data.inputs", "/lake/db") in found(
+        'apptainer run --bind "/lake:/scratch" img.sif --db-dir /scratch/db\n'
+    )
+
+
+def test_the_cvmfs_software_tree_bound_at_its_own_place_is_not_data():
+    # seen-bo: `--bind /cvmfs:/cvmfs:ro` for the cluster's modules
+    text = 'apptainer run --bind "/cvmfs:/cvmfs:ro" --bind "/lake/x:/x" img.sif go\n'
+    assert ("data.unclassified", "/cvmfs -> /cvmfs") not in found(text)
+    assert ("data.unclassified", "/x -> /lake/x") in found(text)
+
+
+def test_web_page_markup_left_in_a_script_runs_nothing():
+    # seen-bo: directives copied from a web page with their <strong> tags
+    text = '<strong>#SBATCH --array=0-31</strong>\necho "I am task $SLURM_ARRAY_TASK_ID"\n'
+    assert found(text) == [("data.no_inputs", True)]
+    # a redirection from a file is a command still
+    assert ("data.no_inputs", True) not in found("<input.txt sort\n")
