@@ -10,9 +10,7 @@ from tests.jobs.jobformat.fidelity import Score, report, score_file
 
 CORPUS = Path(__file__).parent / "fixtures" / "imports"
 FILES = sorted(
-    p
-    for p in CORPUS.glob("*/*")
-    if p.is_file() and not p.name.endswith((".expected.yaml", ".md"))
+    p for p in CORPUS.glob("*/*") if p.is_file() and not p.name.endswith((".expected.yaml", ".md"))
 )
 
 
