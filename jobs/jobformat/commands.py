@@ -701,9 +701,9 @@ FETCH = re.compile(
     rf"(?:^|&&|\|\||;|\bthen\b|\bdo\b)\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:sudo\s+)?({FETCH_TOOLS})\s"
 )
 URL = re.compile(r"(?:https?|ftp)://[^\s\"'|;&<>)]{1,400}")
-# Fetched to install something, not data: scripts, packages, keys, installers.
+# Fetched to install something, not data: scripts, notebooks, packages, keys, installers.
 NOT_DATA_URL = re.compile(
-    r"\.(?:sh|py|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
+    r"\.(?:sh|py|ipynb|deb|rpm|whl|pem|crt|gpg|asc|key|repo|list|exe|msi|dmg|pkg)(?:\?|$)|"
     r"(?:get\.docker|repo\.anaconda|conda\.io|astral\.sh|bun\.sh|rustup|nodesource|"
     r"developer\.download\.nvidia|deb\.|apt\.|pypi\.|download\.pytorch|raw\.githubusercontent|"
     # Google's software downloads (the Cloud SDK, Go, Chrome), never a job's data
@@ -1368,7 +1368,7 @@ SETUP_TOOLS = {
             "activate|deactivate|env list|env create|env update|env remove|info|list|"
             "install|create|config",
         ),
-        ("uv", "pip install|pip uninstall|venv|pip list|python install|sync|tool install|add"),
+        ("uv", "pip install|pip uninstall|venv|pip list|python install|sync|tool install|add|init"),
         ("pip", "install|uninstall|list|freeze|show"),
         ("pip3", "install|uninstall|list|freeze|show"),
         ("pipenv", "install|sync|lock"),
@@ -1524,6 +1524,16 @@ def _prefix(word):
     return word in ("sudo", "export", ";") or word in CONTROL or bool(PLAIN_VALUE.match(word))
 
 
+def _fetches_software(line):
+    """A fetch on its own (no pipe, no other command on the line) of nothing but software: a
+    script, a package, a notebook, an installer (`wget …/01_stormcast_sda.ipynb`), never data
+    (NOT_DATA_URL, not a data file a repository keeps, RAW_DATA_FILE)."""
+    if any(mark in line for mark in ("|", ";", "&", "$(", "`")):
+        return False
+    urls = URL.findall(line)
+    return bool(urls) and all(NOT_DATA_URL.search(u) and not RAW_DATA_FILE.match(u) for u in urls)
+
+
 def _may_read_nothing(word):
     parts = word.split()
     if not parts:
@@ -1607,6 +1617,9 @@ class _Quiet:
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
         head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
+        if head in ("wget", "curl") and _fetches_software(expanded):
+            self.setups += 1  # a script, package or notebook fetched: the machine's setup
+            return
         if (
             head
             and not _may_read_nothing(head)

@@ -104,6 +104,10 @@ def import_documents(documents, text=""):
 def _accelerator_list(value):
     """'A100:8', 'L4:0.5', 'V100', {H100: 8, H200: 8}, ['A100:8', 'H100:8'] -> [{type, count}]."""
     out = []
+    if _number(value) and not isinstance(value, (bool, float)) and "." not in str(value):
+        # A bare count (`gpus: 1`, `accelerators: "2"`): that many accelerators per node, of a
+        # model the file does not name (a name is never all digits); the type is left to ask.
+        return [{"count": int(_number(value))}]
     if isinstance(value, str):
         value = [v.strip() for v in value.strip("{}[] ").split(",")] if "," in value else [value]
     if isinstance(value, dict):

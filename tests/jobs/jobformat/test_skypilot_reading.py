@@ -945,3 +945,37 @@ def test_path_envs_are_matched_to_the_commands_in_one_pass():
     inputs = sky(text).description.to_data()["data"]["inputs"]
     assert time.perf_counter() - start < 3
     assert [i["location"] for i in inputs] == ["/m/7"]
+
+
+def test_a_bare_accelerator_count_asks_for_that_many_of_a_model_not_named():
+    # (seen-br) `gpus: 1` on an SSH node pool: one GPU per node, its model left to ask
+    for value in ("1", '"2"'):
+        request = sky(f"resources:\n  gpus: {value}\nrun: python train.py\n").description.request
+        assert [(a.type, a.count) for a in request.accelerators] == [(None, int(value.strip('"')))]
+        assert request.no_accelerators is None
+    # a name is still a name, and a count of none asks for nothing
+    request = sky("resources:\n  accelerators: A100\nrun: python x.py\n").description.request
+    assert [(a.type, a.count) for a in request.accelerators] == [("A100", 1)]
+    request = sky("resources:\n  accelerators: 0\nrun: python x.py\n").description.request
+    assert not request.accelerators
+
+
+def test_a_notebook_or_package_fetched_in_setup_is_no_data_and_reads_nothing():
+    # (seen-br) a development box: uv init/add, an example notebook fetched for the user,
+    # nvidia-smi in the run
+    text = (
+        "resources:\n  accelerators: H200:1\n"
+        "setup: |\n  pip install uv\n  mkdir ~/p && cd ~/p\n  uv init --python=3.13\n"
+        "  uv add cartopy ipykernel\n"
+        "  wget https://example.github.io/tool/_downloads/abc/01_demo.ipynb\n"
+        "run: |\n  nvidia-smi\n"
+    )
+    data = sky(text).description.data
+    assert data.inputs is None
+    assert data.no_inputs is True
+    # a data file fetched the same way is read, and says so
+    data = sky(text.replace("01_demo.ipynb", "train.csv")).description.data
+    assert [i.location for i in data.inputs] == [
+        "https://example.github.io/tool/_downloads/abc/train.csv"
+    ]
+    assert data.no_inputs is None
