@@ -595,6 +595,20 @@ def _evaluates(text, first=False):
     return any(m and EVALUATING.search(m.group(1) or m.group(2)) for m in found)
 
 
+# …or for answering prompts with a model it loads: chatting or generating text
+# (`chat.py`, `example_chat_completion.py`, `generate.py`, `run_inference.py`).
+ANSWERING = re.compile(
+    r"(?:^|[_.-])(?:chat|generate|generation|completion|infer|inference)(?:$|[_.-])",
+    re.IGNORECASE,
+)
+
+
+def _answers(text):
+    """Whether the first program a line runs is named for answering prompts (ANSWERING)."""
+    m = PROGRAM_NAME.search(text)
+    return bool(m) and ANSWERING.search(m.group(1) or m.group(2)) is not None
+
+
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
 # A file or folder under the working directory, two parts or more (`maps/coast.shp`,
 # `runs/$MODEL/t.csv`). (A bare word as often names a setting.)
@@ -1802,6 +1816,7 @@ class _Reader:
         self.cd_place = None  # …or any folder it names (`cd $HOME/proj`)
         self.fetch_dir = None  # the folder changed into as written (`cd data`): where fetches land
         self.repos = {}  # folder -> [url, fetched with git lfs?] of repositories cloned
+        self.hub_clones = set()  # folders of Hub repositories cloned with git
         self.in_repo = None  # the cloned folder the script has changed into
         self.unpacked = set()  # repositories whose content was unpacked (read as data)
         self.index = 0  # the logical line being read
@@ -3152,6 +3167,21 @@ class _Reader:
             if _is_path(value) or CLOUD_URI.fullmatch(value):
                 self.add("data.inputs", value, said)
             return
+        elif (
+            self._of_line("answers", lambda line: _answers(line))
+            and not SAVE_OPTION.fullmatch(option)
+            and not self._has(TRAINS)
+            and not self._has(SAVE_INTERVAL)
+            and not self._has(RESUMES_IN_LINE)
+        ):
+            # The checkpoint a chat or generation program loads (`example_chat_completion.py
+            # --ckpt_dir llama-2-7b-chat/`): the model it reads, not where the job keeps its own;
+            # a repository the job cloned there is read from where it was cloned from.
+            if (
+                _is_path(value) or CLOUD_URI.fullmatch(value) or RELATIVE.fullmatch(value)
+            ) and value.rstrip("/").rsplit("/", 1)[-1] not in self.repos.keys() | self.hub_clones:
+                self.add("data.inputs", value, said)
+            return
         elif not (
             _is_path(value)
             or CLOUD_URI.fullmatch(value)
@@ -4210,6 +4240,7 @@ class _Reader:
             self._hub_page(m)
         if "huggingface.co" in line and (m := HF_CLONE.search(line)):
             kind, repo = m.group(1) or "", m.group(2)
+            self.hub_clones.add(self.expand(repo).rsplit("/", 1)[-1])
             self.add("data.inputs", f"hf://{kind}{repo}", f"git clone {m.group(0).split()[-1]}")
         if "upload" in line and HF_UPLOAD.search(line):
             repo = self.expand(_first_argument(words, ("upload",), HF_VALUED) or "")
@@ -7258,6 +7289,32 @@ def _through_copies(proposals, texts):
     return kept
 
 
+def _hub_clone_copies(proposals):
+    """A Hub repository the setup clones with git (`git clone https://huggingface.co/org/x`)
+    and the run then reads from that folder (`chat.py --ckpt_dir ~/sky_workdir/x`): one
+    source, the Hub's; the folder is its local copy, not a second input."""
+    clones = {
+        p.value.rstrip("/").rsplit("/", 1)[-1]
+        for p in proposals
+        if p.path == "data.inputs"
+        and isinstance(p.value, str)
+        and p.value.startswith("hf://")
+        and p.said.startswith("git clone")
+    }
+    if not clones:
+        return proposals
+    return [
+        p
+        for p in proposals
+        if not (
+            p.path == "data.inputs"
+            and isinstance(p.value, str)
+            and "://" not in p.value
+            and p.value.rstrip("/").rsplit("/", 1)[-1] in clones
+        )
+    ]
+
+
 def _prepared(found, made):
     """Folders a setup makes (`mkdir -p D`) while it reads data from where it names
     (`prepare.py --dataset org/set`, a bucket, a URL): the node's disk is new, so whatever
@@ -7333,7 +7390,7 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
             if isinstance(task.get(k), str)
         ],
     )
-    proposals = _staged_for_run(proposals)
+    proposals = _staged_for_run(_hub_clone_copies(proposals))
     proposals = _uploaded_checkpoints(
         proposals,
         {k: task[k] for k in ("setup", "run") if isinstance(task.get(k), str)},

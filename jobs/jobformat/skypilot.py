@@ -151,6 +151,17 @@ def _resources(resources, notes):
         resources = {"any_of": resources}
     if not isinstance(resources, dict):
         return []
+    if (
+        isinstance(resources.get("options"), list)
+        and not any(k in resources for k in ("ordered", "any_of", "candidates"))
+        and any(isinstance(r, dict) and RESOURCE_KEYS & set(r) for r in resources["options"])
+    ):
+        # SkyPilot Benchmark's first spelling of `candidates` (`options:`, a list of resource
+        # settings each tried by `sky bench launch`), read the same way.
+        spelling = "options"
+        resources = {("candidates" if k == "options" else k): v for k, v in resources.items()}
+    else:
+        spelling = "candidates"
     lists = ("ordered", "any_of", "candidates")
     base = _aliased({k: v for k, v in resources.items() if k not in lists})
     if isinstance(resources.get("ordered"), list):
@@ -161,7 +172,7 @@ def _resources(resources, notes):
         # SkyPilot Benchmark's older spelling of resource choices (`sky bench launch` runs the
         # task on each to compare them): choices in the order written, as `ordered` is.
         notes.append(
-            "resources.candidates: SkyPilot Benchmark's choices (`sky bench` runs the task on "
+            f"resources.{spelling}: SkyPilot Benchmark's choices (`sky bench` runs the task on "
             "each to compare them); read as choices in the order written."
         )
         choices = [r for r in resources["candidates"] if isinstance(r, dict)]
@@ -592,6 +603,12 @@ def _env_models(envs, variables, data, output, notes, script="", commented=froze
             # (`# python merge.py --base ${REF_MODEL}`): the job as written does not use it.
             notes.append(f"envs {name}: {value}, used only in commands commented out.")
             continue
+        if script and _named_only_to_remote_api(name, script):
+            notes.append(
+                f"envs {name}: {value}, handed only to a client of a model server elsewhere "
+                "(with the server's address): the model it answers for, not loaded here."
+            )
+            continue
         if not _environment_read(name, script):
             # Commands that start no program of the job's own (only inline Python, a print,
             # a sleep), never name the env, nor look into their environment: set, never used.
@@ -735,6 +752,26 @@ def _only_inline_python(script):
         if head not in commands.READS_NOTHING or head in commands.LAUNCHERS:
             return False
     return seen
+
+
+# An option giving a client the address of a model server's API (`--model-url
+# http://$ENDPOINT/v1`, `--api-base`, `--base-url`, `--openai-api-base`) on another machine: not
+# this node's own (`localhost`, `127.0.0.1`, `0.0.0.0`), where the job's own server loads it.
+REMOTE_API = re.compile(
+    r"--(?:model|api|base|server|openai[-_]api)[-_](?:url|base)[=\s]+[\"']?https?://"
+    r"(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?![\w.-]))"
+)
+
+
+def _named_only_to_remote_api(name, script):
+    """Whether every command naming the variable hands it to a client of a model server on
+    another machine (a chat UI's `-m $MODEL_NAME --model-url http://$ENDPOINT/v1`): the model
+    is the one that server answers for."""
+    if "://" not in script or not re.search(r"[-_](?:url|base)\b", script):
+        return False  # (no client given a server's address: not a pass over the commands)
+    named = re.compile(rf"\$\{{?{re.escape(name)}\}}?(?!\w)")
+    lines = [line for _, line in commands.logical_lines(script) if named.search(line)]
+    return bool(lines) and all("://" in line and REMOTE_API.search(line) for line in lines)
 
 
 def _read_by_commands(name, script):
@@ -896,7 +933,18 @@ def _read_resources(task, request, work, data, notes, script=""):
     choices = _resources(task.get("resources"), notes)
     accelerators = []
     for choice in choices:
-        for acc in _on_instance(choice, _accelerator_list(choice.get("accelerators"))):
+        named = _accelerator_list(choice.get("accelerators"))
+        if not named and len(choices) > 1 and any(c.get("accelerators") for c in choices):
+            # A choice that names only a GPU instance type (`- {instance_type: g4dn.8xlarge}`
+            # beside `- {accelerators: V100}`) asks for that instance's accelerators, in its
+            # place among the choices.
+            instance = str(choice.get("instance_type") or "").strip()
+            named = accelerators_of_instance(instance) if instance else []
+            for acc in named:
+                notes.append(
+                    f"resources.instance_type {instance}: {acc['count']} × {acc['type']} per node."
+                )
+        for acc in _on_instance(choice, named):
             if acc not in accelerators:
                 accelerators.append(acc)
     first = choices[0] if choices else {}

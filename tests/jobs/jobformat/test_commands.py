@@ -5464,3 +5464,24 @@ def test_web_page_markup_left_in_a_script_runs_nothing():
     assert found(text) == [("data.no_inputs", True)]
     # a redirection from a file is a command still
     assert ("data.no_inputs", True) not in found("<input.txt sort\n")
+
+
+def test_a_checkpoint_folder_a_chat_or_generation_program_loads_is_read_not_kept():
+    # (seen-bq) Meta's llama examples: `--ckpt_dir` names the weights the program answers with
+    text = (
+        "torchrun --nproc_per_node 1 example_chat_completion.py --ckpt_dir llama-2-7b-chat/ "
+        "--tokenizer_path tokenizer.model\n"
+    )
+    assert ("data.inputs", "llama-2-7b-chat/") in found(text)
+    assert not [p for p in found(text) if p[0] == "request.checkpoint_location"]
+    # a trainer's is still where it keeps its checkpoints
+    text = "python train.py --ckpt_dir /ckpt/run1 --lr 3e-4\n"
+    assert ("request.checkpoint_location", "/ckpt/run1") in found(text)
+    # a Hub repository the setup clones and the run loads from its folder: one source
+    data = sky_description(
+        "resources:\n  accelerators: A100:1\n"
+        "setup: git clone https://huggingface.co/org/chat-7b\n"
+        "run: torchrun chat.py --ckpt_dir ~/sky_workdir/chat-7b --tokenizer_path t.model\n"
+    )
+    assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-7b"]
+    assert "checkpoint_location" not in data.get("request", {})

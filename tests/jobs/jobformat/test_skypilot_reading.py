@@ -979,3 +979,37 @@ def test_a_notebook_or_package_fetched_in_setup_is_no_data_and_reads_nothing():
         "https://example.github.io/tool/_downloads/abc/train.csv"
     ]
     assert data.no_inputs is None
+
+
+def test_benchmark_options_are_choices_and_a_gpu_instance_choice_brings_its_accelerators():
+    # (seen-bq) SkyPilot Benchmark's first spelling of `candidates` is `options:`; a choice
+    # that names only a GPU instance type asks for that instance's GPUs, in its place
+    text = (
+        "resources:\n  cloud: aws\n  options:\n"
+        "    - {instance_type: g4dn.8xlarge}\n    - {accelerators: V100}\n"
+        "run: python run_glue.py\n"
+    )
+    result = sky(text)
+    request = result.description.to_data()["request"]
+    assert request["accelerators"] == [{"type": "T4", "count": 1}, {"type": "V100", "count": 1}]
+    assert request["instance_type"] == "g4dn.8xlarge"
+    assert any(n.startswith("resources.options:") for n in result.notes)
+    # a key of that name that is not a list of resource settings is not read as choices
+    text = "resources:\n  accelerators: A100:1\n  options: [fast]\nrun: python x.py\n"
+    request = sky(text).description.to_data()["request"]
+    assert request["accelerators"] == [{"type": "A100", "count": 1}]
+
+
+def test_a_model_env_handed_only_to_a_client_of_a_remote_server_is_not_loaded():
+    # (seen-bq) a chat UI in front of a model server elsewhere names the model it answers for
+    run = (
+        "run: |\n  python webserver.py \\\n    -m $MODEL_NAME \\\n"
+        "    --model-url http://$ENDPOINT/v1 | tee gui.log\n"
+    )
+    envs = "envs:\n  MODEL_NAME: org/chat-70b\n  ENDPOINT: x.x.x.x:3031\n"
+    data = sky(envs + "resources:\n  cpus: 2\n" + run).description.to_data()
+    assert not (data.get("data") or {}).get("inputs")
+    # the job's own server (localhost) loads it
+    local = run.replace("http://$ENDPOINT/v1", "http://localhost:8081/v1")
+    data = sky(envs + "resources:\n  cpus: 2\n" + local).description.to_data()
+    assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-70b"]
