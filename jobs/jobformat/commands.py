@@ -29,7 +29,7 @@ from .mounts import (
     shown_line,
 )
 from .realtime import CONTAINER_VALUED, ends_serving, serving_signals
-from .textio import HEAD_LINES, TAIL_LINES, head_and_tail
+from .textio import HEAD_LINES, LONGEST_COMMAND, TAIL_LINES, head_and_tail, longest_command
 
 
 @dataclass(frozen=True)
@@ -5546,6 +5546,7 @@ def read(
     if text and "SLURM_JOB" in text:
         reader.workspaces = _job_workspaces(lines, reader.expand)
     read_lines = [None] * len(lines)
+    cut_at = []  # the lines of commands read only in part (longest_command)
     for index, bound, part in plan:
         number, line = lines[index]
         line = part or line
@@ -5561,6 +5562,9 @@ def read(
         kept = {name: variables.values.get(name) for name in bound}
         variables.values.update(bound)
         expanded = line if "$" not in line else _expand_words(line, variables)
+        if len(expanded) > LONGEST_COMMAND:
+            expanded = longest_command(expanded)
+            cut_at.append(reader.line)
         reader.read_line(expanded)
         for name, value in kept.items():
             if value is None:
@@ -5610,6 +5614,13 @@ def read(
             f"the last {TAIL_LINES:,} were read, not the {skipped:,} between them"
         )
         found.append(Proposal("note", said, first_skipped, "", said, section))
+    for number in cut_at[:1]:
+        said = (
+            f"The command on line {number:,} runs past {LONGEST_COMMAND:,} characters: its "
+            "first words were read, not the rest"
+        )
+        found.append(Proposal("note", said, number, "", said, section))
+    if skipped > 0 or cut_at:
         if sets_up is not None:
             sets_up.append(False)
     elif reader.quiet.reads_nothing() and not any(p.path in reads for p in found):

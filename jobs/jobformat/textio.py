@@ -19,6 +19,10 @@ MAX_ALIASES = 100
 # its middle left unread, with a note, so an import stays well under a second at 1 MB.
 HEAD_LINES = 4000
 TAIL_LINES = 1000
+# One command read up to LONGEST_COMMAND characters, cut at a space: past that (a generated line
+# of tens of thousands of options; no hand-written command comes near) the rest is left unread,
+# with a note, so a megabyte on one line costs what a tenth of it does.
+LONGEST_COMMAND = 100_000
 
 
 NUL = "\x00"
@@ -174,6 +178,15 @@ def to_yaml(description: Description):
 
 def to_json(description: Description, indent=2):
     return json.dumps(description.to_data(), indent=indent, ensure_ascii=False)
+
+
+def longest_command(line):
+    """The part of one command that is read: all of it, or its first LONGEST_COMMAND
+    characters up to the last space among them."""
+    if len(line) <= LONGEST_COMMAND:
+        return line
+    cut = line.rfind(" ", 0, LONGEST_COMMAND + 1)
+    return line[: cut if cut > 0 else LONGEST_COMMAND]
 
 
 def head_and_tail(lines):

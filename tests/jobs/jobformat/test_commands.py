@@ -3,7 +3,7 @@ scripts, each proposal with the line it was read from."""
 
 from jobs import jobformat
 from jobs.jobformat import commands
-from jobs.jobformat.textio import HEAD_LINES, TAIL_LINES
+from jobs.jobformat.textio import HEAD_LINES, LONGEST_COMMAND, TAIL_LINES
 
 
 def found(text, **kwargs):
@@ -2736,6 +2736,26 @@ def test_a_script_of_a_generated_length_is_read_at_its_start_and_end_and_says_so
     assert note.line == HEAD_LINES + 1
     # Lines it did not read may read anything: "reads nothing" is not said.
     quiet = commands.read(echo * (HEAD_LINES + TAIL_LINES + 10))
+    assert [p.path for p in quiet] == ["note"]
+
+
+def test_a_command_of_a_generated_length_is_read_at_its_start_and_says_so():
+    options = " --data /lustre/in/part" * (LONGEST_COMMAND // 20)
+    text = f"echo start\npython prep.py --data /lustre/in/first{options} --data /lustre/in/last\n"
+    text += "aws s3 cp /lustre/out s3://northwind-results/run --recursive\n"
+    read = commands.read(text)
+    places = [(p.path, p.value) for p in read if p.path != "note"]
+    assert ("data.inputs", "/lustre/in/first") in places
+    assert ("data.inputs", "/lustre/in/last") not in places  # past the cut
+    assert ("output.artifacts", "s3://northwind-results/run") in places  # the next line is read
+    [note] = [p for p in read if p.path == "note"]
+    assert note.line == 2
+    assert note.value == (
+        f"The command on line 2 runs past {LONGEST_COMMAND:,} characters: its first words were "
+        "read, not the rest"
+    )
+    # what the unread part does is not known: "reads nothing" is not said
+    quiet = commands.read("echo " + "step " * (LONGEST_COMMAND // 4) + "\n")
     assert [p.path for p in quiet] == ["note"]
 
 
