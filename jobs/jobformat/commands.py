@@ -1548,6 +1548,12 @@ def _fetches_software(line):
     return bool(urls) and all(NOT_DATA_URL.search(u) and not RAW_DATA_FILE.match(u) for u in urls)
 
 
+# The node's own description of itself: its system release, processors, memory.
+SYSTEM_INFO = re.compile(
+    r"/etc/(?:os-release|lsb-release|redhat-release|hostname)|/proc/(?:cpuinfo|meminfo|version)"
+)
+
+
 def _may_read_nothing(word):
     parts = word.split()
     if not parts:
@@ -1639,6 +1645,7 @@ class _Quiet:
             and not _may_read_nothing(head)
             and head.removeprefix("./") not in self.built
             and not _asks_help(words)
+            and not (head in ("cat", "grep") and SYSTEM_INFO.fullmatch(words[-1]))
         ):
             self.quiet = False  # decided at the first word, however long the line
             return
@@ -1731,6 +1738,10 @@ class _Quiet:
             else:
                 self.quiet = False
             return
+        if first in ("cat", "grep") and words[-1:] and SYSTEM_INFO.fullmatch(words[-1]):
+            # prints what the machine is (`grep PRETTY /etc/os-release`, `cat /proc/cpuinfo`)
+            self.steps += 1
+            return
         python = first.startswith("python")
         if python and words[i + 1 : i + 3] == ["-m", "pip"]:
             # `python -m pip install …` is pip run by the interpreter: it sets the place up
@@ -1807,6 +1818,9 @@ class _Reader:
         self.pulled = {}  # image file -> the image it was pulled from
         self.inside = None  # the made folder the script has changed into (cd, pushd)
         self.mounted = []  # (container path, host path) of the line's container mounts
+        # …and of the mounts an array of launcher options holds (`declare -a ARGS=(
+        # --container-mounts $D:/fsx )`), for the line that hands the array over (`"${ARGS[@]}"`)
+        self.array_mounts = []
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
         self.copied_in = set()  # names of inputs copied into the job's own working folder
@@ -1911,7 +1925,7 @@ class _Reader:
 
     def read_line(self, line):
         self.current, self.line_judged = line, {}
-        self.mounted = []
+        self.mounted = list(self.array_mounts) if "[@]" in line else []
         words = _words(line)
         self.quiet.line(self.raw, line, words)
         if m := TESTS_FOR_FILE.match(line):
@@ -2800,6 +2814,14 @@ class _Reader:
                 named_by_caller = option.endswith("name") and POSITIONAL.fullmatch(value)
                 if self._data_file_read(value):
                     self.add("data.inputs", value, said)
+                elif (
+                    "--load_from_disk" in words
+                    and not named_by_caller
+                    and re.fullmatch(r"[\w.-]+", value := self.expand(value))
+                ):
+                    # (`--dataset_name final_dataset --load_from_disk`: a folder `save_to_disk`
+                    # made, read by its relative name; not a Hub id)
+                    self.add("data.inputs", value, said)
                 elif not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
                     self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
@@ -2849,7 +2871,7 @@ class _Reader:
             # facebook/musicgen-small`, `compression_model_checkpoint=//pretrained/org/name`
             if (m := PRETRAINED_HUB.match(word)) and HF_ID.fullmatch(m.group(1)):
                 self.add("data.inputs", f"hf://{m.group(1)}", word)
-        if "_dir=" in self.current or "_folder=" in self.current:
+        if "_dir=" in self.current or "_folder=" in self.current or "_directory=" in self.current:
             # A top-level setting after the program (torchtune's, Hydra's `output_dir=/runs/x`,
             # llm-foundry's `save_folder=s3://…`).
             self._top_level(words)
@@ -3113,10 +3135,15 @@ class _Reader:
             value = self.expand(_unquote(value))
             # also a section's (`training.output_dir=train/`, an OmegaConf dotted override);
             # the key says its value is a folder, relative ones too
-            if key.rsplit(".", 1)[-1] in ("output_dir", "out_dir") and (
+            if key.rsplit(".", 1)[-1] in ("output_dir", "out_dir", "base_output_directory") and (
                 _is_path(value) or RELATIVE.fullmatch(value)
             ):
-                path = "output.artifacts"
+                # (MaxText's `base_output_directory=`, where it also checkpoints when told to:
+                # `enable_checkpointing=true`)
+                saves = key == "base_output_directory" and any(
+                    SAVES_ARGUMENT.fullmatch(w) for w in words[1:]
+                )
+                path = "request.checkpoint_location" if saves else "output.artifacts"
             elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
                 _is_path(value) or CLOUD_URI.fullmatch(value)
             ):
@@ -4848,6 +4875,9 @@ class _Reader:
         for spec in _bind_specs(value):
             source, colon, rest = self.expand(spec).partition(":")
             target = rest.split(":")[0]
+            if target.startswith("//"):
+                # `$D:/$TARGET` with TARGET=/mnt/x: `//mnt/x`, the same path as /mnt/x
+                target = "/" + target.lstrip("/")
             if not colon or not source or not target or not _is_path(target):
                 continue
             # The host side as a variable (`$DATADIR`): its name tells what the mount is for.
@@ -4868,6 +4898,9 @@ class _Reader:
                 # The directory the job was submitted from: the job's own files, its code
                 # (`$(pwd)` before any `cd` is the shell's `$PWD`).
                 self.add("work.code", "$PWD" if "pwd" in source else source.rstrip("/"), said)
+                if target.rstrip("/") not in ("", "/"):
+                    # paths the program is given under it are the submit directory's too
+                    self._mount(target, "$PWD")
                 continue
             if source.rstrip("/") in (".", "", "$(pwd)", "`pwd`"):
                 # The working directory: after `cd /abs/dir`, that folder; the job's code when
@@ -4948,8 +4981,10 @@ class _Reader:
 
     def _mount(self, target, source):
         """Paths the program is given under a mount point are the host's (see _host_path)."""
-        if _is_path(source) and target.rstrip("/"):
+        if (_is_path(source) or source == "$PWD") and target.rstrip("/"):
             self.mounted.append((target.rstrip("/"), source.rstrip("/")))
+            if ARRAY_ELEMENT.match(self.current):
+                self.array_mounts.append(self.mounted[-1])
 
     def _inside_outputs(self, start):
         """A path a program is given inside a place the same command writes to
@@ -4984,6 +5019,14 @@ class _Reader:
             return
         path = "output.artifacts" if WRITES.search(name) else "data.inputs"
         self.add(path, value, f"{option} {value}")
+
+
+# A line of an array of options (`    --container-mounts $M` inside `declare -a ARGS=(`, or the
+# declaration itself): no command runs on it. (one class per part: linear)
+# (the lookbehinds start it only at a line's or a word's first character: linear in a search too)
+ARRAY_ELEMENT = re.compile(
+    r"(?<![ \t\w-])[ \t]*+(?:-|(?:declare[ \t]++-a[ \t]++)?(?<!\w)[A-Za-z_]\w*+\+?=\()"
+)
 
 
 def _file_word(value):
@@ -5207,6 +5250,9 @@ def _values_after(words, start):
 HANDED_COMMAND = re.compile(r"^\s*(?:\S*/)?python[\d.]*\s+(?:-\w+\s+)*(?:-m\s+\w|\S+\.py\b)")
 
 
+SHELL_C_FLAG = re.compile(r"-[eilx]{0,4}c")
+
+
 def _inline_scripts(words):
     """`bash -c "cmd --opt value"`, or a command line given to a launcher as one argument: the
     quoted script's own words, in place."""
@@ -5215,7 +5261,8 @@ def _inline_scripts(words):
         if (
             i
             and any(c.isspace() for c in word)
-            and (words[i - 1] == "-c" or HANDED_COMMAND.match(word))
+            # (`-c`, or with other switches before it: `bash -lc`, `sh -ec`)
+            and (SHELL_C_FLAG.fullmatch(words[i - 1]) or HANDED_COMMAND.match(word))
         ):
             out += _words(word)
         else:

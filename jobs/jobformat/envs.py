@@ -97,8 +97,12 @@ PLAIN_BRACED = re.compile(r"\$\{([A-Za-z_]\w*)\}")
 CONTINUED = re.compile(r"\\\n")
 # `: "${NAME:=default}"` on a line of its own; a default holding no `$`, quote or brace, so one
 # class repeated once: linear.
+# (a default may name the submit directory or another variable: `${IMAGE:=$(pwd)/x.sqsh}`,
+# `${MOUNT:=$(pwd):$DATA_PATH}`; each `$` starts one of those two, so still one pass)
 COLON_DEFAULT = re.compile(
-    r"""^[ \t]*:[ \t]+"?\$\{([A-Za-z_]\w*):?=([^{}`"$\n]*)\}"?[ \t]*(?=$|#)""", re.MULTILINE
+    r"""^[ \t]*:[ \t]+"?\$\{([A-Za-z_]\w*):?=((?:[^{}`"$\n]|\$(?:\(pwd\)|[A-Za-z_]\w*+))*+)\}"?"""
+    r"""[ \t]*(?=$|#)""",
+    re.MULTILINE,
 )
 DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
@@ -267,9 +271,23 @@ def _overwritten(text, start, end, name):
     return SETTINGS_ONLY.fullmatch(between) is not None
 
 
+def _comment_ends(text):
+    """A comment line ending in `\\` (`#    --codecarbon-dir $P \\`, an option taken out of a
+    list) continues nothing: bash ends a comment at the end of its line. Only a comment that is
+    not itself inside a continued line (where `#` may be text in a quoted value)."""
+    lines = text.split("\n")
+    continued = False
+    for i, line in enumerate(lines):
+        if not continued and line.endswith("\\") and line.lstrip().startswith("#"):
+            lines[i] = line.rstrip("\\")
+        continued = lines[i].endswith("\\")
+    return "\n".join(lines)
+
+
 def _joined(text):
     # A value continued over lines (`ARGS="\` … `"`) is one value.
-    text = CONTINUED.sub(" ", text) if "\\\n" in text else text
+    if "\\\n" in text:
+        text = CONTINUED.sub(" ", _comment_ends(text) if "#" in text else text)
     # `: "${NAME:=default}"` (the no-op command whose expansion sets NAME when it is unset)
     # is `NAME=${NAME:-default}`, read as any fallback.
     return COLON_DEFAULT.sub(r"\1=${\1:-\2}", text) if ":=" in text else text

@@ -833,6 +833,9 @@ def _from_environment(value, body):
     )
 
 
+# A line that changes the working directory (`cd /scratch/run`): `$(pwd)` after it is not the
+# submit directory. (blanks only within the line: linear)
+CD_LINE = re.compile(r"^[ \t]*+cd[ \t]", re.M)
 # Directives that name the job's container: pyxis' --container-image, Shifter's --image.
 IMAGE_KEYS = ("container-image", "image")
 
@@ -849,7 +852,10 @@ def _script_facts(body, work, data, request, output, notes, options=None):
         image = match.group(1)
         expanded = variables.expand(image, record=False)
     if image and "image" not in work:
-        if "$" in expanded and not _from_environment(expanded, body):
+        if expanded.startswith(("$(pwd)/", "`pwd`/")) and not CD_LINE.search(body):
+            # an image in the submit directory (`IMAGE=$(pwd)/x.sqsh`, no `cd` in the script)
+            expanded = "$PWD/" + expanded.split("/", 1)[1]
+        if "$" in expanded.removeprefix("$PWD/") and not _from_environment(expanded, body):
             # Set outside the script: the image is chosen at submission.
             notes.append(f"Container image {image}: set outside the script, not stated.")
         else:
@@ -1193,10 +1199,14 @@ def _runs_without_launcher(body):
         for line in (body or "").replace("\\\n", " ").splitlines()
         if not SETTING_UP.match(line) and not INSTALLS.match(line)
     ]
-    matches = [RUNS_A_PROGRAM.match(step) for step in steps]
+    # (a script handed over after them counts as one too: `python gen_hosts.py` then
+    # `bash ds_pretrain.sh`, neither started by a launcher)
+    matches = [RUNS_A_PROGRAM.match(step) or RUNS_A_SCRIPT.match(step) for step in steps]
     if not matches or not all(matches) or RENDEZVOUS.search(body):
         return None
     last = matches[-1]
+    if last.re is RUNS_A_SCRIPT:
+        return last.group(1) or last.group(2)
     return last.group(1) or f"make {last.group(2)}"
 
 
@@ -1368,6 +1378,10 @@ def _gpus(options, node_count, tasks_per_node, notes):
     if gres:
         for item in re.split(r",(?![^()]*\))", gres):
             item = re.sub(r"\(.*?\)", "", item).strip()
+            if "$" in item:
+                # sbatch does not expand variables in directives (`--gres=gpu:${N}`): no count
+                notes.append(f"--gres {item}: a variable sbatch does not expand, no GPU count.")
+                continue
             parts = item.split(":")
             if parts[0] in OTHER_ACCELERATORS and len(parts) <= 2:
                 parts.insert(1, parts[0])  # --gres=dcu:4: four of the kind the name says
@@ -1396,6 +1410,10 @@ def _gpus(options, node_count, tasks_per_node, notes):
     for key in ("gpus-per-node", "gpus-per-task", "gpus-per-socket", "gpus"):
         value = options.get(key)
         if not value:
+            continue
+        if "$" in value:
+            # (`--gpus-per-node=${GPUS_PER_NODE}`: sbatch reads it as written and refuses it)
+            notes.append(f"--{key} {value}: a variable sbatch does not expand, no GPU count.")
             continue
         kind, _, count = value.rpartition(":")
         if not count.isdigit():

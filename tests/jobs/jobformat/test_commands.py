@@ -5505,3 +5505,77 @@ def test_a_checkpoint_folder_a_chat_or_generation_program_loads_is_read_not_kept
     )
     assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-7b"]
     assert "checkpoint_location" not in data.get("request", {})
+
+
+def test_an_options_array_mounting_the_submit_directory_maps_the_programs_paths():
+    # (seen-bp: `: "${IMAGE:=$(pwd)/x.sqsh}"`, `: "${MOUNT:=$(pwd):$DATA_PATH}"`, both handed to
+    # srun in an array): the image is in the submit directory, which is mounted at /fsx, so the
+    # paths the program is given under /fsx are the submit directory's
+    body = (
+        ': "${IMAGE:=$(pwd)/train.sqsh}"\n'
+        ': "${DATA_PATH:=/fsx}"\n'
+        ': "${MOUNT:=$(pwd):$DATA_PATH}"\n'
+        "declare -a ARGS=(\n"
+        "    --container-image $IMAGE\n"
+        "    --container-mounts $MOUNT\n"
+        ")\n"
+        'srun -l "${ARGS[@]}" python pretrain_gpt.py --data-path ${DATA_PATH}/corpus_text_document\n'
+    )
+    [result] = jobformat.import_text(("#!/bin/bash\n#SBATCH --nodes=2\n" + body).encode())
+    work, data = result.description.work, result.description.data
+    assert work.image == "$PWD/train.sqsh"
+    assert work.code == ["$PWD"]
+    assert [i.location for i in data.inputs] == ["$PWD/corpus_text_document"]
+    # after a `cd`, `$(pwd)` is no longer the submit directory: the image is not stated
+    moved = "cd /scratch/run\n" + body
+    [later] = jobformat.import_text(("#!/bin/bash\n#SBATCH --nodes=2\n" + moved).encode())
+    assert later.description.work.image is None
+
+
+def test_maxtexts_output_folder_a_doubled_slash_mount_and_a_commented_out_option():
+    # (seen-bp) MaxText's `base_output_directory=` names the folder it writes, a local one too;
+    # a checkpoint place when the same command turns checkpointing on
+    assert found("python3 MaxText/train.py base_output_directory=/scratch/out steps=10\n") == [
+        ("output.artifacts", "/scratch/out")
+    ]
+    saves = (
+        "python3 MaxText/train.py base_output_directory=/scratch/out enable_checkpointing=true\n"
+    )
+    assert found(saves) == [("request.checkpoint_location", "/scratch/out")]
+    # `$D:/$T` with T=/mnt/work mounts at //mnt/work: the same path as /mnt/work
+    body = 'T=/mnt/work\nsrun --container-image=x --container-mounts="/lus/d:/$T" python a.py\n'
+    assert ("data.unclassified", "/mnt/work -> /lus/d") in found(body)
+    # a comment ending in `\` continues nothing: the settings after it are read
+    commented = (
+        "#    --codecarbon-dir $CC \\\n"
+        'OUT_ARGS=" \\\n    --tensorboard-dir /scratch/tb \\\n    "\n'
+        "python pretrain_gpt.py $OUT_ARGS\n"
+    )
+    assert found(commented) == [("output.artifacts", "/scratch/tb")]
+
+
+def test_a_dataset_loaded_from_disk_is_a_local_folder_not_a_hub_id():
+    # (seen-bp: `--dataset_name final_dataset --load_from_disk`, a folder `save_to_disk` made)
+    text = "python run_clm.py --dataset_name final_dataset --load_from_disk --do_train\n"
+    assert found(text) == [("data.inputs", "final_dataset")]
+    assert found("python run_clm.py --dataset_name squad --do_train\n") == [
+        ("data.inputs", "hf://datasets/squad")
+    ]
+
+
+def test_printing_the_nodes_own_description_reads_no_data():
+    # (seen-bp: a container check, `echo …` then `grep PRETTY /etc/os-release`)
+    assert found('echo "inside:"\ngrep PRETTY /etc/os-release\n') == [("data.no_inputs", True)]
+    assert found("cat /proc/cpuinfo\nnvidia-smi\n") == [("data.no_inputs", True)]
+    # a file of the job's own after it is read, and so is a second file given to grep
+    assert found("cat /proc/cpuinfo\npython train.py\n") == []
+    assert found("grep PRETTY /etc/os-release data.txt\n") == []
+
+
+def test_a_shell_given_its_script_after_combined_switches_is_read_inside():
+    # (seen-bp: `srun bash -lc 'torchrun … --model ${MODEL_NAME:-org/name}'`)
+    text = "srun bash -lc 'torchrun --nproc_per_node=8 train.py --model ${M:-acme/base-3b}'\n"
+    assert found(text) == [("data.inputs", "hf://acme/base-3b")]
+    assert found("sh -ec 'python train.py --model acme/base-3b'\n") == [
+        ("data.inputs", "hf://acme/base-3b")
+    ]

@@ -885,3 +885,54 @@ def test_a_body_that_only_sets_up_its_environment_says_nothing_of_cpu_only():
         assert not result.description.request.no_accelerators, body
     [result] = jobformat.import_text(b"#!/bin/bash\n#SBATCH -c 8\nspack load x\n./sim\n")
     assert result.description.request.no_accelerators is True
+
+
+def test_a_gpu_directive_given_a_variable_asks_for_no_count():
+    # (seen-bp: `--gpus-per-node=${GPUS_PER_NODE}`: sbatch does not expand variables in
+    # directives, so the value is no GPU type and no count)
+    for line in ("#SBATCH --gpus-per-node=${GPUS_PER_NODE}", "#SBATCH --gres=gpu:$NGPU"):
+        result = imported("#SBATCH -t 00:30:00", line, "srun python train.py")
+        assert not result.description.request.accelerators, line
+        assert any("does not expand" in n for n in result.notes), line
+    kept = imported("#SBATCH --gpus-per-node=a100:4", "srun python train.py")
+    assert (
+        kept.description.request.accelerators[0].type,
+        kept.description.request.accelerators[0].count,
+    ) == ("a100", 4)
+
+
+def test_several_nodes_running_a_helper_then_handing_over_to_a_script_state_no_shape():
+    # (seen-bp: `python gen_host_file.py` then `bash ds_pretrain_bert.sh`, no launcher in the
+    # file: how the two nodes are used is in the script handed over to)
+    result = imported("#SBATCH -N 2", "python gen_host_file.py", "bash ds_pretrain_bert.sh")
+    assert result.description.work.shape is None
+    assert any("ds_pretrain_bert.sh" in n and "spreads over" in n for n in result.notes)
+    # srun in front is a launcher: one step over both nodes
+    launched = imported("#SBATCH -N 2", "python gen_host_file.py", "srun bash ds_pretrain_bert.sh")
+    assert launched.description.work.shape is not None
+
+
+def test_the_seen_bp_readers_take_linear_time_on_long_adversarial_lines():
+    import time
+
+    from jobs.jobformat import commands, envs, sbatch
+
+    n = 100_000
+    cases = [
+        (envs.COLON_DEFAULT.search, ': "${A:=' + "$a" * (n // 2)),
+        (envs.COLON_DEFAULT.search, ': "${A:=' + "$(pwd" * (n // 5)),
+        (envs.COLON_DEFAULT.search, ": " + "${A:=" * (n // 5)),
+        (commands.ARRAY_ELEMENT.search, " " * n),
+        (commands.ARRAY_ELEMENT.search, "a" * n + "=x"),
+        (commands.ARRAY_ELEMENT.search, "declare" + " " * n + "-a"),
+        (sbatch.CD_LINE.search, "\n" * n),
+        (sbatch.CD_LINE.search, " \t" * (n // 2) + "x"),
+    ]
+    for find, text in cases:
+        start = time.perf_counter()
+        find(text)
+        assert time.perf_counter() - start < 0.05, text[:20]
+    assert envs.COLON_DEFAULT.search(': "${IMAGE:=$(pwd)/x.sqsh}"').group(2) == "$(pwd)/x.sqsh"
+    assert commands.ARRAY_ELEMENT.match("    --container-mounts $M")
+    assert commands.ARRAY_ELEMENT.match("declare -a ARGS=(")
+    assert not commands.ARRAY_ELEMENT.match("srun python a.py")
