@@ -247,6 +247,12 @@ DATASET_OPTIONS = {
 # Prompts a serving benchmark makes up itself (vLLM's and SGLang's `bench_serving
 # --dataset-name random`): no dataset is read.
 GENERATED_DATASET = re.compile(r"random(?:[-_]\w+)?|generated[-_]shared[-_]prefix")
+# …and the kinds of data those benchmarks take by `--dataset-name` (`--dataset-name sharegpt
+# --dataset-path ShareGPT.json`, `--dataset-name sonnet`): a format's name, not a Hub dataset;
+# what is read is the `--dataset-path` beside it (or the benchmark's own file).
+BENCHMARK_DATASET_KIND = re.compile(
+    r"sharegpt|sonnet|burstgpt|custom|hf|prefix[-_]repetition|spec[-_]bench|mooncake|mmmu|image"
+)
 # Options that hand the program a path to read (the data it trains or runs on).
 DATA_OPTIONS = {"--data", "--data-path", "--data_path", "--datapath", "--train-data", "--train_data",
                 # the list of URLs img2dataset and video2dataset download (`--url_list u.txt`)
@@ -1135,6 +1141,9 @@ SEQ_TOOLS = {
     "cryodrgn train_nn": (("--ctf", "--poses", "--ind"), ("-o", "--outdir"), 1),
     "cryodrgn abinit_homo": (("--ctf", "--ind"), ("-o", "--outdir"), 1),
     "cryodrgn abinit_het": (("--ctf", "--ind"), ("-o", "--outdir"), 1),
+    # …and PostgreSQL's client: the SQL file `-f` runs (a dump it restores, a script of
+    # queries) read, `-o` the query results written; its bare words are the database, not files
+    "psql": (("-f", "--file"), ("-o", "--output"), 0),
 }  # fmt: skip
 SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
 # Programs known by a build's name: MotionCor2/3 (`MotionCor2_1.4.4_Cuda112-08-11-2021`) and
@@ -1636,6 +1645,10 @@ class _Quiet:
             return
         if "$((" in expanded:
             words = _words(ARITHMETIC.sub("0", expanded))
+        if "#" in expanded:
+            # A word that starts with `#` opens a comment to the end of the line (`export
+            # LD_LIBRARY_PATH=… # enable the plugin`): bash runs none of it.
+            words = list(itertools.takewhile(lambda w: w[:1] != "#", words))
         head = next((w for w in _substituted(words[:64]) if not _prefix(w)), "").rstrip(";")
         if head in ("wget", "curl") and _fetches_software(expanded):
             self.setups += 1  # a script, package or notebook fetched: the machine's setup
@@ -2822,7 +2835,11 @@ class _Reader:
                     # (`--dataset_name final_dataset --load_from_disk`: a folder `save_to_disk`
                     # made, read by its relative name; not a Hub id)
                     self.add("data.inputs", value, said)
-                elif not GENERATED_DATASET.fullmatch(value) and not named_by_caller:
+                elif (
+                    not GENERATED_DATASET.fullmatch(value)
+                    and not named_by_caller
+                    and not (option == "--dataset-name" and BENCHMARK_DATASET_KIND.fullmatch(value))
+                ):
                     self._hub_or_path(value, said, dataset=True)
             elif option in DATA_OPTIONS:
                 self._data_values(option, value, _values_after(words, i + 2) if not eq else ())

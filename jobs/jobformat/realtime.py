@@ -68,6 +68,17 @@ SERVING_PATTERNS = [
         "starts a database server",
         ("mysqld", "mariadbd", "mongod", "redis-server"),
     ),
+    # PostgreSQL's server in the foreground (`postgres -D /data/db`; `pg_ctl start` forks it
+    # and returns), and a database's own image run by a container runtime, whose default
+    # command is the server (`apptainer exec … docker://postgres:latest`, `singularity run
+    # docker://redis:7`).
+    (
+        rf"{COMMAND_START}(?:postgres\s+-D|postmaster)\b|"
+        r"\bdocker://(?:library/)?(?:postgres|mysql|mariadb|mongo|redis|elasticsearch)"
+        r"(?::[\w.-]++)?(?=[\s\"';&|)]|$)",
+        "starts a database server",
+        ("postgres", "postmaster", "docker://"),
+    ),
     # (the editor's path may be quoted: `exec "$HOME/opt/vscode_cli/code" tunnel`)
     (
         r"\bcode(?:-insiders)?[\"']?\s+tunnel\b|\bcode-server\b",

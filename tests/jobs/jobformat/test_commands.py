@@ -5579,3 +5579,43 @@ def test_a_shell_given_its_script_after_combined_switches_is_read_inside():
     assert found("sh -ec 'python train.py --model acme/base-3b'\n") == [
         ("data.inputs", "hf://acme/base-3b")
     ]
+
+
+def test_psql_reads_the_sql_file_it_runs_and_writes_its_results_file():
+    # the connection string and the database name are bare words, not files
+    text = (
+        "psql postgresql://u:p@localhost:5433/scratch -f /scratch/db/dump.sql\n"
+        "psql -d results --file=queries/summary.sql -o /scratch/out/summary.txt\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/scratch/db/dump.sql"),
+        ("data.inputs", "queries/summary.sql"),
+        ("output.artifacts", "/scratch/out/summary.txt"),
+    ]
+
+
+def test_a_comment_after_a_command_is_not_read_as_a_step():
+    # bash ends the command at a word starting with `#`: the NCCL test still reads nothing
+    text = (
+        "export LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:$LD_LIBRARY_PATH  # enable aws-ofi-nccl\n"
+        "srun torchrun --nnodes 2 --nproc_per_node 4 ./nccl_test.py\n"
+    )
+    assert found(text) == [("data.no_inputs", True)]
+    # (a `#` inside a word is no comment: `cat notes#1` still reads its file)
+    assert ("data.no_inputs", True) not in found("cat notes#1.txt\n./nccl_test.py\n")
+
+
+def test_a_serving_benchmarks_dataset_kind_is_no_hub_dataset_its_path_is_read():
+    text = (
+        "python benchmarks/benchmark_serving.py --backend vllm --model org/m \\\n"
+        "  --dataset-name sharegpt --dataset-path /data/ShareGPT_V3.json --num-prompts 10\n"
+        "vllm bench serve --model org/m --dataset-name sonnet --num-prompts 10\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://org/m"),
+        ("data.inputs", "/data/ShareGPT_V3.json"),
+    ]
+    # a trainer's `--dataset_name` keeps naming a Hub dataset, and an org's dataset is one
+    assert ("data.inputs", "hf://datasets/org/sharegpt") in found(
+        "python bench.py --dataset-name org/sharegpt\n"
+    )

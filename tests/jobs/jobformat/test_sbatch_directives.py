@@ -936,3 +936,40 @@ def test_the_seen_bp_readers_take_linear_time_on_long_adversarial_lines():
     assert commands.ARRAY_ELEMENT.match("    --container-mounts $M")
     assert commands.ARRAY_ELEMENT.match("declare -a ARGS=(")
     assert not commands.ARRAY_ELEMENT.match("srun python a.py")
+
+
+def test_a_postgres_server_or_a_database_image_kept_up_is_real_time_and_a_restore_is_batch():
+    head = "#!/bin/bash\n#SBATCH -t 1:00:00\n"
+
+    def serves(body):
+        [result] = jobformat.import_text((head + body).encode())
+        return result.description.realtime.serves_requests
+
+    # a database's own image under apptainer, waited on: its default command is the server
+    image = "apptainer exec --bind ./pgdata:/var/lib/postgresql/data docker://postgres:16 &\n"
+    assert serves(image + "PID=$!\nwait $PID\n") is True
+    assert serves("singularity run docker://redis:7-alpine\n") is True
+    # PostgreSQL in the foreground
+    assert serves("postgres -D /scratch/db -p 5433\n") is True
+    # started for the job's own client, then stopped: batch
+    restore = "postgres -D /scratch/db -p 5433 &\nsleep 20\npsql -f dump.sql\npg_ctl -D /scratch/db stop\n"
+    assert serves(restore) is not True
+    # a name that only starts like one is no database image (`docker://postgresql-client`)
+    assert serves("apptainer exec docker://postgresql-client:1 psql -f q.sql\n") is not True
+
+
+def test_the_database_pattern_is_linear_on_long_lines():
+    import time
+
+    from jobs.jobformat import realtime
+
+    [pattern] = [p for p, reason, words in realtime.SERVING if "postmaster" in words]
+    for text in (
+        "docker://postgres:" + "a." * 50_000,
+        "docker://postgres:" + "a" * 100_000 + "!",
+        "postgres " * 12_000,
+        "/" * 100_000 + "postgres",
+    ):
+        start = time.perf_counter()
+        pattern.search(text)
+        assert time.perf_counter() - start < 0.05
