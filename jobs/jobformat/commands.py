@@ -654,8 +654,12 @@ SYNTHETIC = re.compile(
     r"--(?:use[-_])?(?:synthetic|dummy|mock|fake)(?:[-_]data(?:set)?)?(?:=(?:1|true|yes|True))?"
 )
 
-# The Hub's downloader, and torchtune's and LitGPT's, which take the same repository id.
-HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf|tune|litgpt)\s+download\s")
+# The Hub's downloader, and torchtune's and LitGPT's, which take the same repository id; also
+# run by a tool runner at a version (`uvx hf@latest download`, `uvx huggingface-cli@0.30 download`).
+HF_DOWNLOAD = re.compile(r"\b(?:huggingface-cli|hf|tune|litgpt)(?:@[\w.-]++)?\s+download\s")
+# Files named after the repository (`hf download org/x model.safetensors config.json`): only
+# those are fetched. A file's name has an extension (a stray word, a glob or a variable is no file).
+HF_FILE_PART = re.compile(r"[\w-][\w.-]*+")
 # Where a downloader puts what it fetched: a local copy of an input, not an output.
 DOWNLOAD_TO = {
     "--local-dir",
@@ -684,7 +688,7 @@ HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--inclu
              "--token", "--local-dir-use-symlinks", "--max-workers", "--commit-message",
              "--output-dir", "--hf-token", "--ignore-patterns", "--access_token",
              "--checkpoint_dir"}  # fmt: skip
-HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)\s+upload\s")
+HF_UPLOAD = re.compile(r"\b(?:huggingface-cli|hf)(?:@[\w.-]++)?\s+upload\s")
 PY_CALL = re.compile(
     r"\b(snapshot_download|from_pretrained|load_dataset|push_to_hub)\(\s*(?:repo_id\s*=\s*)?"
     r"(?:[\"']([^\"'\s]{1,200})[\"']"
@@ -1419,6 +1423,9 @@ SETUP_TOOLS = {
         (".", r"\S*(?:activate|/env|\.env\b|rc|profile|os-release|conda\.sh|env\.sh)\b"),
     )
 }
+# Docker's test image (`docker run --rm hello-world`), run for its own program: it only prints
+# a greeting, as `echo` does (any tag, from Docker Hub by its full name too).
+QUIET_IMAGE = re.compile(r"(?:docker\.io/)?+(?:library/)?+hello-world(?::[\w.-]++)?+")
 # Container runtimes: what they pull sets a place up, what they run decides.
 CONTAINER_TOOLS = {"apptainer", "singularity", "docker", "podman"}
 # Of them, those whose other verbs move files or start services (`docker cp`, `compose up`).
@@ -1733,6 +1740,10 @@ class _Quiet:
                 if image:
                     after = words[i:].index(image, 2) + 1
                     if i + after >= len(words):
+                        if QUIET_IMAGE.fullmatch(_unquote(image).removeprefix("docker://")):
+                            # Docker's own test image: it prints a greeting, reads nothing.
+                            self.steps += 1
+                            return
                         # No command after the image: its own program runs (a server, a
                         # pipeline built into it), and what that reads is not shown.
                         self.quiet = False
@@ -4266,17 +4277,21 @@ class _Reader:
         if "download" in line and HF_DOWNLOAD.search(line):
             repo = self.expand(_first_argument(words, ("download",), HF_VALUED) or "")
             source = ""
+            sources = []
             if repo and HF_ID.fullmatch(repo):
                 kind = "datasets/" if DATASET_REPO.search(line) else ""
-                source = f"hf://{kind}{repo}"
-                self.add("data.inputs", source, f"download {repo}")
+                # (the files named after it, when any, are what is fetched: one entry each)
+                files = _hub_files(words, HF_VALUED)
+                sources = [f"hf://{kind}{repo}/{name}" for name in files] or [f"hf://{kind}{repo}"]
+                for source in sources:
+                    self.add("data.inputs", source, f"download {repo}")
             for i, word in enumerate(words[:-1]):
                 option, eq, value = word.partition("=")
                 if option in DOWNLOAD_TO:
                     written = value if eq else words[i + 1]
                     local = self.expand(written)
                     self.staged.add(local)
-                    if source and _statable(local):
+                    for source in sources if _statable(local) else ():
                         # The local copy, as for any download: staging, or what a job that
                         # only downloads makes (read() decides).
                         self._downloaded(source, local, written, f"download {repo} {word} {local}")
@@ -5319,6 +5334,31 @@ def _bind_specs(value):
 
 # A shell expansion to other words only when a variable is set (`${KEY:+--env KEY=$KEY}`).
 ALTERNATE_VALUE = re.compile(r"\$\{\w+:?\+")
+
+
+def _hub_files(words, valued):
+    """The files a Hub download names after its repository (`hf download org/x a.bin b.json`),
+    up to the end of its command; none when a word there is not a file's name."""
+    files, seen, skip = [], 0, False
+    for word in words[words.index("download") + 1 :] if "download" in words else ():
+        if word in (";", "&&", "||", "|", "&") or word[:1] in (">", "<"):
+            break
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = "=" not in word and word in valued
+        elif (seen := seen + 1) > 1:
+            parts = word.split("/")
+            extension = parts[-1].rpartition(".")[2]
+            if not (
+                all(HF_FILE_PART.fullmatch(part) for part in parts)
+                and "." in parts[-1]
+                and extension.isascii()
+                and extension.isalnum()
+            ):
+                return []
+            files.append(word)
+    return files
 
 
 def _first_argument(words, after, valued=frozenset()):

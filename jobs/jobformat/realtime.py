@@ -212,6 +212,13 @@ PEERS_PORT = re.compile(r"master|rdzv|rendezvous|coordinator|controller|dist|ncc
 # with `-d` it starts them in the background and the step ends).
 COMPOSE_UP = re.compile(r"\b(?:docker\s+compose|docker-compose|podman-compose)\b[^;&|]*\sup\b")
 COMPOSE_DETACHED = re.compile(r"\sup\b[^;&|]*\s(?:-d|--detach)\b")
+# Without ports opened, Compose up in the foreground serves when what it brings up is a web UI by
+# name: the folder it runs in (`cd stable-diffusion-webui-docker`) or its own line
+# (`-f webui.yml`); a stack that runs to an end stops on its own, or with
+# `--abort-on-container-exit` / `--exit-code-from`.
+WEB_UI = re.compile(r"web[-_]?+ui(?![a-z])|web[-_]?+app(?![a-z])", re.IGNORECASE)
+CD_INTO = re.compile(r"^\s*cd\s++(\S++)")
+COMPOSE_ENDS = re.compile(r"--abort-on-container-exit|--exit-code-from")
 # A last step that starts a container in the background with a port published to the outside
 # (`docker run -d -p 8888:8888 IMAGE`): the container outlives the script and keeps serving.
 # Options of the container runtimes (docker, podman, apptainer, singularity, shifter) that take a
@@ -366,6 +373,7 @@ def ends_serving(command, opens_ports=False):
             or serving_signals(last)
             or _in_foreground(last)
             or (opens_ports and _listens(last, steps[:index], ports))
+            or _compose_web_ui(last, steps[:index])
         ):
             return True
     return False
@@ -498,6 +506,20 @@ def _named_programs(lines, command):
             line = m.group(1) + value + line[m.end() :]
         out.append(line)
     return out
+
+
+def _compose_web_ui(last, earlier):
+    """True when the step brings a Compose project up in the foreground (`docker-compose up`,
+    not detached, not told to end with a container) and the project is a web UI by name: on
+    its own line, or the folder the script last changed into before it."""
+    if "compose" not in last or not COMPOSE_UP.search(last):
+        return False
+    if COMPOSE_DETACHED.search(last) or COMPOSE_ENDS.search(last):
+        return False
+    if WEB_UI.search(last):
+        return True
+    folder = next((m.group(1) for s in reversed(earlier) if (m := CD_INTO.match(s))), "")
+    return bool(WEB_UI.search(folder))
 
 
 def _listens(last, earlier, ports=frozenset()):

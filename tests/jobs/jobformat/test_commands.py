@@ -5619,3 +5619,47 @@ def test_a_serving_benchmarks_dataset_kind_is_no_hub_dataset_its_path_is_read():
     assert ("data.inputs", "hf://datasets/org/sharegpt") in found(
         "python bench.py --dataset-name org/sharegpt\n"
     )
+
+
+def test_hub_downloads_by_a_tool_runner_and_files_named_after_the_repository():
+    text = (
+        "uvx hf@latest download --repo-type dataset northwind/clips --revision abc1 --local-dir d\n"
+        "uvx hf@latest download northwind/vae vae.pth --local-dir ckpt/vae --quiet\n"
+        "huggingface-cli download northwind/seg unet/model.safetensors config.json\n"
+        "hf download northwind/tok --local-dir t\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "hf://datasets/northwind/clips"),
+        ("data.inputs", "hf://northwind/vae/vae.pth"),
+        ("data.inputs", "hf://northwind/seg/unet/model.safetensors"),
+        ("data.inputs", "hf://northwind/seg/config.json"),
+        ("data.inputs", "hf://northwind/tok"),
+    ]
+    # A word after the repository that is no file's name (a glob, a stray word): the repository.
+    assert found("hf download northwind/seg '*.bin' > log\n") == [
+        ("data.inputs", "hf://northwind/seg")
+    ]
+    assert found("uvx hf@1.0 upload northwind/out ./o\n") == [
+        ("output.artifacts", "hf://northwind/out")
+    ]
+
+
+def test_dockers_test_image_run_for_its_own_program_reads_nothing():
+    for run in (
+        "docker run --rm hello-world\n",
+        "podman run docker.io/library/hello-world:latest\n",
+    ):
+        assert ("data.no_inputs", True) in found(run), run
+    # Another image's own program may read anything: not said.
+    assert ("data.no_inputs", True) not in found("docker run --rm northwind/hello-world-app\n")
+
+
+def test_compose_up_of_a_web_ui_in_the_foreground_is_a_server_without_ports_too():
+    from jobs.jobformat.realtime import ends_serving
+
+    assert ends_serving("git clone x.git\ncd stable-diffusion-webui-docker\ndocker-compose up\n")
+    assert ends_serving("docker compose -f web-ui.yml up\n")
+    # Detached, told to end with a container, or a stack not named a web UI: not said.
+    assert not ends_serving("cd sd-webui\ndocker-compose up -d\n")
+    assert not ends_serving("cd sd-webui\ndocker compose up --abort-on-container-exit\n")
+    assert not ends_serving("cd /srv/pipeline\ndocker compose up\n")
