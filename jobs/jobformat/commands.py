@@ -481,8 +481,9 @@ PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGN
 NUMBER = re.compile(r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+")
 BARE_ARGUMENT = re.compile(r"[\w${}.-]+")
 # Long options written with one dash, as Go, Java and many scientific programs take them
-# (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two.
-SINGLE_DASH_LONG = {"-input", "-output"}
+# (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two;
+# so are those named for a structure or molecule file (`openmm_npt.sh -pdb 1btl.pdb`).
+SINGLE_DASH_LONG = {"-input", "-output", "-pdb", "-fasta", "-sdf", "-mol2"}
 # fairseq's tools that take the binarized data folder as their first argument, by their
 # console names or their scripts (`python fairseq_cli/train.py data-bin/x`).
 FAIRSEQ_TOOL = re.compile(
@@ -1207,18 +1208,22 @@ NAMED_FILE = re.compile(r"[\w${}./~-]+\.[A-Za-z]\w*")
 # job.inp`) as its argument.
 # Cosmological and particle simulations take their parameter file as the first argument: GADGET
 # (`Gadget4`, `Gadget2`, `P-Gadget3`), AREPO, Enzo (`enzo.exe`), RAMSES (`ramses3d`), REST's
-# Geant4 front end (`restG4 sim.rml`).
+# Geant4 front end (`restG4 sim.rml`), and Meep's Scheme front end its control file (`meep
+# sim.ctl`, `mpirun meep-mpi sim.ctl`).
 DECK_PROGRAM = re.compile(
     r"(?:lmp|lammps)(?:_\w+)?|\w+\.x|cp2k(?:\.\w+)?|orca|"
-    r"(?:P-)?Gadget\d?(?:_\w+)?|[Aa]repo(?:_\w+)?|enzo(?:\.exe)?|ramses\w*|restG4"
+    r"(?:P-)?Gadget\d?(?:_\w+)?|[Aa]repo(?:_\w+)?|enzo(?:\.exe)?|ramses\w*|restG4|meep(?:-mpi)?"
 )
 DECK_OPTIONS = ("-in", "-inp", "-input", "-i", "--input")
 # An input deck by its kind (`quake.in`, `md.inp`): handed as the first argument to a program the
 # job runs from a path (`./quake quake.in`, `srun bin/sim run.inp`) or to a DECK_PROGRAM, it is
 # what the simulation reads, as it is by option or on stdin. (Used with fullmatch: linear.)
 # Also a parameter file (`param.txt`, `gadget.param`, `run.params`), a Fortran namelist
-# (`run.nml`), a Geant4 macro (`run1.mac`) or a REST configuration (`sim.rml`).
-DECK_FILE = re.compile(r"[\w${}./~-]+\.(?:inp?|params?|nml|mac|rml)|(?:[\w${}.~-]*/)*params?\.txt")
+# (`run.nml`), a Geant4 macro (`run1.mac`), a REST configuration (`sim.rml`) or a Meep control
+# file (`sim.ctl`).
+DECK_FILE = re.compile(
+    r"[\w${}./~-]+\.(?:inp?|params?|nml|mac|rml|ctl)|(?:[\w${}.~-]*/)*params?\.txt"
+)
 # Intel's profilers (Advisor, VTune, by their current and former command names) and the options
 # naming the folder they write their results to.
 INTEL_PROFILER = re.compile(r"advisor|advixe-cl|vtune|amplxe-cl")
@@ -1227,7 +1232,7 @@ INTEL_RESULT_OPTIONS = {"project-dir", "result-dir", "r"}
 # A radio telescope's measurement set (`obs.ms`, `sub*.ms`, `${obsid}.ms/`). (fullmatch: linear)
 MEASUREMENT_SET = re.compile(r"[\w${}*./~-]+\.ms/?")
 # (a line that may give a deck: its kinds' endings, searched before the line is parsed)
-DECK_HINT = re.compile(r"\.(?:in|param|nml|mac|rml|pickle|pkl|h5|hdf5|npz|npy|nc)|params?\.txt")
+DECK_HINT = re.compile(r"\.(?:in|param|nml|mac|rml|ctl|pickle|pkl|h5|hdf5|npz|npy|nc)|params?\.txt")
 # MPI launchers of HPC centres besides LAUNCHERS' (`prun`, `ibrun`, Cray's `aprun`).
 DECK_LAUNCHERS = {"prun", "ibrun", "aprun", "mpiexec.hydra"}
 OUTPUT_FILE = re.compile(
@@ -1249,6 +1254,8 @@ DATA_FILE = re.compile(
     r"pickle|pkl)(?:\.gz)?$",
     re.IGNORECASE,
 )
+# A picture by its kind (a render, a plot): what a tool's `--output` names it writes.
+PICTURE_FILE = re.compile(r"\.(?:png|jpe?g|tiff?|gif|svg|webp)$", re.IGNORECASE)
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
@@ -1581,6 +1588,24 @@ def _may_read_nothing(word):
     )  # fmt: skip
 
 
+def _given_only_numbers(words):
+    """Whether the words are a program run from a path (`./nbody_cuda`, `bin/mc`), alone or as a
+    launcher starts it (`mpirun -np 4 ./montecarlo`), given numbers and nothing else (`./nbody
+    100000 0.01 50`): it makes its own data (a simulation's particles, a Monte Carlo's draws) and
+    reads none. (A script, `./run.sh 4`, hands over to commands not shown.)"""
+    words = [w.removesuffix(";") for w in words if not _prefix(w)]
+    if not words:
+        return False
+    at = _launched_at(words) if _base(words[0]) in LAUNCHERS | DECK_LAUNCHERS else 0
+    program, given = words[at], words[at + 1 :]
+    return bool(
+        "/" in program
+        and "." not in _base(program)
+        and given
+        and all(NUMBER.fullmatch(w) for w in given)
+    )
+
+
 # A program asked only for its usage or its version (`tool -h`, `tool --help`, `tool --version`).
 HELP_FLAGS = {"-h", "--help", "-help", "--version", "-version"}
 
@@ -1666,6 +1691,7 @@ class _Quiet:
             and head.removeprefix("./") not in self.built
             and not _asks_help(words)
             and not (head in ("cat", "grep") and SYSTEM_INFO.fullmatch(words[-1]))
+            and not _given_only_numbers(words)
         ):
             self.quiet = False  # decided at the first word, however long the line
             return
@@ -1691,7 +1717,7 @@ class _Quiet:
         first = head[0].rsplit("/", 1)[-1]
         if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
-        if BENCHMARK.search(head[0]):
+        if BENCHMARK.search(head[0]) or _given_only_numbers(words[i:]):
             self.steps += 1
             return
         if first == "sky":
@@ -4122,6 +4148,8 @@ class _Reader:
         read); `starts`: where the command before it and its own start."""
         if not (
             (DATA_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value)))
+            # an image it renders or plots (`render.py scene.yaml --output frame.png`)
+            or (PICTURE_FILE.search(value) and (_is_path(value) or RELATIVE.fullmatch(value)))
             # a result file by its kind under a place the job names (`--output
             # "$HOME/results/{dataset}_{model}.json"`, the tool's own fields in braces)
             or (_is_path(value) and OUTPUT_FILE.match(value.rpartition("/")[2]))

@@ -432,7 +432,14 @@ def _component(options, body, gpus_elsewhere=False):
             else gpu_hint(options, body)
         )
         per_node = _gpus_per_whole_node(options, body) if hint else None
-        if per_node:
+        step = _gpus_a_step_asks(options, body) if hint and not per_node else None
+        if step:
+            request["accelerators"] = [{"count": step[1]}]
+            notes.append(
+                f"No GPU directive: the job step asks {step[1]} GPU(s) on its node ({step[0]}); "
+                "the GPU model is not said."
+            )
+        elif per_node:
             name, count = per_node
             request["accelerators"] = [{"count": count}]
             notes.append(
@@ -581,6 +588,8 @@ def _component(options, body, gpus_elsewhere=False):
 GPU_USE = re.compile(
     r"gpu|nvidia-smi|rocm-smi|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|HIP_VISIBLE_DEVICES|"
     r"\bnccl|nvcr\.io|"
+    # The list of CUDA devices a Charm++ program runs on (`namd3 +p8 +devices 0,1 x.conf`)
+    r"(?<![\w+])\+devices\b|"
     # A container given the node's GPUs (Singularity/Apptainer `--nv`, `--nvccli`, `--rocm`).
     r"\b(?:singularity|apptainer)\b[^\n]*\s--(?:nv|nvccli|rocm)\b",
     re.IGNORECASE,
@@ -639,6 +648,7 @@ GPU_WORDS = (
     "_visible_devices",
     "nccl",
     "nvcr.io",
+    "+devices",
     "--nv",
     "--rocm",
     "cuda",
@@ -729,6 +739,56 @@ def _said_no_gpu(options):
     if re.search(r"(?:^|,)gpu(?::\w+)?:0(?:,|$)", options.get("gres") or ""):
         return True
     return any(re.fullmatch(r"(?:\w+:)?0", options.get(k) or "") for k in GPU_KEYS[1:])
+
+
+# An srun step's own GPU request and task and node counts (`srun -N1 -n1 -c4 --gpus-per-task=1
+# ./app`), as srun reads them: `--opt=value`, `--opt value`, `-nVALUE`, `-n VALUE`.
+STEP_GPU_OPTIONS = {"--gpus-per-task": "per_task", "--gpus-per-node": "per_node", "--gpus": "all",
+                    "-G": "all"}  # fmt: skip
+STEP_COUNT_OPTIONS = {"-n": "tasks", "--ntasks": "tasks", "-N": "nodes", "--nodes": "nodes"}
+
+
+def _gpus_a_step_asks(options, body):
+    """(the srun line, GPUs on its one node) when a script with no GPU directive runs a step
+    that asks for GPUs itself (`srun -N1 -n1 --gpus-per-task=1 ./app`, `srun --gpus=2 ./app`
+    on one node): those GPUs are the job's, on a cluster that gives them with the node. A step
+    over several nodes, or with counts held in variables, says no count per node."""
+    if "srun" not in body:
+        return None
+    for line in body.splitlines():
+        text = line.strip()
+        if not text.startswith("srun ") or "gpu" not in text and "-G" not in text:
+            continue
+        given = {}
+        words, i = text.split(), 1
+        while i < len(words) and words[i][:1] == "-":  # (then the program srun starts)
+            option, eq, value = words[i].partition("=")
+            i += 1
+            if not eq and option[:2] in ("-n", "-N", "-G") and len(option) > 2:
+                option, value = option[:2], option[2:]
+            elif not eq and (option in STEP_GPU_OPTIONS or option in STEP_COUNT_OPTIONS):
+                value = words[i] if i < len(words) else ""
+                i += 1
+            kind = STEP_GPU_OPTIONS.get(option) or STEP_COUNT_OPTIONS.get(option)
+            if kind:
+                given[kind] = int(value) if value.isdigit() else None  # (`-n $N`: not known)
+        nodes = given["nodes"] if "nodes" in given else _count(options, "nodes")
+        if nodes != 1:
+            continue
+        if "per_task" in given:
+            tasks = given["tasks"] if "tasks" in given else _count(options, "ntasks", default=1)
+            count = given["per_task"] * tasks if given["per_task"] and tasks else None
+        else:
+            count = given.get("per_node") or given.get("all")
+        if count:
+            return text[:80], count
+    return None
+
+
+def _count(options, key, default=None):
+    """A directive's plain count (`--nodes=1`), else the default."""
+    value = (options.get(key) or "").strip()
+    return int(value) if value.isdigit() else default if not value else None
 
 
 def _gpus_per_whole_node(options, body):

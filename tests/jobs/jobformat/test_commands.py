@@ -5663,3 +5663,40 @@ def test_compose_up_of_a_web_ui_in_the_foreground_is_a_server_without_ports_too(
     assert not ends_serving("cd sd-webui\ndocker-compose up -d\n")
     assert not ends_serving("cd sd-webui\ndocker compose up --abort-on-container-exit\n")
     assert not ends_serving("cd /srv/pipeline\ndocker compose up\n")
+
+
+def test_meeps_control_file_is_its_deck():
+    text = "mpirun -np $SLURM_NTASKS meep-mpi ring.ctl > ring.out\nmeep resolution=20 bend.ctl\n"
+    assert found(text, shared_disk=True)[:1] == [("data.inputs", "ring.ctl")]
+    assert found("meep bend.ctl\n", shared_disk=True) == [("data.inputs", "bend.ctl")]
+    # (a template's field in its name is a placeholder: no place)
+    assert not found("meep-mpi meep-{__MAX_MIN__}.ctl > run.log\n", shared_disk=True)
+    # a control file handed to a Python program is its argument, not a deck
+    assert not found("python fit.py run.ctl\n", shared_disk=True)
+
+
+def test_an_image_a_tool_is_told_to_write_is_an_output():
+    text = (
+        "PT=/opt/envs/pt/bin/python\n"
+        "time $PT render.py scene.yaml --device cuda --output scene_gpu.png\n"
+        "python plot.py --output figs/loss.svg\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("output.artifacts", "scene_gpu.png"),
+        ("output.artifacts", "figs/loss.svg"),
+    ]
+    # a launcher's --output is its log; an image read under another option is no output
+    assert not found("srun --output frame.png ./a\n", shared_disk=True)
+    shown = found("python show.py --input frame.png\n", shared_disk=True)
+    assert not [p for p in shown if p[0] == "output.artifacts"]
+
+
+def test_a_structure_file_under_a_single_dash_option_is_read():
+    text = "openmm_npt.sh -pdb 1btl.pdb\nrun_md.py -sdf ligs/lig.sdf -mol2 ligs/lig.mol2\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "1btl.pdb"),
+        ("data.inputs", "ligs/lig.sdf"),
+        ("data.inputs", "ligs/lig.mol2"),
+    ]
+    # GROMACS names its files by -f/-o, never -pdb: a bare -pdb switch with no file is nothing
+    assert not found("tool -pdb -v\n", shared_disk=True)

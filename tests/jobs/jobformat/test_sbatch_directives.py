@@ -973,3 +973,55 @@ def test_the_database_pattern_is_linear_on_long_lines():
         start = time.perf_counter()
         pattern.search(text)
         assert time.perf_counter() - start < 0.05
+
+
+def test_a_charm_programs_device_list_is_gpu_work():
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    # NAMD's `+devices` names the CUDA devices it runs on: not CPU-only, whatever the launcher.
+    assert cpu_only("charmrun +p32 namd2 +devices 0,1,2,3 'eq.conf' > eq.log") is None
+    assert cpu_only("namd3 +p8 +devices 0 eq.namd") is None
+    assert cpu_only("namd3 +p8 eq.namd") is True
+    # (a word that only contains it is not the option)
+    assert cpu_only("echo a+devices") is True
+
+
+def test_the_device_list_pattern_is_linear_on_long_lines():
+    import time
+
+    from jobs.jobformat.sbatch import GPU_USE
+
+    for text in ("+devices" * 12_000, "+" * 100_000, "namd " * 20_000 + "x", "a+" * 50_000):
+        start = time.perf_counter()
+        GPU_USE.search(text)
+        assert time.perf_counter() - start < 0.05
+
+
+def test_a_program_given_only_numbers_reads_nothing():
+    def no_inputs(*lines):
+        return imported("#SBATCH -N 1", *lines).description.data.no_inputs
+
+    assert no_inputs("module load cuda/12.4", "./nbody_cuda 100000 0.01 50 101 128") is True
+    assert no_inputs("mpirun -np 12 ./montecarlo 4 100000000 10") is True
+    assert no_inputs("srun bin/mc 1e6;") is True
+    # a script hands over to commands not shown; a file or a redirection is more than numbers
+    for line in ("./run.sh 4", "./sim 100 data.in", "./sim 100 < deck", "./sim", "sim 100"):
+        assert no_inputs(line) is None, line
+
+
+def test_gpus_a_job_step_asks_on_one_node_are_the_jobs():
+    def gpus(*lines):
+        request = imported(*lines).description.request
+        return [a.count for a in request.accelerators or []], request.no_accelerators
+
+    step = "srun -N1 -n1 -c4 --gpus-per-task=1 --gpu-bind=closest ./kokkos_example"
+    assert gpus("#SBATCH -N 1", step) == ([1], None)
+    assert gpus("#SBATCH -N 1", "srun -n 4 --gpus-per-task 1 ./app") == ([4], None)
+    assert gpus("#SBATCH --nodes=1", "srun --gpus=2 ./app") == ([2], None)
+    # over several nodes, counts in variables, or nodes not said: no count per node
+    assert gpus("#SBATCH -N 2", "srun -n 8 --gpus-per-task=1 ./app") == ([], None)
+    assert gpus("#SBATCH -N 1", "srun -n $N --gpus-per-task=1 ./app") == ([], None)
+    assert gpus("#SBATCH -n 1", "srun --gpus-per-task=1 ./app") == ([], None)
+    # the program's own options are not srun's
+    assert gpus("#SBATCH -N 1", "srun ./app --gpus=4") == ([], None)
