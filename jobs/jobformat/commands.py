@@ -683,6 +683,10 @@ HF_PAGE_OPTION = re.compile(
     r"""([A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}?)(?:\.git)?(?:/tree/[^\s"']*)?/?(?=["'\s;&|]|$)"""
 )
 # Servers that take the model as their first argument.
+# Words that end one command of a line (what follows is the shell's next command).
+SHELL_BREAKS = {"&&", "||", ";", "|", "&"}
+SERVERS = {"vllm", "sglang", "trtllm-serve"}
+SERVE_OPTIONS_FIRST = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+-")
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
 # Options of the Hub's command line that take a value (the repository is the first other word).
 HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
@@ -4379,9 +4383,12 @@ class _Reader:
                 self.add("data.inputs", place, m.group(0))
         if "serve" in line and (m := SERVE_MODEL.search(line)):
             # `vllm serve org/model` (or a local folder): the model the server loads.
-            model = self.expand(_unquote(m.group(1)))
-            if HF_ID.fullmatch(model) or _is_path(model):
-                self._hub_or_path(model, said=f"serve {model}", dataset=False)
+            self._served(self.expand(_unquote(m.group(1))))
+        elif "serve" in line and SERVE_OPTIONS_FIRST.search(line):
+            # `vllm serve --port 8000 --revision $V org/model` (options first, as a variable of
+            # them expands, `vllm serve $SERVE_OPTS … $MODEL`): the model is the first word
+            # that is neither an option nor an option's value.
+            self._served(self._serve_positional(words))
         if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
@@ -4391,6 +4398,40 @@ class _Reader:
                         f"https://www.kaggle.com/datasets/{slug}",
                         f"kaggle datasets download -d {slug}",
                     )
+
+    def _served(self, model):
+        """The model a server loads. A variable the file gives no value in its place is a Hub id
+        set at launch (`hf://$MODEL`): that word is the model whatever its name."""
+        said = f"serve {model}"
+        m = SUBMIT_VARIABLE.fullmatch(model)
+        name = m and (m.group(1) or m.group(2))
+        if name and name not in self.variables.ambiguous and name not in self.computed:
+            self._unset_model(model, said)
+        elif model and (HF_ID.fullmatch(model) or _is_path(model)):
+            self._hub_or_path(model, said=said, dataset=False)
+
+    def _serve_positional(self, words):
+        """The model of a server command whose options come before it (`vllm serve --port 8000
+        org/model`): the first word after `serve` that is neither an option, an option's value
+        (the word after one not written `--x=v`, unless that is an option too), a redirection,
+        nor the shell's next command. A switch directly before the model hides it: unsaid."""
+        at = next(
+            (i for i, w in enumerate(words[1:], 1) if w == "serve" and words[i - 1] in SERVERS),
+            None,
+        )
+        if at is None:
+            return ""
+        rest = words[at + 1 :]
+        i = 0
+        while i < len(rest):
+            word = rest[i]
+            if word in SHELL_BREAKS or ">" in word or "<" in word:
+                return ""
+            if not word.startswith("-"):
+                return word
+            taken = "=" not in word and i + 1 < len(rest) and not rest[i + 1].startswith("-")
+            i += 2 if taken else 1
+        return ""
 
     def _fetch(self, line, words):
         if not FETCHERS.search(line):

@@ -296,7 +296,10 @@ def writes_to(script, path, aliases=()):
         (
             ("cp", "mv", "rsync", "aws", "rclone"),
             rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
-            rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*[\"']?\s*(?:$|[;&|])",
+            # (its output sent to a log after the destination, `rsync a /mnt/b >> sync.log
+            # 2>&1`, as a crontab line runs it)
+            rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*+[\"']?(?:\s+\d?>>?\s*[^\s;&|\"'<>]++)*+"
+            rf"(?:\s+\d?>&\d)?[\"']?\s*(?:$|[;&|])",
         ),
         (
             ("save", "to_parquet", "to_csv", "write"),
@@ -358,6 +361,47 @@ READ_TOOL = (
     r"\b(?:ls|cat|head|tail|wc|du|tree|stat|md5sum|sha256sum|zcat|less|find|tar\s+-?[a-z]*x)"
 )
 COPY_FROM = r"\b(?:cp|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))"
+
+
+# `install` (coreutils) copying programs into place, not making folders (`install -d`).
+INSTALL_LINE = re.compile(r"^\s*(?:sudo\s++(?:-[\w-]++\s++)*+)?install\s")
+
+
+@functools.lru_cache(maxsize=8)
+def _install_lines(script):
+    """The commands of script that install programs (a script is read once per mount)."""
+    if "install" not in script:
+        return ()
+    return tuple(
+        line for line in script.splitlines()
+        if INSTALL_LINE.match(line) and "-d" not in line.split()
+    )  # fmt: skip
+
+
+def installed_from(script, path, aliases=()):
+    """True when every command naming path installs programs from it (`install -m 755
+    /r2/setup/k3s_* .`): the mount holds helper programs the job runs, its code, not data."""
+    ref = _refs(path, aliases)
+    if not script or not ref or not _install_lines(script) or not _named(script, path, aliases):
+        return False
+    named = re.compile(ref)
+    installs = [line for line in _install_lines(script) if named.search(line)]
+    if not installs or any(named.search(line.split()[-1]) for line in installs):
+        return False  # (none from it, or it is the place programs are installed into)
+    lines = [
+        line for line in script.splitlines()
+        if named.search(line) and not line.lstrip().startswith("#")
+    ]  # fmt: skip
+    return len(lines) == len(installs)
+
+
+def copied_out_of(script, path, aliases=()):
+    """True when a copy tool's source is under path (`rsync -av /mnt/x/ data`)."""
+    ref = _refs(path, aliases)
+    if not script or not ref or not any(w in script for w in ("cp", "rsync", "aws", "rclone")):
+        return False
+    pattern = rf"{COPY_FROM}(?:\s+-[\w-]+(?:=\S+)?)*+\s+[\"']?{ref}(?:[/\s\"']|$)"
+    return bool(re.search(pattern, script, flags=re.MULTILINE))
 
 
 def reads_from(script, path, aliases=()):
@@ -440,6 +484,8 @@ def classify(
         return Verdict(Use.CREDENTIAL, "a key or credential file")
     aliases = [*aliases, *script_aliases(script, mount_path)]
     written = writes_to(script, mount_path, aliases)
+    if not written and installed_from(script, mount_path, aliases):
+        return Verdict(Use.CODE, "the programs the commands install from it and run")
     if local and OUTPUT_FOLDER.search(local):
         # A local results folder sent to the node is not code, and the file does not say
         # whether the job reads it or expects its results to land there (a copy brings
@@ -471,6 +517,10 @@ def classify(
     if written:
         if named_checkpoint:
             return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
+        if copied_out_of(script, mount_path, aliases):
+            # (`rsync /r2/answers/ data` at the start, the results copied back there as it
+            # goes: what it holds is both read and written)
+            return Verdict(Use.UNCLEAR, "the commands copy out of it and write into it")
         return Verdict(Use.WRITTEN, "the commands write into it")
     read = reads_from(script, mount_path, aliases)
     if new_bucket:

@@ -5700,3 +5700,19 @@ def test_a_structure_file_under_a_single_dash_option_is_read():
     ]
     # GROMACS names its files by -f/-o, never -pdb: a bare -pdb switch with no file is nothing
     assert not found("tool -pdb -v\n", shared_disk=True)
+
+
+def test_a_server_given_its_options_before_the_model_serves_the_model_after_them():
+    # A variable holding the options, then an option's values, then the model.
+    text = (
+        'OPTS="-tp 4"\n'
+        "nohup vllm serve $OPTS --gpu-memory-utilization 0.94 \\\n"
+        "    --served-model-name seg --revision $REV northwind/seg-7b > vllm.log 2>&1 &\n"
+    )
+    assert found(text) == [("data.inputs", "hf://northwind/seg-7b")]
+    # The model given as a variable with no value in the file: a Hub id set at launch.
+    assert found("vllm serve --port 8000 $MODEL &\n") == [("data.inputs", "hf://$MODEL")]
+    assert found("vllm serve $SERVED --port 8000\n") == [("data.inputs", "hf://$SERVED")]
+    # No model after the options (it is in a config, or hidden by a switch): nothing said.
+    assert found("vllm serve --config serve.yaml > log 2>&1\n") == []
+    assert found("vllm serve --port 8000 && python bench.py\n") == []

@@ -1013,3 +1013,25 @@ def test_a_model_env_handed_only_to_a_client_of_a_remote_server_is_not_loaded():
     local = run.replace("http://$ENDPOINT/v1", "http://localhost:8081/v1")
     data = sky(envs + "resources:\n  cpus: 2\n" + local).description.to_data()
     assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-70b"]
+
+
+def test_a_mount_the_job_syncs_out_of_and_back_into_is_both_and_one_of_programs_is_code():
+    from jobs.jobformat.mounts import Use, classify
+
+    # Copied out at the start, then copied back by a crontab line whose output goes to a log:
+    # read and written, so neither direction alone.
+    synced = (
+        "mkdir -p /r2/answers\nrsync -av /r2/answers/ data\n"
+        'echo "* * * * * rsync -av data/ /r2/answers >> sync.log 2>&1" | crontab -\n'
+    )
+    assert classify("/r2", "r2://b", script=synced).use == Use.UNCLEAR
+    # Only written (the log redirect after the destination does not hide it).
+    assert classify("/out", "s3://b", script="rsync -a res/ /out/res >> s.log 2>&1\n").use == (
+        Use.WRITTEN
+    )
+    # Helper programs installed from it and run: the job's code, not data.
+    tools = "install -m 755 /r2/setup/k3s_* .\nsudo -E ./k3s_server.py --port 8080\n"
+    assert classify("/r2", "r2://b", script=tools).use == Use.CODE
+    # …not when it is also read otherwise, nor when it is where programs are installed.
+    assert classify("/r2", "r2://b", script=tools + "cat /r2/x.json\n").use == Use.READ
+    assert classify("/r2", "r2://b", script="install -m 755 k3s /r2/bin\n").use != Use.CODE
