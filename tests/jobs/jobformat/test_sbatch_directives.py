@@ -973,3 +973,15 @@ def test_the_database_pattern_is_linear_on_long_lines():
         start = time.perf_counter()
         pattern.search(text)
         assert time.perf_counter() - start < 0.05
+
+
+def test_a_script_sourced_as_the_only_work_hands_the_job_over():
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    # The work (and the hardware it needs) is in the script read into the job's shell.
+    assert cpu_only("JOB_PERIOD=$((24 * 3600))", "source common.sh") is None
+    assert cpu_only(". ./jobs/run_all.sh") is None
+    # A script named for the environment sets up; the step after it is the work.
+    assert cpu_only("source env.sh", "python fit.py") is True
+    assert cpu_only("source setup_modules.sh", "python fit.py") is True
