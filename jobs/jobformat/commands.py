@@ -969,8 +969,10 @@ FFMPEG_FLAGS = {"-y", "-n", "-an", "-vn", "-sn", "-dn", "-shortest", "-hide_bann
 # …and a relative file it names (`part-$SLURM_ARRAY_TASK_ID.mp4`, `Ek*.jpg`, `f_%04d.png`).
 MEDIA_FILE = re.compile(r"[\w.*$%{][\w.*${}%-]*+(?:/[\w.*${}%-]++)*+")
 # Programs that pack or compress files (what they pack is still the job's data).
-ARCHIVERS = {"tar", "zip", "gzip", "pigz", "zstd", "xz", "bzip2"}
+ARCHIVERS = {"tar", "htar", "zip", "gzip", "pigz", "zstd", "xz", "bzip2"}
 MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "curl"}
+# Copies on the machine: they write only what they are given, no program's results.
+COPIES = {"cp", "rsync", "scp"}
 # Where a step of the job writes: a later upload of it sends the job's own files.
 WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
 # Code and settings copied along with data are not data.
@@ -1022,6 +1024,8 @@ YACS_IN_LINE = re.compile(r"\.(?:WEIGHTS|PRETRAINED)\s|\bOUTPUT_DIR\s+[/$~.]|DAT
 # values that name it without giving it: an unset variable or a placeholder to fill.
 SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", re.IGNORECASE)
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
+# An environment variable's name, as a container's `--env NAME=…` gives it.
+ENV_NAME = re.compile(r"[A-Za-z_]\w*+")
 # A variable given a file's contents (`HF_TOKEN=$(cat "$TOKEN_FILE")`, `KEY=$(< key.txt)`).
 KEY_FROM_FILE = re.compile(
     r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*(?:cat\s+|<\s*)["']?([^\s"'()]+)["']?\s*\)["']?\s*$"""
@@ -1155,6 +1159,16 @@ SEQ_TOOLS = {
     "psql": (("-f", "--file"), ("-o", "--output"), 0),
 }  # fmt: skip
 SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
+# NCBI's SRA Toolkit's downloaders, a run's accession (SRA, ENA or DDBJ: runs, experiments,
+# samples, studies), the options naming where the copy goes, and those that take a value.
+SRA_TOOLS = {"fasterq-dump", "fastq-dump", "prefetch"}
+SRA_ACCESSION = re.compile(r"[SED]R[RXSP]\d{5,12}")
+SRA_FOLDER = {"-O", "--outdir", "--output-directory"}
+SRA_VALUED = {
+    *SRA_FOLDER, "-o", "--outfile", "--output-file", "-t", "--temp", "-e", "--threads", "-b",
+    "--bufsize", "-c", "--curcache", "-m", "--mem", "-N", "-X", "-M", "--minReadLen",
+    "--max-size", "-T", "--type", "--ngc", "--perm", "--cart", "--option-file",
+}  # fmt: skip
 # Programs known by a build's name: MotionCor2/3 (`MotionCor2_1.4.4_Cuda112-08-11-2021`) and
 # Rosetta's applications (`rosetta_scripts.default.linuxgccrelease`, `relax.mpi.macosclangrelease`).
 MOTIONCOR_BUILD = re.compile(r"MotionCor[23](?:[_-][\w.-]*)?")
@@ -1880,6 +1894,7 @@ class _Reader:
         self.copied_in = set()  # names of inputs copied into the job's own working folder
         self.run_inputs = {}  # GROMACS run inputs grompp wrote, no step has read yet -> where
         self.removed = set()  # files the job deleted: read after, they are made again by it
+        self.dropped = set()  # outputs an `rm` took back (in a failure branch, as often)
         self.cwd = None  # the absolute folder the script last changed into (`cd /p`)
         self.cd_place = None  # …or any folder it names (`cd $HOME/proj`)
         self.fetch_dir = None  # the folder changed into as written (`cd data`): where fetches land
@@ -2020,10 +2035,16 @@ class _Reader:
             # What a step wrote and the job then removes was scratch (the SAM an aligner wrote,
             # made into a BAM), not something the job leaves behind.
             gone |= {self._in_cwd(w) for w in gone}
+            self.dropped |= {
+                str(p.value).rstrip("/") for p in self.found
+                if p.path == "output.artifacts" and str(p.value).rstrip("/") in gone
+            }  # fmt: skip
             self.found = [
                 p for p in self.found
                 if not (p.path == "output.artifacts" and str(p.value).rstrip("/") in gone)
             ]  # fmt: skip
+        if words[:1] == ["mv"]:
+            self._renamed(words)
         if "git" in line or self.repos:
             self._lfs_data(words)
         if words[:1] == ["cd"]:
@@ -2094,6 +2115,10 @@ class _Reader:
             self._star(words)
         if not SEQ_TOOL_NAMES.isdisjoint(_tool_name(_base(w)) for w in words):
             self._seq_tool(words)  # (by the words' own names: no expression to search a line)
+        if "dump" in line or "prefetch" in line:
+            self._sra(words)
+        if "--env" in line or "-e" in line:
+            self._container_keys(words)
         if "mdrun" in line or "grompp" in line:
             self._gromacs(words)
         if "pmemd" in line or "sander" in line:
@@ -2378,7 +2403,7 @@ class _Reader:
                 self.inside = target if target in self.made else None
             elif head == "popd":
                 self.inside = None
-            elif head == "tar" and len(parts) > 2:
+            elif head in ("tar", "htar") and len(parts) > 2:
                 self._tar(parts)
             elif head == "ffmpeg" and len(parts) > 3:
                 self._ffmpeg(parts)
@@ -2450,11 +2475,18 @@ class _Reader:
         # The option letters may come after options with a value (`tar -C $TMPDIR/data -xzf A`,
         # `tar -I pigz -xf A`) or in several groups (`tar -x -f A`): the archive follows the
         # group that ends in f.
+        # HPSS's htar reads tar's letters; its own options take a value (`-L list`, `-T 4`,
+        # `-H crc`, or joined: `-Hcrc`), and its archive is a path on HPSS (a relative one is
+        # under the user's HPSS home, not the folder the script changed into).
+        htar = parts[0] == "htar"
         flags, archive, i = "", "", 1
         while i < len(parts) and not archive:
             word = parts[i]
-            if word in TAR_VALUED:
+            if word in TAR_VALUED or (htar and word in HTAR_VALUED):
                 i += 2
+                continue
+            if htar and word.startswith("-H"):
+                i += 1
                 continue
             if not (re.fullmatch(r"-[A-Za-z]+", word) or (i == 1 and word.isalpha())):
                 return  # (a long option or a file first: not a form read here)
@@ -2462,6 +2494,14 @@ class _Reader:
             if flags.endswith("f") and i + 1 < len(parts):
                 archive = self.expand(parts[i + 1])
             i += 1
+        if htar and "c" in flags and ARCHIVE_FILE.search(archive):
+            self.add("output.artifacts", archive, f"htar -{flags} {archive}")
+            if "-L" not in parts and "-C" not in parts:  # (htar's -T is its threads)
+                self._archived(parts[i + 1 :], flags)
+            return
+        if htar and "x" in flags and ARCHIVE_FILE.search(archive):
+            self.add("data.inputs", archive, f"htar -{flags} {archive}")
+            return
         if not _is_path(archive):
             # (`cd /p/run; tar -zcf out.tar.gz out`: an archive by its name, under the folder
             # the script changed into, on a cluster's shared disk)
@@ -3894,6 +3934,71 @@ class _Reader:
                     if not (p.path == "data.inputs" and str(p.value).startswith(folders))
                 ]  # fmt: skip
 
+    def _container_keys(self, words):
+        """A key handed into a container by name (`apptainer exec --env WANDB_API_KEY=$KEY`,
+        `docker run -e HF_TOKEN`, `--env=A=1,B=2`): a credential, named by the variable the
+        program inside reads. apptainer's and singularity's `-e` is `--cleanenv`, no value."""
+        for command in _commands(words):
+            if not command or _base(command[0]) not in CONTAINER_TOOLS:
+                continue
+            docker = _base(command[0]) in DOCKER_TOOLS
+            for option, value in zip(command, [*command[1:], ""], strict=True):
+                if option == "--env" or (docker and option == "-e"):
+                    given = value
+                elif option.startswith("--env="):
+                    given = option[6:]
+                else:
+                    continue
+                for part in _unquote(given).split(","):
+                    name = part.partition("=")[0]
+                    if SECRET_WORDS.search(name) and ENV_NAME.fullmatch(name):
+                        self.add("work.credentials", name, f"{option} {part}"[:160])
+
+    def _renamed(self, words):
+        """`mv A B` of a file the job wrote (an archive made under a temporary name,
+        `tar -cf "$OUT.unfinished" …; mv "$OUT.unfinished" "$OUT"`) leaves it at B: the output
+        is B. Also when an `rm` of A came before (the clean-up of a failure branch)."""
+        places = [self.expand(_unquote(w)) for w in words[1:] if w[:1] != "-"]
+        if len(places) != 2:
+            return
+        source, target = places[0].rstrip("/"), places[1]
+        outputs = [p for p in self.found if p.path == "output.artifacts"]
+        if source in self.dropped or any(str(p.value).rstrip("/") == source for p in outputs):
+            self.found = [
+                p for p in self.found
+                if not (p.path == "output.artifacts" and str(p.value).rstrip("/") == source)
+            ]  # fmt: skip
+            self.dropped.discard(source)
+            self.add("output.artifacts", target, " ".join(words)[:160])
+
+    def _sra(self, words):
+        """NCBI's SRA Toolkit (`fasterq-dump`, `fastq-dump`, `prefetch`) fetches runs by their
+        accession (`SRR378098`, `ERR…`, `DRR…`; or the script's argument, `acc=$1`): each is
+        read, as written. `-O`/`--outdir` is where the copy lands, a download's local side (the
+        job's output when nothing after names it); `-t`/`--temp` is its scratch."""
+        for command in _commands(words):
+            if not command or _base(command[0]) not in SRA_TOOLS:
+                continue
+            fetched, folder, skip = [], None, None
+            for word in command[1:]:
+                if skip:
+                    if skip in SRA_FOLDER:
+                        folder = (f"{skip} {word}", self.expand(_unquote(word)))
+                    skip = None
+                elif word in SRA_VALUED:
+                    skip = word
+                elif word.startswith("-") or len(fetched) >= SEQ_FILES:
+                    continue
+                elif SRA_ACCESSION.fullmatch(word) or (
+                    VARIABLE_ALONE.fullmatch(word) and word.strip("${}") in self.arguments
+                ):
+                    fetched.append(word)
+            said = " ".join(command)[:160]
+            for accession in fetched:
+                self.add("data.inputs", accession, said)
+            if fetched and folder and (_is_path(folder[1]) or VARIABLE_ALONE.fullmatch(folder[1])):
+                self._downloaded(fetched[0], folder[1], folder[1], said)
+
     def _seq_place(self, value):
         """A relative name (a glob too) in the folder the job went to (`cd /data; fastqc r*.gz`)."""
         if (
@@ -4615,7 +4720,15 @@ class _Reader:
             while i < len(command) and (_prefix(command[i]) or command[i] == "time"):
                 i += 1
             head = command[i].rsplit("/", 1)[-1] if i < len(command) else ""
-            if head and head not in READS_NOTHING and head not in MOVES_ONLY and head not in skip:
+            # (`[[ -z "$A" || -z "$B" ]]` splits at `||`: `-z "$B" ]]` is a test's, no program)
+            if (
+                head
+                and head[0] != "-"
+                and head not in READS_NOTHING
+                and head not in MOVES_ONLY
+                and head not in COPIES
+                and head not in skip
+            ):
                 return True
         return False
 
@@ -4673,6 +4786,9 @@ class _Reader:
                     said = " ".join(segment)[:160]
                     if tool == "cp" and _recursive(segment):
                         if not self._copied_across(args[:-1], args[-1], said):
+                            self._stage(args[:-1], args[-1], said)
+                    elif tool == "cp":
+                        if not self._files_copied_across(args[:-1], args[-1], said):
                             self._stage(args[:-1], args[-1], said)
                     elif tool == "cp" or not self._transfer(args[:-1], args[-1], said):
                         self._stage(args[:-1], args[-1], said)
@@ -4785,6 +4901,24 @@ class _Reader:
                 self.copied_in.add(source.rstrip("/").rsplit("/", 1)[-1])
         self._downloaded(sources[0], target, target, said)
         return True
+
+    def _files_copied_across(self, sources, target, said):
+        """Plain `cp` of data files from one shared place to another before any program has run
+        (`cp /lustre/scratch/u/run/inputs.mat ./run/inputs.mat`, `cp /n/lab/waveforms/* /n/lab/zs/`):
+        a transfer, as `cp -r`'s is (a folder's contents, `/*`, read as the folder). Not a
+        program, code, settings, a hidden file (`.env`) or a name with no extension (a program's
+        as often as a file's)."""
+        folders = [s[:-2] if s.endswith("/*") and len(s) > 2 else s for s in sources]
+        for source, folder in zip(sources, folders, strict=True):
+            name = folder.rstrip("/").rsplit("/", 1)[-1]
+            if source == folder and (
+                name.startswith(".")
+                or "." not in name
+                or PROGRAM_FILE.search(name)
+                or COMPILED_FILE.search(name)
+            ):
+                return False
+        return self._copied_across(folders, target, said)
 
     def _transfer(self, sources, target, said):
         """rsync and scp move data between places that outlast the job: to another machine
@@ -5177,6 +5311,8 @@ SBCAST_VALUED = {"-F", "--fanout", "-j", "--jobid", "-s", "--size", "-t", "--tim
 COMPILED_FILE = re.compile(r"\.(?:out|bin|so|a|o|c|cc|cpp|h|hpp|f90)$")
 # tar's options that take a value as the next word.
 TAR_VALUED = {"-C", "--directory", "-I", "--use-compress-program", "-T", "--files-from", "-X"}
+# htar's options that take a value as the next word (the list of members, threads, options).
+HTAR_VALUED = {"-L", "-T", "-H", "-Y", "-S"}
 # Archives by their name (`out.tar.gz`, `logs.tgz`, `bams.tar.zst`).
 # A relative file or folder as tar names it (`07_run_1/`, `output`); possessive: linear.
 TAR_MEMBER = re.compile(r"[\w.][\w.-]*+(?:/[\w.-]++)*+/?")

@@ -1218,6 +1218,8 @@ def _hands_off_to(body, in_container=False):
             2,
         )
     )
+    if not steps and (sourced := _sourced_script(body)):
+        return sourced
     if len(steps) == 1 and (submitted := RAY_SUBMIT.match(steps[0])):
         return submitted.group(1)
     if in_container and len(steps) == 1 and (inside := IN_CONTAINER.match(steps[0])):
@@ -1236,6 +1238,33 @@ def _hands_off_to(body, in_container=False):
     if RENDEZVOUS.search(body):
         return None  # it sets up where the nodes meet: one program spread over them
     return match.group(1) or match.group(2)
+
+
+# `source run.sh` / `. run.sh`: a script read into the job's own shell.
+# (anchored, one greedy run backing off to its `.sh`: linear)
+SOURCED_SCRIPT = re.compile(r"^\s*+(?:source|\.)\s++([^\s;&|]+\.sh)\s*+$")
+# Words naming a script that sets the environment up rather than doing the work.
+ENVIRONMENT_WORDS = ("env", "activate", "conda", "profile", "bashrc", "setup", "module", "vars",
+                     "config", "init", "path", "load")  # fmt: skip
+
+
+def _sourced_script(body):
+    """The project's script a job whose commands only set up reads into its shell as its last
+    step (`source common.sh`: the work is there), or None; not one named for the environment
+    (`source env.sh`, `. venv/bin/activate`, `source setup_modules.sh`)."""
+    last = next(
+        (
+            line
+            for line in reversed((body or "").splitlines())
+            if line.strip() and not line.lstrip().startswith("#")
+        ),
+        "",
+    )
+    if ("source" in last or ". " in last) and (m := SOURCED_SCRIPT.match(last)):
+        name = m.group(1).rsplit("/", 1)[-1].lower()
+        if not any(w in name for w in ENVIRONMENT_WORDS):
+            return m.group(1)
+    return None
 
 
 # A program of the project started once with no launcher in front (`python3 sim/run.py 4`,

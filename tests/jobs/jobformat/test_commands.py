@@ -4316,9 +4316,39 @@ def test_a_folder_copied_from_one_shared_place_to_another_is_a_transfer():
     ]
     text = "cp -r /proj/raw/ /scratch/u/raw/\npython fit.py /scratch/u/raw/\n"
     assert found(text, shared_disk=True) == [("data.inputs", "/proj/raw/")]
-    # After the program ran, the copy is of its results; a single file is not a transfer.
+    # After the program ran, the copy is of its results.
     assert found("python fit.py\ncp -r /home/u/runs/ /proj/keep/\n", shared_disk=True) == []
-    assert found("cp /home/u/a.csv /proj/keep/\n", shared_disk=True) == []
+
+
+def test_data_files_copied_from_one_shared_place_to_another_are_a_transfer():
+    # A plain cp of data files (or of a folder's contents, read as the folder) before any
+    # program has run is a transfer as `cp -r`'s is; each copy of a copy job is read.
+    text = "cp /lustre/u/run/in.mat ./run/in.mat\ncp /lustre/u/run/out.mat ./run/out.mat\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/lustre/u/run/in.mat"),
+        ("output.artifacts", "./run/in.mat"),
+        ("data.inputs", "/lustre/u/run/out.mat"),
+        ("output.artifacts", "./run/out.mat"),
+    ]
+    assert found("cp /n/lab/waves/* /n/lab/zs/\n", shared_disk=True) == [
+        ("data.inputs", "/n/lab/waves"),
+        ("output.artifacts", "/n/lab/zs/"),
+    ]
+    assert found("cp /home/u/a.csv /proj/keep/\n", shared_disk=True) == [
+        ("data.inputs", "/home/u/a.csv"),
+        ("output.artifacts", "/proj/keep/"),
+    ]
+    # Not a program, code, settings, a hidden file or a name with no extension; not after a
+    # program ran (its results), nor on a cloud VM.
+    for text in (
+        "cp /home/u/run.sh /proj/keep/\n",
+        "cp /home/u/.env ./\n",
+        "cp /home/u/bin/tool /proj/bin/\n",
+        "cp /home/u/config.yaml /proj/run/\n",
+        "python fit.py\ncp /home/u/a.csv /proj/keep/\n",
+    ):
+        assert found(text, shared_disk=True) == [], text
+    assert found("cp /home/u/a.csv /proj/keep/\n") == []
 
 
 def test_a_data_file_broadcast_to_the_nodes_is_read_and_a_program_is_not():
@@ -5716,3 +5746,69 @@ def test_a_server_given_its_options_before_the_model_serves_the_model_after_them
     # No model after the options (it is in a config, or hidden by a switch): nothing said.
     assert found("vllm serve --config serve.yaml > log 2>&1\n") == []
     assert found("vllm serve --port 8000 && python bench.py\n") == []
+
+
+def test_the_sra_toolkit_reads_the_runs_it_fetches_by_accession():
+    assert found("fasterq-dump SRR378098\n", shared_disk=True) == [("data.inputs", "SRR378098")]
+    # The script's argument is the run; -O is the copy (the output of a job that only fetches),
+    # -t its scratch, not a run.
+    text = "sra=$1\nout=$2\nfasterq-dump -t /lscratch/$SLURM_JOBID -e 8 -O $out $sra\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "$sra"),
+        ("output.artifacts", "$out"),
+    ]
+    # …and what the job then does with the copy is staging, not its output.
+    text = "prefetch ERR204938 -O /scratch/u/sra\nfasterq-dump /scratch/u/sra/ERR204938\n"
+    assert ("data.inputs", "ERR204938") in found(text, shared_disk=True)
+    assert ("output.artifacts", "/scratch/u/sra") not in found(text, shared_disk=True)
+    # A placeholder or a name that is no accession is not read.
+    assert found("fastq-dump --split-files {SRA}\n", shared_disk=True) == []
+    assert found("fastq-dump --split-files SAMPLE\n", shared_disk=True) == []
+
+
+def test_htar_writes_its_archive_on_hpss_and_reads_what_it_packs():
+    text = "cd /proj/run\nhtar -Hcrc -cvf /home/p/run.tar -L /scratch/u/list.txt\n"
+    assert found(text, shared_disk=True) == [("output.artifacts", "/home/p/run.tar")]
+    # A relative archive is under the HPSS home, not the folder changed into.
+    text = "cd /proj\nhtar -T 4 -cvPf runs.tar runs/\n"
+    assert found(text, shared_disk=True) == [
+        ("output.artifacts", "runs.tar"),
+        ("data.inputs", "/proj/runs/"),
+    ]
+    assert found("htar -xvf /home/p/run.tar\n", shared_disk=True) == [
+        ("data.inputs", "/home/p/run.tar")
+    ]
+
+
+def test_an_output_moved_after_it_is_written_is_where_it_lands():
+    # (also past the clean-up of a failure branch, and a test splitting at `||`)
+    text = (
+        'd="$1"\no="$2"\nif [[ -z "$d" || -z "$o" ]]; then\n  exit 1\nfi\n'
+        'tmp="$o.unfinished"\ntar -cvf "$tmp" "$d"\n'
+        'if [[ $? -ne 0 ]]; then\n  rm -f "$tmp"\n  exit 1\nfi\nmv "$tmp" "$o"\n'
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "$d"),
+        ("output.artifacts", "$o"),
+    ]
+    # A file the job did not write, moved, is no output of it.
+    assert found("mv /p/a.csv /p/b.csv\n", shared_disk=True) == []
+
+
+def test_a_key_handed_into_a_container_by_name_is_a_credential():
+    text = (
+        "singularity exec --cleanenv --bind /s/wandb:/wandb --env WANDB_API_KEY=${WANDB_API_KEY} "
+        'img.sif bash -c "cd /wandb && wandb sync --sync-all"\n'
+    )
+    assert ("work.credentials", "WANDB_API_KEY") in found(text, shared_disk=True)
+    text = (
+        "docker run -e HF_TOKEN -e CUDA_VISIBLE_DEVICES=0 --env=A=1,MY_SECRET=$S img python x.py\n"
+    )
+    keys = [v for p, v in found(text, shared_disk=True) if p == "work.credentials"]
+    assert keys == ["HF_TOKEN", "MY_SECRET"]
+    # apptainer's -e is --cleanenv: the word after it is the image, no key.
+    assert not [
+        v
+        for p, v in found("apptainer exec -e token_img.sif python x.py\n", shared_disk=True)
+        if p == "work.credentials"
+    ]

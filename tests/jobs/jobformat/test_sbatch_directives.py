@@ -1025,3 +1025,15 @@ def test_gpus_a_job_step_asks_on_one_node_are_the_jobs():
     assert gpus("#SBATCH -n 1", "srun --gpus-per-task=1 ./app") == ([], None)
     # the program's own options are not srun's
     assert gpus("#SBATCH -N 1", "srun ./app --gpus=4") == ([], None)
+
+
+def test_a_script_sourced_as_the_only_work_hands_the_job_over():
+    def cpu_only(*lines):
+        return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
+
+    # The work (and the hardware it needs) is in the script read into the job's shell.
+    assert cpu_only("JOB_PERIOD=$((24 * 3600))", "source common.sh") is None
+    assert cpu_only(". ./jobs/run_all.sh") is None
+    # A script named for the environment sets up; the step after it is the work.
+    assert cpu_only("source env.sh", "python fit.py") is True
+    assert cpu_only("source setup_modules.sh", "python fit.py") is True
