@@ -296,9 +296,10 @@ MOUNTED_DATA_VARIABLE = re.compile(r"^DATA_?DIR$|^DATASET_PATH$", re.IGNORECASE)
 # Variables named for where a job puts its results and logs (`LOGDIR`, `RESULTS_DIR`), as the
 # host side of a container mount: the place the containerised program writes.
 RESULT_VARIABLE = re.compile(r"^(?:LOG|LOGS|RESULT|RESULTS|OUTPUT)_?DIR$", re.IGNORECASE)
-# …and, set to the script's argument only, one named for the input (`INPUT_DIR=$1`): what the
-# caller hands the job to work on (a place an earlier step filled would be written in the file).
-INPUT_ARGUMENT = re.compile(r"^INPUT_(?:DIR|PATH|FOLDER)$", re.IGNORECASE)
+# …and, set to the script's argument only, one named for the input (`INPUT_DIR=$1`, the input
+# file: `infile=$1`, `INPUT_FILE=$1`): what the caller hands the job to work on (a place an
+# earlier step filled would be written in the file).
+INPUT_ARGUMENT = re.compile(r"^INPUT_(?:DIR|PATH|FOLDER|FILE)$|^IN_?FILE$", re.IGNORECASE)
 # A variable named for a checkpoint's place (`--model_name "${CHECKPOINT_PATH}"`): the folder
 # of the model a program loads, kept as written.
 CHECKPOINT_PATH_VARIABLE = re.compile(
@@ -2013,6 +2014,9 @@ class _Reader:
             self._literal_key(m.group(1), m.group(3))
         if m := ASSIGNMENT.match(line):
             self._assignment(m.group(1))
+            return
+        if ";" in line and (m := ARGUMENT_VARIABLE.match(line)):
+            self._assignment(m.group(1))  # `infile=$1; shift`: the argument taken, then shifted
             return
         if '="' in line and (m := COMMAND_STRING.match(line)):
             # A command line kept in a variable whose value the script computes (`` CMD="
@@ -6568,6 +6572,15 @@ def _settle(found, checkpointed=False):
             # ckpt/last.pt` beside `--ckpt-dir ckpt`), or its latest checkpoint: it picks up
             # after a stop.
             out.append(Proposal("request.preemptible", True, p.line, p.text, p.said, p.section))
+        elif (
+            p.path == "_resume"
+            and p.said.split(" ", 1)[0] in RESUME_FROM
+            and "/" in p.value
+            and WEIGHTS_FILE.search(p.value)
+        ):
+            # A checkpoint file it starts from, not where it saves (`fit --ckpt_path
+            # runs/s17/epoch=170.ckpt`): the weights it reads, which says nothing of resuming.
+            out.append(Proposal("data.inputs", p.value, p.line, p.text, p.said, p.section))
         elif not p.path.startswith("_"):
             out.append(p)
     checkpoints = [p for p in out if p.path == "request.checkpoint_location"]

@@ -302,6 +302,12 @@ WAITS_FOREVER = re.compile(
 DAEMONS = re.compile(
     r"\bray\s+start\b|\bstart-(?:master|workers?|slaves?|all|dfs|yarn)\.sh\b", re.IGNORECASE
 )
+# A start script run by its path (`/hpc/apps/nextpyp/0.5/start`, `./start.sh`, `bin/startup.sh`,
+# `./start_server.sh`): it starts an application's services and returns while they run on.
+STARTS_SERVICES = re.compile(
+    r"^\s*(?:(?:exec|nohup)\s+)?/?(?:[\w.~${}-]++/)++start(?:up)?(?:[-_](?:server|services?|all|app))?"
+    r"(?:\.sh)?(?:\s++-\S++)*+\s*+;?\s*+$"
+)
 WAIT_BUILTIN = re.compile(r"^\s*wait\b")
 BARE_WAIT = re.compile(r"^\s*wait\s*;?\s*$")  # waits for every background step
 # A step whose program is a script variable (`exec "$EDITOR_CLI" tunnel`, `$SERVER --port 80`).
@@ -347,7 +353,10 @@ def ends_serving(command, opens_ports=False):
     if (before := _before_endless_loop(lines)) is not None:
         # The script ends in a loop that never ends (a health check, a keep-alive): it keeps
         # whatever it started running.
-        return any(serving_signals(step) or DAEMONS.search(step) for step in before)
+        return any(
+            serving_signals(step) or DAEMONS.search(step) or STARTS_SERVICES.match(step)
+            for step in before
+        )
     announced = _announced_steps(lines)
     finals = _final_steps(lines)
     for index in finals:
@@ -360,8 +369,10 @@ def ends_serving(command, opens_ports=False):
                 BARE_WAIT.match(last) and _client_ran(steps[served[-1] + 1 : index])
             ):
                 return True
-            if not WAIT_BUILTIN.match(last) and any(DAEMONS.search(s) for s in steps[:index]):
-                return True  # a cluster's daemons kept up (`ray start --head`, `sleep inf`)
+            if not WAIT_BUILTIN.match(last) and any(
+                DAEMONS.search(s) or STARTS_SERVICES.match(s) for s in steps[:index]
+            ):
+                return True  # a cluster's daemons or an app's services kept up (`sleep inf`)
             if ENDLESS_WAIT.search(last) and not steps[:index]:
                 return True  # a run that only holds the machine (a box kept for SSH use)
         elif "run" in last and _detached_server(last):

@@ -6,7 +6,7 @@ import re
 from . import commands, mounts
 from .envs import script_variables
 from .quantities import Size
-from .realtime import ends_serving
+from .realtime import STARTS_SERVICES, ends_serving
 from .slurm_export import COMMAND_MARK, SETUP_END, SETUP_MARK
 from .units import UnitError, format_duration, format_size, parse_when
 
@@ -461,6 +461,7 @@ def _component(options, body, gpus_elsewhere=False):
                 and not TEST_RUNNER.search(body or "")
                 and not commands.runs_listed_commands(body)
                 and not _runs_nothing(body)
+                and not _starts_services(body)
                 and _shows_work(body)
             )
         ):
@@ -724,6 +725,15 @@ TEST_RUNNER = re.compile(
 )
 
 
+def _starts_services(body):
+    """True when a step runs an application's start script by its path (`/opt/app/1.0/start`,
+    `./start_server.sh`): what the services it starts run on is written there, as for a script
+    handed over to, so CPU-only is not said."""
+    if "start" not in (body or ""):
+        return False  # (a plain search first)
+    return any(STARTS_SERVICES.match(line) for line in body.splitlines() if "start" in line)
+
+
 def _runs_nothing(body):
     """A script with no command beyond setting its environment up (a template's empty body,
     only `module load` lines) shows no work: what that work runs on is not said, CPU-only
@@ -934,6 +944,13 @@ SUBMIT = re.compile(
 )
 
 
+# A submission's dependency given through a script variable (`--dependency=$dependency`,
+# `-d "${DEP}"`), after `dependency="afterany:${jobid}"`: the condition is the variable's value.
+SUBMIT_DEPENDENCY = re.compile(
+    r"""(--dependency[= ]|-d[ ]?)(["']?)\$\{?([A-Za-z_]\w*+)\}?\2(?=\s|$)"""
+)
+
+
 def _submits(body):
     """Notes for each job the script submits from its commands: a job that resubmits itself
     (or its next part) runs again as a new job, and nothing carries over unless it resumes
@@ -941,6 +958,7 @@ def _submits(body):
     lines = []
     if "sbatch" not in (body or ""):
         return []  # (directives are `#SBATCH`: most scripts submit nothing)
+    variables = None
     for match in SUBMIT.finditer(body):
         before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
         if before.lstrip().startswith("#") or " #" in before:
@@ -949,6 +967,10 @@ def _submits(body):
         if line.count(")") > line.count("("):
             line = line[: line.rindex(")")]  # the end of $(sbatch …)
         line = re.sub(r"\s+", " ", line).strip()[:120]
+        if "$" in line and (dependency := SUBMIT_DEPENDENCY.search(line)):
+            variables = variables or script_variables(body)
+            if value := variables.values.get(dependency.group(3)):
+                line = f"{line[: dependency.start()]}{dependency.group(1)}{value}{line[dependency.end() :]}"
         if line and line not in lines:
             lines.append(line)
     notes = [

@@ -4017,6 +4017,17 @@ def test_an_input_folder_the_caller_gives_is_read_by_its_name():
     assert found("INPUT_DIR=/lake/x\npython step.py --input_dir $INPUT_DIR\n") == []
 
 
+def test_an_input_file_the_caller_gives_is_read_by_its_name():
+    text = 'infile=$1; shift\nsrun ./worker.py --singleshot -c conf "$infile" "$@"\n'
+    assert found(text, shared_disk=True) == [("data.inputs", "$infile")]
+    text = 'INPUT_FILE=$1\n./convert "$INPUT_FILE"\n'
+    assert found(text, shared_disk=True) == [("data.inputs", "$INPUT_FILE")]
+    # set in the file, not given by the caller: as before, unsaid
+    assert found("infile=/lake/x.h5\n./worker.py $infile\n") == []
+    # a name that only starts so (`infile_list`) is not the input
+    assert found("infile_list=$1\n./worker.py $infile_list\n") == []
+
+
 def test_audiocraft_pretrained_models_are_read_from_the_hub():
     text = (
         "dora run solver=musicgen/base continue_from=//pretrained/wren/tune-small"
@@ -5811,4 +5822,21 @@ def test_a_key_handed_into_a_container_by_name_is_a_credential():
         v
         for p, v in found("apptainer exec -e token_img.sif python x.py\n", shared_disk=True)
         if p == "work.credentials"
+def test_a_checkpoint_file_a_trainer_starts_from_is_read():
+    text = (
+        "srun python -m pkg.surrogate fit --config runs/s17/config.yaml"
+        " --ckpt_path 'runs/s17/checkpoints/epoch=170_val-acc=0.905.ckpt'\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "runs/s17/checkpoints/epoch=170_val-acc=0.905.ckpt")
+    ]
+    text = "python train.py --resume_from_checkpoint /nfs/ckpts/epoch-3.ckpt\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/nfs/ckpts/epoch-3.ckpt")]
+    # the latest of its own (`last`), a bare file name, or its own save place: no input
+    assert found("python train.py --ckpt_path last\n") == []
+    assert found("python train.py --ckpt_path best.ckpt\n") == []
+    text = "python train.py --save_dir runs/a --save_every 100 --ckpt_path runs/a/last.ckpt\n"
+    assert found(text, shared_disk=True) == [
+        ("request.checkpoint_location", "runs/a"),
+        ("request.preemptible", True),
     ]

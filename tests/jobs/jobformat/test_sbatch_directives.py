@@ -377,6 +377,22 @@ def test_jobs_the_script_submits_are_notes_not_a_chain():
         "when it runs (each a job of its own; a job resubmitting itself is a new job, not a "
         "restart that carries over)."
     ]
+    # the dependency kept in a variable is the variable's value
+    looped = imported(
+        "#SBATCH -N 1",
+        "jobid=332245",
+        "for((i=0; i<3; i++)); do",
+        '    dependency="afterany:${jobid}"',
+        "    jobid=$(sbatch --parsable --dependency=$dependency resume.sh $1)",
+        "done",
+    )
+    submits = [n for n in looped.notes if n.startswith("sbatch ")]
+    assert submits[0].startswith(
+        "sbatch --parsable --dependency=afterany:${jobid} resume.sh $1: the job submits"
+    )
+    # a variable the script does not set is kept as written
+    kept = imported("#SBATCH -N 1", 'sbatch -d "$DEP" next.sh')
+    assert any(n.startswith('sbatch -d "$DEP" next.sh:') for n in kept.notes)
 
 
 def test_an_image_from_the_environment_alone_is_kept_as_written():
@@ -1037,3 +1053,42 @@ def test_a_script_sourced_as_the_only_work_hands_the_job_over():
     # A script named for the environment sets up; the step after it is the work.
     assert cpu_only("source env.sh", "python fit.py") is True
     assert cpu_only("source setup_modules.sh", "python fit.py") is True
+
+
+def test_a_start_script_kept_up_by_an_endless_loop_is_a_service():
+    kept = imported(
+        "#SBATCH --time=00:05:00",
+        "#SBATCH --signal=B:SIGUSR1@90",
+        "_resubmit() {",
+        "    sbatch $0",
+        "}",
+        "trap _resubmit SIGUSR1",
+        "export APP_CONFIG=/srv/app/config.toml",
+        "/hpc/apps/webapp/0.5/start",
+        "while true; do",
+        '    echo "$(date): normal execution"',
+        "    sleep 60",
+        "done",
+    )
+    realtime = kept.description.realtime
+    assert realtime.serves_requests is True and realtime.finishes_on_its_own is False
+    # what the started services run on is in the start script: CPU-only is not said
+    assert kept.description.request.no_accelerators is None
+    # `./start_server.sh` too; a loop that ends (`break`) keeps nothing running
+    served = imported("#SBATCH -N 1", "./start_server.sh", "while :; do sleep 30; done")
+    assert served.description.realtime.serves_requests
+    ended = imported(
+        "#SBATCH -N 1",
+        "./start.sh",
+        "while true; do",
+        "  [ -f done ] && break",
+        "  sleep 5",
+        "done",
+    )
+    assert not ended.description.realtime.serves_requests
+    # a start script alone, then work that ends: batch, and its steps are still work
+    batch = imported("#SBATCH -N 1", "./bin/startup.sh", "python train.py")
+    assert not batch.description.realtime.serves_requests
+    # a program merely named for starting (`start_training.py`) is no start script
+    training = imported("#SBATCH -N 1", "./start_training.py", "while true; do sleep 60; done")
+    assert training.description.realtime.serves_requests is not True
