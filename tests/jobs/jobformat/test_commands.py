@@ -5822,6 +5822,9 @@ def test_a_key_handed_into_a_container_by_name_is_a_credential():
         v
         for p, v in found("apptainer exec -e token_img.sif python x.py\n", shared_disk=True)
         if p == "work.credentials"
+    ]
+
+
 def test_a_checkpoint_file_a_trainer_starts_from_is_read():
     text = (
         "srun python -m pkg.surrogate fit --config runs/s17/config.yaml"
