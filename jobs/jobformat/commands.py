@@ -121,9 +121,16 @@ def _is_path(value):
 
 def _trainer(command):
     """True when the command's program is named for training (`denoiser/train.py`,
-    `train_net.py`, `pretrain.py`), by its own name, not its arguments'."""
+    `train_net.py`, `pretrain.py`), by its own name, not its arguments', or when it is told to
+    train by a flag (`run.py --do_train`, as the Hugging Face example scripts take it)."""
     m = PYTHON_PROGRAM.search(command)
-    return bool(m) and bool(TRAINS.search(m.group(1)))
+    if not m:
+        return False
+    return bool(TRAINS.search(m.group(1))) or ("--do" in command and bool(DO_TRAIN.search(command)))
+
+
+# A flag telling a program to train (`--do_train`, `--do-train`), a word of its own.
+DO_TRAIN = re.compile(r"(?<!\S)--do[-_]train(?![\w-])")
 
 
 # The first Python program a command runs, its file name (`denoiser/train.py` -> `train.py`).
@@ -482,9 +489,10 @@ PLACE_OPTION = re.compile(r"(?:path|dir|file|folder|db|data|cache|out)$", re.IGN
 NUMBER = re.compile(r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+")
 BARE_ARGUMENT = re.compile(r"[\w${}.-]+")
 # Long options written with one dash, as Go, Java and many scientific programs take them
-# (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`): read as with two;
-# so are those named for a structure or molecule file (`openmm_npt.sh -pdb 1btl.pdb`).
-SINGLE_DASH_LONG = {"-input", "-output", "-pdb", "-fasta", "-sdf", "-mol2"}
+# (`ESMFold.py -input x.a3m -output out/`, Hadoop's `-input … -output …`, a trainer's `-save
+# models/x`): read as with two; so are those named for a structure or molecule file
+# (`openmm_npt.sh -pdb 1btl.pdb`).
+SINGLE_DASH_LONG = {"-input", "-output", "-save", "-pdb", "-fasta", "-sdf", "-mol2"}
 # fairseq's tools that take the binarized data folder as their first argument, by their
 # console names or their scripts (`python fairseq_cli/train.py data-bin/x`).
 FAIRSEQ_TOOL = re.compile(
@@ -530,6 +538,8 @@ CHECKPOINT_VARIABLE = re.compile(r"^(?:CHECKPOINT|CKPT)_DIR$", re.IGNORECASE)
 LOCAL_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "output", "outputs", "train",
                  "raw", "processed", "corpus", "tmp", "cache", "logs", "results", "scratch"}  # fmt: skip
 # …of which those named for the data a job is given (not its results or scratch).
+# A folder named for data with one folder under it named by a variable (`data/${corpus}`).
+ARGUMENT_FOLDER = re.compile(r"(?:\./)?+([\w-]++)/\$(?:\{(\w++)\}|(\w++))/?+")
 DATA_FOLDERS = {"data", "datasets", "dataset", "input", "inputs", "corpus", "raw", "processed"}
 HUB_OPTIONS = {"--hub_model_id", "--hub-model-id", "--hf_upload_path", "--hf-upload-path"}
 # A Hub dataset named by what the program does with it (`--replay_dataset org/x`,
@@ -3517,6 +3527,14 @@ class _Reader:
                     and not self._written(each)
                 )
                 or (option == "--data" and _dataset_description(each))
+                # a folder under one named for data chosen by the script's argument (`corpus=$1`,
+                # then `run.py --do_train --data_path data/${corpus}`) given to a trainer: the
+                # data it trains on, as written
+                or (
+                    "$" in each
+                    and self._argument_folder(each)
+                    and self._of_line("trainer", _trainer)
+                )
                 # (a data file by its kind under an option named for the data or the input:
                 # `--input data/x.csv`, `--input_file cohort.parquet`)
                 or (("data" in option or "input" in option) and self._data_file_read(each))
@@ -3525,6 +3543,16 @@ class _Reader:
                 self.add("data.inputs", each, f"{option} {each}")
             elif HF_ID.fullmatch(each) and each.split("/")[0].lower() not in LOCAL_FOLDERS:
                 self.add("data.inputs", f"hf://datasets/{each}", f"{option} {each}")
+
+    def _argument_folder(self, value):
+        """`data/${corpus}` (or `data/$corpus`) where the script set `corpus` from its
+        arguments: one folder under a folder named for data (DATA_FOLDERS)."""
+        m = ARGUMENT_FOLDER.fullmatch(value)
+        return (
+            bool(m)
+            and m.group(1).lower() in DATA_FOLDERS
+            and (m.group(2) or m.group(3)) in self.arguments
+        )
 
     def _data_file_read(self, value):
         """A data file by its relative name (`_data_file_named`) that no earlier step of the

@@ -105,6 +105,16 @@ COLON_DEFAULT = re.compile(
     re.MULTILINE,
 )
 DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
+# A variable set to the directory the job was submitted from by sbatch's own variable
+# (`ROOT=$SLURM_SUBMIT_DIR`, `P="${SLURM_SUBMIT_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"`):
+# `$PWD`, the name the commands' reader gives the submit directory. (In a Slurm job the variable
+# is always set: a fallback, for a run outside Slurm, never applies; the fallback may hold
+# nested quotes SCRIPT_ASSIGNMENT does not read, so the line's start is enough.)
+SUBMIT_DIR_VALUE = re.compile(
+    r"""^[ \t]*+(?:(?:export|readonly|local|declare)[ \t]++)?+([A-Za-z_]\w*+)=["']?+"""
+    r"""\$(?:SLURM_SUBMIT_DIR(?!\w)|\{SLURM_SUBMIT_DIR(?:\}|:?[-=]))""",
+    re.MULTILINE,
+)
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
 
 
@@ -151,6 +161,10 @@ def _assigned(text, given):
     own, twice, fallbacks, each = {}, set(), {}, {}
     last_set = {}  # name -> where its last assignment at the top of the script ends
     joined = _joined(text or "")
+    submitted = set()
+    if "SLURM_SUBMIT_DIR" in joined:
+        submitted = {m.group(1) for m in SUBMIT_DIR_VALUE.finditer(joined)}
+        values.update(dict.fromkeys(submitted, "$PWD"))
     line_start = read_to = 0  # (the start of the line read up to read_to: one pass over the text)
     for m in SCRIPT_ASSIGNMENT.finditer(joined):
         name, raw = m.groups()
@@ -158,6 +172,8 @@ def _assigned(text, given):
         line_start = joined.rfind("\n", read_to, m.start(1)) + 1 or line_start
         read_to = m.start(1)
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
+        if name in submitted and "SLURM_SUBMIT_DIR" in raw[:24]:
+            value = "$PWD"  # (SUBMIT_DIR_VALUE)
         # (each reading of `$…` is tried only where the value holds one: most are plain)
         if "$(" in value and WHOLE_SUBSTITUTION.fullmatch(value):
             continue  # `ADDR=$(scontrol show …)`: a command's output, known when it runs

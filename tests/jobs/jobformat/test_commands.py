@@ -5843,3 +5843,46 @@ def test_a_checkpoint_file_a_trainer_starts_from_is_read():
         ("request.checkpoint_location", "runs/a"),
         ("request.preemptible", True),
     ]
+
+
+def test_a_program_told_to_train_by_a_flag_is_a_trainer_and_one_dash_save_is_save():
+    text = (
+        "corpus=$1\n"
+        "srun python -u codes/run.py --do_train --cuda \\\n"
+        " --data_path data/${corpus} \\\n"
+        " -save models/${corpus}\n"
+    )
+    assert found(text) == [
+        ("data.inputs", "data/${corpus}"),
+        ("request.checkpoint_location", "models/${corpus}"),
+    ]
+    assert ("data.inputs", "data/$c") in found(
+        "c=$1\npython run.py --do-train --data_path data/$c\n"
+    )
+    # No flag to train, no argument behind the folder, or a folder not named for data: unsaid.
+    assert found("corpus=$1\npython run.py --data_path data/${corpus}\n") == []
+    assert found("python run.py --do_train --data_path data/${corpus}\n") == []
+    assert found("c=$1\npython run.py --do_train --data_path out/${c}\n") == []
+    assert found("c=$1\npython run.py --do_training --data_path data/${c}\n") == []
+
+
+def test_a_variable_set_to_slurms_submit_directory_is_the_submit_directory():
+    from jobs.jobformat.envs import script_variables
+
+    for setting in (
+        'P="${SLURM_SUBMIT_DIR}"',
+        "export P=$SLURM_SUBMIT_DIR",
+        'P="${SLURM_SUBMIT_DIR:-$(pwd)}"',
+        'P="${SLURM_SUBMIT_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"',
+    ):
+        assert script_variables(setting + "\n").values["P"] == "$PWD", setting
+        text = (
+            f"{setting}\n"
+            'C="${P}/x.sif"\n'
+            'apptainer exec --nv --bind "${P}:/workspace" --pwd /workspace "$C" python t.py\n'
+        )
+        assert ("work.image", "$PWD/x.sif") in found(text), setting
+        assert ("work.code", "$PWD") in found(text), setting
+    assert script_variables("P=$SLURM_SUBMIT_DIRX\n").values.get("P") != "$PWD"
+    # Set again later to another place: that place.
+    assert script_variables('P="$SLURM_SUBMIT_DIR"\nP=/scratch/p\n').values.get("P") != "$PWD"
