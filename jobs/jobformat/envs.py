@@ -110,11 +110,14 @@ DECLARED = re.compile(r"(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+")
 # `$PWD`, the name the commands' reader gives the submit directory. (In a Slurm job the variable
 # is always set: a fallback, for a run outside Slurm, never applies; the fallback may hold
 # nested quotes SCRIPT_ASSIGNMENT does not read, so the line's start is enough.)
+# Only the whole value: `OUT=$SLURM_SUBMIT_DIR/results` keeps its own reading.
+SUBMIT_DIR_ALONE = r"""\$(?:(?:SLURM_SUBMIT_DIR(?!\w)|\{SLURM_SUBMIT_DIR\})["']?+(?=[ \t;]|$)|\{SLURM_SUBMIT_DIR:?[-=])"""
 SUBMIT_DIR_VALUE = re.compile(
     r"""^[ \t]*+(?:(?:export|readonly|local|declare)[ \t]++)?+([A-Za-z_]\w*+)=["']?+"""
-    r"""\$(?:SLURM_SUBMIT_DIR(?!\w)|\{SLURM_SUBMIT_DIR(?:\}|:?[-=]))""",
+    + SUBMIT_DIR_ALONE,
     re.MULTILINE,
 )
+SUBMIT_DIR_RAW = re.compile(r"""["']?+""" + SUBMIT_DIR_ALONE, re.MULTILINE)
 WHOLE_SUBSTITUTION = re.compile(r"\s*\$\([^()]*\)\s*")
 
 
@@ -172,7 +175,7 @@ def _assigned(text, given):
         line_start = joined.rfind("\n", read_to, m.start(1)) + 1 or line_start
         read_to = m.start(1)
         value = SCRIPT_QUOTED.sub(_unquoted, raw) if ("'" in raw or '"' in raw) else raw
-        if name in submitted and "SLURM_SUBMIT_DIR" in raw[:24]:
+        if name in submitted and SUBMIT_DIR_RAW.match(raw.rstrip()):
             value = "$PWD"  # (SUBMIT_DIR_VALUE)
         # (each reading of `$…` is tried only where the value holds one: most are plain)
         if "$(" in value and WHOLE_SUBSTITUTION.fullmatch(value):

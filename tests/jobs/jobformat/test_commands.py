@@ -5884,5 +5884,8 @@ def test_a_variable_set_to_slurms_submit_directory_is_the_submit_directory():
         assert ("work.image", "$PWD/x.sif") in found(text), setting
         assert ("work.code", "$PWD") in found(text), setting
     assert script_variables("P=$SLURM_SUBMIT_DIRX\n").values.get("P") != "$PWD"
+    # A place under it is that place, not the directory itself (seen-bw's results folder).
+    for setting in ("R=$SLURM_SUBMIT_DIR/results/${ID}", 'R="${SLURM_SUBMIT_DIR}/results"'):
+        assert script_variables(setting + "\n").values.get("R") != "$PWD", setting
     # Set again later to another place: that place.
     assert script_variables('P="$SLURM_SUBMIT_DIR"\nP=/scratch/p\n').values.get("P") != "$PWD"
