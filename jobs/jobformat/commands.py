@@ -227,6 +227,9 @@ MODEL_ARGS = re.compile(r"--model[_-]args\b")
 PRETRAINED_ARG = re.compile(r"\bpretrained=")
 # …of which these name the model's own folder when given a path (`--model-path /models/x`).
 MODEL_PATH_OPTIONS = {"--model-path", "--model_path", "--tokenizer-model", "--tokenizer_model",
+                      # a tokenizer's own file or folder (`--tokenizer_path ckpt/tokenizer.model`,
+                      # Llama's and SentencePiece's), read as Megatron's `--tokenizer-model` is
+                      "--tokenizer_path", "--tokenizer-path",
                       "--model_loc", "--model-loc", "--model_location", "--model-location"}  # fmt: skip
 # …and these when given a path written out (`--model_name ../models/whisper-ft`: no run's name
 # has a folder before it; a variable, `--model_name $RUN_TAG`, may be a run's label).
@@ -803,6 +806,15 @@ CURL_KEEPS_NAME = re.compile(r"\s(?:-[a-zA-Z]*O[a-zA-Z]*|--remote-name(?:-all)?)
 SAVED_AS_PACKAGE = re.compile(
     r"\s(?:-O|-o|--output(?:-document)?)(?:=|\s*)[\"']?[^\s\"']*\.(?:deb|rpm|whl|sh|run|appimage|pkg)"
     r"[\"']?(?:\s|$)",
+    re.IGNORECASE,
+)
+# A download saved as a key or certificate (`curl -fsSL https://download.docker.com/linux/debian/gpg
+# -o /etc/apt/keyrings/docker.asc`) or handed to the keyring (`| gpg --dearmor`, `| apt-key add -`):
+# the package manager's trust in a repository, set up before installing, never data. (The saved
+# name is taken whole, possessively, then its ending looked at: no backtracking over a long word.)
+SAVED_AS_KEY = re.compile(
+    r"\s(?:-O|-o|--output(?:-document)?)(?:=|\s*+)[\"']?[^\s\"']*+(?<=\.gpg|\.asc|\.pem|\.crt|\.key)"
+    r"[\"']?(?:\s|$)|\|\s*+(?:sudo\s++)?(?:gpg|apt-key)\s",
     re.IGNORECASE,
 )
 # Data versioned with DVC: moved from or to a remote the file does not name.
@@ -1472,6 +1484,8 @@ SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-ge
            "set", "unset", "ulimit", "[", "[[", "for", "true", "false", ":", "command", "which",
            "type", "git", "make", "cmake", "ninja", "source", ".", "pipenv", "poetry", "chmod",
            "chown", "chgrp", "chsh", "direnv", "mamba", "micromamba", "spack", "eb",
+           # coreutils' install: a folder made or a file put in place with its modes
+           "install",
            # clearing old files and stale processes off the machine reads no data
            "rm", "pkill", "kill", "killall"}  # fmt: skip
 READS_NOTHING |= SETS_UP
@@ -1591,13 +1605,26 @@ def _prefix(word):
 
 
 def _fetches_software(line):
-    """A fetch on its own (no pipe, no other command on the line) of nothing but software: a
-    script, a package, a notebook, an installer (`wget …/01_stormcast_sda.ipynb`), never data
-    (NOT_DATA_URL, not a data file a repository keeps, RAW_DATA_FILE)."""
-    if any(mark in line for mark in ("|", ";", "&", "$(", "`")):
+    """A fetch on its own (no other command on the line) of nothing but software: a script, a
+    package, a notebook, an installer (`wget …/01_stormcast_sda.ipynb`), never data
+    (NOT_DATA_URL, not a data file a repository keeps, RAW_DATA_FILE); or a repository's signing
+    key or a certificate for the package manager (SAVED_AS_KEY). The one pipe it may end in
+    unpacks the program (`| sudo tar -xz -C /usr/local bin/tool`) or hands the key to the
+    keyring (`| gpg --dearmor -o …`, `| apt-key add -`)."""
+    fetch, bar, after = line.partition("|")
+    if bar and ("$(" in after or not UNPACKS_SOFTWARE.match(after)):
         return False
-    urls = URL.findall(line)
+    if any(mark in fetch for mark in (";", "&", "$(", "`")):
+        return False
+    urls = URL.findall(fetch)
+    if urls and SAVED_AS_KEY.search(line):
+        return True
     return bool(urls) and all(NOT_DATA_URL.search(u) and not RAW_DATA_FILE.match(u) for u in urls)
+
+
+# What a fetch of software is piped into, alone on the rest of its line: an unpacker or the
+# keyring (see _fetches_software).
+UNPACKS_SOFTWARE = re.compile(r"\A\s*+(?:sudo\s++)?(?:tar|gpg|apt-key)\s[^|;&`]*+$")
 
 
 # The node's own description of itself: its system release, processors, memory.
@@ -1778,6 +1805,9 @@ class _Quiet:
         stops = words[i + 1 : i + 2] if first in ("bash", "sh") else head[:1]
         if stops and STOP_SCRIPT.search(stops[0]):
             self.setups += 1  # stops old processes, as `pkill` does
+            return
+        if first in CONTAINER_TOOLS and _asks_help(words[i:]):
+            self.steps += 1  # the runtime's version or usage (`docker --version`): reads nothing
             return
         if first in CONTAINER_TOOLS and i + 1 < len(words):
             verb = words[i + 1]
@@ -4578,6 +4608,9 @@ class _Reader:
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
+        keyish = ("gpg", "key", ".asc", ".pem", ".crt")
+        if any(word in line for word in keyish) and SAVED_AS_KEY.search(line):
+            return  # a repository's signing key or a certificate, for the package manager
         if tool.group(1) == "wget":
             self._wget_files(words)
         lookups = [m.span(1) for m in URL_LOOKUP.finditer(line)]

@@ -5889,3 +5889,58 @@ def test_a_variable_set_to_slurms_submit_directory_is_the_submit_directory():
         assert script_variables(setting + "\n").values.get("R") != "$PWD", setting
     # Set again later to another place: that place.
     assert script_variables('P="$SLURM_SUBMIT_DIR"\nP=/scratch/p\n').values.get("P") != "$PWD"
+
+
+def test_a_signing_key_or_certificate_fetched_for_the_package_manager_is_no_data():
+    text = (
+        "sudo install -m 0755 -d /etc/apt/keyrings\n"
+        "sudo curl -fsSL https://packages.example.org/linux/debian/gpg -o /etc/apt/keyrings/ex.asc\n"
+        "curl -fsSL https://repo.example.org/key | sudo gpg --dearmor -o /usr/share/keyrings/r\n"
+        "wget -qO- https://apt.example.net/pubkey | sudo apt-key add -\n"
+        "curl -o /usr/local/share/ca-certificates/site.crt https://pki.example.org/root\n"
+        "sudo apt-get update && sudo apt-get install -y tool-cli\n"
+    )
+    assert [fact for fact in found(text) if fact[0] == "data.inputs"] == []
+    # a data file saved under its own name is still read
+    text = "curl -fsSL https://files.example.org/tides/2024.csv -o tides.csv\npython fit.py\n"
+    assert ("data.inputs", "https://files.example.org/tides/2024.csv") in found(text)
+
+
+def test_a_release_unpacked_into_the_system_a_key_for_apt_and_version_checks_read_nothing():
+    text = (
+        "TOOL_VERSION=v1.4.0\n"
+        'curl -fsSL "https://github.com/example/tool/releases/download/${TOOL_VERSION}/tool.tar.gz"'
+        " | sudo tar -xz -C /usr/local bin/tool\n"
+        "tool --version\n"
+        "sudo install -m 0755 -d /etc/apt/keyrings\n"
+        "sudo curl -fsSL https://packages.example.org/debian/gpg -o /etc/apt/keyrings/ex.asc\n"
+        "curl -fsSL https://packages.example.org/debian/gpg | sudo gpg --dearmor -o /etc/ex.gpg\n"
+        "sudo chmod a+r /etc/apt/keyrings/ex.asc\n"
+        "sudo apt-get update && sudo apt-get install -y ex-cli\n"
+        "docker --version\n"
+    )
+    assert found(text) == [("data.no_inputs", True)]
+    # a data archive unpacked from the same kind of pipe is read
+    text = (
+        "curl -fsSL https://files.example.org/tides/2024.tar.gz | tar -xz -C data\npython fit.py\n"
+    )
+    assert ("data.inputs", "https://files.example.org/tides/2024.tar.gz") in found(text)
+    # and a container run is still its program's work
+    assert ("data.no_inputs", True) not in found("docker run --rm ex/app:1 serve\n")
+
+
+def test_a_tokenizer_path_handed_to_the_program_is_read():
+    text = (
+        "torchrun --nproc_per_node 2 chat.py --ckpt_dir ~/weights/13B"
+        " --tokenizer_path ~/weights/tokenizer.model\n"
+    )
+    assert ("data.inputs", "~/weights/tokenizer.model") in found(text)
+    # a Hub id under it stays a Hub model, and a bare word (a tokenizer's kind) is no path
+    assert ("data.inputs", "hf://northwind/tok-32k") in found(
+        "python train.py --tokenizer-path northwind/tok-32k\n"
+    )
+    assert not [
+        f
+        for f in found("python train.py --tokenizer_path sentencepiece\n")
+        if f[0] == "data.inputs"
+    ]
