@@ -7691,8 +7691,9 @@ def _through_copies(proposals, texts):
 
 def _hub_clone_copies(proposals):
     """A Hub repository the setup clones with git (`git clone https://huggingface.co/org/x`)
-    and the run then reads from that folder (`chat.py --ckpt_dir ~/sky_workdir/x`): one
-    source, the Hub's; the folder is its local copy, not a second input."""
+    and the run then reads from that folder or a file in it (`chat.py --ckpt_dir
+    ~/sky_workdir/x --tokenizer_path ~/sky_workdir/x/tokenizer.model`): one source, the Hub's;
+    the folder is its local copy, not a second input."""
     clones = {
         p.value.rstrip("/").rsplit("/", 1)[-1]
         for p in proposals
@@ -7710,7 +7711,7 @@ def _hub_clone_copies(proposals):
             p.path == "data.inputs"
             and isinstance(p.value, str)
             and "://" not in p.value
-            and p.value.rstrip("/").rsplit("/", 1)[-1] in clones
+            and not clones.isdisjoint(p.value.rstrip("/").split("/"))
         )
     ]
 

@@ -5546,6 +5546,14 @@ def test_a_checkpoint_folder_a_chat_or_generation_program_loads_is_read_not_kept
     )
     assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-7b"]
     assert "checkpoint_location" not in data.get("request", {})
+    # a file of the cloned folder (its tokenizer) is part of the same source
+    data = sky_description(
+        "resources:\n  accelerators: A100:1\n"
+        "setup: git clone https://huggingface.co/org/chat-7b\n"
+        "run: torchrun chat.py --ckpt_dir ~/sky_workdir/chat-7b"
+        " --tokenizer_path ~/sky_workdir/chat-7b/tokenizer.model\n"
+    )
+    assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-7b"]
 
 
 def test_an_options_array_mounting_the_submit_directory_maps_the_programs_paths():
