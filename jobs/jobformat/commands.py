@@ -1633,6 +1633,56 @@ SYSTEM_INFO = re.compile(
 )
 
 
+# grep's options that take the next word as their value; of them, the pattern's and the files'.
+GREP_VALUED = {"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
+               "--after-context", "--before-context", "--context", "--label"}  # fmt: skip
+# A redirection written as a word (`>`, `2>/dev/null`, `<in.txt`, `2>&1`): its target, if any.
+REDIRECT_WORD = re.compile(r"\d?+(>>?|<)&?+(\S*+)")
+
+
+def _prints_system_info(words):
+    """Whether the words are `cat` or `grep` given only the node's own description to read
+    (`cat /proc/cpuinfo`, `grep PRETTY /etc/os-release`): every file named is one, and at
+    least one is named (`cat /lake/d.txt /etc/hostname`, `grep -f /lake/p.txt /etc/os-release`
+    read data). Up to the end of the command; redirections are no arguments."""
+    words = [w for w in words[:256] if not _prefix(w)]  # (a node's description names few files)
+    first = words[0].rsplit("/", 1)[-1] if words else ""
+    if first not in ("cat", "grep"):
+        return False
+    files, pattern, take = [], first == "grep", None
+    for word in words[1:]:
+        word = _unquote(word)
+        if word in (";", "|", "&&", "||", "&") or word[:1] == "#":
+            break
+        end = word.endswith(";")
+        word = word.removesuffix(";")
+        if take:
+            if take in ("-f", "--file", "<"):
+                files.append(word)
+            take = None
+        elif redirect := REDIRECT_WORD.fullmatch(word):
+            # what it is given from (`< /lake/d.txt`) is read; what it writes to is not
+            if redirect.group(1) == "<" and redirect.group(2):
+                files.append(redirect.group(2))
+            elif not redirect.group(2):
+                take = redirect.group(1)
+        elif first == "grep" and word in GREP_VALUED:
+            take, pattern = word, pattern and word not in ("-e", "--regexp", "-f", "--file")
+        elif first == "grep" and word.startswith(("--file=", "--regexp=", "-e", "-f")):
+            pattern = False
+            if word.startswith(("--file=", "-f")) and word != "-f":
+                files.append(word.removeprefix("--file=").removeprefix("-f"))
+        elif word.startswith("-") and word != "-":
+            pass
+        elif pattern:
+            pattern = False  # grep's first word not an option is what it looks for
+        else:
+            files.append(word)
+        if end:
+            break
+    return bool(files) and all(SYSTEM_INFO.fullmatch(f) for f in files)
+
+
 def _may_read_nothing(word):
     parts = word.split()
     if not parts:
@@ -1673,9 +1723,13 @@ def _asks_help(words):
 
 
 # A line that is web-page markup copied with the script (`<strong>#SBATCH --array=0-31</strong>`,
-# `</pre>`): the shell fails on it, it runs no program.
+# `</pre>`): the shell fails on it, it runs no program. Only tags, or tags around a comment or a
+# directive: a command inside them (`<code>python train.py</code>`) is the script's own, copied
+# with its markup. (Anchored at the start, so that it is tried once however long the line.)
 MARKUP_LINE = re.compile(
-    r"\s*+</?(?:strong|b|em|i|code|pre|tt|span|p|br|div)(?:\s[^<>\n]*+)?/?>", re.I
+    r"\A\s*+(?:</?(?:strong|b|em|i|code|pre|tt|span|p|br|div)(?:\s[^<>\n]*+)?/?>\s*+)++"
+    r"(?:#[^\n]*+)?\Z",
+    re.I,
 )
 
 
@@ -1711,7 +1765,7 @@ class _Quiet:
             return
         if FUNCTION_START.match(expanded) or ("=(" in expanded and ARRAY.match(expanded)):
             return  # a function defined, or a bash array set (`SEEDS=(1 2 3)`): values only
-        if expanded[:1] == "<" and MARKUP_LINE.match(expanded):
+        if expanded[:1] == "<" and MARKUP_LINE.search(expanded):
             return  # a web page's markup left around a line (`<strong>#SBATCH …</strong>`): no step
         if self.quiet and (m := PY_INLINE.match(expanded)) and expanded.count('"') == 1:
             # Inline Python whose quoted body continues on the next lines.
@@ -1746,7 +1800,7 @@ class _Quiet:
             and not _may_read_nothing(head)
             and head.removeprefix("./") not in self.built
             and not _asks_help(words)
-            and not (head in ("cat", "grep") and SYSTEM_INFO.fullmatch(words[-1]))
+            and not (head in ("cat", "grep") and _prints_system_info(words))
             and not _given_only_numbers(words)
         ):
             self.quiet = False  # decided at the first word, however long the line
@@ -1847,7 +1901,7 @@ class _Quiet:
             else:
                 self.quiet = False
             return
-        if first in ("cat", "grep") and words[-1:] and SYSTEM_INFO.fullmatch(words[-1]):
+        if first in ("cat", "grep") and _prints_system_info(words[i:]):
             # prints what the machine is (`grep PRETTY /etc/os-release`, `cat /proc/cpuinfo`)
             self.steps += 1
             return

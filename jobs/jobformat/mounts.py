@@ -24,6 +24,14 @@ SECRET_WORDS = {
 NOT_SECRET_WORDS = {"prefix", "object", "sort", "partition", "cache", "public", "cert", "certfile"}
 
 
+# Names that are a key's in one word, with no separator to split them on: a name ending in
+# PASSWORD or PASSWD (PostgreSQL's PGPASSWORD, DBPASSWORD), and the clients' own (MySQL's
+# MYSQL_PWD, where PWD alone is the working directory; sshpass's SSHPASS; redis-cli's
+# REDISCLI_AUTH).
+SECRET_ENDINGS = ("password", "passwd")
+WHOLE_SECRET_NAMES = {"mysql_pwd", "sshpass", "rediscli_auth"}
+
+
 # A record's or a mapping's key, not a secret one, when KEY is the only secret word and the
 # name says what it looks up (ENV_KEY picks an environment, INPUT_KEY and PROMPT_KEY a field of
 # the data, LABEL_KEY a column).
@@ -40,7 +48,9 @@ KEY_KINDS = {"api", "encryption", "private", "access", "signing", "auth", "secre
 @functools.lru_cache(maxsize=4096)  # (asked again for each line a name is on)
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
-    secret = {w for w in words if w in SECRET_WORDS}
+    secret = {w for w in words if w in SECRET_WORDS or w.endswith(SECRET_ENDINGS)}
+    if "_".join(w for w in words if w) in WHOLE_SECRET_NAMES:
+        return True
     if (
         secret == {"key"}
         and any(w in LOOKUP_WORDS for w in words)
@@ -83,6 +93,7 @@ HIDDEN = "…"
 # (plain looks, in the lowered text, for what the patterns need before any is tried: most
 # lines hold none of it, and a line can be a megabyte long)
 NAMES_A_KEY = ("key", "token", "secret", "passw", "pat", "credential", "psk")
+NAMES_A_KEY += tuple(WHOLE_SECRET_NAMES)  # (`passw` finds the names ending in it)
 HOLDS_A_KEY = ("login", "bearer", "://", "hf_", "gh", "glpat-", "sk-", "xox", "akia")
 
 

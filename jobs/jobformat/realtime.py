@@ -13,6 +13,16 @@ from .textio import head_and_tail
 # Where a program's name starts a command: a line, after a separator, or after a wrapper.
 COMMAND_START = r"(?:^|[;&|(]\s*|\b(?:exec|srun|nohup|time|sudo)\s+)(?:[\w.~-]*/)*"
 
+# A container runtime's options and their values up to a database's own image (never past
+# a word holding another runtime's name, so that each one is read once on a long line); the image (quoted or
+# not) up to where its name ends; the servers such an image holds.
+_RUNTIME_WORDS = r"(?:\s++(?![\"']?docker://|[^\s;&|]*?(?:apptainer|singularity))[^\s;&|]++)*+"
+_DB_IMAGE = (
+    r"[\"']?docker://(?:library/)?(?:postgres|mysql|mariadb|mongo|redis|elasticsearch)"
+    r"(?::[\w.-]++)?[\"']?(?=[\s;&|)]|$)"
+)
+_DB_SERVER = r"(?:postgres|postmaster|mysqld|mariadbd|mongod|redis-server|elasticsearch|docker-entrypoint\.sh)\b"
+
 # Commands that start something which answers requests instead of finishing: (pattern,
 # reason, words). A pattern cannot match a text holding none of its words (lower-case), so
 # it is only searched where one is: a script can be a megabyte, and a pattern that starts
@@ -71,11 +81,14 @@ SERVING_PATTERNS = [
     # PostgreSQL's server in the foreground (`postgres -D /data/db`; `pg_ctl start` forks it
     # and returns), and a database's own image run by a container runtime, whose default
     # command is the server (`apptainer exec … docker://postgres:latest`, `singularity run
-    # docker://redis:7`).
+    # docker://redis:7`, `apptainer instance start docker://mongo:7 db`): run or exec with
+    # nothing after the image but the server's options or its own name, not a client the image
+    # holds (`exec docker://postgres:16 pg_dump …`, `redis-cli`, `mongosh`), nor an image
+    # fetched or built (`singularity pull pg.sif docker://postgres:16`).
     (
         rf"{COMMAND_START}(?:postgres\s+-D|postmaster)\b|"
-        r"\bdocker://(?:library/)?(?:postgres|mysql|mariadb|mongo|redis|elasticsearch)"
-        r"(?::[\w.-]++)?(?=[\s\"';&|)]|$)",
+        rf"\b(?:apptainer|singularity)\s++(?:instance\s++start{_RUNTIME_WORDS}\s++{_DB_IMAGE}|"
+        rf"(?:run|exec){_RUNTIME_WORDS}\s++{_DB_IMAGE}(?=\s*+(?:$|[;&|)<>-]|\d>|{_DB_SERVER})))",
         "starts a database server",
         ("postgres", "postmaster", "docker://"),
     ),

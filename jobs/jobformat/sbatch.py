@@ -903,9 +903,10 @@ def _from_environment(value, body):
     )
 
 
-# A line that changes the working directory (`cd /scratch/run`): `$(pwd)` after it is not the
-# submit directory. (blanks only within the line: linear)
-CD_LINE = re.compile(r"^[ \t]*+cd[ \t]", re.M)
+# A command that changes the working directory (`cd /scratch/run`, `mkdir -p r && cd r`,
+# `pushd r`, `( cd r; … )`): `$(pwd)` after it is not the submit directory. (blanks only
+# within the line: linear)
+CD_LINE = re.compile(r"(?:^|&&|\|\||[;({]|\bthen|\bdo|\belse)[ \t]*+(?:cd|pushd)(?:[ \t]|$)", re.M)
 # Directives that name the job's container: pyxis' --container-image, Shifter's --image.
 IMAGE_KEYS = ("container-image", "image")
 
@@ -918,18 +919,44 @@ def _script_facts(body, work, data, request, output, notes, options=None):
     # A directive is read at submission, before the script sets anything: only an image in
     # the commands is expanded from the script's variables.
     expanded = image
+    in_commands = False
     if image is None and (match := CONTAINER.search(body or "")):
         image = match.group(1)
         expanded = variables.expand(image, record=False)
+        in_commands = True
     if image and "image" not in work:
-        if expanded.startswith(("$(pwd)/", "`pwd`/")) and not CD_LINE.search(body):
-            # an image in the submit directory (`IMAGE=$(pwd)/x.sqsh`, no `cd` in the script)
+        if not in_commands and re.search(r"\$\(|`", image):
+            # sbatch runs no command in a directive (`--container-image=$(pwd)/x.sqsh`): the
+            # runtime is given the text as written, no image
+            notes.append(
+                f"Container image {image}: a command in a directive, which sbatch does not run; "
+                "not stated."
+            )
+            return _script_locations(body, variables, data, output)
+        if (
+            in_commands
+            and expanded.startswith(("$(pwd)/", "`pwd`/"))
+            and not CD_LINE.search(body)
+            and not (options or {}).get("chdir")
+        ):
+            # an image in the submit directory (`IMAGE=$(pwd)/x.sqsh`, no `cd` in the script,
+            # no --chdir: the job starts where it was submitted)
             expanded = "$PWD/" + expanded.split("/", 1)[1]
+        elif in_commands and expanded.startswith(("$(pwd)/", "`pwd`/")):
+            notes.append(
+                f"Container image {image}: {expanded} in the directory the job changes to "
+                "(cd, pushd or --chdir), not the submit directory; not stated."
+            )
+            return _script_locations(body, variables, data, output)
         if "$" in expanded.removeprefix("$PWD/") and not _from_environment(expanded, body):
             # Set outside the script: the image is chosen at submission.
             notes.append(f"Container image {image}: set outside the script, not stated.")
         else:
             work["image"] = expanded
+    _script_locations(body, variables, data, output)
+
+
+def _script_locations(body, variables, data, output):
     reads, writes = mounts.script_locations(variables.expand(body or "", record=False))
     if reads:
         data["inputs"] = [{"location": uri} for uri in reads]
@@ -1490,8 +1517,12 @@ def _gpus(options, node_count, tasks_per_node, notes):
         for item in re.split(r",(?![^()]*\))", gres):
             item = re.sub(r"\(.*?\)", "", item).strip()
             if "$" in item:
-                # sbatch does not expand variables in directives (`--gres=gpu:${N}`): no count
+                # sbatch does not expand variables in directives (`--gres=gpu:${N}`): no count,
+                # yet GPUs are asked for, so the job is not CPU-only
                 notes.append(f"--gres {item}: a variable sbatch does not expand, no GPU count.")
+                kind = item.split(":", 1)[0].lower()
+                if found is None and (kind in ("gpu", "gpus") or kind in OTHER_ACCELERATORS):
+                    found = {}
                 continue
             parts = item.split(":")
             if parts[0] in OTHER_ACCELERATORS and len(parts) <= 2:
@@ -1516,15 +1547,17 @@ def _gpus(options, node_count, tasks_per_node, notes):
             elif len(parts) >= 3:
                 entry["type"] = parts[1]
             found = entry
-    if found is not None:
+    if found:
         return found
     for key in ("gpus-per-node", "gpus-per-task", "gpus-per-socket", "gpus"):
         value = options.get(key)
         if not value:
             continue
         if "$" in value:
-            # (`--gpus-per-node=${GPUS_PER_NODE}`: sbatch reads it as written and refuses it)
+            # (`--gpus-per-node=${GPUS_PER_NODE}`: sbatch reads it as written and refuses it;
+            # GPUs are asked for all the same, with no count)
             notes.append(f"--{key} {value}: a variable sbatch does not expand, no GPU count.")
+            found = {} if found is None else found
             continue
         kind, _, count = value.rpartition(":")
         if not count.isdigit():
@@ -1557,4 +1590,4 @@ def _gpus(options, node_count, tasks_per_node, notes):
                 f"--gpus {value}: {number} in all, not evenly spread over {node_count} nodes."
             )
         return entry
-    return None
+    return found

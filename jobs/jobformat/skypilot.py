@@ -929,11 +929,32 @@ def _on_instance(choice, accelerators):
     return kept or accelerators
 
 
+def _typed_by_instance(choice, accelerators, notes):
+    """A bare count (`accelerators: 4`) beside an instance type the catalogue knows
+    (`instance_type: g5.12xlarge`) is of that instance's model: the instance is what is rented,
+    so it gives the count too, and a count that disagrees with it is noted."""
+    if not accelerators or any("type" in a for a in accelerators):
+        return accelerators
+    instance = str(choice.get("instance_type") or "").strip()
+    has = accelerators_of_instance(instance) if instance else []
+    if len(has) != 1:
+        return accelerators
+    count = accelerators[0].get("count")
+    if count == has[0]["count"]:
+        notes.append(f"resources.instance_type {instance}: {count} × {has[0]['type']} per node.")
+    else:
+        notes.append(
+            f"resources.accelerators {count}: the instance type {instance} has "
+            f"{has[0]['count']} × {has[0]['type']}; read as the instance's."
+        )
+    return [dict(has[0])]
+
+
 def _read_resources(task, request, work, data, notes, script=""):
     choices = _resources(task.get("resources"), notes)
     accelerators = []
     for choice in choices:
-        named = _accelerator_list(choice.get("accelerators"))
+        named = _typed_by_instance(choice, _accelerator_list(choice.get("accelerators")), notes)
         if not named and len(choices) > 1 and any(c.get("accelerators") for c in choices):
             # A choice that names only a GPU instance type (`- {instance_type: g4dn.8xlarge}`
             # beside `- {accelerators: V100}`) asks for that instance's accelerators, in its

@@ -5525,6 +5525,25 @@ def test_web_page_markup_left_in_a_script_runs_nothing():
     assert found(text) == [("data.no_inputs", True)]
     # a redirection from a file is a command still
     assert ("data.no_inputs", True) not in found("<input.txt sort\n")
+    # tags alone, or around a comment, run nothing; around a command, the command is read
+    assert found("<pre>\necho hi\n</pre>\n") == [("data.no_inputs", True)]
+    assert found("<p><em># set up</em></p>\necho hi\n") == [("data.no_inputs", True)]
+    for line in ("<code>python train.py</code>", "<pre>python train.py", "<b> ./sim data/in"):
+        assert ("data.no_inputs", True) not in found(line + "\necho hi\n"), line
+
+
+def test_the_markup_pattern_is_tried_once_on_a_long_line():
+    import time
+
+    for text in (
+        " " * 100_000,
+        "<b>" * 33_000 + "x",
+        "<p " + "a" * 100_000,
+        "<pre>" + " " * 100_000 + "x",
+    ):
+        start = time.perf_counter()
+        commands.MARKUP_LINE.search(text)
+        assert time.perf_counter() - start < 0.05, text[:10]
 
 
 def test_a_checkpoint_folder_a_chat_or_generation_program_loads_is_read_not_kept():
@@ -5581,6 +5600,34 @@ def test_an_options_array_mounting_the_submit_directory_maps_the_programs_paths(
     assert later.description.work.image is None
 
 
+def test_an_image_under_pwd_after_any_change_of_directory_or_in_a_directive_is_not_stated():
+    head = "#!/bin/bash\n#SBATCH --nodes=2\n"
+    run = "IMAGE=$(pwd)/t.sqsh\nsrun --container-image=$IMAGE python t.py\n"
+
+    def image(text):
+        [result] = jobformat.import_text((head + text).encode())
+        return result.description.work.image, result.notes
+
+    # `cd` after `&&` or `;`, `pushd`, or --chdir: `$(pwd)` is not the submit directory
+    for moved in (
+        "mkdir -p /scratch/r && cd /scratch/r\n",
+        "mkdir -p /scratch/r; cd /scratch/r\n",
+        "pushd /scratch/r\n",
+        "#SBATCH -D /scratch/r\n",
+        "#SBATCH --chdir=/scratch/r\n",
+    ):
+        stated, notes = image(moved + run)
+        assert stated is None, moved
+        assert any("$(pwd)/t.sqsh" in n and "not stated" in n for n in notes), moved
+    # sbatch runs no command in a directive: the text is no image
+    stated, notes = image("#SBATCH --container-image=$(pwd)/x.sqsh\nsrun python t.py\n")
+    assert stated is None
+    assert any("does not run" in n for n in notes)
+    # with no change of directory it is the submit directory's
+    assert image(run)[0] == "$PWD/t.sqsh"
+    assert image(run + "my_cd_tool x\n")[0] == "$PWD/t.sqsh"
+
+
 def test_maxtexts_output_folder_a_doubled_slash_mount_and_a_commented_out_option():
     # (seen-bp) MaxText's `base_output_directory=` names the folder it writes, a local one too;
     # a checkpoint place when the same command turns checkpointing on
@@ -5619,6 +5666,24 @@ def test_printing_the_nodes_own_description_reads_no_data():
     # a file of the job's own after it is read, and so is a second file given to grep
     assert found("cat /proc/cpuinfo\npython train.py\n") == []
     assert found("grep PRETTY /etc/os-release data.txt\n") == []
+
+
+def test_the_nodes_own_description_read_beside_a_data_file_is_no_quiet_step():
+    # every file cat or grep is given must be the node's description, wherever it stands
+    for line in (
+        "cat /lake/d.txt /etc/hostname",
+        "grep -f /lake/p.txt /etc/os-release",
+        "cat < /lake/d.txt /etc/hostname",
+    ):
+        assert ("data.no_inputs", True) not in found(line + "\n"), line
+    # options, several patterns, a redirection or a pipe after it change nothing
+    for line in (
+        "grep -i PRETTY /etc/os-release 2>/dev/null",
+        "grep -e PRETTY -e NAME /etc/os-release",
+        'grep -m 1 "model name" /proc/cpuinfo | cut -d: -f2',
+        "cat /etc/os-release /proc/meminfo > node.txt",
+    ):
+        assert found(line + "\n") == [("data.no_inputs", True)], line
 
 
 def test_a_shell_given_its_script_after_combined_switches_is_read_inside():

@@ -181,3 +181,18 @@ def test_a_key_named_for_what_it_opens_is_a_key_even_beside_a_lookup_word():
 
     assert secret_name("LABEL_STUDIO_API_KEY") and secret_name("FIELD_ENCRYPTION_KEY")
     assert not secret_name("LABEL_KEY") and not secret_name("DATASET_KEY")
+
+
+def test_a_database_clients_key_named_with_no_separator_is_hidden():
+    from jobs.jobformat.mounts import masked, secret_name
+
+    # (review) `PGPASSWORD=… psql -f /lake/d.sql`: the line shown as the input's source
+    script = "#!/bin/bash\n#SBATCH -t 1:00:00\nPGPASSWORD=Zq9Secret77 psql -h db -f /lake/d.sql\n"
+    [result] = jobformat.import_text(script.encode())
+    assert "Zq9Secret77" not in repr(result.read()) + repr(result.sources) + repr(result.notes)
+    for name in ("PGPASSWORD", "MYSQL_PWD", "SSHPASS", "REDISCLI_AUTH", "DBPASSWORD"):
+        assert secret_name(name), name
+        assert masked(f"{name}=abc123 cmd") == f"{name}=… cmd", name
+    # the working directory is no key, nor is the file a password is kept in
+    for line in ("PWD=/x cmd", "OLDPWD=/y", "cd $(pwd)/x", "PGPASSFILE=/home/u/.pgpass"):
+        assert masked(line) == line, line

@@ -917,6 +917,24 @@ def test_a_gpu_directive_given_a_variable_asks_for_no_count():
     ) == ("a100", 4)
 
 
+def test_a_gpu_directive_given_a_variable_still_asks_for_gpus():
+    # GPUs asked for with no count readable: the job is not CPU-only, and no note says the
+    # file has no GPU directive
+    for line in ("#SBATCH --gres=gpu:$N", "#SBATCH --gpus-per-node=${GPUS_PER_NODE}"):
+        for command in ("python train.py", "torchrun --nproc_per_node 4 train.py"):
+            result = imported("#SBATCH -t 1:00:00", line, command)
+            assert not result.description.request.no_accelerators, (line, command)
+            assert not any("No GPU directive" in n for n in result.notes), (line, command)
+    # a count given beside it is kept
+    both = imported("#SBATCH --gres=gpu:$N", "#SBATCH --gpus-per-node=2", "python train.py")
+    assert both.description.request.accelerators[0].count == 2
+    kept = imported("#SBATCH --gpus-per-node=a100:4", "srun python train.py")
+    assert (
+        kept.description.request.accelerators[0].type,
+        kept.description.request.accelerators[0].count,
+    ) == ("a100", 4)
+
+
 def test_several_nodes_running_a_helper_then_handing_over_to_a_script_state_no_shape():
     # (seen-bp: `python gen_host_file.py` then `bash ds_pretrain_bert.sh`, no launcher in the
     # file: how the two nodes are used is in the script handed over to)
@@ -943,6 +961,10 @@ def test_the_seen_bp_readers_take_linear_time_on_long_adversarial_lines():
         (commands.ARRAY_ELEMENT.search, "declare" + " " * n + "-a"),
         (sbatch.CD_LINE.search, "\n" * n),
         (sbatch.CD_LINE.search, " \t" * (n // 2) + "x"),
+        (sbatch.CD_LINE.search, "&&" * (n // 2)),
+        (sbatch.CD_LINE.search, "; \t" * (n // 3) + "c"),
+        (sbatch.CD_LINE.search, "then" * (n // 4)),
+        (sbatch.CD_LINE.search, "do \tpush" * (n // 9)),
     ]
     for find, text in cases:
         start = time.perf_counter()
@@ -974,6 +996,27 @@ def test_a_postgres_server_or_a_database_image_kept_up_is_real_time_and_a_restor
     assert serves("apptainer exec docker://postgresql-client:1 psql -f q.sql\n") is not True
 
 
+def test_a_database_image_pulled_or_running_its_client_is_no_server():
+    head = "#!/bin/bash\n#SBATCH -t 1:00:00\n"
+
+    def serves(body):
+        [result] = jobformat.import_text((head + body).encode())
+        return result.description.realtime.serves_requests
+
+    # a client the image holds, run once, finishes: a dump, a ping, a query
+    dump = "apptainer exec docker://postgres:16 pg_dump -h db.example.org x > /scratch/x.sql\n"
+    assert serves(dump) is not True
+    assert serves("apptainer exec docker://redis:7 redis-cli -h cache ping\n") is not True
+    assert serves("singularity exec docker://mongo:7 mongosh --eval 'db.stats()'\n") is not True
+    # an image fetched or built is no server started
+    assert serves("singularity pull pg.sif docker://postgres:16\n") is not True
+    assert serves("apptainer build pg.sif docker://postgres:16\n") is not True
+    # the server's own options or its own name after the image still start it
+    assert serves("singularity run docker://redis:7 --port 6380\n") is True
+    assert serves('apptainer exec "docker://postgres:16" postgres -c fsync=off\n') is True
+    assert serves("apptainer instance start docker://mongo:7 db\nsleep infinity\n") is True
+
+
 def test_the_database_pattern_is_linear_on_long_lines():
     import time
 
@@ -985,6 +1028,12 @@ def test_the_database_pattern_is_linear_on_long_lines():
         "docker://postgres:" + "a" * 100_000 + "!",
         "postgres " * 12_000,
         "/" * 100_000 + "postgres",
+        "apptainer run " * 7_000,
+        "apptainer run " + "a " * 50_000,
+        'apptainer run "' * 7_000,
+        "x/apptainer run " * 6_000,
+        "singularity exec " + "x " * 50_000 + "docker://redis",
+        "apptainer exec docker://postgres " * 3_000 + "x",
     ):
         start = time.perf_counter()
         pattern.search(text)

@@ -960,6 +960,21 @@ def test_a_bare_accelerator_count_asks_for_that_many_of_a_model_not_named():
     assert not request.accelerators
 
 
+def test_a_bare_accelerator_count_beside_a_known_instance_is_of_its_model():
+    # (seen-br) `accelerators: 4` on a g5.12xlarge: four A10G, the instance's GPUs
+    text = "resources:\n  instance_type: g5.12xlarge\n  accelerators: {}\nrun: python t.py\n"
+    result = sky(text.format(4))
+    assert [(a.type, a.count) for a in result.description.request.accelerators] == [("A10G", 4)]
+    # a count the instance does not have: the instance is what is rented, and it is said
+    result = sky(text.format(2))
+    assert [(a.type, a.count) for a in result.description.request.accelerators] == [("A10G", 4)]
+    assert any("accelerators 2" in n and "4 × A10G" in n for n in result.notes)
+    # an instance not in the catalogue leaves the count as written
+    text = "resources:\n  instance_type: x9.big\n  accelerators: 4\nrun: python t.py\n"
+    request = sky(text).description.request
+    assert [(a.type, a.count) for a in request.accelerators] == [(None, 4)]
+
+
 def test_a_notebook_or_package_fetched_in_setup_is_no_data_and_reads_nothing():
     # (seen-br) a development box: uv init/add, an example notebook fetched for the user,
     # nvidia-smi in the run
