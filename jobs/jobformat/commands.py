@@ -1125,9 +1125,30 @@ SEQ_TOOLS = {
     "salmon index": (("-t", "--transcripts"), ("-i", "--index"), 0),
     "kallisto quant": (("-i", "--index"), ("-o", "--output-dir"), -1),
     "kallisto index": ((), ("-i", "--index"), -1),
-    "fastp": (("-i", "--in1", "-I", "--in2"), ("-o", "--out1", "-O", "--out2"), 0),
+    "fastp": (
+        ("-i", "--in1", "-I", "--in2"),
+        ("-o", "--out1", "-O", "--out2", "--unpaired1", "--unpaired2", "--merged_out"),
+        0,
+    ),
     "bcftools mpileup": (("-f", "--fasta-ref"), ("-o", "--output"), -1),
     "bcftools call": ((), ("-o", "--output"), -1),
+    # Assemblers of long and short reads (Flye, MEGAHIT): the reads read, the assembly's folder
+    # written; Kraken 2 classifies reads (bare) against its database and writes the per-read
+    # output and the report; kraken2-build writes the database it builds, kraken2-inspect reads it.
+    "flye": (
+        ("--nano-raw", "--nano-corr", "--nano-hq", "--pacbio-raw", "--pacbio-corr",
+         "--pacbio-hifi", "--subassemblies"),
+        ("-o", "--out-dir"),
+        0,
+    ),
+    "megahit": (("-1", "-2", "-r", "--read", "--12"), ("-o", "--out-dir"), 0),
+    "kraken2": (
+        ("--db",),
+        ("--output", "--report", "--classified-out", "--unclassified-out"),
+        -1,
+    ),
+    "kraken2-build": ((), ("--db",), 0),
+    "kraken2-inspect": (("--db",), (), 0),
     "anchorwave genoAli": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o", "-f"), 0),
     "anchorwave proali": (("-i", "-as", "-r", "-a", "-ar", "-s"), ("-n", "-o"), 0),
     # Single-cell and spatial pipelines: 10x Genomics' Cell Ranger and Space Ranger read the
@@ -1182,6 +1203,15 @@ SEQ_TOOLS = {
     "psql": (("-f", "--file"), ("-o", "--output"), 0),
 }  # fmt: skip
 SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
+# The options naming an aligner's or quantifier's index (bowtie2's and hisat2's `-x`, salmon's
+# and kallisto's `-i`): a prefix or folder, often a bare name with no extension.
+SEQ_INDEX = {"-x", "-i", "--index"}
+# Trimmomatic by its program's or its jar's name (`trimmomatic`, `trimmomatic-0.39.jar`,
+# `Trimmomatic-0.36.jar`), the options that take a value, and its steps' names (`LEADING:3`,
+# `TOPHRED33`): upper-case words, with their parameters after a colon.
+TRIMMOMATIC = re.compile(r"[Tt]rimmomatic(?:-[\d.]+)?(?:\.jar)?")
+TRIMMOMATIC_VALUED = {"-threads", "-trimlog", "-summary", "-basein", "-baseout"}
+TRIMMOMATIC_STEP = re.compile(r"[A-Z][A-Z0-9]*")
 # NCBI's SRA Toolkit's downloaders, a run's accession (SRA, ENA or DDBJ: runs, experiments,
 # samples, studies), the options naming where the copy goes, and those that take a value.
 SRA_TOOLS = {"fasterq-dump", "fastq-dump", "prefetch"}
@@ -2213,6 +2243,8 @@ class _Reader:
             self._star(words)
         if not SEQ_TOOL_NAMES.isdisjoint(_tool_name(_base(w)) for w in words):
             self._seq_tool(words)  # (by the words' own names: no expression to search a line)
+        if "rimmomatic" in line:
+            self._trimmomatic(words)
         if "dump" in line or "prefetch" in line:
             self._sra(words)
         if "--env" in line or "-e" in line:
@@ -4018,26 +4050,39 @@ class _Reader:
                     skip = None
                 elif word in (">", "2>", "<", "&>", *reads, *writes):
                     skip = word  # (a redirection's file: stdout is the tool's output)
+                elif word[:1] == ">" and word[1:2] not in ("", ">", "&", "|"):
+                    # (a redirection written against its file, `>out/db.txt`)
+                    value = self.expand(_unquote(word[1:]))
+                    if not value.endswith(".log"):
+                        written.append((word, value))
                 elif word.startswith(("-", "2>", "&>", "<")):
                     continue  # (another option, whose value is no file of the tool's; a log)
                 elif (
                     bare
                     and len(given) < (bare if bare > 0 else SEQ_FILES)
                     and self._seq_file(value := self.expand(_unquote(word)))
+                    and not value.replace(".", "", 1).isdigit()
                 ):
-                    given.append((word, value))  # (a mode's name, `-x asm5`, is no file)
+                    # (a mode's name, `-x asm5`, is no file; nor an option's number,
+                    # `--confidence 0.1`)
+                    given.append((word, value))
             read += given
             for said, value in read:
                 value = self._seq_place(value)
                 if (
-                    self._seq_file(value)
+                    (
+                        self._seq_file(value)
+                        # (an index is named by its prefix, a bare name: `-x At_index`)
+                        or (said.split(None, 1)[0] in SEQ_INDEX and RELATIVE.fullmatch(value))
+                    )
                     and value not in self.produced
                     and not self._written(value)
                 ):
                     self.add("data.inputs", value, said)
             for said, value in written:
                 value = self._seq_place(value)
-                if self._seq_file(value) or RELATIVE.fullmatch(value):
+                # (a folder's name may start with digits, `03_ASSEMBLY`; a number is none)
+                if self._seq_file(value) or RELATIVE.fullmatch(value.lstrip("0123456789")):
                     # (said by its option: several options' places are not one loop's turns)
                     self.add("output.artifacts", value, said)
                     self.produced.add(value)
@@ -4086,6 +4131,58 @@ class _Reader:
             ]  # fmt: skip
             self.dropped.discard(source)
             self.add("output.artifacts", target, " ".join(words)[:160])
+
+    def _trimmomatic(self, words):
+        """Trimmomatic (`trimmomatic PE`, `java -jar …/trimmomatic-0.39.jar SE`) names its files
+        by position: paired-end reads two files (or `-basein`) and writes four (or `-baseout`),
+        single-end one and one; then its steps, `ILLUMINACLIP:adapters.fa:2:30:10` reading the
+        adapters' file. `-threads`, `-trimlog`, `-summary` take a value (the log is no result)."""
+        for command in _commands(words):
+            at = next(
+                (
+                    i for i, w in enumerate(command[:-1])
+                    if TRIMMOMATIC.fullmatch(_base(w)) and command[i + 1] in ("PE", "SE")
+                ),
+                -1,
+            )  # fmt: skip
+            if at < 0:
+                continue
+            paired = command[at + 1] == "PE"
+            given, files, steps, option = {}, [], [], None
+            for word in command[at + 2 :]:
+                if option:
+                    given[option], option = word, None
+                elif word in TRIMMOMATIC_VALUED:
+                    option = word
+                elif word[:1] in ("-", ">", "2", "&", "|") or word.isdigit():
+                    continue  # (a flag, `-phred33`; a redirection of its printout)
+                elif TRIMMOMATIC_STEP.fullmatch(word.partition(":")[0]):
+                    steps.append(word)
+                elif not steps:
+                    # (a backslash before a character is that character, as the shell reads it)
+                    files.append(self.expand(_unquote(word).replace("\\", "")))
+            reads = [given["-basein"]] if "-basein" in given else files[: 2 if paired else 1]
+            written = files[len(reads) if "-basein" not in given else 0 :][: 4 if paired else 1]
+            if "-baseout" in given:
+                written = [given["-baseout"]]
+            for step in steps:
+                name, _, rest = step.partition(":")
+                if name == "ILLUMINACLIP" and rest:
+                    reads.append(self.expand(_unquote(rest.partition(":")[0])))
+            # (each said by its own word: one command's files, not one option's turns)
+            for value in reads[:SEQ_FILES]:
+                value = self._seq_place(value)
+                if (
+                    self._seq_file(value)
+                    and value not in self.produced
+                    and not self._written(value)
+                ):
+                    self.add("data.inputs", value, f"{value} (trimmomatic's input)")
+            for value in written:
+                value = self._seq_place(value)
+                if self._seq_file(value):
+                    self.add("output.artifacts", value, f"{value} (trimmomatic's output)")
+                    self.produced.add(value)
 
     def _sra(self, words):
         """NCBI's SRA Toolkit (`fasterq-dump`, `fastq-dump`, `prefetch`) fetches runs by their

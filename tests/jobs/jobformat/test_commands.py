@@ -2122,6 +2122,69 @@ def test_sequencing_tools_read_and_write_the_files_their_options_name():
     ]
 
 
+def test_assemblers_and_read_classifiers_read_and_write_the_files_their_options_name():
+    text = (
+        "flye --nano-raw reads/ont.fq.gz --threads 40 --meta --out-dir 03_ASSEMBLY\n"
+        "megahit -1 s1_1.fq.gz -2 s1_2.fq.gz -o s1_megahit -t 16\n"
+        "kraken2 --db /ref/k2 --confidence 0.1 --report k/s1.report --output k/s1.out"
+        " contigs/s1.fa\n"  # (0.1: the option's number, no file)
+        "kraken2-build --standard --threads 10 --db /shared/k2_std\n"
+        "kraken2-inspect --db /ref/k2 >/ref/k2_contents.txt\n"  # (against its file)
+        "fastp --in1 r1.fq.gz --in2 r2.fq.gz --out1 t1.fq --unpaired1 u1.fq --out2 t2.fq"
+        " --unpaired2 u2.fq\n"
+        "hisat2 -p 8 -x At_index -1 r1.fq -2 r2.fq -S out.sam\n"  # (an index by its bare name)
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "reads/ont.fq.gz"),
+        ("output.artifacts", "03_ASSEMBLY"),
+        ("data.inputs", "s1_1.fq.gz"),
+        ("data.inputs", "s1_2.fq.gz"),
+        ("output.artifacts", "s1_megahit"),
+        ("data.inputs", "/ref/k2"),
+        ("data.inputs", "contigs/s1.fa"),
+        ("output.artifacts", "k/s1.report"),
+        ("output.artifacts", "k/s1.out"),
+        ("output.artifacts", "/shared/k2_std"),
+        ("output.artifacts", "/ref/k2_contents.txt"),
+        ("data.inputs", "r1.fq.gz"),
+        ("data.inputs", "r2.fq.gz"),
+        ("output.artifacts", "t1.fq"),
+        ("output.artifacts", "u1.fq"),
+        ("output.artifacts", "t2.fq"),
+        ("output.artifacts", "u2.fq"),
+        ("data.inputs", "At_index"),
+        ("data.inputs", "r1.fq"),
+        ("data.inputs", "r2.fq"),
+        ("output.artifacts", "out.sam"),
+    ]
+
+
+def test_trimmomatic_names_its_files_by_position():
+    text = (
+        "trimmomatic PE -threads 4 r1.fq.gz r2.fq.gz p1.fq.gz u1.fq.gz p2.fq.gz u2.fq.gz"
+        " ILLUMINACLIP:adapters/TruSeq3-PE.fa:2:30:10 LEADING:3 MINLEN:36\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "r1.fq.gz"),
+        ("data.inputs", "r2.fq.gz"),
+        ("data.inputs", "adapters/TruSeq3-PE.fa"),
+        *[("output.artifacts", f"{n}.fq.gz") for n in ("p1", "u1", "p2", "u2")],
+    ]
+    # By its jar's name, single-end (TOPHRED33: a step, no file), a backslash escaping a
+    # character, and -basein/-baseout; its printout (2>) is no result.
+    text = (
+        "java -jar $T/trimmomatic-0.36.jar SE -phred33 in.fq.gz \\/data/out.fq.gz TOPHRED33"
+        " MINLEN:36 2> trim.log\n"
+        "trimmomatic PE -basein s_R1.fq.gz -baseout s.fq.gz SLIDINGWINDOW:4:15\n"
+    )
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "in.fq.gz"),
+        ("output.artifacts", "/data/out.fq.gz"),
+        ("data.inputs", "s_R1.fq.gz"),
+        ("output.artifacts", "s.fq.gz"),
+    ]
+
+
 def test_bwa_mem2_reads_as_bwa_mem_does():
     text = 'bwa-mem2 mem -t 16 -R "@RG\\tID:s1" /ref/kiwi.fna r1.fq.gz r2.fq.gz > s1.sam\n'
     assert found(text, shared_disk=True)[:3] == [
