@@ -1664,7 +1664,9 @@ SYSTEM_INFO = re.compile(
 
 
 # grep's options that take the next word as their value; of them, the pattern's and the files'.
-GREP_VALUED = {"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
+# (grep's options with a value, pattern files among them: a node's system files are read only
+# when nothing else is)
+GREP_VALUED_ALL = {"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
                "--after-context", "--before-context", "--context", "--label"}  # fmt: skip
 # A redirection written as a word (`>`, `2>/dev/null`, `<in.txt`, `2>&1`): its target, if any.
 REDIRECT_WORD = re.compile(r"\d?+(>>?|<)&?+(\S*+)")
@@ -1696,7 +1698,7 @@ def _prints_system_info(words):
                 files.append(redirect.group(2))
             elif not redirect.group(2):
                 take = redirect.group(1)
-        elif first == "grep" and word in GREP_VALUED:
+        elif first == "grep" and word in GREP_VALUED_ALL:
             take, pattern = word, pattern and word not in ("-e", "--regexp", "-f", "--file")
         elif first == "grep" and word.startswith(("--file=", "--regexp=", "-e", "-f")):
             pattern = False

@@ -858,27 +858,10 @@ def test_a_test_suite_run_by_ctest_does_not_say_cpu_only():
     [result] = jobformat.import_text(text.encode(), filename="t.sh")
 
 
-def test_the_line_readers_take_linear_time_on_long_adversarial_lines():
-    import time
-
+def test_the_line_readers_still_read_what_they_read():
+    # (their timings on adversarial lines: portal.devtools.jobformat_bench)
     from jobs.jobformat import sbatch
 
-    n = 100_000
-    cases = [
-        (sbatch.SHELL_CONTROL.match, "if [[ " + "$a" * (n // 2)),
-        (sbatch.SHELL_CONTROL.match, "if [[ $" + "a" * n),
-        (sbatch.SHELL_CONTROL.match, "for x in " + " " * n + ";x"),
-        (sbatch.ONLY_ENVIRONMENT.match, "module " + " " * n + "("),
-        (sbatch.ONLY_ENVIRONMENT.match, "export " + "\t" * n + "`"),
-        (sbatch.ONLY_ENVIRONMENT.match, "spack load" + " " * n + "("),
-        (sbatch.ONLY_ENVIRONMENT.match, "exit " + "1" * n + "x"),
-        (sbatch.RUNS_A_PROGRAM.match, "make " + "a." * (n // 2) + ";x"),
-    ]
-    for match, text in cases:
-        start = time.perf_counter()
-        match(text)
-        assert time.perf_counter() - start < 0.25, text[:20]
-    # and they still read what they read
     assert sbatch.SHELL_CONTROL.match('if [[ "$MODE" == train ]]; then')
     assert sbatch.SHELL_CONTROL.match("for f in $FILES; do")
     assert not sbatch.SHELL_CONTROL.match("if [[ $(hostname) ]]; then")
@@ -946,30 +929,10 @@ def test_several_nodes_running_a_helper_then_handing_over_to_a_script_state_no_s
     assert launched.description.work.shape is not None
 
 
-def test_the_seen_bp_readers_take_linear_time_on_long_adversarial_lines():
-    import time
+def test_the_seen_bp_readers_read_their_cases():
+    # (their timings on adversarial lines: portal.devtools.jobformat_bench)
+    from jobs.jobformat import commands, envs
 
-    from jobs.jobformat import commands, envs, sbatch
-
-    n = 100_000
-    cases = [
-        (envs.COLON_DEFAULT.search, ': "${A:=' + "$a" * (n // 2)),
-        (envs.COLON_DEFAULT.search, ': "${A:=' + "$(pwd" * (n // 5)),
-        (envs.COLON_DEFAULT.search, ": " + "${A:=" * (n // 5)),
-        (commands.ARRAY_ELEMENT.search, " " * n),
-        (commands.ARRAY_ELEMENT.search, "a" * n + "=x"),
-        (commands.ARRAY_ELEMENT.search, "declare" + " " * n + "-a"),
-        (sbatch.CD_LINE.search, "\n" * n),
-        (sbatch.CD_LINE.search, " \t" * (n // 2) + "x"),
-        (sbatch.CD_LINE.search, "&&" * (n // 2)),
-        (sbatch.CD_LINE.search, "; \t" * (n // 3) + "c"),
-        (sbatch.CD_LINE.search, "then" * (n // 4)),
-        (sbatch.CD_LINE.search, "do \tpush" * (n // 9)),
-    ]
-    for find, text in cases:
-        start = time.perf_counter()
-        find(text)
-        assert time.perf_counter() - start < 0.05, text[:20]
     assert envs.COLON_DEFAULT.search(': "${IMAGE:=$(pwd)/x.sqsh}"').group(2) == "$(pwd)/x.sqsh"
     assert commands.ARRAY_ELEMENT.match("    --container-mounts $M")
     assert commands.ARRAY_ELEMENT.match("declare -a ARGS=(")
@@ -1017,29 +980,6 @@ def test_a_database_image_pulled_or_running_its_client_is_no_server():
     assert serves("apptainer instance start docker://mongo:7 db\nsleep infinity\n") is True
 
 
-def test_the_database_pattern_is_linear_on_long_lines():
-    import time
-
-    from jobs.jobformat import realtime
-
-    [pattern] = [p for p, reason, words in realtime.SERVING if "postmaster" in words]
-    for text in (
-        "docker://postgres:" + "a." * 50_000,
-        "docker://postgres:" + "a" * 100_000 + "!",
-        "postgres " * 12_000,
-        "/" * 100_000 + "postgres",
-        "apptainer run " * 7_000,
-        "apptainer run " + "a " * 50_000,
-        'apptainer run "' * 7_000,
-        "x/apptainer run " * 6_000,
-        "singularity exec " + "x " * 50_000 + "docker://redis",
-        "apptainer exec docker://postgres " * 3_000 + "x",
-    ):
-        start = time.perf_counter()
-        pattern.search(text)
-        assert time.perf_counter() - start < 0.05
-
-
 def test_a_charm_programs_device_list_is_gpu_work():
     def cpu_only(*lines):
         return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
@@ -1050,17 +990,6 @@ def test_a_charm_programs_device_list_is_gpu_work():
     assert cpu_only("namd3 +p8 eq.namd") is True
     # (a word that only contains it is not the option)
     assert cpu_only("echo a+devices") is True
-
-
-def test_the_device_list_pattern_is_linear_on_long_lines():
-    import time
-
-    from jobs.jobformat.sbatch import GPU_USE
-
-    for text in ("+devices" * 12_000, "+" * 100_000, "namd " * 20_000 + "x", "a+" * 50_000):
-        start = time.perf_counter()
-        GPU_USE.search(text)
-        assert time.perf_counter() - start < 0.05
 
 
 def test_a_program_given_only_numbers_reads_nothing():

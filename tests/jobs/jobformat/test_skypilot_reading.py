@@ -935,15 +935,12 @@ def test_an_exported_path_env_the_commands_copy_into_or_named_for_the_trained_mo
 
 
 def test_path_envs_are_matched_to_the_commands_in_one_pass():
-    # (review) 3000 envs over a 100 KB run took 7 s: a pattern per env over the whole run
-    import time
-
+    # (review) 3000 envs over a 100 KB run took 7 s: a pattern per env over the whole run (its
+    # timing is portal.devtools.jobformat_bench's "path envs over a long run")
     envs = "".join(f"  M{i}_MODEL_PATH: /m/{i}\n" for i in range(3000))
     run = "".join(f"  echo line {i} mkdir -p x\n" for i in range(4000))
     text = f"envs:\n{envs}run: |\n  export M7_MODEL_PATH\n{run}"
-    start = time.perf_counter()
     inputs = sky(text).description.to_data()["data"]["inputs"]
-    assert time.perf_counter() - start < 3
     assert [i["location"] for i in inputs] == ["/m/7"]
 
 
