@@ -624,10 +624,27 @@ ANSWERING = re.compile(
 )
 
 
+# …unless it is named for training too (`chat_finetune.py`, `sft_chat.py`, `distill_generate.py`)
+# or is told how long to train (`--epochs 3`, `--max_steps 5000`): a trainer of chat models.
+TRAINING_NAME = re.compile(r"train|fine[-_]?tun|(?:^|[_.-])sft(?:$|[_.-])|distil", re.IGNORECASE)
+TRAINING_LENGTH = re.compile(
+    r"(?<!\S)--(?:num[-_](?:train[-_])?epochs|max[-_](?:steps|epochs|iters)|epochs|train[-_]steps)"
+    r"(?![\w-])"
+)
+
+
 def _answers(text):
-    """Whether the first program a line runs is named for answering prompts (ANSWERING)."""
+    """Whether the first program a line runs is named for answering prompts (ANSWERING), and
+    not for training nor told how long to train (TRAINING_NAME, TRAINING_LENGTH)."""
     m = PROGRAM_NAME.search(text)
-    return bool(m) and ANSWERING.search(m.group(1) or m.group(2)) is not None
+    if not m:
+        return False
+    name = m.group(1) or m.group(2)
+    return (
+        ANSWERING.search(name) is not None
+        and TRAINING_NAME.search(name) is None
+        and ("--" not in text or TRAINING_LENGTH.search(text) is None)
+    )
 
 
 RELATIVE = re.compile(r"[A-Za-z_][\w.-]*(?:/[\w.-]+)*/?")
@@ -1346,7 +1363,14 @@ WRITTEN = re.compile(
     r"""(?:^|[\s\d&])>>?\s*("[^"]+"|'[^']+'|[^\s;&|<>()&][^\s;&|<>()]*)"""
 )
 # Names of options that write where they point, or keep the program's own files there.
-WRITES = re.compile(r"out|sink|save|dump|write|export|result|dest|target")
+# (and where a download or copy lands: `--download-dir`, `--to`, `--into`, `--dst`, `--save_to`)
+WRITES = re.compile(
+    r"out|sink|save|dump|write|export|result|dest|target|download(?!ed)|"
+    r"(?:^|[-_])(?:to|into|dst)(?:$|[-_])"
+)
+# Options and programs named for fetching or making data (`--fetch_root`, `download_data.py`,
+# `generate_raw.py`): the raw folder they are given is what they fill, not what they read.
+FETCHES = re.compile(r"download|fetch|generat", re.IGNORECASE)
 # Options naming the source side of a translation corpus (`--src`, `--valsrc`, `--train_src`,
 # `--src_file`): its sentences, not the program's code.
 SOURCE_SIDE = re.compile(
@@ -2015,7 +2039,10 @@ class _Reader:
         self.mounted = []  # (container path, host path) of the line's container mounts
         # …and of the mounts an array of launcher options holds (`declare -a ARGS=(
         # --container-mounts $D:/fsx )`), for the line that hands the array over (`"${ARGS[@]}"`)
-        self.array_mounts = []
+        # (by the array's name: only the arrays a line hands to srun or a container runner)
+        self.array_mounts = {}
+        self.array_name = None  # the array whose lines are being read (`declare -a ARGS=(`)
+        self.array_closed = False  # …and whether the line read last closed it
         self.mounts_used = set()  # container paths the commands read or write through
         self.produced = set()  # files a step of the job writes for a later one
         self.copied_in = set()  # names of inputs copied into the job's own working folder
@@ -2058,6 +2085,7 @@ class _Reader:
         # whether a step so far ran a program other than an archiver (`tar -c` of one folder,
         # then of another: both are still the job's data), and the same before this line
         self.ran_beyond = self.ran_beyond_before = False
+        self.ran_on_line = False  # (an earlier command of the current line ran a program)
         self.workspaces = set()  # folders named for the job that it makes and works in
         self.gpu_image = False  # whether a container was given the GPUs (--nv, --rocm)
         self.detached = set()  # images started in the background (`docker run -d`)
@@ -2121,8 +2149,10 @@ class _Reader:
 
     def read_line(self, line):
         self.current, self.line_judged = line, {}
-        self.mounted = list(self.array_mounts) if "[@]" in line else []
+        if self.array_mounts or ARRAY_ELEMENT.match(line):
+            self._array_lines(line)
         words = _words(line)
+        self.mounted = self._arrays_mounted(words) if "[@]" in line and self.array_mounts else []
         self.quiet.line(self.raw, line, words)
         if m := TESTS_FOR_FILE.match(line):
             self.tested.add(self.expand(m.group(1)))
@@ -2338,6 +2368,11 @@ class _Reader:
             if URI_ARGUMENT.fullmatch(key) and not WRITES.search(key):
                 self.add("data.inputs", value, word)
             elif OUTPUT_ARGUMENT.fullmatch(key):
+                if key == "base_output_directory" and _maxtext_saves(words, self.text):
+                    # (MaxText's trainer checkpoints there unless told not to: both)
+                    self.add("request.checkpoint_location", value, word)
+                    self.add("output.artifacts", value, word)
+                    continue
                 kind = "request.checkpoint_location" if saves else "output.artifacts"
                 self.add(kind, value, word)
 
@@ -2514,7 +2549,14 @@ class _Reader:
         system (a cloud VM's disk goes with the VM). A log written into a made folder
         (`tee -a logs/main.txt`) is not: it is the console kept. A tar archive the script
         creates (`tar -cf X …`) is an output, one it unpacks (`tar -xf X`) an input."""
-        for command in COMMAND_SPLIT.split(line) if ("&&" in line or ";" in line) else [line]:
+        steps = COMMAND_SPLIT.split(line) if ("&&" in line or ";" in line) else [line]
+        earlier = False
+        for command in steps:
+            # (`python sim.py --out results && tar -czf r.tar.gz results`: a program ran
+            # before on this line, what tar packs is its results)
+            self.ran_on_line = earlier
+            if len(steps) > 1 and not earlier:
+                earlier = self._ran(_words(command), skip=ARCHIVERS)
             parts = _launched(_words(command))
             while parts and parts[0] in ("sudo", "time", "command", "then", "do", "else"):
                 parts = parts[1:]
@@ -2590,7 +2632,7 @@ class _Reader:
                 scanned = m.start()
                 if begun is None or cut >= 0:
                     begun = cut + 1 if cut >= 0 else 0
-                    feeds = _feeds_tasks(line[begun : m.start() + 1])
+                    feeds = _feeds_tasks(line[begun : m.start() + 1], line[m.end() : m.end() + 80])
                 if feeds:
                     continue  # a list of tasks (`parallel < cmds.txt`): the work, not its data
             raw = _unquote(m.group(1))
@@ -2656,17 +2698,25 @@ class _Reader:
         (`ffmpeg -y -i part-1.mp4 -filter:v scale=640:360 out-1.mp4`, a frame pattern
         `-pattern_type glob -i 'f*.jpg'`): what is not an option's value, a file by its
         extension. Not a pipe, stdin/stdout (`-`), the null device, or a file an earlier step
-        wrote; a relative one on a cluster's shared disk only (under the folder changed into)."""
-        said = " ".join(parts)[:160]
+        wrote; a relative one on a cluster's shared disk only (under the folder changed into).
+        The command ends before its redirections, a `&` and a comment, and its trailing flags
+        (`out.mp4 -y > ff.log 2>&1 &`)."""
+        parts = _ffmpeg_words(parts)
+        if len(parts) < 3:
+            return
         for j in range(1, len(parts) - 1):
             place = self._media_place(parts[j + 1]) if parts[j] == "-i" else ""
             if place and not self._written(place):
-                self.add("data.inputs", place, said)
+                # (a stream's address without its query or user part: `srt://cam:9000`, not
+                # its `?passphrase=…`; said as the `-i` it was read from, not the command)
+                place = _without_query(place)
+                self.add("data.inputs", place, f"-i {place}")
         last, before = parts[-1], parts[-2]
         if before == "-i" or (before.startswith("-") and before not in FFMPEG_FLAGS):
             return  # (the last word is an option's value)
         if "." in last.rsplit("/", 1)[-1] and (place := self._media_place(last)):
-            self.add("output.artifacts", place, said)
+            place = _without_query(place)
+            self.add("output.artifacts", place, f"ffmpeg … {place}")
 
     def _media_place(self, word):
         place = self.expand(_unquote(word))
@@ -2679,9 +2729,9 @@ class _Reader:
     def _archived(self, members, flags):
         """The files and folders `tar -c` packs (`tar -zcf A.tar.gz run_1/ run_2/`) are read,
         on a cluster's shared disk, before any program of the job has run (after one, they are
-        its results) and not written by an earlier step; not with `-C` (they are relative to
+        its results; an earlier command of the same line too) and not written by an earlier step; not with `-C` (they are relative to
         another folder) nor a list given with `-T`."""
-        if not self.shared_disk or self.ran_beyond_before:
+        if not self.shared_disk or self.ran_beyond_before or self.ran_on_line:
             return
         for member in members:
             if member[:1] in ("-", ">", "<", "|", "&", ";", "2"):
@@ -2935,6 +2985,8 @@ class _Reader:
                 and option[:2] == "--"
                 and not WRITES.search(option)
                 and not OWN_FILES.search(option)
+                and not FETCHES.search(option)
+                and not self._of_line("fetches", _fetches)
                 and _raw_data(place := self.expand(value))
                 and not NODE_LOCAL.match(place)
                 and not self._written(place.rstrip("/"))
@@ -3369,11 +3421,18 @@ class _Reader:
                 _is_path(value) or RELATIVE.fullmatch(value)
             ):
                 # (MaxText's `base_output_directory=`, where it also checkpoints when told to:
-                # `enable_checkpointing=true`)
-                saves = key == "base_output_directory" and any(
-                    SAVES_ARGUMENT.fullmatch(w) for w in words[1:]
-                )
-                path = "request.checkpoint_location" if saves else "output.artifacts"
+                # `enable_checkpointing=true`; its own trainer does unless told not to, and
+                # writes its metrics there too)
+                if key == "base_output_directory" and _maxtext_saves(words, self.text):
+                    if not NODE_LOCAL.match(value) and "request.checkpoint_location" not in done:
+                        self.add("request.checkpoint_location", value, word)
+                        done.add("request.checkpoint_location")
+                    path = "output.artifacts"
+                else:
+                    saves = key == "base_output_directory" and any(
+                        SAVES_ARGUMENT.fullmatch(w) for w in words[1:]
+                    )
+                    path = "request.checkpoint_location" if saves else "output.artifacts"
             elif key in ("save_folder", "checkpoint_dir", "ckpt_dir") and (
                 _is_path(value) or CLOUD_URI.fullmatch(value)
             ):
@@ -5436,8 +5495,30 @@ class _Reader:
         """Paths the program is given under a mount point are the host's (see _host_path)."""
         if (_is_path(source) or source == "$PWD") and target.rstrip("/"):
             self.mounted.append((target.rstrip("/"), source.rstrip("/")))
-            if ARRAY_ELEMENT.match(self.current):
-                self.array_mounts.append(self.mounted[-1])
+            if self.array_name and ARRAY_ELEMENT.match(self.current):
+                self.array_mounts.setdefault(self.array_name, []).append(self.mounted[-1])
+
+    def _array_lines(self, line):
+        """Which array of options the line is part of (`declare -a ARGS=(`, its lines up to the
+        `)` that closes it), for the mounts it holds (_mount)."""
+        if self.array_name and self.array_closed:
+            self.array_name = None
+        if m := OPTIONS_ARRAY_OPENS.match(line):
+            self.array_name = m.group(1)
+        if self.array_name:
+            # (a `)` of its own closes it: not one of a `$(pwd)` in a value)
+            self.array_closed = ")" in OUTPUT_IN_VALUE.sub("", line) if ")" in line else False
+
+    def _arrays_mounted(self, words):
+        """The mounts of the arrays the line hands to srun or a container runner
+        (`srun "${ARGS[@]}" python t.py`), by name; none for any other program's arguments."""
+        if not any(w.rsplit("/", 1)[-1] in ARRAY_LAUNCHERS for w in words):
+            return []
+        return [
+            mount
+            for name in ARRAY_EXPANDED.findall(" ".join(w for w in words if "[@]" in w))
+            for mount in self.array_mounts.get(name, ())
+        ]
 
     def _inside_outputs(self, start):
         """A path a program is given inside a place the same command writes to
@@ -5480,6 +5561,18 @@ class _Reader:
 ARRAY_ELEMENT = re.compile(
     r"(?<![ \t\w-])[ \t]*+(?:-|(?:declare[ \t]++-a[ \t]++)?(?<!\w)[A-Za-z_]\w*+\+?=\()"
 )
+
+
+# The line that opens an array, by name (`declare -a ARGS=(`, `ARGS+=(`).
+OPTIONS_ARRAY_OPENS = re.compile(
+    r"\A[ \t]*+(?:(?:declare|local)[ \t]++-a[ \t]++)?([A-Za-z_]\w*+)\+?=\("
+)
+# A command's output in a value (`$(pwd)`), one level: its `)` closes no array.
+OUTPUT_IN_VALUE = re.compile(r"\$\([^()\n]*+\)")
+# An array handed over whole (`"${ARGS[@]}"`), by name.
+ARRAY_EXPANDED = re.compile(r"\$\{(\w++)\[@\]\}")
+# Who takes an array's container mounts: srun (Pyxis' `--container-mounts`) or a runner.
+ARRAY_LAUNCHERS = {"srun"} | {"singularity", "apptainer", "docker", "podman", "shifter", "enroot"}
 
 
 def _file_word(value):
@@ -5576,13 +5669,25 @@ PARALLEL_VALUED = {"-j", "--jobs", "-P", "--max-procs", "--joblog", "-S", "--ssh
                    "-I", "--replace", "-s", "--max-chars"}  # fmt: skip
 
 
-def _feeds_tasks(command):
+def _feeds_tasks(command, after=""):
     """Whether what a command (its text up to a `<`) is given on its stdin is a list of tasks:
-    GNU parallel's or xargs's input (each line a command or a task's arguments), or the file
-    sed picks a task's line from (`sed -n "${SLURM_ARRAY_TASK_ID}p" < list.txt`)."""
+    GNU parallel's or xargs's input (each line a command or a task's arguments; not parallel's
+    `--pipe`, which cuts the data itself into blocks for the command), or the file sed picks a
+    task's line from to run it (`sed -n "${SLURM_ARRAY_TASK_ID}p" < list.txt | bash`; `after`
+    is the text after the file). A line sed picks into a file of its own is data it read."""
     words = _launched(_words(command))
     head = words[0].rsplit("/", 1)[-1] if words else ""
-    return head in ("parallel", "xargs") or (head == "sed" and _picks_a_line(words))
+    if head == "parallel":
+        return not any(w in PARALLEL_PIPES for w in words)
+    return head == "xargs" or (
+        head == "sed" and _picks_a_line(words) and TO_SHELL.match(after) is not None
+    )
+
+
+# GNU parallel's options that hand the command blocks of its input, not lines of arguments.
+PARALLEL_PIPES = {"--pipe", "--pipepart", "--spreadstdin"}
+# The rest of a line, after a redirect's file, piping it to a shell (`| bash`, `| sh -s`).
+TO_SHELL = re.compile(r"\A[ \t]*+\|[ \t]*+(?:/(?:usr/)?bin/)?(?:ba)?sh\b")
 
 
 def _picks_a_line(words):
@@ -5624,6 +5729,88 @@ def _parallel_runs_lines(words):
         i += 2 if words[i] in PARALLEL_VALUED else 1
     command = words[i] if i < len(words) else ""
     return command in ("", "::::", "<") or command.startswith(("<", "{}"))
+
+
+def _maxtext_saves(words, text=""):
+    """Whether the command runs MaxText's trainer (`MaxText/train.py`, `-m MaxText.train`),
+    whose settings (`configs/base.yml`: `enable_checkpointing: True`) checkpoint under
+    `base_output_directory` and resume from there, and does not turn that off
+    (`enable_checkpointing=false`). Arguments kept in an array (`MAXTEXT_ARGS=( … )`, no
+    program of their own) are the trainer's when the script runs it."""
+    if any(MAXTEXT_NO_CHECKPOINTS.fullmatch(_unquote(w)) for w in words):
+        return False
+    if any(
+        MAXTEXT_TRAIN.search(w) or (w == "-m" and MAXTEXT_MODULE.fullmatch(n))
+        for w, n in zip(words, [*words[1:], ""], strict=True)
+        if "rain" in w or w == "-m"
+    ):
+        return True
+    return (
+        bool(words)
+        and ("=" in words[0] or words[0].endswith((".yml", ".yaml")))
+        and "rain" in text
+        and MAXTEXT_RUN.search(text) is not None
+        and MAXTEXT_NO_CHECKPOINTS.search(text) is None
+    )
+
+
+MAXTEXT_TRAIN = re.compile(r"(?:^|/)(?:MaxText|maxtext)/train\.py$")
+MAXTEXT_MODULE = re.compile(r"(?:MaxText|maxtext)\.train")
+MAXTEXT_RUN = re.compile(r"(?:MaxText|maxtext)(?:/train\.py|\.train)\b")
+MAXTEXT_NO_CHECKPOINTS = re.compile(r"enable_checkpointing=(?:false|0)\b", re.IGNORECASE)
+
+
+def _ffmpeg_words(parts):
+    """FFmpeg's words up to its redirections (`> ff.log`, `2>&1`), a `&` or a comment, without
+    the flags after its output (`out.mp4 -y`): the last word is then its output."""
+    kept, skip = [], False
+    for word in parts:
+        if skip:
+            skip = False
+            continue
+        if word[:1] == "#" or word == "&":
+            break
+        if REDIRECTION_START.match(word):
+            skip = REDIRECTION_START.fullmatch(word) is not None  # (`> ff.log`: its file next)
+            continue
+        kept.append(word)
+    while len(kept) > 2 and kept[-1] in FFMPEG_FLAGS:
+        kept.pop()
+    return kept
+
+
+# A redirection, the start of a word (`>`, `>>`, `2>`, `&>`, `<`, `2>&1`, `>ff.log`): no
+# argument of the program; the whole word (`>`, `2>>`), its file is the next word.
+REDIRECTION_START = re.compile(r"(?:\d|&)?(?:>>?|<)")
+
+
+def _without_query(place):
+    """A URL without its user part and query (`srt://u:p@cam:9000?passphrase=x` ->
+    `srt://cam:9000`): where the data is, not the keys given to reach it."""
+    if "://" not in place:
+        return place
+    scheme, _, rest = place.partition("://")
+    rest = rest.split("?", 1)[0].split("#", 1)[0]
+    host, slash, path = rest.partition("/")
+    return f"{scheme}://{host.rsplit('@', 1)[-1]}{slash}{path}"
+
+
+def _fetches(line):
+    """Whether the line's program is named for fetching or making data (FETCHES): its Python
+    program (`download_data.py`, `-m pkg.fetch`), else its script (`bash download.sh`) or the
+    command's own name (`fetch-data`)."""
+    m = PROGRAM_NAME.search(line)
+    if m:
+        name = m.group(1) or m.group(2)
+    elif m := SHELL_SCRIPT_NAME.search(line):
+        name = m.group(1)
+    else:
+        first = line.split(None, 1)
+        name = first[0].rsplit("/", 1)[-1] if first else ""
+    return FETCHES.search(name) is not None
+
+
+SHELL_SCRIPT_NAME = re.compile(r"(?:^|[\s/])([\w-]++)\.sh\b")
 
 
 def _raw_data(value):

@@ -16,7 +16,7 @@ from enum import StrEnum
 # Whole words only: TOKENIZER_NAME, MAX_TOKENS and tokenizer_path are settings, not secrets.
 SECRET_WORDS = {
     "token", "secret", "password", "passwd", "pat", "credential", "credentials", "key",
-    "apikey", "keyfile", "accesskey", "secretkey", "privatekey", "psk",
+    "apikey", "keyfile", "accesskey", "secretkey", "privatekey", "psk", "passphrase",
 }  # fmt: skip
 
 
@@ -84,6 +84,11 @@ SETTING_KEY = re.compile(
     r"""(\b(?:configure|config)[ \t]+set[ \t]+|\bremote[ \t]+modify(?:[ \t]+--local)?[ \t]+"""
     r"""[\w.-]++[ \t]+)([\w.-]++)([ \t]+)([^\s$'"-][^\s;&|'"]*+)"""
 )
+# An HTTP header holding a key (`-headers "X-Api-Key: k"`, `-H 'X-Auth-Token: t'`): a name of
+# dashed words, a colon, the value.
+SHOWN_HEADER = re.compile(
+    r"(?<![\w-])([A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)++)(:[ \t]*+)([^\s;&|'\"]++)"
+)
 URL_PASSWORD = re.compile(r"\b([a-z][a-z0-9+.-]*://[^/\s:@]+:)([^@\s/]+)@")
 TOKEN_SHAPED = re.compile(
     r"\b(?:hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|"
@@ -92,7 +97,7 @@ TOKEN_SHAPED = re.compile(
 HIDDEN = "…"
 # (plain looks, in the lowered text, for what the patterns need before any is tried: most
 # lines hold none of it, and a line can be a megabyte long)
-NAMES_A_KEY = ("key", "token", "secret", "passw", "pat", "credential", "psk")
+NAMES_A_KEY = ("key", "token", "secret", "passw", "pat", "credential", "psk", "passphrase")
 NAMES_A_KEY += tuple(WHOLE_SECRET_NAMES)  # (`passw` finds the names ending in it)
 HOLDS_A_KEY = ("login", "bearer", "://", "hf_", "gh", "glpat-", "sk-", "xox", "akia")
 
@@ -136,6 +141,13 @@ def masked(line):
         lambda m: f"{m.group(1)}={HIDDEN}" if hides(m.group(1), m.group(2)) else m.group(0),
         line,
     )
+    if ":" in line and "-" in line:
+        line = SHOWN_HEADER.sub(
+            lambda m: (
+                f"{m.group(1)}{m.group(2)}{HIDDEN}" if hides(m.group(1), m.group(3)) else m.group(0)
+            ),
+            line,
+        )
     line = SHOWN_YAML_KEY.sub(
         lambda m: (
             f"{m.group(1)}{m.group(2)}{HIDDEN}" if hides(m.group(1), m.group(3)) else m.group(0)

@@ -757,10 +757,30 @@ def _only_inline_python(script):
 # An option giving a client the address of a model server's API (`--model-url
 # http://$ENDPOINT/v1`, `--api-base`, `--base-url`, `--openai-api-base`) on another machine: not
 # this node's own (`localhost`, `127.0.0.1`, `0.0.0.0`), where the job's own server loads it.
+# The address looks like a model server's: a port (`http://10.0.0.5:8000`) or an API path
+# (`/v1`); a mirror or a tracking service (`https://hf-mirror.com`) is no model server.
 REMOTE_API = re.compile(
     r"--(?:model|api|base|server|openai[-_]api)[-_](?:url|base)[=\s]+[\"']?https?://"
     r"(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?![\w.-]))"
+    r"[^\s\"'/:]++(?::[\d$]|/v\d)"
 )
+# …given to a client of that server: a chat UI, a benchmark or an evaluation, by its program's
+# name (`gradio_openai_chatbot_webserver.py`, `benchmark_serving.py`, `vllm bench`), not a
+# trainer that happens to take a server's address.
+# (searched in the lowered name: literal words, no case folding)
+API_CLIENT = re.compile(
+    r"chat|gui|gradio|streamlit|webserver|client|bench|eval|(?:^|[_.-])(?:ui|webui|frontend)(?:$|[_.-])"
+)
+
+
+def _api_client(line):
+    """Whether the line's program is named for a client of a model server (API_CLIENT): its
+    Python program, else its command and subcommand (`vllm bench serve`)."""
+    if m := commands.PROGRAM_NAME.search(line):
+        name = m.group(1) or m.group(2)
+    else:
+        name = " ".join(word.rsplit("/", 1)[-1] for word in line.split()[:2])
+    return API_CLIENT.search(name.lower()) is not None and not commands.TRAINING_NAME.search(name)
 
 
 def _named_only_to_remote_api(name, script):
@@ -771,7 +791,9 @@ def _named_only_to_remote_api(name, script):
         return False  # (no client given a server's address: not a pass over the commands)
     named = re.compile(rf"\$\{{?{re.escape(name)}\}}?(?!\w)")
     lines = [line for _, line in commands.logical_lines(script) if named.search(line)]
-    return bool(lines) and all("://" in line and REMOTE_API.search(line) for line in lines)
+    return bool(lines) and all(
+        "://" in line and REMOTE_API.search(line) and _api_client(line) for line in lines
+    )
 
 
 def _read_by_commands(name, script):

@@ -712,9 +712,16 @@ def test_an_archive_made_on_the_shared_disk_reads_what_it_packs():
     for text in (
         "python fit.py\ntar -czf /proj/out.tgz maps\n",
         "tar -C /proj -czf /proj/out.tgz maps\n",
+        # (review) nor after a program earlier on the same line
+        "python fit.py --out maps && tar -czf /proj/out.tgz maps\n",
+        "python fit.py; tar -czf /proj/out.tgz maps\n",
     ):
         assert found(text, shared_disk=True) == [("output.artifacts", "/proj/out.tgz")], text
     assert found("tar -czf out.tgz maps\n") == []
+    # a program after it on the line does not change what it packs
+    assert ("data.inputs", "/proj/maps") in found(
+        "tar -czf /proj/out.tgz /proj/maps && python fit.py\n", shared_disk=True
+    )
 
 
 def test_ffmpeg_reads_its_inputs_and_writes_the_file_its_command_ends_with():
@@ -736,6 +743,25 @@ def test_ffmpeg_reads_its_inputs_and_writes_the_file_its_command_ends_with():
     ):
         assert found(text, shared_disk=True) == [("data.inputs", "/in/a.mp4")], text
     assert found("ffmpeg -i a.mp4 b.mp4\n") == []
+    # (review 1) its output is its last word before redirections, a `&`, a comment or flags
+    for text in (
+        "ffmpeg -i /in/a.mp4 -c copy /out/b.mp4 > ff.log 2>&1\n",
+        "ffmpeg -i /in/a.mp4 /out/b.mp4 &\n",
+        "ffmpeg -i /in/a.mp4 /out/b.mp4 -y\n",
+        "ffmpeg -i /in/a.mp4 /out/b.mp4 >> ff.log 2>&1 # convert\n",
+    ):
+        assert found(text, shared_disk=True) == [
+            ("data.inputs", "/in/a.mp4"),
+            ("output.artifacts", "/out/b.mp4"),
+        ], text
+    # a stream's address is read without its query or user part, said as its `-i` alone
+    text = 'ffmpeg -i "srt://u:pw@cam:9000?passphrase=Zq9Secret77" -c copy /out/v.mp4\n'
+    [stream, _] = commands.read(text)
+    assert (stream.path, stream.value, stream.said) == (
+        "data.inputs",
+        "srt://cam:9000",
+        "-i srt://cam:9000",
+    )
 
 
 def test_a_list_of_tasks_fed_to_parallel_or_picked_by_sed_is_the_work_not_data():
@@ -749,6 +775,13 @@ def test_a_list_of_tasks_fed_to_parallel_or_picked_by_sed_is_the_work_not_data()
     # A file given to a program on its stdin is still read; so is sed's own input it edits.
     assert found("pw.x < /proj/scf.in\n") == [("data.inputs", "/proj/scf.in")]
     assert found("sed 's/a/b/' < /proj/in.txt\n") == [("data.inputs", "/proj/in.txt")]
+    # (review 1) parallel's --pipe cuts the data itself into blocks, and a line sed picks into
+    # a file of its own (not to a shell) is data it read
+    for text in (
+        "parallel --pipe -N 1000 wc -l < /lake/big.txt\n",
+        'sed -n "${SLURM_ARRAY_TASK_ID}p" < /lake/big.txt > one.fa\n',
+    ):
+        assert found(text, shared_disk=True) == [("data.inputs", "/lake/big.txt")], text
 
 
 def test_the_raw_data_folder_handed_to_a_program_is_read_whatever_the_option():
@@ -761,6 +794,16 @@ def test_the_raw_data_folder_handed_to_a_program_is_read_whatever_the_option():
     assert found("python prep.py --out_dir data/raw/x --logs raw/x\n", shared_disk=True) == [
         ("output.artifacts", "data/raw/x")
     ]
+    # (review) nor where a download lands, by the option's name or the program's
+    for text in (
+        "python fetch.py --download-dir data/raw\n",
+        "python download_data.py --data_root data/raw\n",
+        "bash download.sh --root data/raw\n",
+        "python get.py --to data/raw\n",
+        "python get.py --into data/raw/a\n",
+        "python get.py --dst data/raw\n",
+    ):
+        assert found(text, shared_disk=True) == [], text
 
 
 def test_a_model_folder_training_files_and_more_output_spellings():
@@ -2604,10 +2647,14 @@ def test_a_maxtext_output_folder_is_its_checkpoint_place_when_it_checkpoints():
     assert found(text) == [
         ("data.inputs", "gs://tides-data"),
         ("request.checkpoint_location", "gs://tides-runs"),
+        ("output.artifacts", "gs://tides-runs"),
     ]
-    assert ("output.artifacts", "gs://tides-runs") in found(
-        "python3 -m MaxText.train base.yml base_output_directory=gs://tides-runs\n"
-    )
+    # (review 1) checkpointing is on by default in MaxText's settings: off only when told
+    default = "python3 -m MaxText.train base.yml base_output_directory=gs://tides-runs\n"
+    assert ("output.artifacts", "gs://tides-runs") in found(default)
+    assert ("request.checkpoint_location", "gs://tides-runs") in found(default)
+    off = default.replace("\n", " enable_checkpointing=False\n")
+    assert found(off) == [("output.artifacts", "gs://tides-runs")]
 
 
 def test_a_benchmarks_generated_prompts_and_a_file_it_removed_then_remade_are_not_read():
@@ -5619,6 +5666,15 @@ def test_a_checkpoint_folder_a_chat_or_generation_program_loads_is_read_not_kept
         " --tokenizer_path ~/sky_workdir/chat-7b/tokenizer.model\n"
     )
     assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-7b"]
+    # (review) a trainer of chat or generation models, by its name or told how long to train,
+    # keeps its checkpoints there: it loads nothing from them
+    for text in (
+        "python chat_finetune.py --ckpt_dir /scratch/ckpts --epochs 3\n",
+        "python sft_chat.py --ckpt_dir /scratch/ckpts\n",
+        "python image_generation.py --checkpoint_dir /scratch/ckpts --max_steps 5000\n",
+    ):
+        assert ("data.inputs", "/scratch/ckpts") not in found(text), text
+        assert ("request.checkpoint_location", "/scratch/ckpts") in found(text), text
 
 
 def test_an_options_array_mounting_the_submit_directory_maps_the_programs_paths():
@@ -5644,6 +5700,22 @@ def test_an_options_array_mounting_the_submit_directory_maps_the_programs_paths(
     moved = "cd /scratch/run\n" + body
     [later] = jobformat.import_text(("#!/bin/bash\n#SBATCH --nodes=2\n" + moved).encode())
     assert later.description.work.image is None
+    # (review) each array's mounts are its own, and only srun or a container runner takes them
+    arrays = (
+        "declare -a A=(\n --container-mounts /lake/a:/data\n)\n"
+        "declare -a B=(\n --container-mounts /lake/b:/data\n)\n"
+    )
+    assert ("data.inputs", "/lake/b/x") in found(
+        arrays + 'srun "${B[@]}" python t.py --foo /data/x\n'
+    )
+    assert ("data.inputs", "/lake/a/x") not in found(
+        arrays + 'srun "${B[@]}" python t.py --foo /data/x\n'
+    )
+    for line in (
+        'python prep.py --foo /data/x "${EXTRA[@]}"\n',
+        'python prep.py --foo /data/x "${A[@]}"\n',
+    ):
+        assert not [p for p in found(arrays + line) if p[1].endswith("/x")], line
 
 
 def test_an_image_under_pwd_after_any_change_of_directory_or_in_a_directive_is_not_stated():
@@ -5676,14 +5748,27 @@ def test_an_image_under_pwd_after_any_change_of_directory_or_in_a_directive_is_n
 
 def test_maxtexts_output_folder_a_doubled_slash_mount_and_a_commented_out_option():
     # (seen-bp) MaxText's `base_output_directory=` names the folder it writes, a local one too;
-    # a checkpoint place when the same command turns checkpointing on
-    assert found("python3 MaxText/train.py base_output_directory=/scratch/out steps=10\n") == [
+    # a checkpoint place when checkpointing is on: MaxText's trainer has it on by default
+    # (base.yml `enable_checkpointing: True`, review 1), so only `=false` leaves an output alone
+    off = "python3 MaxText/train.py base_output_directory=/scratch/out enable_checkpointing=false\n"
+    assert found(off) == [("output.artifacts", "/scratch/out")]
+    for text in (
+        "python3 MaxText/train.py base_output_directory=/scratch/out enable_checkpointing=true\n",
+        "python3 MaxText/train.py base_output_directory=/scratch/out steps=10\n",
+        "python3 MaxText/train.py MaxText/configs/base.yml base_output_directory=gs://b/out\n",
+        "python3 -m MaxText.train MaxText/configs/base.yml base_output_directory=gs://b/out\n",
+    ):
+        place = text.split("base_output_directory=")[1].split()[0]
+        assert found(text) == [
+            ("request.checkpoint_location", place),
+            ("output.artifacts", place),
+        ], text
+    # …and another program's, only when told to
+    other = "python3 run.py base_output_directory=/scratch/out enable_checkpointing=true\n"
+    assert found(other) == [("request.checkpoint_location", "/scratch/out")]
+    assert found("python3 run.py base_output_directory=/scratch/out\n") == [
         ("output.artifacts", "/scratch/out")
     ]
-    saves = (
-        "python3 MaxText/train.py base_output_directory=/scratch/out enable_checkpointing=true\n"
-    )
-    assert found(saves) == [("request.checkpoint_location", "/scratch/out")]
     # `$D:/$T` with T=/mnt/work mounts at //mnt/work: the same path as /mnt/work
     body = 'T=/mnt/work\nsrun --container-image=x --container-mounts="/lus/d:/$T" python a.py\n'
     assert ("data.unclassified", "/mnt/work -> /lus/d") in found(body)

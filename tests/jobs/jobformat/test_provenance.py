@@ -174,6 +174,17 @@ def test_keys_in_yaml_urls_logins_and_token_shapes_are_hidden_wherever_a_line_is
     )
     assert masked("aws configure set region us-east-1") == "aws configure set region us-east-1"
     assert masked("dvc remote modify --local store secret_access_key abc").endswith("key …")
+    # (review 1) a stream's passphrase and a key sent as an HTTP header; other headers stay
+    assert masked("srt://cam:9000?passphrase=Zq9Secret77") == "srt://cam:9000?passphrase=…"
+    assert masked('-headers "X-Api-Key: Zq9Secret77"') == '-headers "X-Api-Key: …"'
+    assert masked("-H 'Content-Type: application/json'") == "-H 'Content-Type: application/json'"
+    body = (
+        '#!/bin/bash\n#SBATCH --time=1:00:00\nffmpeg -headers "X-Api-Key: Zq9Key88" -i '
+        '"srt://cam:9000?passphrase=Zq9Secret77" -c copy /scratch/o/v.mp4\npython a.py\n'
+    )
+    [result] = jobformat.import_text(body.encode())
+    shown = repr(result.sources) + repr(result.read()) + repr(result.notes)
+    assert "Zq9Secret77" not in shown and "Zq9Key88" not in shown
 
 
 def test_a_key_named_for_what_it_opens_is_a_key_even_beside_a_lookup_word():

@@ -1025,6 +1025,20 @@ def test_a_model_env_handed_only_to_a_client_of_a_remote_server_is_not_loaded():
     local = run.replace("http://$ENDPOINT/v1", "http://localhost:8081/v1")
     data = sky(envs + "resources:\n  cpus: 2\n" + local).description.to_data()
     assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-70b"]
+    # (review) a trainer given a mirror's or a tracker's address, or a model server's, loads
+    # the model itself: only a client (a chat UI, a benchmark, an evaluation) of a model
+    # server's API (a port, `/v1`) answers with a model elsewhere
+    for command in (
+        "python train.py -m $MODEL_NAME --base-url https://hf-mirror.com",
+        "python train.py -m $MODEL_NAME --api-base https://api.wandb.ai",
+        "python distill.py -m $MODEL_NAME --openai-api-base http://10.0.0.5:8000/v1",
+        "python webserver.py -m $MODEL_NAME --model-url https://hf-mirror.com",
+    ):
+        data = sky(envs + "resources:\n  cpus: 2\nrun: " + command + "\n").description.to_data()
+        assert [i["location"] for i in data["data"]["inputs"]] == ["hf://org/chat-70b"], command
+    command = "python benchmark_serving.py -m $MODEL_NAME --base-url http://10.0.0.5:8000"
+    data = sky(envs + "resources:\n  cpus: 2\nrun: " + command + "\n").description.to_data()
+    assert not (data.get("data") or {}).get("inputs")
 
 
 def test_a_mount_the_job_syncs_out_of_and_back_into_is_both_and_one_of_programs_is_code():
