@@ -1015,6 +1015,14 @@ MOVES_ONLY = {"rclone", "aws", "gsutil", "gcloud", "azcopy", "s5cmd", "wget", "c
 COPIES = {"cp", "rsync", "scp"}
 # Where a step of the job writes: a later upload of it sends the job's own files.
 WRITTEN_PATHS = ("output.artifacts", "request.checkpoint_location", "_save", "_download")
+# A project's own files, not its data: documents, licences, job scripts, build settings and
+# package lists (`README.md`, `license.lic`, `job.slurm`, `Makefile.inc`, `requirements.txt`).
+PROJECT_FILE = re.compile(
+    r"^(?:readme|licen[cs]e|copying|changelog|notice|authors)(?:\.(?:md|txt|rst))?$|"
+    r"^requirements[\w.-]*\.txt$|^(?:gnu)?makefile\.|"
+    r"\.(?:md|rst|lic|slurm|sbatch|sub|pbs|qsub|lsf|job|mk|inc|cmake)$",
+    re.IGNORECASE,
+)
 # Code and settings copied along with data are not data.
 CODE_FILE = re.compile(r"\.(?:py|sh|ya?ml|cfg|toml|ini|conf|json)$")
 # …except a tokenizer's own files, named for it (`item.tokenizer.nixpkgs.json`, `vocab.json`,
@@ -1066,6 +1074,8 @@ SECRET_OPTION = re.compile(r"[-_.](?:api[-_]?key|key|token|secret|password)$", r
 SECRET_WORDS = re.compile(r"key|token|secret|password", re.IGNORECASE)
 # An environment variable's name, as a container's `--env NAME=…` gives it.
 ENV_NAME = re.compile(r"[A-Za-z_]\w*+")
+# A value that is a setting, not a key: on or off, or a number (`-e USE_AUTH_TOKEN=1`).
+SWITCH_OR_NUMBER = re.compile(r"true|false|yes|no|on|off|[\d.]+", re.IGNORECASE)
 # A variable given a file's contents (`HF_TOKEN=$(cat "$TOKEN_FILE")`, `KEY=$(< key.txt)`).
 KEY_FROM_FILE = re.compile(
     r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?\$\(\s*(?:cat\s+|<\s*)["']?([^\s"'()]+)["']?\s*\)["']?\s*$"""
@@ -4171,10 +4181,17 @@ class _Reader:
                     given = option[6:]
                 else:
                     continue
+                # (named by whole words, HF_TOKEN not TOKENIZERS_PARALLELISM nor KEYBOARD_LAYOUT;
+                # a switch or a number, `-e USE_AUTH_TOKEN=1`, is a setting; the note names the
+                # variable, never the value given)
                 for part in _unquote(given).split(","):
-                    name = part.partition("=")[0]
-                    if SECRET_WORDS.search(name) and ENV_NAME.fullmatch(name):
-                        self.add("work.credentials", name, f"{option} {part}"[:160])
+                    name, _, setting = part.partition("=")
+                    if (
+                        ENV_NAME.fullmatch(name)
+                        and secret_name(name)
+                        and not SWITCH_OR_NUMBER.fullmatch(_unquote(setting))
+                    ):
+                        self.add("work.credentials", name, f"{option[:5]} {name}")
 
     def _renamed(self, words):
         """`mv A B` of a file the job wrote (an archive made under a temporary name,
@@ -5193,9 +5210,20 @@ class _Reader:
                 or "." not in name
                 or PROGRAM_FILE.search(name)
                 or COMPILED_FILE.search(name)
+                or PROJECT_FILE.search(name)
+                or "/.ssh/" in folder
             ):
                 return False
-        return self._copied_across(folders, target, said)
+        before = len(self.downloads)
+        copied = self._copied_across(folders, target, said)
+        if copied and len(self.downloads) > before and not target.endswith("/"):
+            # A file copied into a folder the job then works in (`cp … /scratch/u/run/in.dat`,
+            # then `cd /scratch/u/run`) is staged there, as a copy into the folder itself is:
+            # a later line naming the folder uses it.
+            place = target.rsplit("/", 1)[0]
+            if place and place not in ("~", "$HOME", ".", "..") and place.count("/") > 1:
+                self.downloads[-1][2].add(place)
+        return copied
 
     def _transfer(self, sources, target, said):
         """rsync and scp move data between places that outlast the job: to another machine

@@ -281,7 +281,7 @@ def array_count(spec):
             return None, None
         start, end, step = int(m.group(1)), m.group(2), int(m.group(3) or 1)
         total += 1 if end is None else max(0, (int(end) - start) // max(step, 1) + 1)
-    return total, int(limit) if limit.isdigit() else None
+    return total, int(limit) if _digits(limit) else None
 
 
 def import_text(text):
@@ -781,7 +781,7 @@ def _gpus_a_step_asks(options, body):
                 i += 1
             kind = STEP_GPU_OPTIONS.get(option) or STEP_COUNT_OPTIONS.get(option)
             if kind:
-                given[kind] = int(value) if value.isdigit() else None  # (`-n $N`: not known)
+                given[kind] = int(value) if _digits(value) else None  # (`-n $N`: not known)
         nodes = given["nodes"] if "nodes" in given else _count(options, "nodes")
         if nodes != 1:
             continue
@@ -798,7 +798,7 @@ def _gpus_a_step_asks(options, body):
 def _count(options, key, default=None):
     """A directive's plain count (`--nodes=1`), else the default."""
     value = (options.get(key) or "").strip()
-    return int(value) if value.isdigit() else default if not value else None
+    return int(value) if _digits(value) else default if not value else None
 
 
 def _gpus_per_whole_node(options, body):
@@ -809,7 +809,7 @@ def _gpus_per_whole_node(options, body):
     if "exclusive" not in options:
         return None
     for name, value in script_variables(body).values.items():
-        if not re.search(r"GPU", name, re.IGNORECASE) or not value.isdigit() or value == "0":
+        if not re.search(r"GPU", name, re.IGNORECASE) or not _digits(value) or value == "0":
             continue
         per_node = re.search(r"PER_NODE", name, re.IGNORECASE) or re.search(
             rf"--(?:ntasks-per-node|nproc[-_]per[-_]node|gpus-per-node)[= ]+[\"']?\$\{{?{name}\b",
@@ -866,7 +866,7 @@ def _accelerator_work(body):
         if match := PROCESSES_PER_NODE.search(text):
             variables = variables or script_variables(body)
             count = variables.expand(match.group(1), record=False).strip("\"'")
-            if count.isdigit() and int(count) > 1:
+            if _digits(count) and int(count) > 1:
                 return text[:80]
     return None
 
@@ -1293,8 +1293,15 @@ def _hands_off_to(body, in_container=False):
 # (anchored, one greedy run backing off to its `.sh`: linear)
 SOURCED_SCRIPT = re.compile(r"^\s*+(?:source|\.)\s++([^\s;&|]+\.sh)\s*+$")
 # Words naming a script that sets the environment up rather than doing the work.
+# (toolchains too: `source cuda12.sh`, `. GMXRC.sh`, `source spack_intel.sh`, `source lmod.sh`)
 ENVIRONMENT_WORDS = ("env", "activate", "conda", "profile", "bashrc", "setup", "module", "vars",
-                     "config", "init", "path", "load")  # fmt: skip
+                     "config", "init", "path", "load", "cuda", "intel", "mpi", "gmxrc", "spack",
+                     "lmod", "oneapi", "compiler", "toolchain")  # fmt: skip
+# Where a site installs software: a script sourced from there sets a tool up
+# (`source /opt/ohpc/pub/mpi/mvapich2.sh`, `/appl/spack/intel.sh`), it is not the project's.
+SOFTWARE_TREE = re.compile(
+    r"^/(?:opt|appl|usr|apps?|sw|cvmfs|etc|software|soft|cm/shared|share/apps|global/common)/"
+)
 
 
 def _sourced_script(body):
@@ -1311,7 +1318,7 @@ def _sourced_script(body):
     )
     if ("source" in last or ". " in last) and (m := SOURCED_SCRIPT.match(last)):
         name = m.group(1).rsplit("/", 1)[-1].lower()
-        if not any(w in name for w in ENVIRONMENT_WORDS):
+        if not any(w in name for w in ENVIRONMENT_WORDS) and not SOFTWARE_TREE.match(m.group(1)):
             return m.group(1)
     return None
 
@@ -1486,6 +1493,12 @@ def _top_level(text, separators):
     return [p for p in parts if p.strip()]
 
 
+def _digits(value):
+    """Only the digits 0-9: a count int() reads (`²` or `³` pass isdigit() and int() refuses
+    them, which made a file with one unreadable)."""
+    return value.isascii() and value.isdigit()
+
+
 def _int(value):
     try:
         return int(value) if value is not None else None
@@ -1560,7 +1573,7 @@ def _gpus(options, node_count, tasks_per_node, notes):
             found = {} if found is None else found
             continue
         kind, _, count = value.rpartition(":")
-        if not count.isdigit():
+        if not _digits(count):
             kind, count = value, "1"
         number = int(count)
         if number == 0:

@@ -4472,6 +4472,23 @@ def test_data_files_copied_from_one_shared_place_to_another_are_a_transfer():
     assert found("cp /home/u/a.csv /proj/keep/\n") == []
 
 
+def test_a_projects_own_files_copied_across_are_no_data_and_a_run_folder_no_output():
+    # documents, licences, job scripts, build settings, package lists, ssh keys: not data
+    for source in (
+        "/home/u/proj/README.md",
+        "/home/u/proj/requirements.txt",
+        "/home/u/proj/job.slurm",
+        "/home/u/proj/Makefile.inc",
+        "/home/u/proj/license.lic",
+        "/home/u/proj/LICENSE.txt",
+        "$HOME/.ssh/id_rsa.pub",
+    ):
+        assert found(f"cp {source} /scratch/u/run/\npython x.py\n", shared_disk=True) == []
+    # a data file copied into the folder the job then works in is read, the copy staged there
+    text = "cp /home/u/proj/data.h5 /scratch/u/run/data.h5\ncd /scratch/u/run\npython x.py\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "/home/u/proj/data.h5")]
+
+
 def test_a_data_file_broadcast_to_the_nodes_is_read_and_a_program_is_not():
     text = "sbcast -f hosts.txt /tmp/hosts.txt\nsbcast ./a.out /tmp/a.out\nsrun /tmp/a.out\n"
     assert found(text, shared_disk=True) == [("data.inputs", "hosts.txt")]
@@ -6027,6 +6044,33 @@ def test_a_key_handed_into_a_container_by_name_is_a_credential():
         for p, v in found("apptainer exec -e token_img.sif python x.py\n", shared_disk=True)
         if p == "work.credentials"
     ]
+
+
+def test_a_container_key_is_named_never_shown_and_settings_are_no_keys():
+    # the note names the variable handed in, never the value given to it
+    text = "#!/bin/bash\n#SBATCH --time=1:00:00\n"
+    for line, said in (
+        ("docker run --env=FOO=1,WANDB_API_KEY=abcSECRET img python t.py", "`--env WANDB_API_KEY`"),
+        ("docker run -e HF_TOKEN=hf_x1 img python t.py", "`-e HF_TOKEN`"),
+    ):
+        (result,) = jobformat.import_text((text + line + "\n").encode())
+        notes = [n for n in result.notes if n.startswith("work.credentials")]
+        assert notes and said in notes[0], notes
+        assert not any("abcSECRET" in n or "hf_x1" in n for n in result.notes)
+    # a setting named with a key's letters inside a word, or set to on/off or a number, is none
+    for setting in (
+        "TOKENIZERS_PARALLELISM=false",
+        "KEYBOARD_LAYOUT=us",
+        "MONKEY=1",
+        "PRIMARY_KEY_COLUMN=id",
+        "USE_AUTH_TOKEN=1",
+    ):
+        keys = [
+            v
+            for p, v in found(f"docker run -e {setting} img python x.py\n", shared_disk=True)
+            if p == "work.credentials"
+        ]
+        assert keys == [], setting
 
 
 def test_a_checkpoint_file_a_trainer_starts_from_is_read():

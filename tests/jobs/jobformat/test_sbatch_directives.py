@@ -1021,6 +1021,25 @@ def test_gpus_a_job_step_asks_on_one_node_are_the_jobs():
     assert gpus("#SBATCH -N 1", "srun ./app --gpus=4") == ([], None)
 
 
+def test_counts_in_digits_other_than_0_to_9_are_no_count_not_a_crash():
+    # `²` passes str.isdigit() and int() refuses it: the file is read, with no count from it
+    for lines in (
+        ("#SBATCH -N 1", "srun --gpus=² ./a"),
+        ("#SBATCH -N 1", "srun -n ³ --gpus-per-task=1 ./a"),
+        ("#SBATCH --nodes=¹", "srun --gpus=2 ./a"),
+        ("#SBATCH --array=0-3%²", "./a"),
+        ("#SBATCH --exclusive", "GPUS_PER_NODE=²", "srun ./a"),
+        ("#SBATCH -N 1", "torchrun --nproc_per_node=² a.py"),
+        ("#SBATCH --gpus=a100:²", "./a"),
+    ):
+        request = imported(*lines).description.request
+        assert not [a.count for a in request.accelerators or [] if a.count != 1], lines
+    # plain digits still count
+    assert (
+        imported("#SBATCH -N 1", "srun --gpus=2 ./a").description.request.accelerators[0].count == 2
+    )
+
+
 def test_a_script_sourced_as_the_only_work_hands_the_job_over():
     def cpu_only(*lines):
         return imported("#SBATCH -N 1", *lines).description.request.no_accelerators
@@ -1031,6 +1050,26 @@ def test_a_script_sourced_as_the_only_work_hands_the_job_over():
     # A script named for the environment sets up; the step after it is the work.
     assert cpu_only("source env.sh", "python fit.py") is True
     assert cpu_only("source setup_modules.sh", "python fit.py") is True
+
+
+def test_a_toolchain_script_sourced_last_sets_up_and_hands_nothing_over():
+    # a site's or a tool's set-up script (installed software, or named for a toolchain) is no
+    # project script holding the work: the nodes stay one gang, no hand-over note
+    for script in (
+        "/opt/ohpc/pub/mpi/mvapich2.sh",
+        "/appl/spack/intel.sh",
+        "/cvmfs/soft.computecanada.ca/config/profile/bash.sh",
+        "cuda12.sh",
+        "GMXRC.sh",
+        "$HOME/lmod.sh",
+    ):
+        result = imported("#SBATCH -N 4", "module load x", f"source {script}")
+        assert not [n for n in result.notes if "only run" in n], script
+        assert result.description.work.shape == "gang", script
+    # the project's own script still holds the work
+    for script in ("common.sh", "/home/u/proj/run_case.sh", "./jobs/run_all.sh"):
+        result = imported("#SBATCH -N 4", "module load x", f"source {script}")
+        assert [n for n in result.notes if "only run" in n], script
 
 
 def test_a_start_script_kept_up_by_an_endless_loop_is_a_service():
