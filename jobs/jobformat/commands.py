@@ -658,6 +658,10 @@ RESUME_FLAGS = {"--resume", "--auto-resume", "--auto_resume", "--continue_traini
                 "--continue-training", "--cont_training", "--cont-training"}  # fmt: skip
 # A trainer told to resume from a checkpoint: a flag (`--resume_from_checkpoint true`), or the
 # place it also saves to. Another path is a checkpoint it starts from, which says no more.
+# A trainer's own newest checkpoint, as it names it (`last.ckpt`, `last-v1.ckpt`, `last.pt`).
+OWN_LAST_CHECKPOINT = re.compile(r"last(?:[-_.][\w=.-]*)?$", re.IGNORECASE)
+# Options naming a folder a program writes its run into (with WRITES: out, save, dump …).
+WRITES_TO_PLACE = re.compile(r"root[-_]?dir|log[-_]?dir|logging[-_]dir|ckpt[-_]dir|checkpoint")
 RESUME_FROM = {"--resume_from_checkpoint", "--resume-from-checkpoint",
                # Lightning's: `last` is the latest checkpoint it saved
                "--ckpt_path", "--ckpt-path"}  # fmt: skip
@@ -718,6 +722,17 @@ HF_PAGE_OPTION = re.compile(
 SHELL_BREAKS = {"&&", "||", ";", "|", "&"}
 SERVERS = {"vllm", "sglang", "trtllm-serve"}
 SERVE_OPTIONS_FIRST = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+-")
+# Options of `vllm serve` that take no value: the word after one can be the model.
+SERVE_SWITCHES = {
+    "--trust-remote-code", "--enforce-eager", "--enable-prefix-caching",
+    "--no-enable-prefix-caching", "--enable-chunked-prefill", "--enable-lora",
+    "--disable-log-requests", "--disable-log-stats", "--disable-custom-all-reduce",
+    "--enable-auto-tool-choice", "--enable-reasoning", "--skip-tokenizer-init",
+    "--disable-sliding-window", "--enable-expert-parallel", "--disable-frontend-multiprocessing",
+    "--async-scheduling", "--enable-sleep-mode", "--disable-fastapi-docs", "--use-v2-block-manager",
+}  # fmt: skip
+# A variable named for the model a server loads (MODEL, MODEL_PATH, CKPT, HF_MODEL_ID …).
+SERVED_MODEL = re.compile(r"(?:^|_)(?:MODEL|CKPT|CHECKPOINT|WEIGHTS)(?:_|$)", re.IGNORECASE)
 SERVE_MODEL = re.compile(r"\b(?:vllm|trtllm-serve|sglang)\s+serve\s+(\"[^\"]+\"|'[^']+'|[^\s-]\S*)")
 # Options of the Hub's command line that take a value (the repository is the first other word).
 HF_VALUED = {"--local-dir", "--cache-dir", "--revision", "--repo-type", "--include", "--exclude",
@@ -1799,6 +1814,15 @@ MARKUP_LINE = re.compile(
 )
 
 
+# The folder a job starts in, or home: a cd there is no run folder (`cd $SLURM_SUBMIT_DIR`).
+SUBMIT_FOLDER = re.compile(
+    r"\$\{?(?:SLURM_SUBMIT_DIR|PBS_O_WORKDIR|HOME|PWD|SKYPILOT_WORKDIR)\}?|~|\$\(pwd\)|\$\(dirname[^)]*+\)"
+)
+# A loop's variable (`for i in 1 2 3`, `for ((i = 0; …))`) and a variable used (`$i`, `${i}`).
+LOOP_VARIABLE = re.compile(r"\bfor\s+(?:\(\(\s*)?([A-Za-z_]\w*)")
+SHELL_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)")
+
+
 class _Quiet:
     """Whether every step a text runs plainly reads nothing (see READS_NOTHING)."""
 
@@ -1810,8 +1834,38 @@ class _Quiet:
         self.serving = False  # a server started and not stopped after (`sky api start`)
         self.built = set()  # programs the job compiles (`nvcc x.cu -o x`)
         self.builds = 0  # steps that build or install software (make, conda create, spack install)
+        self.made = set()  # folders the job makes (`mkdir -p run`): empty when it moves there
+        self.moved = False  # changed into a folder there before it (a run or data folder)
+        self.loop_words = set()  # loops' variables (`for i in 1 2 3`)
+        self.indexed = False  # the line hands a program a loop's variable (`./sim $i`)
+
+    def _only_numbers(self, words):
+        """A program given only numbers (_given_only_numbers) makes its own data, unless the
+        job changed into a folder it did not make (MITgcm's `mitgcmuv` reads the data* files
+        of its run folder by convention) or the number is a loop's (`for i in 1 2 3; do ./sim
+        $i`: a case to read)."""
+        return not self.moved and not self.indexed and _given_only_numbers(words)
+
+    def _changes_folder(self, words):
+        """Note a cd into a folder there before the job (not the submit folder, home, the
+        job's own scratch or one it made)."""
+        place = next((_unquote(w) for w in words if not w.startswith("-")), "").rstrip("/;")
+        if (
+            place
+            and place not in ("~", "-", ".", "..")
+            and not SUBMIT_FOLDER.fullmatch(place)
+            and not JOB_ID.search(place)
+            and not JOB_TEMPORARY.match(place)
+            and place not in self.made
+        ):
+            self.moved = True
 
     def line(self, raw, expanded, words):
+        if "for" in raw and (m := LOOP_VARIABLE.search(raw)):
+            self.loop_words.add(m.group(1))
+        self.indexed = bool(self.loop_words) and any(
+            name in self.loop_words for name in SHELL_VARIABLE.findall(raw)
+        )
         if self.heredoc:
             end, python = self.heredoc
             if python == "inline":
@@ -1867,7 +1921,7 @@ class _Quiet:
             and head.removeprefix("./") not in self.built
             and not _asks_help(words)
             and not (head in ("cat", "grep") and _prints_system_info(words))
-            and not _given_only_numbers(words)
+            and not self._only_numbers(words)
         ):
             self.quiet = False  # decided at the first word, however long the line
             return
@@ -1893,9 +1947,13 @@ class _Quiet:
         first = head[0].rsplit("/", 1)[-1]
         if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
-        if BENCHMARK.search(head[0]) or _given_only_numbers(words[i:]):
+        if BENCHMARK.search(head[0]) or self._only_numbers(words[i:]):
             self.steps += 1
             return
+        if first in ("cd", "pushd"):
+            self._changes_folder(words[i + 1 :])
+        elif first == "mkdir":
+            self.made |= {_unquote(w).rstrip("/") for w in words[i + 1 :] if w[:1] != "-"}
         if first == "sky":
             # SkyPilot's own controls (its API server, clusters' status and stops, the GPU
             # catalogue) read no data; a launch hands work to another task, not shown here,
@@ -3141,6 +3199,11 @@ class _Reader:
             ):
                 self.add("output.artifacts", value, said)
             elif option in RESUME_FROM and value:
+                if self._own_checkpoint(value, words):
+                    # Its own latest checkpoint, or one under a place the same command writes
+                    # (`--resume_from_checkpoint out/last.ckpt --output_dir out`): it picks up
+                    # where it stopped, as `--ckpt_path last`, and reads no one else's weights.
+                    value = "last"
                 self.add("_resume", value, said)  # resumption if it is where the job saves
             elif CHECKPOINT_OPTION.fullmatch(option):
                 self._checkpoint(option, value, said)
@@ -4777,14 +4840,11 @@ class _Reader:
                 continue  # the program's own settings or code, not data
             if (_is_path(place) or RELATIVE.fullmatch(place)) and not self._written(place):
                 self.add("data.inputs", place, m.group(0))
-        if "serve" in line and (m := SERVE_MODEL.search(line)):
-            # `vllm serve org/model` (or a local folder): the model the server loads.
-            self._served(self.expand(_unquote(m.group(1))))
-        elif "serve" in line and SERVE_OPTIONS_FIRST.search(line):
-            # `vllm serve --port 8000 --revision $V org/model` (options first, as a variable of
-            # them expands, `vllm serve $SERVE_OPTS … $MODEL`): the model is the first word
-            # that is neither an option nor an option's value.
-            self._served(self._serve_positional(words))
+        if "serve" in line and (SERVE_MODEL.search(line) or SERVE_OPTIONS_FIRST.search(line)):
+            # `vllm serve org/model` (or a local folder), `vllm serve --port 8000 --revision $V
+            # org/model` (options first, as a variable of them expands, `vllm serve $SERVE_OPTS
+            # … $MODEL`): the model is a word that is neither an option nor an option's value.
+            self._served(self.expand(_unquote(self._serve_positional(words))))
         if "kaggle" in line and KAGGLE.search(line):
             for i, word in enumerate(words[:-1]):
                 if word in ("-d", "--dataset") and HF_ID.fullmatch(words[i + 1]):
@@ -4794,6 +4854,25 @@ class _Reader:
                         f"https://www.kaggle.com/datasets/{slug}",
                         f"kaggle datasets download -d {slug}",
                     )
+
+    def _own_checkpoint(self, value, words):
+        """True when a checkpoint a trainer resumes from is its own: named last* (Lightning's
+        `last.ckpt`, the newest it saved), or under a place another option of the command
+        writes (`--output_dir`, `--default_root_dir`, `--save_dir`, `--log_dir`)."""
+        if OWN_LAST_CHECKPOINT.match(value.rstrip("/").rsplit("/", 1)[-1]):
+            return True
+        places = set()
+        for i, word in enumerate(words):
+            if not word.startswith("--") or word.split("=", 1)[0] in RESUME_FROM:
+                continue
+            option, _, given = word.partition("=")
+            if not (WRITES.search(option) or WRITES_TO_PLACE.search(option)):
+                continue
+            if not given and i + 1 < len(words) and not words[i + 1].startswith("-"):
+                given = words[i + 1]
+            if given := self.expand(_unquote(given)).rstrip("/"):
+                places.add(given.removeprefix("./"))
+        return _in_places(value.removeprefix("./"), places)
 
     def _served(self, model):
         """The model a server loads. A variable the file gives no value in its place is a Hub id
@@ -4807,10 +4886,13 @@ class _Reader:
             self._hub_or_path(model, said=said, dataset=False)
 
     def _serve_positional(self, words):
-        """The model of a server command whose options come before it (`vllm serve --port 8000
-        org/model`): the first word after `serve` that is neither an option, an option's value
-        (the word after one not written `--x=v`, unless that is an option too), a redirection,
-        nor the shell's next command. A switch directly before the model hides it: unsaid."""
+        """The model of a server command (`vllm serve --port 8000 org/model`): of the words
+        after `serve` that are neither an option, an option's value (the word after one not
+        written `--x=v`, unless that is an option too or a known switch, SERVE_SWITCHES), a
+        redirection, nor the shell's next command. The server takes one such word, so when
+        a variable the file leaves unset holds its options (`vllm serve $SERVE_ARGS $MODEL`)
+        the model is a Hub id or path written out, else a variable named for a model, else
+        the last such word. A switch not known directly before the model hides it: unsaid."""
         at = next(
             (i for i, w in enumerate(words[1:], 1) if w == "serve" and words[i - 1] in SERVERS),
             None,
@@ -4818,16 +4900,30 @@ class _Reader:
         if at is None:
             return ""
         rest = words[at + 1 :]
+        found = []
         i = 0
         while i < len(rest):
             word = rest[i]
             if word in SHELL_BREAKS or ">" in word or "<" in word:
-                return ""
+                break
             if not word.startswith("-"):
-                return word
-            taken = "=" not in word and i + 1 < len(rest) and not rest[i + 1].startswith("-")
+                found.append(word)
+                i += 1
+                continue
+            taken = (
+                "=" not in word
+                and word not in SERVE_SWITCHES
+                and i + 1 < len(rest)
+                and not rest[i + 1].startswith("-")
+            )
             i += 2 if taken else 1
-        return ""
+        written = [w for w in found if "$" not in w and (HF_ID.fullmatch(w) or _is_path(w))]
+        named = [
+            w
+            for w in found
+            if (v := SUBMIT_VARIABLE.fullmatch(w)) and SERVED_MODEL.search(v.group(1) or v.group(2))
+        ]
+        return (written or named or found or [""])[0 if written or named else -1]
 
     def _fetch(self, line, words):
         if not FETCHERS.search(line):

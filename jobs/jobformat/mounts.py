@@ -305,6 +305,47 @@ def _named(script, path, aliases):
     return any(n and n in script for n in needles)
 
 
+COPY_COMMAND = re.compile(
+    r"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
+)
+# A word that sends output elsewhere (`>> sync.log`, `2>log`, `2>&1`): not the destination.
+REDIRECT_WORD = re.compile(r"\d?>>?(?:&\d)?(\S*)")
+
+
+def _copied_into(script, ref):
+    """True when a copy command (cp, mv, rsync, `aws s3 cp`, `rclone copy` …) has a
+    destination, its last word, under ref. Each command is read once, cut at | ; &, and only
+    its last word is tested: a search across a whole line backtracked on long lines."""
+    target = re.compile(rf"[\"']?{ref}")
+    for line in script.splitlines():
+        if not COPY_COMMAND.search(line):
+            continue
+        # (`2>&1` holds an & that does not end the command)
+        for command in re.split(r"[|;&]", re.sub(r"\d?>&\d", " ", line)):
+            words = command.split()
+            # Its output sent to a log after the destination, `rsync a /mnt/b >> sync.log`,
+            # as a crontab line runs it inside quotes.
+            while words:
+                if words[-1] in ('"', "'"):
+                    words.pop()
+                    continue
+                redirect = REDIRECT_WORD.fullmatch(words[-1])
+                if redirect:
+                    words.pop()
+                    continue
+                if len(words) > 1 and REDIRECT_WORD.fullmatch(words[-2]):
+                    del words[-2:]
+                    continue
+                break
+            if (
+                len(words) > 1
+                and target.match(words[-1])
+                and COPY_COMMAND.search(" ".join(words[:-1]))
+            ):
+                return True
+    return False
+
+
 def writes_to(script, path, aliases=()):
     """True when the commands write under path (redirects, output options, cp/mv/tee/touch)."""
     ref = _refs(path, aliases)
@@ -317,14 +358,6 @@ def writes_to(script, path, aliases=()):
         (("touch",), rf"\btouch\s+[\"']?{ref}"),
         (WRITE_WORDS, rf"{WRITE_OPTION}(?:=|\s+)[\"']?{ref}"),
         (
-            ("cp", "mv", "rsync", "aws", "rclone"),
-            rf"\b(?:cp|mv|rsync|gsutil\s+(?:-m\s+)?cp|aws\s+s3\s+(?:cp|sync)|rclone\s+(?:copy|sync))\b"
-            # (its output sent to a log after the destination, `rsync a /mnt/b >> sync.log
-            # 2>&1`, as a crontab line runs it)
-            rf"[^\n|;&]*\s[\"']?{ref}[^\s;&|]*+[\"']?(?:\s+\d?>>?\s*[^\s;&|\"'<>]++)*+"
-            rf"(?:\s+\d?>&\d)?[\"']?\s*(?:$|[;&|])",
-        ),
-        (
             ("save", "to_parquet", "to_csv", "write"),
             rf"\b(?:save|save_pretrained|to_parquet|to_csv|savez?|write)\w*\([^)\n]*[\"']?{ref}",
         ),
@@ -335,6 +368,10 @@ def writes_to(script, path, aliases=()):
         (("download",), rf"\b(?:huggingface-cli|hf)\s+download\b[^\n]*--local-dir\s+[\"']?{ref}"),
     ]
     if "=" in script and any(re.search(WRITE_WORD, key) for key in _overrides(script, ref)):
+        return True
+    if any(word in script for word in ("cp", "mv", "rsync", "aws", "rclone")) and _copied_into(
+        script, ref
+    ):
         return True
     # A pattern runs only when one of its words is in the script: each search is a pass over
     # a run script that can be a megabyte long, and a substring test costs far less.
@@ -401,6 +438,40 @@ def _install_lines(script):
     )  # fmt: skip
 
 
+# A file install puts in place that holds data, not a program: weights, tables, archives.
+DATA_EXTENSIONS = frozenset({
+    "bin", "safetensors", "gguf", "ggml", "pt", "pth", "ckpt", "onnx", "h5", "hdf5", "npy",
+    "npz", "pkl", "pickle", "parquet", "arrow", "csv", "tsv", "json", "jsonl", "txt", "tar",
+    "gz", "tgz", "zip", "zst", "xz", "bz2", "nc", "fit", "fits", "tfrecord", "tfrecords", "db",
+    "sqlite", "img", "iso", "vcf", "bam", "fastq", "fasta", "fa", "dat", "raw", "model",
+    "vocab", "yaml", "yml",
+})  # fmt: skip
+
+
+def _installs_programs(words, named):
+    """True when an install command puts programs in place: its mode is executable (`-m 755`,
+    `-m u+x`), or, with no mode given, no file it takes from the place is named as data
+    (install's own 755 is no sign: it is the default whatever the file)."""
+    mode = ""
+    for i, word in enumerate(words):
+        if word in ("-m", "--mode") and i + 1 < len(words):
+            mode = words[i + 1]
+        elif word.startswith("--mode="):
+            mode = word[7:]
+        elif word[:2] == "-m" and len(word) > 2:
+            mode = word[2:]
+    if mode:
+        digits = mode[-3:] if mode.isascii() and mode.isdigit() else ""
+        return bool((digits and int(digits[0]) % 2) or "x" in mode)
+    sources = [w for w in words[1:-1] if w[:1] != "-" and named.search(w)]
+    names = (_unquoted(w).rsplit("/", 1)[-1] for w in sources)
+    return not any("." in n and n.rsplit(".", 1)[1].lower() in DATA_EXTENSIONS for n in names)
+
+
+def _unquoted(word):
+    return word.strip("\"'")
+
+
 def installed_from(script, path, aliases=()):
     """True when every command naming path installs programs from it (`install -m 755
     /r2/setup/k3s_* .`): the mount holds helper programs the job runs, its code, not data."""
@@ -411,6 +482,8 @@ def installed_from(script, path, aliases=()):
     installs = [line for line in _install_lines(script) if named.search(line)]
     if not installs or any(named.search(line.split()[-1]) for line in installs):
         return False  # (none from it, or it is the place programs are installed into)
+    if not all(_installs_programs(line.split(), named) for line in installs):
+        return False  # data put in place with install (`install -D /data/weights.bin /models`)
     lines = [
         line for line in script.splitlines()
         if named.search(line) and not line.lstrip().startswith("#")

@@ -229,7 +229,8 @@ COMPOSE_DETACHED = re.compile(r"\sup\b[^;&|]*\s(?:-d|--detach)\b")
 # name: the folder it runs in (`cd stable-diffusion-webui-docker`) or its own line
 # (`-f webui.yml`); a stack that runs to an end stops on its own, or with
 # `--abort-on-container-exit` / `--exit-code-from`.
-WEB_UI = re.compile(r"web[-_]?+ui(?![a-z])|web[-_]?+app(?![a-z])", re.IGNORECASE)
+# (a web UI's own folder, or its `-docker` packaging; not its test suite, `webapp-tests`)
+WEB_UI = re.compile(r"web[-_]?+(?:ui|app)(?![a-z0-9])(?![-_](?!docker(?![a-z0-9])))", re.IGNORECASE)
 CD_INTO = re.compile(r"^\s*cd\s++(\S++)")
 COMPOSE_ENDS = re.compile(r"--abort-on-container-exit|--exit-code-from")
 # A last step that starts a container in the background with a port published to the outside

@@ -755,18 +755,28 @@ def _said_no_gpu(options):
 # ./app`), as srun reads them: `--opt=value`, `--opt value`, `-nVALUE`, `-n VALUE`.
 STEP_GPU_OPTIONS = {"--gpus-per-task": "per_task", "--gpus-per-node": "per_node", "--gpus": "all",
                     "-G": "all"}  # fmt: skip
-STEP_COUNT_OPTIONS = {"-n": "tasks", "--ntasks": "tasks", "-N": "nodes", "--nodes": "nodes"}
+STEP_COUNT_OPTIONS = {"-n": "tasks", "--ntasks": "tasks", "-N": "nodes", "--nodes": "nodes",
+                      "--ntasks-per-node": "tasks_per_node"}  # fmt: skip
 
 
 def _gpus_a_step_asks(options, body):
-    """(the srun line, GPUs on its one node) when a script with no GPU directive runs a step
-    that asks for GPUs itself (`srun -N1 -n1 --gpus-per-task=1 ./app`, `srun --gpus=2 ./app`
-    on one node): those GPUs are the job's, on a cluster that gives them with the node. A step
-    over several nodes, or with counts held in variables, says no count per node."""
+    """(the srun line, GPUs on its one node) when a script with no GPU directive runs steps
+    that ask for GPUs themselves (`srun -N1 -n1 --gpus-per-task=1 ./app`, `srun --gpus=2 ./app`
+    on one node): those GPUs are the job's, on a cluster that gives them with the node. Steps
+    started in the background together (`srun … ./a &`, `srun … ./b &`, `wait`) add up; one
+    after another the most any asks. A job with no --nodes has one, unless it asks several
+    tasks. A step over several nodes, or nodes held in variables, says no count per node."""
     if "srun" not in body:
         return None
+    job_nodes = _count(options, "nodes")
+    if not (options.get("nodes") or "").strip():
+        job_nodes = 1 if _count(options, "ntasks", default=1) == 1 else None
+    best, running = None, 0  # (the line, the count) asked most; GPUs of steps in the background
     for line in body.splitlines():
         text = line.strip()
+        if text == "wait" or text.startswith("wait "):
+            running = 0
+            continue
         if not text.startswith("srun ") or "gpu" not in text and "-G" not in text:
             continue
         given = {}
@@ -782,17 +792,26 @@ def _gpus_a_step_asks(options, body):
             kind = STEP_GPU_OPTIONS.get(option) or STEP_COUNT_OPTIONS.get(option)
             if kind:
                 given[kind] = int(value) if _digits(value) else None  # (`-n $N`: not known)
-        nodes = given["nodes"] if "nodes" in given else _count(options, "nodes")
+        nodes = given.get("nodes", job_nodes)
         if nodes != 1:
-            continue
+            return None  # over several nodes (or not known): no count per node
         if "per_task" in given:
-            tasks = given["tasks"] if "tasks" in given else _count(options, "ntasks", default=1)
+            tasks = (
+                given["tasks"] if "tasks" in given
+                else given["tasks_per_node"] if "tasks_per_node" in given
+                else _count(options, "ntasks", default=_count(options, "ntasks-per-node", 1))
+            )  # fmt: skip
             count = given["per_task"] * tasks if given["per_task"] and tasks else None
         else:
             count = given.get("per_node") or given.get("all")
-        if count:
-            return text[:80], count
-    return None
+        if not count:
+            continue
+        background = text.endswith("&") and not text.endswith("&&")
+        asked = running + count
+        running = asked if background else running
+        if best is None or asked > best[1]:
+            best = (text[:80], asked)
+    return best
 
 
 def _count(options, key, default=None):
@@ -842,7 +861,9 @@ def gpu_hint(options, body):
             return f"--{key} {options[key]}"
     lowered = (body or "").lower()
     if not any(word in lowered for word in GPU_WORDS):
-        return None  # one pass over the text for the common case: no GPU word at all
+        # One pass over the text for the common case: no GPU word at all, but srun's `-G 2`.
+        lines = (line.strip() for line in body.splitlines()) if "-G" in (body or "") else ()
+        return next((t[:80] for t in lines if t[:5] == "srun " and _srun_g(t)), None)
     for line in (body or "").splitlines():
         text = line.strip()
         used = text and not text.startswith("#") and GPU_USE.search(text)
@@ -853,6 +874,19 @@ def gpu_hint(options, body):
     return _accelerator_work(body)
 
 
+def _srun_g(text):
+    """True when an srun line asks GPUs by srun's short option (`srun -G 2 ./app`, `-G2`),
+    before the program it starts (whose own `-G` is not srun's)."""
+    words = [*text.split(), ""]
+    for previous, word, after in zip(words, words[1:], words[2:], strict=False):
+        if word[:2] == "-G":
+            count = word[2:].lstrip("=") or after
+            return count[:1] in "123456789" and count.isascii() and count.isdigit()
+        if word[:1] != "-" and previous[:1] != "-":
+            return False  # the program srun starts
+    return False
+
+
 def _accelerator_work(body):
     """A command that runs accelerator work without naming a GPU (CUDA tensors, Neuron tools,
     a launcher with several processes per node), or None. A launcher's options span lines:
@@ -861,7 +895,7 @@ def _accelerator_work(body):
     variables = None
     for line in commands.replace("\\\n", " ").splitlines():
         text = line.strip()
-        if ACCELERATOR_USE.search(text):
+        if ACCELERATOR_USE.search(text) or (text[:5] == "srun " and _srun_g(text)):
             return text[:80]
         if match := PROCESSES_PER_NODE.search(text):
             variables = variables or script_variables(body)

@@ -172,7 +172,7 @@ PARSERS = {
 def adversarial_lines(n=100_000):
     """(pattern's name, how it is used, a line built to make it backtrack): each case a
     pattern once took seconds to minutes on (possessive quantifiers and anchors fixed them)."""
-    from jobs.jobformat import commands, envs, realtime
+    from jobs.jobformat import commands, envs, mounts, realtime
 
     [database] = [p for p, _, words in realtime.SERVING if "postmaster" in words]
     cases = {
@@ -204,6 +204,10 @@ def adversarial_lines(n=100_000):
             [" " * n, "a" * n + "=x", "declare" + " " * n + "-a"],
         ),
         "commands.NUMBER": (commands.NUMBER.fullmatch, ["1" * n + "e", "1." * (n // 2) + "x"]),
+        "mounts.writes_to (a copy's destination)": (
+            lambda text: mounts.writes_to(text, "/data"),
+            ["cp " * (n // 3) + "/data x", "rsync " * (n // 6) + "a /data"],
+        ),
         "commands.MARKUP_LINE": (
             commands.MARKUP_LINE.search,
             [" " * n, "<b>" * (n // 3) + "x", "<p " + "a" * n, "<pre>" + " " * n + "x"],

@@ -5923,6 +5923,9 @@ def test_compose_up_of_a_web_ui_in_the_foreground_is_a_server_without_ports_too(
     assert ends_serving("docker compose -f web-ui.yml up\n")
     # Detached, told to end with a container, or a stack not named a web UI: not said.
     assert not ends_serving("cd sd-webui\ndocker-compose up -d\n")
+    # A web app's test suite, benchmark or CI brought up is no server.
+    for folder in ("webapp-tests", "webui-bench", "web_app_ci"):
+        assert not ends_serving(f"cd {folder}\ndocker compose up\n"), folder
     assert not ends_serving("cd sd-webui\ndocker compose up --abort-on-container-exit\n")
     assert not ends_serving("cd /srv/pipeline\ndocker compose up\n")
 
@@ -5978,6 +5981,15 @@ def test_a_server_given_its_options_before_the_model_serves_the_model_after_them
     # No model after the options (it is in a config, or hidden by a switch): nothing said.
     assert found("vllm serve --config serve.yaml > log 2>&1\n") == []
     assert found("vllm serve --port 8000 && python bench.py\n") == []
+    # A variable of options the file leaves unset is not the model: the one named for it is.
+    set_model = "MODEL=meta-llama/Llama-3-8B\nvllm serve $SERVE_ARGS $MODEL\n"
+    assert found(set_model) == [("data.inputs", "hf://meta-llama/Llama-3-8B")]
+    assert found("vllm serve $VLLM_FLAGS $MODEL\n") == [("data.inputs", "hf://$MODEL")]
+    assert found("vllm serve org/m $EXTRA_ARGS\n") == [("data.inputs", "hf://org/m")]
+    # A known on/off switch before the model takes no value.
+    for switch in ("--enable-prefix-caching", "--trust-remote-code", "--enforce-eager"):
+        text = f"vllm serve --port 8000 {switch} meta-llama/Llama-3-8B\n"
+        assert found(text) == [("data.inputs", "hf://meta-llama/Llama-3-8B")], switch
 
 
 def test_the_sra_toolkit_reads_the_runs_it_fetches_by_accession():
@@ -6086,6 +6098,11 @@ def test_a_checkpoint_file_a_trainer_starts_from_is_read():
     # the latest of its own (`last`), a bare file name, or its own save place: no input
     assert found("python train.py --ckpt_path last\n") == []
     assert found("python train.py --ckpt_path best.ckpt\n") == []
+    # its own last.ckpt, or a checkpoint under a place the same command writes: it resumes
+    own = "python train.py --resume_from_checkpoint outputs/run1/last.ckpt --output_dir outputs/run1\n"
+    assert found(own) == [("output.artifacts", "outputs/run1")]
+    assert found("python train.py --ckpt_path logs/version_3/checkpoints/last.ckpt\n") == []
+    assert found("python train.py --ckpt_path ckpt/e3.ckpt --default_root_dir ckpt\n") == []
     text = "python train.py --save_dir runs/a --save_every 100 --ckpt_path runs/a/last.ckpt\n"
     assert found(text, shared_disk=True) == [
         ("request.checkpoint_location", "runs/a"),

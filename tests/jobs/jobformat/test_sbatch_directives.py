@@ -1002,6 +1002,13 @@ def test_a_program_given_only_numbers_reads_nothing():
     # a script hands over to commands not shown; a file or a redirection is more than numbers
     for line in ("./run.sh 4", "./sim 100 data.in", "./sim 100 < deck", "./sim", "sim 100"):
         assert no_inputs(line) is None, line
+    # …nor one run in a run folder it reads by convention (MITgcm's data* files), nor one
+    # handed a loop's number (a case to read); the job's own scratch or a folder it made is empty
+    assert no_inputs("cd $SLURM_SUBMIT_DIR/run", "mpirun -np 64 ./mitgcmuv 1") is None
+    assert no_inputs("for i in 1 2 3; do ./sim $i; done") is None
+    assert no_inputs("cd $SLURM_SUBMIT_DIR", "./nbody 1000 10") is True
+    assert no_inputs("mkdir -p out", "cd out", "../nbody 1000 10") is True
+    assert no_inputs("cd /scratch/$SLURM_JOB_ID", "./pi_mc 1000000") is True
 
 
 def test_gpus_a_job_step_asks_on_one_node_are_the_jobs():
@@ -1016,9 +1023,20 @@ def test_gpus_a_job_step_asks_on_one_node_are_the_jobs():
     # over several nodes, counts in variables, or nodes not said: no count per node
     assert gpus("#SBATCH -N 2", "srun -n 8 --gpus-per-task=1 ./app") == ([], None)
     assert gpus("#SBATCH -N 1", "srun -n $N --gpus-per-task=1 ./app") == ([], None)
-    assert gpus("#SBATCH -n 1", "srun --gpus-per-task=1 ./app") == ([], None)
+    assert gpus("#SBATCH -n 8", "srun --gpus-per-task=1 ./app") == ([], None)
     # the program's own options are not srun's
     assert gpus("#SBATCH -N 1", "srun ./app --gpus=4") == ([], None)
+    # no --nodes (one task): one node; srun's -G; tasks per node; steps run together add up
+    assert gpus("#SBATCH -n 1", "srun --gpus-per-task=1 ./app") == ([1], None)
+    assert gpus("#SBATCH --time=1:00:00", "srun --gpus=2 ./app") == ([2], None)
+    assert gpus("#SBATCH -N 1", "srun -G 2 ./app") == ([2], None)
+    assert gpus("#SBATCH -N 1", "srun --ntasks-per-node=4 --gpus-per-task=1 ./a") == ([4], None)
+    both = ("srun -n 4 --gpus-per-task=1 ./a &", "srun -n 4 --gpus-per-task=1 ./b &", "wait")
+    assert gpus("#SBATCH -N 1", *both) == ([8], None)
+    assert gpus("#SBATCH -N 1", "srun --gpus=2 ./a", "srun --gpus=1 ./b") == ([2], None)
+    # a step over several nodes says nothing of the others' count per node
+    steps = ("srun -N 1 --gpus=2 ./prep", "srun -N 4 --gpus-per-node=4 ./train")
+    assert gpus("#SBATCH -N 4", *steps) == ([], None)
 
 
 def test_counts_in_digits_other_than_0_to_9_are_no_count_not_a_crash():

@@ -298,6 +298,8 @@ def test_a_hub_model_or_dataset_named_in_envs_is_what_the_program_loads():
     ]
     # stated once when the commands use it too
     assert inputs("  MODEL_ID: org/m\n", run="vllm serve $MODEL_ID") == ["hf://org/m"]
+    # a variable of the server's options the envs leave unset is not the model
+    assert inputs("  MODEL_ID: org/m\n", run="vllm serve $VLLM_FLAGS $MODEL_ID") == ["hf://org/m"]
     # a model the job makes, or a path inside a model bucket the envs name, is no Hub input
     assert inputs("  HF_UPLOAD_MODEL_NAME: org/tuned\n") == []
     assert inputs("  MODEL_NAME: your-org/your-model\n") == []  # a placeholder
@@ -1058,6 +1060,15 @@ def test_a_mount_the_job_syncs_out_of_and_back_into_is_both_and_one_of_programs_
     # Helper programs installed from it and run: the job's code, not data.
     tools = "install -m 755 /r2/setup/k3s_* .\nsudo -E ./k3s_server.py --port 8080\n"
     assert classify("/r2", "r2://b", script=tools).use == Use.CODE
+    # Weights put in place by install (no executable mode, a data file's name): not code.
+    weights = "install -D /r2/weights.bin /models/weights.bin\n"
+    assert classify("/r2", "r2://b", script=weights).use != Use.CODE
+    assert classify("/r2", "r2://b", script="install -m 644 /r2/run_x /opt/\n").use != Use.CODE
+    # A copy's destination is its last word, on a long line too (timed by the bench).
+    assert classify("/data", "s3://b", script="cp " * 3_333 + "/data x\n").use != Use.WRITTEN
+    assert classify("/out", "s3://b", script="sudo cp res.csv '/out/r.csv' 2>err.log\n").use == (
+        Use.WRITTEN
+    )
     # …not when it is also read otherwise, nor when it is where programs are installed.
     assert classify("/r2", "r2://b", script=tools + "cat /r2/x.json\n").use == Use.READ
     assert classify("/r2", "r2://b", script="install -m 755 k3s /r2/bin\n").use != Use.CODE
