@@ -71,6 +71,9 @@ ASSIGNMENT = re.compile(
     r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
     r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
 )
+# …and one with a comment after it (`DATA_DIR=${DATA_DIR:-/x/Data}  # the HDF5s`): the shell
+# reads the same assignment (the value's characters hold no blank, so the comment's blank ends it).
+COMMENTED_ASSIGNMENT = re.compile(ASSIGNMENT.pattern.removesuffix(r"\s*$") + r"[ \t]++#[^\n]*+$")
 _HF_NAME = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,95}")
 # org/name, but not a file in a folder (`configs/model.yaml`): Hub names carry no extension.
 FILE_NAME = re.compile(
@@ -441,6 +444,8 @@ FORMAT_INPUT = re.compile(
     r"--(?:[a-z0-9]+[-_])*smiles[-_](?:paths?|dir|directory|files?|folder|root)|"
     r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
 )
+# An option naming an index of the data (`--index_db_path`, `--index-file`).
+INDEX_OPTION = re.compile(r"--(?:[a-z0-9]+[-_])*index(?:[-_]db)?[-_](?:path|file)")
 FORMAT_WORD = re.compile(
     r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json|ligand|receptor"
 )
@@ -936,7 +941,8 @@ SAVES_IN_LINE = re.compile(
     r"(?:--|\.)save[-_](?:s|interval|every|frequency)|--saveckp[-_]freq|_per_checkpoint|"
     r"checkpoint[-_](?:every|interval)"
 )
-OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
+# (quoted too, as a word of its own: `"++args.data_path=${DATA_PATH}"`)
+OVERRIDE_IN_LINE = re.compile(r"(?:^|\s)[\"']?(?:--)?\+{0,2}[A-Za-z_][\w-]*\.[\w.-]*=")
 # A trainer told to keep no checkpoints (`--no_save`, fairseq's `--no-save`).
 NO_SAVE = {"--no_save", "--no-save"}
 SAVES_EVERY = {"--save_steps", "--save-steps", "--save_strategy", "--save-strategy",
@@ -2236,7 +2242,9 @@ class _Reader:
             self._key_files(line, words)
         if self.shared_disk and "=" in line and (m := LITERAL_KEY.match(line)):
             self._literal_key(m.group(1), m.group(3))
-        if m := ASSIGNMENT.match(line):
+        if (m := ASSIGNMENT.match(line)) or (
+            "#" in line and (m := COMMENTED_ASSIGNMENT.match(line))
+        ):
             self._assignment(m.group(1))
             return
         if ";" in line and (m := ARGUMENT_VARIABLE.match(line)):
@@ -2309,7 +2317,7 @@ class _Reader:
             self._llm_c(words)
         if "-o" in words or "--output" in line or "-output" in words:
             self._program_output(words)
-        if ".py" in line and ("data" in line or "dataset" in line):
+        if ".py" in line and ("data" in line or any(f" {w} " in line for w in TRAIN_SUBCOMMANDS)):
             self._data_folder_argument(words)
         if ".py" in line and any(
             READER_SCRIPT.fullmatch(_base(w)) for w in words if w.endswith(".py")
@@ -3081,6 +3089,17 @@ class _Reader:
                     if _is_path(value):
                         self.add("output.artifacts", value, f"{option} {value}")  # its index
                         continue
+                if (
+                    "index" in option
+                    and INDEX_OPTION.fullmatch(option)
+                    and _is_path(place := self.expand(value))
+                    and self._of_line("trainer", _trainer)
+                ):
+                    # the index of the data a trainer samples from (`train.py --index_db_path
+                    # /x/uniref100.idx`): read (an indexing step's `--index_path` is what it
+                    # builds)
+                    self.add("data.inputs", place, f"{option} {place}")
+                    continue
                 if self.mounted and option.startswith("--") and value[:1] == "/":
                     self._through_mount(option, self.expand(value))
                 if "output" in option and value and value[0] in "/$~.":
@@ -4272,6 +4291,12 @@ class _Reader:
             ]  # fmt: skip
             self.dropped.discard(source)
             self.add("output.artifacts", target, " ".join(words)[:160])
+            return
+        raw = [_unquote(w) for w in words[1:] if w[:1] != "-"]
+        if (m := MOVED_INTO.fullmatch(raw[1])) and MADE_FOLDER_VARIABLE.match(m.group(2)):
+            # A file moved into a folder named for what the job makes (`mv "$F"
+            # "${TRAINED_MODELS_DIR}/${NAME}"`): the folder holds the job's results, an output.
+            self.add("output.artifacts", self.expand(m.group(1)), " ".join(words)[:160])
 
     def _trimmomatic(self, words):
         """Trimmomatic (`trimmomatic PE`, `java -jar …/trimmomatic-0.39.jar SE`) names its files
@@ -4659,6 +4684,18 @@ class _Reader:
             if at is None or at + 1 >= len(command):
                 continue
             word = command[at + 1]
+            if word in TRAIN_SUBCOMMANDS and at + 2 < len(command):
+                # A program told to train by its subcommand (`main.py train x.jsonl`, `cli.py
+                # fit data.csv`): the data file by its kind after it is what it trains on.
+                value = self.expand(_unquote(command[at + 2]))
+                if (
+                    value[:1] != "-"
+                    and DATA_FILE.search(value)
+                    and not WEIGHTS_FILE.search(value)
+                    and not self._written(value)
+                ):
+                    self.add("data.inputs", value, f"{command[at]} {word} {command[at + 2]}")
+                continue
             value = self.expand(_unquote(word)).rstrip("/")
             if (
                 not DATA_FOLDER.fullmatch(value)
@@ -7855,6 +7892,21 @@ COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 
 LEFTOVERS = 64  # unused assignments looked for elsewhere in the text, per script
+
+
+# A file moved into a variable's folder (`${TRAINED_MODELS_DIR}/${NAME}`, `$OUT_DIR/x.pt`)…
+MOVED_INTO = re.compile(r"(\$\{?([A-Za-z_]\w*+)\}?)/[^/\s]++")
+# …whose name says the job makes what it holds (`TRAINED_MODELS_DIR`, `OUTPUT_DIR`,
+# `SAVE_FOLDER`, `RESULTS_DIR`).
+MADE_FOLDER_VARIABLE = re.compile(
+    r"^(?:[A-Za-z]+_)?(?:TRAINED|OUTPUTS?|OUT|SAVED?|FINAL|EXPORT(?:ED)?|RESULTS?)_(?:[A-Za-z]+_)?"
+    r"(?:DIR|FOLDER)$",
+    re.IGNORECASE,
+)
+
+
+# A Python program's subcommands that train (`main.py train …`, Lightning's `cli.py fit …`).
+TRAIN_SUBCOMMANDS = {"train", "fit", "finetune", "fine-tune", "pretrain"}
 
 
 def _unused(text):

@@ -1001,7 +1001,8 @@ def _script_locations(body, variables, data, output):
 # A command that submits a job (not `echo "… sbatch …"` or a comment): `sbatch --begin=now+24hour
 # $0`, `sbatch -d afterok:$SLURM_JOB_ID next.sh`, `sbatch recursive-array.sh $((N + 1))`.
 SUBMIT = re.compile(
-    r"(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo))[ \t]*sbatch[ \t]+([^\n]*)", re.M
+    r"(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo)|(?<=-c \")|(?<=-c '))[ \t]*sbatch[ \t]+([^\n]*)",
+    re.M,
 )
 
 
@@ -1019,6 +1020,7 @@ def _submits(body):
     lines = []
     if "sbatch" not in (body or ""):
         return []  # (directives are `#SBATCH`: most scripts submit nothing)
+    body = body.replace("\\\n", " ")  # (a submission continued over lines is one line)
     variables = None
     for match in SUBMIT.finditer(body):
         before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
@@ -1209,8 +1211,10 @@ ARGS_VARIABLE = re.compile(
 )
 # The shell words that run the rest of the line as its command (`time "$@"`, `exec "$@"`).
 SHELL_PREFIX = r"""(?:(?:time|exec|nohup|command)[ \t]+(?:-p[ \t]+)?)?"""
+# (also through an MPI launcher and its options: `mpiexec "$@"`, `mpirun -np 4 "$@"`)
+MPI_PREFIX = r"""(?:(?:mpirun|mpiexec)(?:[ \t]++(?:-\S++|\d++))*+[ \t]++)?"""
 GIVEN_PROGRAM = re.compile(
-    rf"""^\s*{SHELL_PREFIX}{SRUN_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)?{ALL_ARGUMENTS}"""
+    rf"""^\s*{SHELL_PREFIX}{SRUN_PREFIX}{MPI_PREFIX}(?:python[\d.]*\s+(?:-\w+\s+)*)?{ALL_ARGUMENTS}"""
 )
 
 # A command line the script is given as an argument and runs (`bash -c "$1"`, `eval "$2"`): the

@@ -6209,3 +6209,68 @@ def test_a_tokenizer_path_handed_to_the_program_is_read():
         for f in found("python train.py --tokenizer_path sentencepiece\n")
         if f[0] == "data.inputs"
     ]
+
+
+def test_an_assignment_with_a_comment_after_it_is_read_as_one_without():
+    # seen-cb's DeepFilterNet: `DATA_DIR=${DATA_DIR:-$CLUSTER/Data/HDF5}  # the HDF5s`
+    text = "DATA_DIR=${DATA_DIR:-/x/Data}  # the HDF5s\npython train.py $DATA_DIR\n"
+    assert ("data.inputs", "/x/Data") in found(text)
+    # A `#` inside quotes or a word is no comment.
+    assert commands.COMMENTED_ASSIGNMENT.match('X="a # b"') is None
+    assert commands.COMMENTED_ASSIGNMENT.match("X=a#b") is None
+
+
+def test_an_mpi_launcher_given_the_scripts_arguments_runs_a_program_chosen_at_submission():
+    for step in ('mpiexec "$@"', "mpirun -np 10 $@", "srun python $@"):
+        text = f"#!/bin/bash\n#SBATCH -n 10\n#SBATCH -t 5\n{step}\n"
+        (result,) = jobformat.import_text(text.encode(), filename="slurm.sh")
+        assert result.description.request.no_accelerators is None, step
+    text = "#!/bin/bash\n#SBATCH -n 10\n#SBATCH -t 5\nmpiexec ./sim in.txt\n"
+    (result,) = jobformat.import_text(text.encode(), filename="slurm.sh")
+    assert result.description.request.no_accelerators is True
+
+
+def test_a_resubmission_through_sh_c_continued_over_lines_is_noted_whole():
+    text = (
+        "#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH -t 60\n"
+        "python train.py /x/data.h5 &\nwait\n"
+        'sh -c "sbatch --exclude=$EXCLUDE \\\n  --job-name=df \\\n  $HOME/p/sbatch/train.sh $B"\n'
+    )
+    (result,) = jobformat.import_text(text.encode(), filename="train.sh")
+    assert any("sbatch/train.sh" in n and "submits another job" in n for n in result.notes)
+
+
+def test_an_index_of_the_data_handed_to_a_trainer_is_read():
+    text = "python train_bert.py --index_db_path /d/uniref100.idx --fasta_path /d/u.fasta\n"
+    assert ("data.inputs", "/d/uniref100.idx") in found(text)
+    # An indexing step's index is what it builds, not data it reads.
+    assert ("data.inputs", "/d/u.idx") not in found("python build.py --index_path /d/u.idx\n")
+
+
+def test_a_quoted_override_is_an_override_in_an_array_too():
+    text = 'python train.py "+args=c.yaml" "++args.data_path=/d/pde"\n'
+    assert ("data.inputs", "/d/pde") in found(text)
+    text = 'ARGS=(\n    "+args=c.yaml"\n    "++args.data_path=${DATA_PATH}"\n)\npython t.py "${ARGS[@]}"\n'
+    assert ("data.inputs", "${DATA_PATH}") in found(text)
+
+
+def test_a_file_moved_into_a_folder_named_for_what_the_job_makes_is_an_output():
+    text = (
+        "python train.py --epochs 3\n"
+        "M=$(ls -t *.pt | head -n 1)\n"
+        'mv "${M}" "${TRAINED_MODELS_DIR}/${NAME}.pt"\n'
+    )
+    assert ("output.artifacts", "${TRAINED_MODELS_DIR}") in found(text)
+    # A folder named for nothing the job makes says nothing.
+    text = 'python train.py\nmv "${M}" "${CACHE_DIR}/x.pt"\n'
+    assert not [p for p in found(text) if p[0] == "output.artifacts"]
+
+
+def test_the_data_file_after_a_programs_train_subcommand_is_read():
+    text = "python main.py train punct_restore_20231101.fr.jsonl -m xlm\n"
+    assert ("data.inputs", "punct_restore_20231101.fr.jsonl") in found(text)
+    assert ("data.inputs", "rows.csv") in found("python cli.py fit rows.csv\n")
+    # Weights after it, or a file an earlier step wrote, are no data it trains on.
+    assert not [p for p in found("python main.py train best.pt\n") if p[0] == "data.inputs"]
+    text = "python prep.py --output rows.csv\npython main.py train rows.csv\n"
+    assert ("data.inputs", "rows.csv") not in found(text)
