@@ -25,6 +25,7 @@ from .mounts import (
     URI,
     USER_CONFIG,
     copied_folder,
+    saves_turned_off,
     secret_name,
     shown_line,
 )
@@ -212,7 +213,9 @@ HUB_ID_OPTIONS = {"--model", "--model_name", "--model-name", "--model-path", "--
                   # a vision-language model's image encoder (LLaVA's `--vision_tower org/clip`)
                   "--vision_tower", "--vision-tower",
                   # a vision-language trainer's pretrained network (`--backbone org/blip2-x`)
-                  "--backbone"}  # fmt: skip
+                  "--backbone",
+                  # OpenRLHF's trainers' base model (`--pretrain org/name`)
+                  "--pretrain"}  # fmt: skip
 # The models the Hugging Face Hub still serves without an organisation (`bert-base-cased`,
 # `roberta-large`, `t5-small`, `gpt2-medium`): a Hub id under an option that takes one, as
 # `org/name` is. (Only these names: a bare word is as often a run's label or a setting.)
@@ -1447,6 +1450,8 @@ READS_NOTHING = {
     "whoami", "time", "printenv", "head", "tail", "tr", "cut", "wc", "sort", "uniq", "awk",
     "seq", "ip", "basename", "dirname", "tee", "ibstat", "ibv_devinfo", "nvcc", "ls", "pwd",
     "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch", "uname",
+    # the node's block devices and buses listed (`lsblk` after asking for a bigger disk)
+    "lsblk", "lspci",
 }  # fmt: skip
 # Compilers: building the job's own program from its source reads no data (as `make`, `nvcc`).
 COMPILERS = {"nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++", "mpicc", "mpicxx", "mpic++",
@@ -1572,7 +1577,10 @@ SETS_UP = {"cd", "mkdir", "module", "conda", "pip", "pip3", "uv", "apt", "apt-ge
            # coreutils' install: a folder made or a file put in place with its modes
            "install",
            # clearing old files and stale processes off the machine reads no data
-           "rm", "pkill", "kill", "killall"}  # fmt: skip
+           "rm", "pkill", "kill", "killall",
+           # a file system attached or re-attached (`mount -o remount,exec /usr/local/lib64`, an
+           # NFS export mounted at /nfs): the machine readied for what runs on it
+           "mount", "umount"}  # fmt: skip
 READS_NOTHING |= SETS_UP
 # Of those, the steps that build or install software: a job of them and setting up alone is a
 # build job (an environment, a package, a program compiled), and reads no data.
@@ -1584,12 +1592,39 @@ BUILDS = re.compile(
 # An installer fetched and run (`curl -fsSL https://…/install.sh | sh`, or
 # `sh -c "$(curl -fsSL https://…/install.sh)"`): no data.
 PIPED_INSTALLER = re.compile(
-    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
+    # (the installer's settings may be given to the shell: `| K3S_TOKEN=t sh -`)
+    r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:[A-Za-z_]\w*+=[^\s|;&]*+\s++)*+"
+    r"(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
     r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$|"
     # a helper script fetched and run or sourced (`bash <(curl …/setup.sh)`, `eval "$(curl …)"`)
     r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
     r"^\s*eval\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?\s*$"
 )
+# A fetch piped into a shell, with the installer's settings given to it or not (`| sh -`,
+# `| K3S_URL=https://$HEAD:6443 K3S_TOKEN=t sh -`): an installer run.
+SHELL_PIPE = re.compile(r"\|\s*+(?:[A-Za-z_]\w*+=[^\s|;&]*+\s++)*+(?:sudo\s+)?(?:ba|z)?sh\b")
+# The system's own settings moved aside or put in place, also into the user's settings
+# (`sudo mv /etc/apt/sources.list.d/x.list /etc/apt/sources.list.d/x.list.save`, `sudo cp
+# /etc/rancher/k3s/k3s.yaml $HOME/.kube/config`): the machine set up, no data.
+SETTINGS_TARGET = re.compile(r"(?:/etc/|(?:~|\$HOME|\$\{HOME\})/\.\w)")
+
+
+def _moves_settings(words):
+    """Whether the words are `mv`/`cp` of files under /etc/ into /etc/ or a dot-folder of the
+    user's home (SETTINGS_TARGET)."""
+    words = [w for w in words if not _prefix(w)]
+    if not words or words[0] not in ("mv", "cp"):
+        return False
+    ends = [i for i, w in enumerate(words) if w in ("||", "&&", "|", "&")]
+    words = words[: ends[0]] if ends else words  # (`|| true` after it is another step)
+    operands = [_unquote(w.rstrip(";")) for w in words[1:] if not w.startswith("-")]
+    return (
+        len(operands) > 1
+        and all(w.startswith("/etc/") for w in operands[:-1])
+        and bool(SETTINGS_TARGET.match(operands[-1]))
+    )
+
+
 # A tool hooked into the shell (`eval "$(direnv hook bash)"`, `eval "$(pyenv init -)"`,
 # `eval "$(conda shell.bash hook)"`, `eval "$(brew shellenv)"`): it readies the shell, reads no data.
 SHELL_HOOK = re.compile(
@@ -1928,6 +1963,7 @@ class _Quiet:
             and not _asks_help(words)
             and not (head in ("cat", "grep") and _prints_system_info(words))
             and not self._only_numbers(words)
+            and not (head in ("mv", "cp") and _moves_settings(words))
         ):
             self.quiet = False  # decided at the first word, however long the line
             return
@@ -2035,6 +2071,9 @@ class _Quiet:
             # prints what the machine is (`grep PRETTY /etc/os-release`, `cat /proc/cpuinfo`)
             self.steps += 1
             return
+        if first in ("mv", "cp") and _moves_settings(words[i:]):
+            self.setups += 1  # the system's own settings moved or copied (SETTINGS_TARGET)
+            return
         python = first.startswith("python")
         if python and words[i + 1 : i + 3] == ["-m", "pip"]:
             # `python -m pip install …` is pip run by the interpreter: it sets the place up
@@ -2058,7 +2097,8 @@ class _Quiet:
         environment = first in ("source", ".") and ENV_SCRIPT.search(" ".join(words[i + 1 : i + 2]))
         for word in (part for chunk in words[i + 1 :] for part in chunk.split()):
             rest.append(word)
-            if environment:
+            if environment or first == "cd":
+                # (the folder changed into, `cd ./nccl-tests`, is a place, not a program run)
                 continue
             if PROGRAM_FILE.search(word.rstrip(";)\"'")) or BENCHMARK.search(word):
                 if not made_up and not BENCHMARK.search(word.rstrip(";)\"'")):
@@ -3224,6 +3264,15 @@ class _Reader:
                     # where it stopped, as `--ckpt_path last`, and reads no one else's weights.
                     value = "last"
                 self.add("_resume", value, said)  # resumption if it is where the job saves
+            elif (
+                option[2:6] == "save"
+                and CHECKPOINT_OPTION.fullmatch(option)
+                and _is_path(value)
+                and saves_turned_off(self.current)
+            ):
+                # (`--save_path P --save_steps -1`: saving along the way turned off, P receives
+                # only the final model, an output)
+                self.add("output.artifacts", value, f"{said}, no saves along the way")
             elif CHECKPOINT_OPTION.fullmatch(option):
                 self._checkpoint(option, value, said)
             elif option in HUB_OPTIONS and HF_ID.fullmatch(value):
@@ -4966,7 +5015,7 @@ class _Reader:
         if not FETCHERS.search(line):
             return
         tool = FETCH.search(line)
-        if not tool or re.search(r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b", line):
+        if not tool or SHELL_PIPE.search(line):
             return  # piped into a shell: an installer
         if SAVED_AS_PACKAGE.search(line):
             return  # saved as a package to install
@@ -7257,6 +7306,13 @@ def _split_commands(line):
     return [*parts, line[start:]]
 
 
+# A package pip installs from a Git repository (`git+https://github.com/org/repo.git@ref`,
+# `repo @ git+…` written as one word too), its URL and ref.
+PIP_GIT = re.compile(
+    r"(?:[\w.-]++\s*+@\s*+)?+git\+(https?://[^\s@#]++)(?:@([\w./-]++))?+(?:#\S*+)?+"
+)
+
+
 class _Clone:
     def __init__(self, url, directory, ref, line, text, section):
         self.url, self.dir, self.ref = url, directory, ref
@@ -7305,7 +7361,7 @@ def code_from_clones(sections):
     sections: [(text, section, first_line)]; each section starts where the job starts (SkyPilot
     runs setup and run each from the workdir)."""
     clones = {}
-    if not any("clone" in (text or "") for text, _, _ in sections):
+    if not any("clone" in (text or "") or "git+" in (text or "") for text, _, _ in sections):
         return []
     home = None  # a clone into the working directory itself (`git clone URL .`)
     for text, section, first_line in sections:
@@ -7356,6 +7412,17 @@ def code_from_clones(sections):
                     here.used = True
                     here.used_in.add(section)
                     continue
+                if name in ("pip", "pip3", "uv") and "install" in words[1:3]:
+                    # A package installed from a repository at a ref (`pip install
+                    # git+https://…/OpenRLHF.git@1bfc…`): the job's code only when the run
+                    # starts one of its modules by name (below), else a library.
+                    raw_line = raw[number - 1] if number - 1 < len(raw) else line
+                    where = (number + first_line - 1, raw_line.strip()[:200], section)
+                    for m in (PIP_GIT.fullmatch(_unquote(w)) for w in words[2:]):
+                        if m:
+                            key = f"git+{m.group(1)}"
+                            clones.setdefault(key, _Clone(m.group(1), key, m.group(2), *where))
+                    continue
                 if name in NOT_RUNNING or INSTALLS.search(" ".join(words)):
                     continue
                 if here:
@@ -7363,7 +7430,10 @@ def code_from_clones(sections):
                     here.used_in.add(section)
                 # A module of the clone run by name (`python -m Clone.app`, the clone installed
                 # or on the path): the program is the clone's.
-                for module in (b for a, b in zip(words, words[1:], strict=False) if a == "-m"):
+                modules = (
+                    b for a, b in zip(words, words[1:], strict=False) if a in ("-m", "--module")
+                )
+                for module in modules:
                     # (a package is named as its repository is, often in lower case and with
                     # `_` for `-`: FastChat's is `fastchat`)
                     top = _package_name(module.split(".", 1)[0])
@@ -8292,6 +8362,10 @@ def fill_skypilot(task, variables, work, data, request, output, notes):
     shipped = bool(task.get("pool") or data.get("inputs") or task.get("volumes"))
     said = any(p.path == "data.no_inputs" for p in proposals)
     ran = isinstance(task.get("run"), str)
+    if not quiet and not shipped and task.get("run") is None and task.get("setup") is None:
+        # Neither setup nor run: a cluster made for later jobs (`sky launch -c jq cluster.yaml`
+        # before `sky exec jq job.yaml`) reads nothing.
+        quiet = [True]
     if quiet and all(quiet) and not said:
         # No run, or one that only readies the shell (`source .venv/bin/activate`), and a
         # setup that only readies the machine (a development box): nothing is read.

@@ -611,7 +611,7 @@ def classify(
         # it answers from what another job built there.
         return Verdict(Use.READ, "a named bucket holding the store a service answers from")
     if written:
-        if named_checkpoint:
+        if named_checkpoint and not saves_turned_off(script):
             return Verdict(Use.CHECKPOINT, "named for checkpoints, and the commands write into it")
         if copied_out_of(script, mount_path, aliases):
             # (`rsync /r2/answers/ data` at the start, the results copied back there as it
@@ -644,6 +644,21 @@ def classify(
         # CHECKPOINT_DIR: /app/checkpoints`): the program keeps its checkpoints there.
         return Verdict(Use.CHECKPOINT, "given to the program as its checkpoint folder")
     return Verdict(Use.UNCLEAR, "neither the file nor its commands say")
+
+
+# A trainer told to save no checkpoints along the way (`--save_steps -1`, `--save_steps 0`,
+# `--save_strategy no`): what it writes at the end is the model, whatever the mount is named.
+SAVE_INTERVAL = re.compile(
+    r"--save[-_](?:steps|strategy|interval|every)(?:=|\s++)[\"']?+(-?\w++)", re.IGNORECASE
+)
+
+
+def saves_turned_off(script):
+    """Whether every save interval the commands give turns saving off (and they give one)."""
+    if not script or "save" not in script:
+        return False
+    given = [m.group(1).lower() for m in SAVE_INTERVAL.finditer(script)]
+    return bool(given) and all(value in ("-1", "0", "no", "none", "false") for value in given)
 
 
 # A variable naming a checkpoint folder (`CHECKPOINT_DIR`, `CKPT_ROOT`, `RUN_CHECKPOINTS_DIR`);

@@ -251,16 +251,26 @@ CONTAINER_VALUED = {
 }  # fmt: skip
 DOCKER_RUN = re.compile(r"\b(?:docker|podman)\s+run\b")
 DETACH = re.compile(r"--detach|-[it]*d[it]*")
-PUBLISHED = re.compile(r"[\d.:]*\d+:\d+(?:/\w+)?")
 
 
-def _detached_server(step):
-    """Whether the step starts a container in the background with a port published to the
-    outside (`docker run -d -p 8888:8888 IMAGE`), by the runtime's options before the image
-    (the program's own options after it say nothing of the container)."""
+def _host_port(given):
+    """The host's port of a published one (`8080:80`, `127.0.0.1:8080:80/tcp`), else None.
+    (Split, not matched: a pattern repeating digits and colons before the two ports took
+    minutes on a long run of `1:`.)"""
+    parts = given.split("/", 1)[0].split(":")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts[-2:]):
+        return None
+    if not all(p and all(c.isdigit() or c == "." for c in p) for p in parts[:-2]):
+        return None
+    return parts[-2]
+
+
+def _containers(step):
+    """(detached, host ports published) of each container the step starts, by the runtime's
+    options before the image (the program's own options after it say nothing of the container)."""
     for match in DOCKER_RUN.finditer(step):
         words = step[match.end() : match.end() + 2000].split()
-        detached = published = skip = False
+        detached, ports, skip = False, set(), False
         for i, word in enumerate(words):
             if skip:
                 skip = False  # an option's value, not the image
@@ -271,11 +281,62 @@ def _detached_server(step):
             detached = detached or bool(DETACH.fullmatch(name))
             if name in ("-p", "--publish"):
                 given = value if eq else (words[i + 1] if i + 1 < len(words) else "")
-                published = published or bool(PUBLISHED.fullmatch(given))
+                if port := _host_port(given):
+                    ports.add(port)
             skip = not eq and name in CONTAINER_VALUED
-        if detached and published:
-            return True
-    return False
+        yield detached, ports
+
+
+# Steps that only wait for a server to answer and say so: messages, sleeps, and a loop asking
+# it on this machine (`while ! curl -s http://localhost:8080/v1/health; do`).
+CHECK_WORDS = {"echo", "printf", "sleep", "done", "fi", "else", "then", "do", "}"}
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0")  # noqa: S104 (hosts asked, not bound)
+
+
+def _only_checks(step):
+    words = step.replace(";", " ").split()
+    if not words:
+        return True
+    if words[0] in CHECK_WORDS:
+        return True
+    return (
+        words[0] in ("while", "until")
+        and any(w in ("curl", "wget", "nc") for w in words[1:4])
+        and any(host in step for host in LOOPBACK_HOSTS)
+    )
+
+
+def _left_up_and_checked(steps):
+    """Whether a task that opens ports starts a server in the background (Compose brought up
+    with `-d`, `docker run -d -p …`) and after it only waits for it to answer and says so: the
+    server outlives the run and serves on the task's port (`docker-compose up -d`, then
+    `while ! curl …/health; do sleep 5; done; echo ready`)."""
+    started = [
+        i
+        for i, step in enumerate(steps)
+        if ("compose" in step and COMPOSE_UP.search(step) and COMPOSE_DETACHED.search(step))
+        or ("run" in step and _detached_server(step))
+    ]
+    if not started:
+        return False
+    after = steps[started[-1] + 1 :]
+    return bool(after) and all(_only_checks(step) for step in after)
+
+
+def _detached_server(step):
+    """Whether the step starts a container in the background with a port published to the
+    outside (`docker run -d -p 8888:8888 IMAGE`)."""
+    return any(detached and ports for detached, ports in _containers(step))
+
+
+def _published_server(step, ports):
+    """Whether the step runs a container in the foreground that publishes a port the task
+    opens (`docker run -p 8080:80 IMAGE` with `ports: 8080`; any published port when the task's
+    ports are not known one by one): the container's program answers there until stopped."""
+    return any(
+        not detached and published and (not ports or published & ports)
+        for detached, published in _containers(step)
+    )
 
 
 ADVICE = (
@@ -371,6 +432,8 @@ def ends_serving(command, opens_ports=False):
             serving_signals(step) or DAEMONS.search(step) or STARTS_SERVICES.match(step)
             for step in before
         )
+    if opens_ports and _left_up_and_checked(steps):
+        return True
     announced = _announced_steps(lines)
     finals = _final_steps(lines)
     for index in finals:
@@ -551,6 +614,8 @@ def _listens(last, earlier, ports=frozenset()):
     """True when the last step of a task that opens ports is an app or a program given a port
     (`ports`: the port numbers it opens, when known)."""
     if PORTED_APP.search(last):
+        return True
+    if "run" in last and _published_server(last, ports):
         return True
     if COMPOSE_UP.search(last) and not COMPOSE_DETACHED.search(last):
         return True

@@ -6274,3 +6274,87 @@ def test_the_data_file_after_a_programs_train_subcommand_is_read():
     assert not [p for p in found("python main.py train best.pt\n") if p[0] == "data.inputs"]
     text = "python prep.py --output rows.csv\npython main.py train rows.csv\n"
     assert ("data.inputs", "rows.csv") not in found(text)
+
+
+def test_machine_set_up_steps_read_nothing():
+    # the node's disks listed, a file system (re)mounted, the system's settings moved aside
+    assert ("data.no_inputs", True) in found("echo hi\nlsblk\n")
+    assert ("data.no_inputs", True) in found(
+        "sudo mount -o remount,exec /usr/local/lib64\nnvidia-smi\n"
+    )
+    assert ("data.no_inputs", True) in found(
+        "sudo mv /etc/apt/sources.list.d/k.list /etc/apt/sources.list.d/k.list.save || true\n"
+        "nvidia-smi\n"
+    )
+    # a file copied out of /etc into the job's own folder is still read
+    assert ("data.no_inputs", True) not in found("cp /etc/app/data.csv work/\nnvidia-smi\n")
+    # the folder changed into is a place, not a program (`cd ./nccl-tests`)
+    assert ("data.no_inputs", True) in found("cd ./nccl-tests\n./build/all_reduce_perf -b 8\n")
+    # an installer piped into a shell given its settings, as k3s's is
+    text = "curl -sfL https://get.k3s.io | K3S_URL=https://${HEAD}:6443 K3S_TOKEN=t sh -\n"
+    assert not [f for f in found(text) if f[0] == "data.inputs"]
+
+
+def test_a_task_with_neither_setup_nor_run_reads_nothing():
+    data = sky_description("resources:\n  cloud: aws\n  accelerators: K80\n")
+    assert data["data"]["no_inputs"] is True
+    # a bucket mounted and never named stays unclassified beside it (as for a run that echoes)
+    data = sky_description(
+        "resources:\n  accelerators: K80\nfile_mounts:\n  /data:\n    source: s3://bkt/x\n"
+    )
+    assert data["data"]["unclassified"] == ["/data -> s3://bkt/x"]
+
+
+def test_a_container_in_the_foreground_publishing_the_tasks_port_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    run = "docker run --gpus all -p 8080:80 -v ~/data:/data ex/server:latest --model-id m\n"
+    assert ends_serving(run, opens_ports=frozenset({"8080"}))
+    # not a port the task opens, or detached and followed by work that ends: batch
+    assert not ends_serving(run, opens_ports=frozenset({"9000"}))
+    assert not ends_serving("docker run --rm ex/train:1 python fit.py\n", opens_ports=True)
+
+
+def test_a_pretrain_option_names_the_base_model():
+    text = "deepspeed --module openrlhf.cli.train_dpo --pretrain northwind/base-8b --bf16\n"
+    assert ("data.inputs", "hf://northwind/base-8b") in found(text)
+
+
+def test_a_server_left_up_in_the_background_and_only_checked_after_serves():
+    from jobs.jobformat.realtime import ends_serving
+
+    run = (
+        "docker-compose down\n"
+        "docker-compose -f docker-compose.yaml up -d\n"
+        "while ! curl -s http://localhost:8080/v1/health; do\n"
+        '  echo "not ready"\n  sleep 5\ndone\necho "ready"\n'
+    )
+    assert ends_serving(run, opens_ports=frozenset({"8080"}))
+    # with no ports opened, or work done with it after: the run ends, batch
+    assert not ends_serving(run)
+    assert not ends_serving(run + "python bench.py --url http://localhost:8080\n", opens_ports=True)
+
+
+def test_a_save_path_with_saving_turned_off_receives_the_final_model():
+    text = "deepspeed --module x.train --save_path /ckpt/final --save_steps -1 --pretrain a/b\n"
+    assert ("output.artifacts", "/ckpt/final") in found(text)
+    assert ("request.checkpoint_location", "/ckpt/final") not in found(text)
+    # saving along the way keeps it the checkpoints' place
+    text = "deepspeed --module x.train --save_path /ckpt/run --save_steps 100\n"
+    assert ("output.artifacts", "/ckpt/run") not in found(text)
+
+
+def test_a_package_installed_from_git_is_the_code_when_the_run_starts_its_module():
+    task = (
+        "setup: |\n  pip install git+https://github.com/northwind/TrainKit.git@abc123\n"
+        "run: |\n  deepspeed --module trainkit.cli.train_dpo --bf16\n"
+    )
+    assert sky_description(task)["work"]["code"] == [
+        "https://github.com/northwind/TrainKit.git@abc123"
+    ]
+    # a library installed from git, the run starting another program: not the job's code
+    task = (
+        "setup: |\n  pip install git+https://github.com/northwind/helpers.git\n"
+        "run: |\n  python train.py\n"
+    )
+    assert "code" not in (sky_description(task).get("work") or {})
