@@ -7415,11 +7415,13 @@ def code_from_clones(sections):
                 if name in ("pip", "pip3", "uv") and "install" in words[1:3]:
                     # A package installed from a repository at a ref (`pip install
                     # git+https://…/OpenRLHF.git@1bfc…`): the job's code only when the run
-                    # starts one of its modules by name (below), else a library.
+                    # starts one of its modules by name (below), else a library. Without a ref
+                    # (`pip list | grep vllm || pip install "git+…/vllm.git"`) it is whatever
+                    # the repository holds that day: a library the job installs, no code.
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
                     for m in (PIP_GIT.fullmatch(_unquote(w)) for w in words[2:]):
-                        if m:
+                        if m and m.group(2):
                             key = f"git+{m.group(1)}"
                             clones.setdefault(key, _Clone(m.group(1), key, m.group(2), *where))
                     continue

@@ -6358,3 +6358,9 @@ def test_a_package_installed_from_git_is_the_code_when_the_run_starts_its_module
         "run: |\n  python train.py\n"
     )
     assert "code" not in (sky_description(task).get("work") or {})
+    # at no ref, the package is whatever the repository holds that day: a library installed
+    task = (
+        'setup: |\n  pip list | grep vllm || pip install "git+https://github.com/org/vllm.git"\n'
+        "run: |\n  python -m vllm.entrypoints.openai.api_server --port 8000\n"
+    )
+    assert "code" not in (sky_description(task).get("work") or {})
