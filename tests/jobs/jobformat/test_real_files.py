@@ -36,12 +36,12 @@ TARGET_CAPTURED = 0.95
 TARGET_WRONG = 0
 TARGET_FALSE_ALARMS = 0
 
-# The figures after the fourth importer work of issue 28 (7 Dec 2026: rules from public files
-# outside ../shared, see public_files.py; no held-out file read): the floor each half must not fall below. Raise them as the importers improve;
-# never lower them to let a change through.
+# The figures after the sixth session's rules of issue 28 (8 Dec 2026: rules from public files
+# outside ../shared, see public_files.py; no held-out file read): the floor each half must not
+# fall below. Raise them as the importers improve; never lower them to let a change through.
 FLOOR = {
     "tuning": {"captured": 0.99, "wrong": 0, "false_alarms": 3},  # 1234 of 1239 (99.6 %)
-    "held-out": {"captured": 0.95, "wrong": 7, "false_alarms": 16},  # 616 of 647 (95.2 %)
+    "held-out": {"captured": 0.95, "wrong": 6, "false_alarms": 15},  # 620 of 646 (96.0 %)
 }
 
 # A sample of the held-out half read whole to find the readings it still misses: the eight
