@@ -316,6 +316,7 @@ RESULT_VARIABLE = re.compile(r"^(?:LOG|LOGS|RESULT|RESULTS|OUTPUT)_?DIR$", re.IG
 # file: `infile=$1`, `INPUT_FILE=$1`): what the caller hands the job to work on (a place an
 # earlier step filled would be written in the file).
 INPUT_ARGUMENT = re.compile(r"^INPUT_(?:DIR|PATH|FOLDER|FILE)$|^IN_?FILE$", re.IGNORECASE)
+CHECKPOINT_ARGUMENT = re.compile(r"^(?:CHECKPOINT|CKPT)_(?:PATH|DIR|FILE)$", re.IGNORECASE)
 # A variable named for a checkpoint's place (`--model_name "${CHECKPOINT_PATH}"`): the folder
 # of the model a program loads, kept as written.
 CHECKPOINT_PATH_VARIABLE = re.compile(
@@ -432,7 +433,8 @@ INPUT_NAMED = re.compile(
     # read, a JSON file too (it is the data's description, not the program's settings)
     r"--(?:[a-z]+[-_])*(?:metadata|annotations?|captions?)[-_](?:path|dir|directory|file|root|folder)"
 )
-DESCRIBES_DATA = re.compile(r"metadata|annotation|caption")
+# (`ann`, annotation's short form, as a part of its own: `--dataset_ann_path`, `--ann-file`)
+DESCRIBES_DATA = re.compile(r"metadata|annotation|caption|[-_]anns?(?![^-_])")
 # …and options named for the kind of file they hand over, in structural biology and chemistry:
 # the structures, sequences, alignments, molecules or cells a predictor or designer reads
 # (`--pdb_path`, `--pdb x.pdb`, `--fasta_paths`, `--a3m_dir`, `--template_mmcif_dir`,
@@ -1381,6 +1383,8 @@ PICTURE_FILE = re.compile(r"\.(?:png|jpe?g|tiff?|gif|svg|webp)$", re.IGNORECASE)
 # A file named for a program's results, not its log.
 RESULT_FILE = re.compile(r"^(?:results?|predictions?|answers?)(?:[_.-]|$)", re.IGNORECASE)
 TABLE_FILE = re.compile(r"\.(?:tsv|csv)$")
+# Folders named for logs: a table printed into one is a log (a monitor's samples), not a result.
+LOG_FOLDERS = {"log", "logs", "Logs", "LOGS", "slurm_logs", "slurm-logs"}
 # …and a folder named for them.
 RESULT_FOLDER = re.compile(r"results?|predictions?|answers?|hyps|hypotheses", re.IGNORECASE)
 # A log's name (`train.log`, `run.err`) and a redirect that takes the errors too (`2>&1`).
@@ -2714,7 +2718,9 @@ class _Reader:
                 not self.inside
                 and (
                     RESULT_FILE.match(name)
-                    or TABLE_FILE.search(target)
+                    # (a table kept in a folder named for logs is a log: `nvidia-smi
+                    # --query-gpu=… --format=csv -l 10 > logs/gpu_usage_$ID.csv &`)
+                    or (TABLE_FILE.search(target) and folder.rpartition("/")[2] not in LOG_FOLDERS)
                     or (
                         RESULT_FOLDER.fullmatch(folder.rpartition("/")[2])
                         # (a log kept there is still a log: `> results/train_$ID.log 2>&1`)
@@ -2741,8 +2747,13 @@ class _Reader:
         # (each command judged once, at its first redirect, each stretch searched once: linear)
         begun, scanned, feeds = None, 0, False
         for m in STDIN.finditer(line):
-            if m.group(1).startswith("/") and line[m.end() : m.end() + 1] == ">":
-                continue  # a closing tag (`--stop '["</tool_call>"]'`), not a redirect
+            if line[m.end() : m.end() + 1] == ">" and (
+                m.group(1).startswith("/") or line[m.start(1) - 1] == "<"
+            ):
+                # a closing tag (`--stop '["</tool_call>"]'`) or a word in angle brackets, a
+                # usage message's blank (`echo "usage: sbatch job.sh <script.py> [args...]"`):
+                # not a redirect
+                continue
             if tasks:
                 cut = max(line.rfind(c, scanned, m.start()) for c in "|;&")
                 scanned = m.start()
@@ -2923,7 +2934,13 @@ class _Reader:
         if (
             not value
             and name in self.arguments
-            and (DATA_VARIABLE.match(name) or INPUT_ARGUMENT.match(name))
+            and (
+                DATA_VARIABLE.match(name)
+                or INPUT_ARGUMENT.match(name)
+                # (the checkpoint an evaluation scores, given as the script's argument:
+                # `CHECKPOINT_PATH=$1` before `python main_eval.py checkpoint_path=…`)
+                or (CHECKPOINT_ARGUMENT.match(name) and self._only_evaluates())
+            )
         ):
             if name not in self.assigned:
                 # The data the script is given as its argument (`data_path=$1`), by its name.
@@ -2946,7 +2963,12 @@ class _Reader:
             return
         self.assigned.add(name)
         said = f"{name}={value}"
-        if DATA_VARIABLE.match(name) and _is_path(value):
+        # (a variable named for a folder, `MODEL_DIR=outputs/base`: its relative value of two
+        # parts or more is that folder, not a Hub id)
+        folder = name[-3:].upper() == "DIR" and RELATIVE_PLACE.fullmatch(value)
+        if (DATA_VARIABLE.match(name) or MODEL_VARIABLE.match(name) and folder) and (
+            _is_path(value) or folder
+        ):
             self.add("data.inputs", value, said)
         elif MODEL_VARIABLE.match(name) and (_is_path(value) or HF_ID.fullmatch(value)):
             self._hub_or_path(value, said, dataset=False)

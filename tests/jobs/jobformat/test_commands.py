@@ -2297,6 +2297,57 @@ def test_a_closing_tag_in_an_argument_redirects_nothing():
     assert found(text, shared_disk=True) == [("data.inputs", "/lustre/in.txt")]
 
 
+def test_a_variable_named_for_a_folder_holds_that_folder():
+    text = (
+        'MODEL_DIR="${MODEL_DIR:-outputs/rssm_base}"\nDATA_DIR="${DATA_DIR:-data/processed}"\n'
+        'python eval.py --model_dir "$MODEL_DIR" --data_dir "$DATA_DIR"\n'
+    )
+    # Relative folders of two parts, not Hub ids (nor left unsaid).
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "outputs/rssm_base"),
+        ("data.inputs", "data/processed"),
+    ]
+    # A model named by its Hub id stays one.
+    assert found(
+        'MODEL_NAME=org/tiny-llm\npython run.py --model "$MODEL_NAME"\n', shared_disk=True
+    ) == [("data.inputs", "hf://org/tiny-llm")]
+
+
+def test_a_table_printed_into_a_log_folder_is_a_log():
+    text = (
+        "nvidia-smi --query-gpu=timestamp,memory.used --format=csv -l 10 > $HOME/x/logs/gpu_$ID.csv &\n"
+        "python fit.py\n"
+    )
+    assert found(text, shared_disk=True) == []
+    # A table printed elsewhere is still the job's result.
+    assert found("done > samples.tsv\n", shared_disk=True) == [("output.artifacts", "samples.tsv")]
+
+
+def test_an_annotation_file_by_its_short_name_is_read():
+    text = "python train.py --dataset_ann_path /d/coco/ann.json --dataset_img_path /d/feats/\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "/d/coco/ann.json"),
+        ("data.inputs", "/d/feats/"),
+    ]
+    # Not a word that only contains the letters (a settings file stays the run's settings).
+    assert found("python train.py --data_channels_path conf/x.json\n", shared_disk=True) == []
+
+
+def test_the_checkpoint_an_evaluation_is_given_as_its_argument_is_read():
+    text = "CHECKPOINT_PATH=$1\npython src/main_eval.py checkpoint_path=$CHECKPOINT_PATH\n"
+    assert found(text, shared_disk=True) == [("data.inputs", "$CHECKPOINT_PATH")]
+    # Not in a script that trains (there it is as often where the trainer saves).
+    text = "CHECKPOINT_PATH=$1\npython train.py checkpoint_path=$CHECKPOINT_PATH\n"
+    assert ("data.inputs", "$CHECKPOINT_PATH") not in found(text, shared_disk=True)
+
+
+def test_a_word_in_angle_brackets_redirects_nothing():
+    text = 'echo "usage: sbatch job.sh <script.py> [args...]" >&2\nexec python "$@"\n'
+    assert found(text, shared_disk=True) == []
+    # A file fed to the program, even written tight, is still read.
+    assert found("pw.x <scf.in\n", shared_disk=True) == [("data.inputs", "scf.in")]
+
+
 def test_a_data_file_handed_over_by_its_kind_is_read():
     text = (
         'python fit.py --tracks-glob "/scratch/ais/tracks-*.csv" --coast-shp maps/coast.shp '
