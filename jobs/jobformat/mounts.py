@@ -45,7 +45,9 @@ LOOKUP_WORDS = {
 KEY_KINDS = {"api", "encryption", "private", "access", "signing", "auth", "secret", "master"}
 
 
-@functools.lru_cache(maxsize=4096)  # (asked again for each line a name is on)
+# (asked again for each line a name is on; a 1 MB file names some tens of thousands: a smaller
+# cache is emptied before a name comes round again)
+@functools.lru_cache(maxsize=65536)
 def secret_name(name):
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower())
     secret = {w for w in words if w in SECRET_WORDS or w.endswith(SECRET_ENDINGS)}
