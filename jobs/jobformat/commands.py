@@ -568,11 +568,17 @@ REPO_OPTIONS = {"--repo", "--repo_id", "--repo-id", "--repo_name", "--repo-name"
 # A trainer's own folder (TensorFlow's and many scripts' `--model_dir`): where it saves and,
 # on a line that resumes, what it picks up from.
 MODEL_DIR_OPTIONS = {"--model_dir", "--model-dir"}
+# A program told to train by a mode option (TensorFlow's official models: `--mode=train`,
+# `--mode train_and_eval`): its `--model_dir` is where it writes the model it trains.
+TRAIN_MODE = re.compile(r"--mode[=\s]['\"]?train(?:_and_eval)?\b")
 HUB_DATASET_OPTIONS = {"--hf-output-dataset", "--hf_output_dataset"}
 # Embeddings a program is given: as often vectors it reads (`--embeddings glove.txt`), so they
 # are what it writes only when the line encodes (an `--encoder`, an `encode` step).
 EMBEDDINGS_OPTIONS = {"--embeddings", "--embeddings-dir", "--embeddings_dir"}
 ENCODES = re.compile(r"(?:^|[\s./_-])encode(?:[\s._-]|$)|\s--encoder[=\s]")
+# …and read where the line says where the vector database it builds is kept (Chroma's
+# `--persist-dir`, `--persist_directory`): the embeddings it loads into it.
+PERSISTS = re.compile(r"\s--persist[-_]dir(?:ectory)?[=\s]")
 # Of those, the one that as often names where the final model goes, unless the line also says
 # how often to save.
 SAVE_PLACE = re.compile(r"--save[-_]path")
@@ -1456,6 +1462,8 @@ READS_NOTHING = {
     "df", "apptainer", "singularity", "trap", "{", "}", "docker", "podman", "touch", "uname",
     # the node's block devices and buses listed (`lsblk` after asking for a bigger disk)
     "lsblk", "lspci",
+    # a loop's own control words
+    "continue", "break",
 }  # fmt: skip
 # Compilers: building the job's own program from its source reads no data (as `make`, `nvcc`).
 COMPILERS = {"nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++", "mpicc", "mpicxx", "mpic++",
@@ -1467,6 +1475,10 @@ OWN_SCRIPT = re.compile(r"""^["']?\$(?:0|\{0\}|BASH_SOURCE|\{BASH_SOURCE(?:\[0\]
 # SkyPilot's CLI verbs that only control the API server, clusters or jobs, or list its catalogue.
 SKY_CONTROLS = {"api", "status", "check", "show-gpus", "queue", "down", "stop", "cancel",
                 "autostop", "cost-report"}  # fmt: skip
+# SkyPilot's verbs that start a job (`sky launch`, `sky exec`, `sky jobs launch`).
+LAUNCH_VERB = re.compile(r"\bsky\s++(?:jobs\s++)?(?:launch|exec)\b")
+# A quoted argument on a line (double or single quotes), whole.
+QUOTED_ARGUMENT = re.compile(r""""([^"\n]*+)"|'([^'\n]*+)'""")
 # Start another command on the nodes: what they start decides.
 LAUNCHERS = {"srun", "mpirun", "mpiexec", "torchrun", "bash", "sh", "timeout", "nohup", "numactl"}
 # MPI launchers' options written with their values apart (`--bind-to core`, `-x VAR`,
@@ -1658,6 +1670,26 @@ def _filters_its_input(arguments):
             operands.append(word)
     files = [w for w in operands[(0 if patterns else 1) :] if GREP_FILE.search(w)]
     return not files
+
+
+def _edits_its_input(arguments):
+    """Whether sed is given only its script (as its first operand, or with -e), so that it
+    edits what is piped into it; a file operand, or a script file with -f, is read."""
+    operands, scripts, skip = [], 0, False
+    for word in arguments:
+        if skip:
+            skip = False
+        elif word in ("-e", "--expression"):
+            skip, scripts = True, scripts + 1
+        elif word in ("-f", "--file") or word.startswith(("--file=", "--expression=")):
+            if not word.startswith("--expression="):
+                return False
+            scripts += 1
+        elif word.startswith("-") and word != "-":
+            pass
+        else:
+            operands.append(word)
+    return len(operands) <= (0 if scripts else 1)
 
 
 CONTROL = {
@@ -1882,6 +1914,7 @@ class _Quiet:
         self.made = set()  # folders the job makes (`mkdir -p run`): empty when it moves there
         self.moved = False  # changed into a folder there before it (a run or data folder)
         self.loop_words = set()  # loops' variables (`for i in 1 2 3`)
+        self.current = ""  # the line being judged
         self.indexed = False  # the line hands a program a loop's variable (`./sim $i`)
 
     def _only_numbers(self, words):
@@ -1906,6 +1939,7 @@ class _Quiet:
             self.moved = True
 
     def line(self, raw, expanded, words):
+        self.current = expanded  # (the logical line, for what a step asks of it whole)
         if "for" in raw and (m := LOOP_VARIABLE.search(raw)):
             self.loop_words.add(m.group(1))
         self.indexed = bool(self.loop_words) and any(
@@ -1983,6 +2017,24 @@ class _Quiet:
             else:
                 segment.append(word)
 
+    def _launches_quietly(self):
+        """Whether a SkyPilot launch on the current line runs a command given on the line
+        itself (`sky jobs launch -n eval "echo Evaluating; sleep 60"`, no task file) that reads
+        nothing: that command is all the launched job does. (A task file's work is not shown.)"""
+        line = self.current
+        if ".yaml" in line or ".yml" in line:
+            return False
+        m = LAUNCH_VERB.search(line)
+        pos = m.end() if m else len(line)
+        for m in QUOTED_ARGUMENT.finditer(line, pos):
+            if any(sep in line[pos : m.start()] for sep in ("|", "&", ";")):
+                return False  # (the launch ended before it: a later command's quoted words)
+            pos, command = m.end(), m.group(1) or m.group(2)
+            if any(c.isspace() for c in command):
+                # the first argument of several words is the command the job runs
+                return any(p.path == "data.no_inputs" for p in read(command))
+        return False
+
     def _step(self, words, piped=False):
         i = 0
         while i < len(words) and _prefix(words[i]):
@@ -1993,6 +2045,8 @@ class _Quiet:
         first = head[0].rsplit("/", 1)[-1]
         if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
+        if piped and first == "sed" and _edits_its_input(words[i + 1 :]):
+            return  # edits the text of the step before it (`echo "$q" | sed 's/x//g'`)
         if BENCHMARK.search(head[0]) or self._only_numbers(words[i:]):
             self.steps += 1
             return
@@ -2010,8 +2064,12 @@ class _Quiet:
             dry = verb in ("launch", "exec", "jobs") and "--dryrun" in words[i + 1 :]
             if verb == "api" and words[i + 2 : i + 3] in (["start"], ["stop"]):
                 self.serving = words[i + 2] == "start"
+            # (the managed jobs' and services' controls too: `sky jobs queue`, `sky serve down`)
+            sub = words[i + 2] if verb in ("jobs", "serve") and i + 2 < len(words) else ""
+            control = verb in SKY_CONTROLS or sub in SKY_CONTROLS
+            launch = verb in ("launch", "exec") or (verb == "jobs" and sub == "launch")
             self.steps += 1
-            self.quiet = self.quiet and (verb in SKY_CONTROLS or dry)
+            self.quiet = self.quiet and (control or dry or (launch and self._launches_quietly()))
             return
         if first in COMPILERS and "-o" in words[i + 1 : -1]:
             self.built.add(words[words.index("-o", i + 1) + 1].removeprefix("./"))
@@ -2059,6 +2117,11 @@ class _Quiet:
                         return
                     self._step(words[i + after :])
                     return
+            if first in DOCKER_TOOLS and verb in ("info", "version", "ps", "images"):
+                # the runtime reports itself, its containers or its images (`docker info` after
+                # installing the CLI): a check of the machine, as `nvidia-smi`; no data read
+                self.steps += 1
+                return
             if first in DOCKER_TOOLS:
                 self.quiet = False  # `docker cp`, `docker compose up`: their work is not shown
                 return
@@ -3152,6 +3215,14 @@ class _Reader:
                         self.add("output.artifacts", value, f"{option} {value}")  # its index
                         continue
                 if (
+                    option in EMBEDDINGS_OPTIONS
+                    and "--persist" in self.current
+                    and self._has(PERSISTS)
+                    and _is_path(place := self.expand(value))
+                ):
+                    self.add("data.inputs", place, f"{option} {value}")  # loaded into the database
+                    continue
+                if (
                     "index" in option
                     and INDEX_OPTION.fullmatch(option)
                     and _is_path(place := self.expand(value))
@@ -3422,6 +3493,12 @@ class _Reader:
         elif option in MODEL_DIR_OPTIONS and self._has(RESUMES_IN_LINE):
             self._checkpoint(option, self.expand(value), said)
             return True
+        elif option in MODEL_DIR_OPTIONS and "--mode" in self.current and self._has(TRAIN_MODE):
+            # (a trainer in a train mode that does not resume: the model it writes there)
+            place = self.expand(value)
+            if _is_path(place) or RELATIVE.fullmatch(place):
+                self.add("output.artifacts", place, said)
+                return True
         elif (
             option in MODEL_DIR_OPTIONS
             and _is_path(self.expand(value))

@@ -502,6 +502,23 @@ def copied_out_of(script, path, aliases=()):
     return bool(re.search(pattern, script, flags=re.MULTILINE))
 
 
+# Embeddings handed to a program on a line that says where the vector database it builds is
+# kept (Chroma's `--persist-dir`, `--persist_directory`): the vectors it loads into it. (Elsewhere
+# an embeddings option as often names what a program encodes and writes: left to the others.)
+EMBEDDINGS_OPTION = r"--embeddings(?:[-_]dir)?"
+PERSISTS = re.compile(r"\s--persist[-_]dir(?:ectory)?[=\s]")
+
+
+def _loads_embeddings(script, ref):
+    text = script.replace("\\\n", " ")
+    for match in re.finditer(rf"{EMBEDDINGS_OPTION}(?:=|\s+)[\"']?{ref}", text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        if PERSISTS.search(text, start, end if end >= 0 else len(text)):
+            return True
+    return False
+
+
 def reads_from(script, path, aliases=()):
     """True when the commands read path: hand it to a program as something to load, list
     or print it, or copy from it."""
@@ -522,6 +539,8 @@ def reads_from(script, path, aliases=()):
             and not re.fullmatch(WRITE_OPTION, "--" + option)
         ):
             return True
+    if "--persist" in script and _loads_embeddings(script, ref):
+        return True
     for key in _overrides(script, ref):
         # The last part names the value; the ones before it name a section (`data.`,
         # `model.`), which says nothing about this value (`data.cache_dir` is written).

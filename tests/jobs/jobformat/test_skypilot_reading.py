@@ -1072,3 +1072,71 @@ def test_a_mount_the_job_syncs_out_of_and_back_into_is_both_and_one_of_programs_
     # …not when it is also read otherwise, nor when it is where programs are installed.
     assert classify("/r2", "r2://b", script=tools + "cat /r2/x.json\n").use == Use.READ
     assert classify("/r2", "r2://b", script="install -m 755 k3s /r2/bin\n").use != Use.CODE
+
+
+def test_a_model_dir_in_a_train_mode_is_the_model_written():
+    # TensorFlow's official models told `--mode=train`: --model_dir is where the model goes.
+    run = (
+        "resources:\n  accelerators: V100:2\nrun: |\n"
+        "  python -u models/official/resnet/resnet_main.py --use_tpu=False \\\n"
+        "      --mode=train --train_steps=1000 \\\n"
+        "      --data_dir=gs://bucket/fake_imagenet \\\n"
+        "      --model_dir=resnet-model-dir \\\n      --amp\n"
+    )
+    data = sky(run).description.to_data()
+    assert [a["destination"] for a in data["output"]["artifacts"]] == ["resnet-model-dir"]
+    # With no mode (or an evaluation mode) it says nothing: as often the model it loads.
+    for mode in ("", "--mode=eval "):
+        data = sky(run.replace("--mode=train ", mode)).description.to_data()
+        assert not (data.get("output") or {}).get("artifacts"), mode
+
+
+def test_embeddings_loaded_into_a_persisted_vector_database_are_read():
+    text = (
+        "envs:\n  EMB: sky-emb\nfile_mounts:\n  /embeddings:\n    name: ${EMB}\n    mode: MOUNT\n"
+        "  /vectordb:\n    name: sky-vdb\n    mode: MOUNT\n"
+        "run: |\n  python scripts/build_rag.py \\\n    --persist-dir /vectordb/chroma \\\n"
+        "    --embeddings-dir /embeddings \\\n    --batch-size 1000\n"
+    )
+    data = sky(text).description.to_data()
+    assert [(i["name"], i["location"]) for i in data["data"]["inputs"]] == [
+        ("/embeddings", "bucket://sky-emb")
+    ]
+    assert [a["name"] for a in data["output"]["artifacts"]] == ["/vectordb"]
+    # Without a database kept somewhere the option does not say (it names what an encoder writes
+    # as often): the launcher-created bucket stays an output.
+    data = sky(text.replace("--persist-dir /vectordb/chroma", "--limit 5")).description.to_data()
+    assert "/embeddings" in [a["name"] for a in data["output"]["artifacts"]]
+
+
+def test_a_setup_that_installs_the_docker_cli_and_checks_it_reads_nothing():
+    text = (
+        "resources:\n  cpus: 2+\nsetup: |\n"
+        "  sudo install -m 0755 -d /etc/apt/keyrings\n"
+        "  sudo curl -fsSL https://download.docker.com/linux/debian/gpg -o /etc/apt/keyrings/d.asc\n"
+        "  sudo apt-get update && sudo apt-get install -y docker-ce-cli\n  docker info\n"
+    )
+    assert sky(text).description.data.no_inputs is True
+    assert (
+        sky(text.replace("docker info", "docker cp x:/data .")).description.data.no_inputs is None
+    )
+
+
+def test_sky_job_controls_and_launches_of_an_inline_command_that_reads_nothing_read_nothing():
+    base = "resources:\n  cpus: 2\nrun: |\n  source ~/skypilot-runtime/bin/activate\n"
+    quiet = (
+        '  for step in 1 2; do\n    sky jobs launch -y -d -n "eval-$step" --cpus 1+ \\\n'
+        '      "echo Evaluating $step; sleep 60" || { echo "Launch $step failed"; exit 1; }\n'
+        "  done\n"
+        "  for i in $(seq 1 3); do\n    if ! q=$(sky jobs queue 2>&1); then\n"
+        "      sleep 10\n      continue\n    fi\n"
+        "    n=$(echo \"$q\" | sed 's/x//g' | grep -c RUNNING || true)\n  done\n"
+    )
+    assert sky(base + quiet).description.data.no_inputs is True
+    # A launched command that reads, or a task file whose work is not shown: not said.
+    reads = quiet.replace("echo Evaluating $step; sleep 60", "python eval.py --data /d/$step")
+    assert sky(base + reads).description.data.no_inputs is None
+    task = base + "  sky jobs launch -y eval.yaml\n"
+    assert sky(task).description.data.no_inputs is None
+    # sed given a file reads it.
+    assert sky(base + "  sed 's/x//g' /data/in.txt\n").description.data.no_inputs is None
