@@ -68,6 +68,8 @@ WORD = re.compile(
     r"""(?:[^\s"'`$]+|\$\((?:[^()\n]|\([^()\n]*\))*\)|\$\(?|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)+"""
 )
 # NAME=value, the value in quoted and unquoted pieces (`"$ROOT"/run/"$ID"`), no `$(…)`.
+# A line that starts by assigning a name (`X=/a`, `export X=…`): where the name is last set.
+LINE_ASSIGNMENT = re.compile(r"\s*+(?:(?:export|readonly|local|declare)\s++)?([A-Za-z_]\w*+)=")
 ASSIGNMENT = re.compile(
     r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)="""
     r"""((?:"(?:[^"`$\\]|\$(?!\()|\$\([^()"`]*\)|\\.)*"|'[^']*'|[^\s"'`;&|()\\]|\\.)*)\s*$"""
@@ -450,7 +452,11 @@ FORMAT_INPUT = re.compile(
     r"--(?:[a-z0-9]+[-_])*json[-_](?:paths?|files?)"
 )
 # An option naming an index of the data (`--index_db_path`, `--index-file`).
-INDEX_OPTION = re.compile(r"--(?:[a-z0-9]+[-_])*index(?:[-_]db)?[-_](?:path|file)")
+# (not one named for what the program writes: `--output_index_file`, `--save_index_path`)
+INDEX_OPTION = re.compile(
+    r"--(?!(?:[a-z0-9]+[-_])*(?:out|output|save|write|dump)[-_])"
+    r"(?:[a-z0-9]+[-_])*index(?:[-_]db)?[-_](?:path|file)"
+)
 FORMAT_WORD = re.compile(
     r"pdb|fasta|a3m|msa|alignment|cif|sdf|mol2|smiles|h5ad|json|ligand|receptor"
 )
@@ -1265,6 +1271,9 @@ SEQ_TOOL_NAMES = {name.split()[0] for name in SEQ_TOOLS}
 # The options naming an aligner's or quantifier's index (bowtie2's and hisat2's `-x`, salmon's
 # and kallisto's `-i`): a prefix or folder, often a bare name with no extension.
 SEQ_INDEX = {"-x", "-i", "--index"}
+# Tools that build an aligner's index from a reference: `hisat2-build ref.fa idx` (_index_built).
+INDEX_BUILDERS = {"hisat2-build", "bowtie2-build", "bowtie-build"}
+SEQ_OR_INDEX_NAMES = SEQ_TOOL_NAMES | INDEX_BUILDERS
 # Trimmomatic by its program's or its jar's name (`trimmomatic`, `trimmomatic-0.39.jar`,
 # `Trimmomatic-0.36.jar`), the options that take a value, and its steps' names (`LEADING:3`,
 # `TOPHRED33`): upper-case words, with their parameters after a colon.
@@ -1610,7 +1619,8 @@ BUILDS = re.compile(
 PIPED_INSTALLER = re.compile(
     # (the installer's settings may be given to the shell: `| K3S_TOKEN=t sh -`)
     r"^\s*(?:sudo\s+)?(?:curl|wget)\s[^|;&]*\|\s*(?:[A-Za-z_]\w*+=[^\s|;&]*+\s++)*+"
-    r"(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b|"
+    # (not `sh -c '<cmd>'`: a command run on what is piped in, `| sh -c 'cat > x.tsv'`)
+    r"(?:sudo\s+(?:-\w+\s+)*)?(?:ba|z)?sh\b(?!\s+-c\b)|"
     r"^\s*(?:sudo\s+)?(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\s[^()]*\)[\"']?(?:\s+(?:[^;&|<()]|&>)*)?$|"
     # a helper script fetched and run or sourced (`bash <(curl …/setup.sh)`, `eval "$(curl …)"`)
     r"^\s*(?:set\s+-\w+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.)\s+<\((?:curl|wget)\s[^()]*\)\s*$|"
@@ -1618,7 +1628,9 @@ PIPED_INSTALLER = re.compile(
 )
 # A fetch piped into a shell, with the installer's settings given to it or not (`| sh -`,
 # `| K3S_URL=https://$HEAD:6443 K3S_TOKEN=t sh -`): an installer run.
-SHELL_PIPE = re.compile(r"\|\s*+(?:[A-Za-z_]\w*+=[^\s|;&]*+\s++)*+(?:sudo\s+)?(?:ba|z)?sh\b")
+SHELL_PIPE = re.compile(
+    r"\|\s*+(?:[A-Za-z_]\w*+=[^\s|;&]*+\s++)*+(?:sudo\s+)?(?:ba|z)?sh\b(?!\s+-c\b)"
+)
 # The system's own settings moved aside or put in place, also into the user's settings
 # (`sudo mv /etc/apt/sources.list.d/x.list /etc/apt/sources.list.d/x.list.save`, `sudo cp
 # /etc/rancher/k3s/k3s.yaml $HOME/.kube/config`): the machine set up, no data.
@@ -2042,6 +2054,8 @@ class _Quiet:
         if i == len(words):
             return
         head = words[i].split()
+        if not head:
+            return  # a quoted blank word (`' ' lsblk`): no program named
         first = head[0].rsplit("/", 1)[-1]
         if piped and first == "grep" and _filters_its_input(words[i + 1 :]):
             return  # picks lines out of the step before it (`nvidia-smi | grep Version`)
@@ -2273,6 +2287,7 @@ class _Reader:
         self.rclone_remotes = {}  # remotes the script defines -> where their paths are
         self._evaluates = None  # whether the script only evaluates (_only_evaluates)
         self.dvc_remotes = {}  # DVC remotes the script adds: name -> store ("" the default)
+        self._last_assigned = None  # (lines, name -> the last line that assigns it)
 
     def add(self, path, value, said):
         if path in ("data.inputs", "output.artifacts", "data.unclassified"):
@@ -2456,7 +2471,7 @@ class _Reader:
             self._cdo(words)
         if "STAR" in line:
             self._star(words)
-        if not SEQ_TOOL_NAMES.isdisjoint(_tool_name(_base(w)) for w in words):
+        if not SEQ_OR_INDEX_NAMES.isdisjoint(_tool_name(_base(w)) for w in words):
             self._seq_tool(words)  # (by the words' own names: no expression to search a line)
         if "rimmomatic" in line:
             self._trimmomatic(words)
@@ -3011,6 +3026,22 @@ class _Reader:
                 self.add("data.inputs", f"${name}", f"{name}=$N")
             return
         if not value or name in self.assigned or self._leftover(name, value):
+            return
+        raw, _, end, _ = self.span
+        if self._last_assigned is None or self._last_assigned[0] is not raw:
+            last = {}
+            for i, text in enumerate(raw):
+                # (not a command's output, `X=$(…)`: known when it runs, no value here)
+                if (
+                    "=" in text
+                    and (m := LINE_ASSIGNMENT.match(text))
+                    and not text[m.end() :].lstrip("\"'").startswith(("$(", "`"))
+                ):
+                    last[m.group(1)] = i
+            self._last_assigned = (raw, last)
+        if self._last_assigned[1].get(name, -1) >= end:
+            # (set again on a later line, `X=/a` then `X=/b`: the value is the later one's,
+            # shown with its line when that line is read)
             return
         named_for_a_place = (
             DATA_VARIABLE.match(name)
@@ -4320,6 +4351,10 @@ class _Reader:
         job's own, and what the tool writes is, for the steps after it."""
         for command in _commands(words):
             bases = [_tool_name(_base(w)) for w in command]
+            built = next((i for i, b in enumerate(bases) if b in INDEX_BUILDERS), None)
+            if built is not None:
+                self._index_built(command[built + 1 :])
+                continue
             at, spec = next(
                 (
                     (
@@ -4354,7 +4389,7 @@ class _Reader:
                 elif word[:1] == ">" and word[1:2] not in ("", ">", "&", "|"):
                     # (a redirection written against its file, `>out/db.txt`)
                     value = self.expand(_unquote(word[1:]))
-                    if not value.endswith(".log"):
+                    if not value.endswith(".log") and not value.startswith("/dev/"):
                         written.append((word, value))
                 elif word.startswith(("-", "2>", "&>", "<")):
                     continue  # (another option, whose value is no file of the tool's; a log)
@@ -4382,6 +4417,8 @@ class _Reader:
                     self.add("data.inputs", value, said)
             for said, value in written:
                 value = self._seq_place(value)
+                if value.startswith("/dev/"):
+                    continue  # (the printout thrown away, `> /dev/null`: a device, no file)
                 # (a folder's name may start with digits, `03_ASSEMBLY`; a number is none)
                 if self._seq_file(value) or RELATIVE.fullmatch(value.lstrip("0123456789")):
                     # (said by its option: several options' places are not one loop's turns)
@@ -4468,7 +4505,11 @@ class _Reader:
                     given[option], option = word, None
                 elif word in TRIMMOMATIC_VALUED:
                     option = word
-                elif word[:1] in ("-", ">", "2", "&", "|") or word.isdigit():
+                elif (
+                    word[:1] in ("-", ">", "&", "|")
+                    or word.isdigit()
+                    or REDIRECTION_START.match(word)
+                ):
                     continue  # (a flag, `-phred33`; a redirection of its printout)
                 elif TRIMMOMATIC_STEP.fullmatch(word.partition(":")[0]):
                     steps.append(word)
@@ -4525,6 +4566,19 @@ class _Reader:
                 self.add("data.inputs", accession, said)
             if fetched and folder and (_is_path(folder[1]) or VARIABLE_ALONE.fullmatch(folder[1])):
                 self._downloaded(fetched[0], folder[1], folder[1], said)
+
+    def _index_built(self, words):
+        """`hisat2-build ref.fa idx`, `bowtie2-build --threads 8 ref.fa idx`: the index (its
+        last bare word, a prefix) is the job's own, and a later `-x idx` reads no data."""
+        bare = []
+        for word in words:
+            if word[:1] == "#" or word in ("&", "|") or REDIRECTION_START.match(word):
+                break
+            if word[:1] != "-":
+                bare.append(word)
+        if len(bare) >= 2:
+            index = self.expand(_unquote(bare[-1]))
+            self.produced |= {index, self._seq_place(index)}
 
     def _seq_place(self, value):
         """A relative name (a glob too) in the folder the job went to (`cd /data; fastqc r*.gz`)."""
@@ -4842,7 +4896,9 @@ class _Reader:
                     and not WEIGHTS_FILE.search(value)
                     and not self._written(value)
                 ):
-                    self.add("data.inputs", value, f"{command[at]} {word} {command[at + 2]}")
+                    # (a URL without its user part or query: where the data is, not its keys)
+                    value = _without_query(value)
+                    self.add("data.inputs", value, f"{command[at]} {word} {value}")
                 continue
             value = self.expand(_unquote(word)).rstrip("/")
             if (
@@ -7407,9 +7463,15 @@ def _split_commands(line):
 
 # A package pip installs from a Git repository (`git+https://github.com/org/repo.git@ref`,
 # `repo @ git+…` written as one word too), its URL and ref.
+# (anchored: searched, an unanchored one tried at every start of a long word; PIP_GIT in the
+# bench's adversarial_lines)
 PIP_GIT = re.compile(
-    r"(?:[\w.-]++\s*+@\s*+)?+git\+(https?://[^\s@#]++)(?:@([\w./-]++))?+(?:#\S*+)?+"
+    r"\A(?:[\w.-]++\s*+@\s*+)?+git\+(https?://[^\s@#]++)(?:@([\w./-]++))?+(?:#\S*+)?+"
 )
+
+
+# A ref naming a branch, whose code moves (`@main`, `@master`, `@dev`, `@HEAD`): no pin.
+BRANCH_REF = re.compile(r"main|master|dev|develop|development|trunk|head|latest|nightly", re.I)
 
 
 class _Clone:
@@ -7520,7 +7582,9 @@ def code_from_clones(sections):
                     raw_line = raw[number - 1] if number - 1 < len(raw) else line
                     where = (number + first_line - 1, raw_line.strip()[:200], section)
                     for m in (PIP_GIT.fullmatch(_unquote(w)) for w in words[2:]):
-                        if m and m.group(2):
+                        # (a branch, `@main`, is no more a pin than no ref: a tag, a version
+                        # or a commit is)
+                        if m and m.group(2) and not BRANCH_REF.fullmatch(m.group(2)):
                             key = f"git+{m.group(1)}"
                             clones.setdefault(key, _Clone(m.group(1), key, m.group(2), *where))
                     continue
@@ -7559,7 +7623,10 @@ def code_from_clones(sections):
     for clone in sorted(clones.values(), key=lambda c: c.line):
         if clone.used and not (running and clone.used_in == {"setup"}):
             value = clone.value()
-            said = f"git clone {value}"
+            # (a package pip installed from the repository is said as its install)
+            said = (
+                f"pip install git+{value}" if clone.dir.startswith("git+") else f"git clone {value}"
+            )
             out.append(Proposal("work.code", value, clone.line, clone.text, said, clone.section))
     return out
 

@@ -5,6 +5,7 @@ Batch jobs often start a model server for themselves (a local vLLM endpoint that
 a batch client calls, then stops). That is not serving: what matters is whether
 the script ends with a server still in the foreground."""
 
+import itertools
 import re
 
 from .envs import script_variables
@@ -196,8 +197,10 @@ STOPS_IT = re.compile(r"\b(?:pkill|kill|killall)\b(?!\s+-0\b)|(?<![-\w])stop\b(?
 SAYS_ONLY = re.compile(r"^\s*(?:#|echo\b|printf\b|trap\b)")
 # (A line holding only a quote closes a multi-line `bash -c "…"` string.)
 # (`exit` or `exit $?` hands on the status of the step before it and runs nothing)
+# (a line of messages only: `echo started && python load_test.py` runs a program, a step)
 NOT_A_STEP = re.compile(
-    r"^\s*(?:#|echo\b|done\b|fi\b|esac\b|\}|\)|[\"']\s*$|exit(?:\s+\$\?)?\s*;?\s*$|$)"
+    r"^\s*(?:#|echo\b[^;&|\n]*+(?:(?:;|&&|\|\|)\s*+(?:echo\b[^;&|\n]*+)?)*+$|"
+    r"done\b|fi\b|esac\b|\}|\)|[\"']\s*$|exit(?:\s+\$\?)?\s*;?\s*$|$)"
 )
 # The author's own note just above a step that it starts a server (`# Start server`),
 ANNOUNCES_SERVER = re.compile(
@@ -266,17 +269,24 @@ def _host_port(given):
 
 
 def _containers(step):
-    """(detached, host ports published) of each container the step starts, by the runtime's
-    options before the image (the program's own options after it say nothing of the container)."""
+    """(detached, host ports published, program) of each container the step starts, by the
+    runtime's options before the image (the program's own options after it say nothing of the
+    container); the program is the words after the image, up to the command's end ("" when
+    the image's own program runs)."""
     for match in DOCKER_RUN.finditer(step):
         words = step[match.end() : match.end() + 2000].split()
-        detached, ports, skip = False, set(), False
+        detached, ports, skip, program = False, set(), False, ""
         for i, word in enumerate(words):
             if skip:
                 skip = False  # an option's value, not the image
                 continue
             if not word.startswith("-"):
-                break  # the image (or the end of the command)
+                # the image (or the end of the command); what follows it, its program
+                rest = itertools.takewhile(lambda w: not COMMAND_END.fullmatch(w), words[i + 1 :])
+                program = " ".join(rest)
+                if program[:1] == "-":
+                    program = ""  # (options to the image's own program: `--model-id m`)
+                break
             name, eq, value = word.partition("=")
             detached = detached or bool(DETACH.fullmatch(name))
             if name in ("-p", "--publish"):
@@ -284,7 +294,11 @@ def _containers(step):
                 if port := _host_port(given):
                     ports.add(port)
             skip = not eq and name in CONTAINER_VALUED
-        yield detached, ports
+        yield detached, ports, program
+
+
+# A word that ends a command (`;`, `&&`, `|`, `&`, a redirection, a comment).
+COMMAND_END = re.compile(r"[;&|]+|\d?>>?\S*|#.*|.*;")
 
 
 # Steps that only wait for a server to answer and say so: messages, sleeps, and a loop asking
@@ -294,19 +308,32 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0")  # noqa: S104 (hosts aske
 
 
 def _only_checks(step):
-    words = step.replace(";", " ").split()
+    """Whether every command of the step (split at `;`, `&&`, `||`) only waits for a server to
+    answer or says so: a message, a sleep, a loop asking it on this machine."""
+    return all(_only_a_check(piece) for piece in re.split(r";|&&|\|\|", step))
+
+
+def _only_a_check(piece):
+    words = piece.split()
     if not words:
         return True
     if words[0] in CHECK_WORDS:
         return True
+    asks = any(host in piece for host in LOOPBACK_HOSTS)
+    if words[0] in ("curl", "wget") and asks:
+        return True  # (the server asked once, on this machine)
     return (
         words[0] in ("while", "until")
         and any(w in ("curl", "wget", "nc") for w in words[1:4])
-        and any(host in step for host in LOOPBACK_HOSTS)
+        and asks
     )
 
 
-def _left_up_and_checked(steps):
+# A container stopped or removed (`docker stop web`, `docker rm -f web`): what it served ends.
+CONTAINER_STOPPED = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:stop|rm|kill)\b")
+
+
+def _left_up_and_checked(steps, ports=frozenset()):
     """Whether a task that opens ports starts a server in the background (Compose brought up
     with `-d`, `docker run -d -p …`) and after it only waits for it to answer and says so: the
     server outlives the run and serves on the task's port (`docker-compose up -d`, then
@@ -315,27 +342,38 @@ def _left_up_and_checked(steps):
         i
         for i, step in enumerate(steps)
         if ("compose" in step and COMPOSE_UP.search(step) and COMPOSE_DETACHED.search(step))
-        or ("run" in step and _detached_server(step))
+        or ("run" in step and _detached_server(step, ports))
     ]
     if not started:
         return False
     after = steps[started[-1] + 1 :]
+    if any(CONTAINER_STOPPED.search(step) for step in after):
+        return False  # the server stopped before the run ends
     return bool(after) and all(_only_checks(step) for step in after)
 
 
-def _detached_server(step):
+def _detached_server(step, ports=frozenset()):
     """Whether the step starts a container in the background with a port published to the
-    outside (`docker run -d -p 8888:8888 IMAGE`)."""
-    return any(detached and ports for detached, ports in _containers(step))
+    outside (`docker run -d -p 8888:8888 IMAGE`): one the task opens (`ports`, when known one by
+    one; a database published on its own port is no server of the task's)."""
+    return any(
+        detached and published and (not ports or published & ports)
+        for detached, published, _ in _containers(step)
+    )
 
 
 def _published_server(step, ports):
     """Whether the step runs a container in the foreground that publishes a port the task
     opens (`docker run -p 8080:80 IMAGE` with `ports: 8080`; any published port when the task's
-    ports are not known one by one): the container's program answers there until stopped."""
+    ports are not known one by one): the container's program answers there until stopped. It
+    is the image's own program (none after the image), or one known to serve: a program of
+    the job's (`img python eval.py --data /d`) runs and ends."""
     return any(
-        not detached and published and (not ports or published & ports)
-        for detached, published in _containers(step)
+        not detached
+        and published
+        and (not ports or published & ports)
+        and (not program or serving_signals(program))
+        for detached, published, program in _containers(step)
     )
 
 
@@ -432,7 +470,7 @@ def ends_serving(command, opens_ports=False):
             serving_signals(step) or DAEMONS.search(step) or STARTS_SERVICES.match(step)
             for step in before
         )
-    if opens_ports and _left_up_and_checked(steps):
+    if opens_ports and _left_up_and_checked(steps, ports):
         return True
     announced = _announced_steps(lines)
     finals = _final_steps(lines)
@@ -452,7 +490,7 @@ def ends_serving(command, opens_ports=False):
                 return True  # a cluster's daemons or an app's services kept up (`sleep inf`)
             if ENDLESS_WAIT.search(last) and not steps[:index]:
                 return True  # a run that only holds the machine (a box kept for SSH use)
-        elif "run" in last and _detached_server(last):
+        elif "run" in last and _detached_server(last, ports):
             return True  # a container left serving on a published port after the script ends
         elif re.search(r"&\s*$", last) and not re.search(r"&&\s*$", last):
             continue  # started in the background; the script then ends

@@ -1001,7 +1001,8 @@ def _script_locations(body, variables, data, output):
 # A command that submits a job (not `echo "… sbatch …"` or a comment): `sbatch --begin=now+24hour
 # $0`, `sbatch -d afterok:$SLURM_JOB_ID next.sh`, `sbatch recursive-array.sh $((N + 1))`.
 SUBMIT = re.compile(
-    r"(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo)|(?<=-c \")|(?<=-c '))[ \t]*sbatch[ \t]+([^\n]*)",
+    r"""(?:^|(?<=[;&|(`])|(?<=then)|(?<=else)|(?<=\bdo)|(?<=sh -c ["'])|(?<=sh\t-c ["']))"""
+    r"[ \t]*sbatch[ \t]+([^\n]*)",
     re.M,
 )
 
@@ -1011,6 +1012,30 @@ SUBMIT = re.compile(
 SUBMIT_DEPENDENCY = re.compile(
     r"""(--dependency[= ]|-d[ ]?)(["']?)\$\{?([A-Za-z_]\w*+)\}?\2(?=\s|$)"""
 )
+
+
+def _up_to_closing_quote(text, quote):
+    """`sh -c "sbatch next.sh"; …`: the text up to the quote that closes the one opened before
+    it, the one leaving the quotes at a word's end (`--job-name="$N" x.sh"`: the quote after
+    `=` closes and the one after `$N` opens again, within the word)."""
+    inside = True
+    for i, char in enumerate(text):
+        if char == quote:
+            inside = not inside
+            if not inside and (i + 1 == len(text) or text[i + 1] in " \t\n;&|)"):
+                return text[:i]
+    return text
+
+
+# A quoted part of a submission (`--wrap='python x.py --api-key …'`): a command of its own.
+QUOTED_PART = re.compile(r"""(['"])([^'"]*+)\1""")
+
+
+def _masked_submission(line):
+    """A submission as its note shows it: the keys written in it hidden, as on a shown line
+    (mounts.masked), and in a command it quotes (`--wrap='… --api-key sk-…'`)."""
+    line = QUOTED_PART.sub(lambda m: f"{m.group(1)}{mounts.masked(m.group(2))}{m.group(1)}", line)
+    return mounts.masked(line)
 
 
 def _submits(body):
@@ -1026,14 +1051,18 @@ def _submits(body):
         before = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
         if before.lstrip().startswith("#") or " #" in before:
             continue  # in a comment ("Run with `sbatch job.sh`"): not a command
-        line = re.split(r";|&&|\|\||`|\s#", match.group(1))[0]
+        line = match.group(1)
+        if (quote := body[match.start() - 1 : match.start()]) in ("'", '"'):
+            line = _up_to_closing_quote(line, quote)
+        line = re.split(r";|&&|\|\||`|\s#", line)[0]
         if line.count(")") > line.count("("):
             line = line[: line.rindex(")")]  # the end of $(sbatch …)
-        line = re.sub(r"\s+", " ", line).strip()[:120]
+        line = re.sub(r"\s+", " ", line[:1200]).strip()
         if "$" in line and (dependency := SUBMIT_DEPENDENCY.search(line)):
             variables = variables or script_variables(body)
             if value := variables.values.get(dependency.group(3)):
                 line = f"{line[: dependency.start()]}{dependency.group(1)}{value}{line[dependency.end() :]}"
+        line = _masked_submission(line)[:120]
         if line and line not in lines:
             lines.append(line)
     notes = [

@@ -204,6 +204,7 @@ def adversarial_lines(n=100_000):
             [" " * n, "a" * n + "=x", "declare" + " " * n + "-a"],
         ),
         "commands.NUMBER": (commands.NUMBER.fullmatch, ["1" * n + "e", "1." * (n // 2) + "x"]),
+        "commands.PIP_GIT": (commands.PIP_GIT.search, ["a" * n + "@", "a@" * (n // 2)]),
         "mounts.writes_to (a copy's destination)": (
             lambda text: mounts.writes_to(text, "/data"),
             ["cp " * (n // 3) + "/data x", "rsync " * (n // 6) + "a /data"],

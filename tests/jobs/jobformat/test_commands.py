@@ -2200,6 +2200,20 @@ def test_assemblers_and_read_classifiers_read_and_write_the_files_their_options_
         ("data.inputs", "r2.fq"),
         ("output.artifacts", "out.sam"),
     ]
+    # an index the job built (`hisat2-build ref.fa idx`) is its own, not data it reads
+    for tool in ("hisat2", "bowtie2"):
+        text = f"{tool}-build --threads 4 ref.fa idx\n{tool} -x idx -U r.fq -S o.sam\n"
+        assert found(text, shared_disk=True) == [
+            ("data.inputs", "r.fq"),
+            ("output.artifacts", "o.sam"),
+        ]
+    # the printout thrown away (`>/dev/null`, `> /dev/null`) is no output
+    text = "kraken2 --db db r.fq >/dev/null\nfastp -i a.fq -o b.fq > /dev/null\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "r.fq"),
+        ("data.inputs", "a.fq"),
+        ("output.artifacts", "b.fq"),
+    ]
 
 
 def test_trimmomatic_names_its_files_by_position():
@@ -2225,6 +2239,13 @@ def test_trimmomatic_names_its_files_by_position():
         ("output.artifacts", "/data/out.fq.gz"),
         ("data.inputs", "s_R1.fq.gz"),
         ("output.artifacts", "s.fq.gz"),
+    ]
+    # A file whose name starts with 2 is a file, not a redirection of the printout.
+    text = "trimmomatic PE 2021_R1.fq.gz 2021_R2.fq.gz p1.fq.gz u1.fq.gz p2.fq.gz u2.fq.gz\n"
+    assert found(text, shared_disk=True) == [
+        ("data.inputs", "2021_R1.fq.gz"),
+        ("data.inputs", "2021_R2.fq.gz"),
+        *[("output.artifacts", f"{n}.fq.gz") for n in ("p1", "u1", "p2", "u2")],
     ]
 
 
@@ -4119,6 +4140,24 @@ def test_a_container_published_and_detached_by_the_runtimes_own_options():
     assert serves("docker run -itd --name nb -p 8888:8888 jupyter/base") is True
     # The program's own `-dataset` after the image says nothing of the container.
     assert serves("docker run -p 6006:6006 img python train.py -dataset cifar") is not True
+
+
+def test_a_container_left_up_serves_only_on_the_tasks_ports_and_while_only_checked():
+    def serves(run):
+        [result] = jobformat.import_text(
+            f"resources:\n  ports: 8080\nrun: |\n  {run}\n".encode(), filename="t.yaml"
+        )
+        return result.description.realtime.serves_requests
+
+    up = "docker run -d -p 8080:80 --name web img\n  "
+    assert serves(up + "while ! curl -s http://localhost:8080; do sleep 5; done; echo ready")
+    # each command after it is judged, not the line's first word; a stop ends what it served
+    assert not serves(up + "echo started && python load_test.py; docker stop web")
+    # a database published on its own port is no server of the task's port
+    assert not serves("docker run -d -p 5432:5432 postgres; echo db up")
+    # a program of the job's run in the container in the foreground runs and ends
+    assert not serves("docker run --rm -p 8080:8080 img python eval.py --data /d")
+    assert serves("docker run --rm -p 8080:8080 img")
 
 
 def test_hubert_label_tools_bare_arguments_are_read_and_written():
@@ -6269,6 +6308,10 @@ def test_an_assignment_with_a_comment_after_it_is_read_as_one_without():
     # A `#` inside quotes or a word is no comment.
     assert commands.COMMENTED_ASSIGNMENT.match('X="a # b"') is None
     assert commands.COMMENTED_ASSIGNMENT.match("X=a#b") is None
+    # A name set twice is shown with the line that gives the value used: the last one.
+    text = "DATA_DIR=/lustre/x # c\nDATA_DIR=/other\npython train.py --data $DATA_DIR\n"
+    (read,) = [p for p in commands.read(text) if p.path == "data.inputs"]
+    assert (read.value, read.line, read.said) == ("/other", 2, "DATA_DIR=/other")
 
 
 def test_an_mpi_launcher_given_the_scripts_arguments_runs_a_program_chosen_at_submission():
@@ -6296,6 +6339,10 @@ def test_an_index_of_the_data_handed_to_a_trainer_is_read():
     assert ("data.inputs", "/d/uniref100.idx") in found(text)
     # An indexing step's index is what it builds, not data it reads.
     assert ("data.inputs", "/d/u.idx") not in found("python build.py --index_path /d/u.idx\n")
+    # An option named for what the program writes names its output, not data it reads.
+    for option in ("--output_index_file", "--save_index_path", "--dump-index-file"):
+        text = f"python train.py {option} /x/out.idx\n"
+        assert ("data.inputs", "/x/out.idx") not in found(text)
 
 
 def test_a_quoted_override_is_an_override_in_an_array_too():
@@ -6325,11 +6372,16 @@ def test_the_data_file_after_a_programs_train_subcommand_is_read():
     assert not [p for p in found("python main.py train best.pt\n") if p[0] == "data.inputs"]
     text = "python prep.py --output rows.csv\npython main.py train rows.csv\n"
     assert ("data.inputs", "rows.csv") not in found(text)
+    # a URL keeps where the data is, not the password or query given to reach it
+    text = "python main.py train https://u:secretpw@h/x.jsonl\n"
+    assert found(text) == [("data.inputs", "https://h/x.jsonl")]
 
 
 def test_machine_set_up_steps_read_nothing():
     # the node's disks listed, a file system (re)mounted, the system's settings moved aside
     assert ("data.no_inputs", True) in found("echo hi\nlsblk\n")
+    # a quoted blank word before it names no program (and breaks nothing)
+    assert sbatch_description("' ' lsblk\n") is not None
     assert ("data.no_inputs", True) in found(
         "sudo mount -o remount,exec /usr/local/lib64\nnvidia-smi\n"
     )
@@ -6344,6 +6396,10 @@ def test_machine_set_up_steps_read_nothing():
     # an installer piped into a shell given its settings, as k3s's is
     text = "curl -sfL https://get.k3s.io | K3S_URL=https://${HEAD}:6443 K3S_TOKEN=t sh -\n"
     assert not [f for f in found(text) if f[0] == "data.inputs"]
+    # a command run by `sh -c` on what is piped in is no installer: the download is read
+    text = "curl -L https://ex.org/d.tsv | A=1 sh -c 'cat > /data/x.tsv'\n"
+    assert ("data.inputs", "https://ex.org/d.tsv") in found(text)
+    assert ("data.no_inputs", True) not in found(text)
 
 
 def test_a_task_with_neither_setup_nor_run_reads_nothing():
@@ -6415,3 +6471,22 @@ def test_a_package_installed_from_git_is_the_code_when_the_run_starts_its_module
         "run: |\n  python -m vllm.entrypoints.openai.api_server --port 8000\n"
     )
     assert "code" not in (sky_description(task).get("work") or {})
+    # nor at a branch, which moves as the repository does (only a tag, version or commit pins)
+    for ref in ("main", "master", "dev", "HEAD"):
+        task = (
+            f"setup: |\n  pip install git+https://github.com/org/vllm.git@{ref}\n"
+            "run: |\n  python -m vllm.entrypoints.openai.api_server --port 8000\n"
+        )
+        assert "code" not in (sky_description(task).get("work") or {})
+    # the code's source is said as the install it came from, not a clone
+    task = (
+        "setup: |\n  pip install git+https://github.com/northwind/TrainKit.git@v1.2\n"
+        "run: |\n  deepspeed --module trainkit.cli.train_dpo --bf16\n"
+    )
+    (result,) = jobformat.import_text(task.encode(), filename="task.yaml")
+    (note,) = [n for n in result.notes if n.startswith("work.code")]
+    assert "(read from `pip install git+https://github.com/northwind/TrainKit.git@v1.2`" in note
+    # the pattern names a whole word: anchored at its start, a search is a match there
+    assert commands.PIP_GIT.search("a" * 1000 + "@") is None
+    assert commands.PIP_GIT.search("x git+https://h/r.git@v1") is None
+    assert commands.PIP_GIT.search("r @ git+https://h/r.git@v1").group(2) == "v1"

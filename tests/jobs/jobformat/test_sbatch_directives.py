@@ -393,6 +393,21 @@ def test_jobs_the_script_submits_are_notes_not_a_chain():
     # a variable the script does not set is kept as written
     kept = imported("#SBATCH -N 1", 'sbatch -d "$DEP" next.sh')
     assert any(n.startswith('sbatch -d "$DEP" next.sh:') for n in kept.notes)
+    # counting submissions in a log submits nothing; `sh -c "sbatch …"` is shown without its
+    # closing quote, and a key written in the submission is hidden
+    counted = imported("#SBATCH -N 1", 'N=$(grep -c "sbatch " submitted.log)')
+    assert not [n for n in counted.notes if n.startswith("sbatch")]
+    wrapped = imported(
+        "#SBATCH -N 1",
+        'bash -c "sbatch next.sh"; echo "x"',
+        "sh -c \"sbatch --wrap='python x.py --api-key sk-abcdef1234567890'\"",
+        'sh -c "sbatch --job-name="$NAME" again.sh $B"',
+    )
+    submits = [n for n in wrapped.notes if n.startswith("sbatch ")]
+    assert submits[0].startswith("sbatch next.sh: the job submits")
+    assert submits[1].startswith("sbatch --wrap='python x.py --api-key …': the job submits")
+    assert submits[2].startswith('sbatch --job-name="$NAME" again.sh $B: the job submits')
+    assert not any("abcdef1234567890" in n for n in wrapped.notes)
 
 
 def test_an_image_from_the_environment_alone_is_kept_as_written():
