@@ -14,7 +14,7 @@ import gc
 import sys
 import time
 
-from jobs.jobformat import import_text, sbatch
+from jobs.jobformat import commands, envs, import_text, mounts, realtime, sbatch
 from jobs.jobformat.textio import MAX_TEXT_BYTES
 
 LIMIT = MAX_TEXT_BYTES - 1024
@@ -172,8 +172,6 @@ PARSERS = {
 def adversarial_lines(n=100_000):
     """(pattern's name, how it is used, a line built to make it backtrack): each case a
     pattern once took seconds to minutes on (possessive quantifiers and anchors fixed them)."""
-    from jobs.jobformat import commands, envs, mounts, realtime
-
     [database] = [p for p, _, words in realtime.SERVING if "postmaster" in words]
     cases = {
         "sbatch.SHELL_CONTROL": (
