@@ -1801,11 +1801,11 @@ SYSTEM_INFO = re.compile(
 )
 
 
-# grep's options that take the next word as their value; of them, the pattern's and the files'.
-# (grep's options with a value, pattern files among them: a node's system files are read only
-# when nothing else is)
-GREP_VALUED_ALL = {"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C",
-               "--after-context", "--before-context", "--context", "--label"}  # fmt: skip
+# grep's options that take the next word as their value, pattern files among them (a node's
+# system files are read only when nothing else is).
+GREP_VALUED_ALL = GREP_VALUED | {
+    "-f", "--file", "--after-context", "--before-context", "--context", "--label",
+}  # fmt: skip
 # A redirection written as a word (`>`, `2>/dev/null`, `<in.txt`, `2>&1`): its target, if any.
 REDIRECT_WORD = re.compile(r"\d?+(>>?|<)&?+(\S*+)")
 

@@ -881,7 +881,7 @@ def _srun_g(text):
     for previous, word, after in zip(words, words[1:], words[2:], strict=False):
         if word[:2] == "-G":
             count = word[2:].lstrip("=") or after
-            return count[:1] in "123456789" and count.isascii() and count.isdigit()
+            return count[:1] in "123456789" and _digits(count)
         if word[:1] != "-" and previous[:1] != "-":
             return False  # the program srun starts
     return False

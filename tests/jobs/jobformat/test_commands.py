@@ -6024,7 +6024,7 @@ def test_meeps_control_file_is_its_deck():
     text = "mpirun -np $SLURM_NTASKS meep-mpi ring.ctl > ring.out\nmeep resolution=20 bend.ctl\n"
     assert found(text, shared_disk=True)[:1] == [("data.inputs", "ring.ctl")]
     assert found("meep bend.ctl\n", shared_disk=True) == [("data.inputs", "bend.ctl")]
-    # (a template's field in its name is a placeholder: no place)
+    # (a file name with an unfilled template field, `{__MAX_MIN__}`, names no place yet)
     assert not found("meep-mpi meep-{__MAX_MIN__}.ctl > run.log\n", shared_disk=True)
     # a control file handed to a Python program is its argument, not a deck
     assert not found("python fit.py run.ctl\n", shared_disk=True)
@@ -6095,7 +6095,7 @@ def test_the_sra_toolkit_reads_the_runs_it_fetches_by_accession():
     text = "prefetch ERR204938 -O /scratch/u/sra\nfasterq-dump /scratch/u/sra/ERR204938\n"
     assert ("data.inputs", "ERR204938") in found(text, shared_disk=True)
     assert ("output.artifacts", "/scratch/u/sra") not in found(text, shared_disk=True)
-    # A placeholder or a name that is no accession is not read.
+    # An unfilled template field (`{SRA}`) or a word that is no accession is not read.
     assert found("fastq-dump --split-files {SRA}\n", shared_disk=True) == []
     assert found("fastq-dump --split-files SAMPLE\n", shared_disk=True) == []
 
